@@ -1,0 +1,15 @@
+# Warnings for extmem's own targets; EXTMEM_WERROR turns them into errors.
+function(extmem_warnings target)
+  if(MSVC)
+    target_compile_options(${target} PRIVATE /W4)
+    if(EXTMEM_WERROR)
+      target_compile_options(${target} PRIVATE /WX)
+    endif()
+  else()
+    target_compile_options(${target} PRIVATE -Wall -Wextra -Wshadow -Wpointer-arith
+      $<$<COMPILE_LANGUAGE:C>:-Wstrict-prototypes -Wmissing-prototypes>)
+    if(EXTMEM_WERROR)
+      target_compile_options(${target} PRIVATE -Werror)
+    endif()
+  endif()
+endfunction()

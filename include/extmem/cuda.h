@@ -1,0 +1,657 @@
+/*
+ * extmem/cuda.h: the CUDA driver API subset that extmem implements.
+ *
+ * Written for extmem from the CUDA documentation. Names, values, struct layouts and
+ * the versioned-symbol macros match NVIDIA's cuda.h so that code written for the real
+ * driver compiles here unchanged, and binaries built against NVIDIA's header link to
+ * libextmem. tests/abi checks every value and layout against NVIDIA's header.
+ *
+ * Each declaration lists the result codes extmem returns and when. Every failure also
+ * records a reason: see extmem_error_detail() in extmem/extmem.h.
+ */
+#ifndef EXTMEM_CUDA_H
+#define EXTMEM_CUDA_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "extmem/export.h"
+
+/* This header stands in for NVIDIA's: keep the include guard NVIDIA's code tests for. */
+#ifndef __cuda_cuda_h__
+#define __cuda_cuda_h__
+#endif
+
+#define CUDA_VERSION 13000
+
+#if defined(_WIN32)
+#define CUDAAPI __stdcall
+#define CUDA_CB __stdcall
+#else
+#define CUDAAPI
+#define CUDA_CB
+#endif
+
+/* Versioned entry points. NVIDIA's header renames these, so the symbols a compiled
+ * program asks for carry the suffix; extmem exports exactly those names. */
+#define cuDeviceTotalMem          cuDeviceTotalMem_v2
+#define cuCtxCreate               cuCtxCreate_v4
+#define cuCtxDestroy              cuCtxDestroy_v2
+#define cuCtxPopCurrent           cuCtxPopCurrent_v2
+#define cuCtxPushCurrent          cuCtxPushCurrent_v2
+#define cuDevicePrimaryCtxRelease cuDevicePrimaryCtxRelease_v2
+#define cuDevicePrimaryCtxReset   cuDevicePrimaryCtxReset_v2
+#define cuDevicePrimaryCtxSetFlags cuDevicePrimaryCtxSetFlags_v2
+#define cuDeviceGetUuid           cuDeviceGetUuid_v2
+#define cuMemGetInfo              cuMemGetInfo_v2
+#define cuMemAlloc                cuMemAlloc_v2
+#define cuMemAllocPitch           cuMemAllocPitch_v2
+#define cuMemFree                 cuMemFree_v2
+#define cuMemGetAddressRange      cuMemGetAddressRange_v2
+#define cuMemAllocHost            cuMemAllocHost_v2
+#define cuMemHostGetDevicePointer cuMemHostGetDevicePointer_v2
+#define cuMemcpyHtoD              cuMemcpyHtoD_v2
+#define cuMemcpyDtoH              cuMemcpyDtoH_v2
+#define cuMemcpyDtoD              cuMemcpyDtoD_v2
+#define cuMemcpyHtoDAsync         cuMemcpyHtoDAsync_v2
+#define cuMemcpyDtoHAsync         cuMemcpyDtoHAsync_v2
+#define cuMemcpyDtoDAsync         cuMemcpyDtoDAsync_v2
+#define cuMemcpy2D                cuMemcpy2D_v2
+#define cuMemcpy2DUnaligned       cuMemcpy2DUnaligned_v2
+#define cuMemcpy2DAsync           cuMemcpy2DAsync_v2
+#define cuMemsetD8                cuMemsetD8_v2
+#define cuMemsetD16               cuMemsetD16_v2
+#define cuMemsetD32               cuMemsetD32_v2
+#define cuMemsetD2D8              cuMemsetD2D8_v2
+#define cuMemsetD2D16             cuMemsetD2D16_v2
+#define cuMemsetD2D32             cuMemsetD2D32_v2
+#define cuStreamDestroy           cuStreamDestroy_v2
+#define cuEventDestroy            cuEventDestroy_v2
+#define cuEventElapsedTime        cuEventElapsedTime_v2
+#define cuGetProcAddress          cuGetProcAddress_v2
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- Basic types ---------------------------------------------------------------- */
+typedef uint32_t cuuint32_t;
+typedef uint64_t cuuint64_t;
+
+#if defined(_WIN64) || defined(__LP64__)
+typedef unsigned long long CUdeviceptr_v2;
+#else
+typedef unsigned int CUdeviceptr_v2;
+#endif
+typedef CUdeviceptr_v2 CUdeviceptr;
+
+typedef int CUdevice_v1;
+typedef CUdevice_v1 CUdevice;
+
+/* Opaque handles. extmem validates every one it receives against its registry. */
+typedef struct CUctx_st *CUcontext;
+typedef struct CUstream_st *CUstream;
+typedef struct CUevent_st *CUevent;
+typedef struct CUmod_st *CUmodule;
+typedef struct CUfunc_st *CUfunction;
+typedef struct CUarray_st *CUarray;
+typedef struct CUexecAffinityParam_st CUexecAffinityParam;
+typedef struct CUctxCigParam_st CUctxCigParam;
+
+typedef struct CUuuid_st {
+    char bytes[16];
+} CUuuid;
+
+/* The legacy and per-thread default streams, as special handle values. */
+#define CU_STREAM_LEGACY     ((CUstream)0x1)
+#define CU_STREAM_PER_THREAD ((CUstream)0x2)
+
+/* ---- Result codes ---------------------------------------------------------------- */
+typedef enum cudaError_enum {
+    CUDA_SUCCESS = 0,
+    CUDA_ERROR_INVALID_VALUE = 1,
+    CUDA_ERROR_OUT_OF_MEMORY = 2,
+    CUDA_ERROR_NOT_INITIALIZED = 3,
+    CUDA_ERROR_DEINITIALIZED = 4,
+    CUDA_ERROR_PROFILER_DISABLED = 5,
+    CUDA_ERROR_PROFILER_NOT_INITIALIZED = 6,
+    CUDA_ERROR_PROFILER_ALREADY_STARTED = 7,
+    CUDA_ERROR_PROFILER_ALREADY_STOPPED = 8,
+    CUDA_ERROR_STUB_LIBRARY = 34,
+    CUDA_ERROR_CALL_REQUIRES_NEWER_DRIVER = 36,
+    CUDA_ERROR_DEVICE_UNAVAILABLE = 46,
+    CUDA_ERROR_NO_DEVICE = 100,
+    CUDA_ERROR_INVALID_DEVICE = 101,
+    CUDA_ERROR_DEVICE_NOT_LICENSED = 102,
+    CUDA_ERROR_INVALID_IMAGE = 200,
+    CUDA_ERROR_INVALID_CONTEXT = 201,
+    CUDA_ERROR_CONTEXT_ALREADY_CURRENT = 202,
+    CUDA_ERROR_MAP_FAILED = 205,
+    CUDA_ERROR_UNMAP_FAILED = 206,
+    CUDA_ERROR_ARRAY_IS_MAPPED = 207,
+    CUDA_ERROR_ALREADY_MAPPED = 208,
+    CUDA_ERROR_NO_BINARY_FOR_GPU = 209,
+    CUDA_ERROR_ALREADY_ACQUIRED = 210,
+    CUDA_ERROR_NOT_MAPPED = 211,
+    CUDA_ERROR_NOT_MAPPED_AS_ARRAY = 212,
+    CUDA_ERROR_NOT_MAPPED_AS_POINTER = 213,
+    CUDA_ERROR_ECC_UNCORRECTABLE = 214,
+    CUDA_ERROR_UNSUPPORTED_LIMIT = 215,
+    CUDA_ERROR_CONTEXT_ALREADY_IN_USE = 216,
+    CUDA_ERROR_PEER_ACCESS_UNSUPPORTED = 217,
+    CUDA_ERROR_INVALID_PTX = 218,
+    CUDA_ERROR_INVALID_GRAPHICS_CONTEXT = 219,
+    CUDA_ERROR_NVLINK_UNCORRECTABLE = 220,
+    CUDA_ERROR_JIT_COMPILER_NOT_FOUND = 221,
+    CUDA_ERROR_UNSUPPORTED_PTX_VERSION = 222,
+    CUDA_ERROR_JIT_COMPILATION_DISABLED = 223,
+    CUDA_ERROR_UNSUPPORTED_EXEC_AFFINITY = 224,
+    CUDA_ERROR_UNSUPPORTED_DEVSIDE_SYNC = 225,
+    CUDA_ERROR_CONTAINED = 226,
+    CUDA_ERROR_INVALID_SOURCE = 300,
+    CUDA_ERROR_FILE_NOT_FOUND = 301,
+    CUDA_ERROR_SHARED_OBJECT_SYMBOL_NOT_FOUND = 302,
+    CUDA_ERROR_SHARED_OBJECT_INIT_FAILED = 303,
+    CUDA_ERROR_OPERATING_SYSTEM = 304,
+    CUDA_ERROR_INVALID_HANDLE = 400,
+    CUDA_ERROR_ILLEGAL_STATE = 401,
+    CUDA_ERROR_LOSSY_QUERY = 402,
+    CUDA_ERROR_NOT_FOUND = 500,
+    CUDA_ERROR_NOT_READY = 600,
+    CUDA_ERROR_ILLEGAL_ADDRESS = 700,
+    CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES = 701,
+    CUDA_ERROR_LAUNCH_TIMEOUT = 702,
+    CUDA_ERROR_LAUNCH_INCOMPATIBLE_TEXTURING = 703,
+    CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED = 704,
+    CUDA_ERROR_PEER_ACCESS_NOT_ENABLED = 705,
+    CUDA_ERROR_PRIMARY_CONTEXT_ACTIVE = 708,
+    CUDA_ERROR_CONTEXT_IS_DESTROYED = 709,
+    CUDA_ERROR_ASSERT = 710,
+    CUDA_ERROR_TOO_MANY_PEERS = 711,
+    CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED = 712,
+    CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED = 713,
+    CUDA_ERROR_HARDWARE_STACK_ERROR = 714,
+    CUDA_ERROR_ILLEGAL_INSTRUCTION = 715,
+    CUDA_ERROR_MISALIGNED_ADDRESS = 716,
+    CUDA_ERROR_INVALID_ADDRESS_SPACE = 717,
+    CUDA_ERROR_INVALID_PC = 718,
+    CUDA_ERROR_LAUNCH_FAILED = 719,
+    CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE = 720,
+    CUDA_ERROR_TENSOR_MEMORY_LEAK = 721,
+    CUDA_ERROR_NOT_PERMITTED = 800,
+    CUDA_ERROR_NOT_SUPPORTED = 801,
+    CUDA_ERROR_SYSTEM_NOT_READY = 802,
+    CUDA_ERROR_SYSTEM_DRIVER_MISMATCH = 803,
+    CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE = 804,
+    CUDA_ERROR_MPS_CONNECTION_FAILED = 805,
+    CUDA_ERROR_MPS_RPC_FAILURE = 806,
+    CUDA_ERROR_MPS_SERVER_NOT_READY = 807,
+    CUDA_ERROR_MPS_MAX_CLIENTS_REACHED = 808,
+    CUDA_ERROR_MPS_MAX_CONNECTIONS_REACHED = 809,
+    CUDA_ERROR_MPS_CLIENT_TERMINATED = 810,
+    CUDA_ERROR_CDP_NOT_SUPPORTED = 811,
+    CUDA_ERROR_CDP_VERSION_MISMATCH = 812,
+    CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED = 900,
+    CUDA_ERROR_STREAM_CAPTURE_INVALIDATED = 901,
+    CUDA_ERROR_STREAM_CAPTURE_MERGE = 902,
+    CUDA_ERROR_STREAM_CAPTURE_UNMATCHED = 903,
+    CUDA_ERROR_STREAM_CAPTURE_UNJOINED = 904,
+    CUDA_ERROR_STREAM_CAPTURE_ISOLATION = 905,
+    CUDA_ERROR_STREAM_CAPTURE_IMPLICIT = 906,
+    CUDA_ERROR_CAPTURED_EVENT = 907,
+    CUDA_ERROR_STREAM_CAPTURE_WRONG_THREAD = 908,
+    CUDA_ERROR_TIMEOUT = 909,
+    CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE = 910,
+    CUDA_ERROR_EXTERNAL_DEVICE = 911,
+    CUDA_ERROR_INVALID_CLUSTER_SIZE = 912,
+    CUDA_ERROR_FUNCTION_NOT_LOADED = 913,
+    CUDA_ERROR_INVALID_RESOURCE_TYPE = 914,
+    CUDA_ERROR_INVALID_RESOURCE_CONFIGURATION = 915,
+    CUDA_ERROR_KEY_ROTATION = 916,
+    CUDA_ERROR_UNKNOWN = 999,
+} CUresult;
+
+/* ---- Device attributes ------------------------------------------------------------
+ * cuDeviceGetAttribute answers every value below CU_DEVICE_ATTRIBUTE_MAX; what each means
+ * on the software device is listed in docs/attributes.md. */
+typedef enum CUdevice_attribute_enum {
+    CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK = 1,
+    CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X = 2,
+    CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y = 3,
+    CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z = 4,
+    CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X = 5,
+    CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y = 6,
+    CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z = 7,
+    CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK = 8,
+    CU_DEVICE_ATTRIBUTE_SHARED_MEMORY_PER_BLOCK = 8,
+    CU_DEVICE_ATTRIBUTE_TOTAL_CONSTANT_MEMORY = 9,
+    CU_DEVICE_ATTRIBUTE_WARP_SIZE = 10,
+    CU_DEVICE_ATTRIBUTE_MAX_PITCH = 11,
+    CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_BLOCK = 12,
+    CU_DEVICE_ATTRIBUTE_REGISTERS_PER_BLOCK = 12,
+    CU_DEVICE_ATTRIBUTE_CLOCK_RATE = 13,
+    CU_DEVICE_ATTRIBUTE_TEXTURE_ALIGNMENT = 14,
+    CU_DEVICE_ATTRIBUTE_GPU_OVERLAP = 15,
+    CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT = 16,
+    CU_DEVICE_ATTRIBUTE_KERNEL_EXEC_TIMEOUT = 17,
+    CU_DEVICE_ATTRIBUTE_INTEGRATED = 18,
+    CU_DEVICE_ATTRIBUTE_CAN_MAP_HOST_MEMORY = 19,
+    CU_DEVICE_ATTRIBUTE_COMPUTE_MODE = 20,
+    CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_WIDTH = 21,
+    CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_WIDTH = 22,
+    CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_HEIGHT = 23,
+    CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_WIDTH = 24,
+    CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_HEIGHT = 25,
+    CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_DEPTH = 26,
+    CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LAYERED_WIDTH = 27,
+    CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LAYERED_HEIGHT = 28,
+    CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LAYERED_LAYERS = 29,
+    CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_ARRAY_WIDTH = 27,
+    CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_ARRAY_HEIGHT = 28,
+    CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_ARRAY_NUMSLICES = 29,
+    CU_DEVICE_ATTRIBUTE_SURFACE_ALIGNMENT = 30,
+    CU_DEVICE_ATTRIBUTE_CONCURRENT_KERNELS = 31,
+    CU_DEVICE_ATTRIBUTE_ECC_ENABLED = 32,
+    CU_DEVICE_ATTRIBUTE_PCI_BUS_ID = 33,
+    CU_DEVICE_ATTRIBUTE_PCI_DEVICE_ID = 34,
+    CU_DEVICE_ATTRIBUTE_TCC_DRIVER = 35,
+    CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE = 36,
+    CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH = 37,
+    CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE = 38,
+    CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR = 39,
+    CU_DEVICE_ATTRIBUTE_ASYNC_ENGINE_COUNT = 40,
+    CU_DEVICE_ATTRIBUTE_UNIFIED_ADDRESSING = 41,
+    CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_LAYERED_WIDTH = 42,
+    CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_LAYERED_LAYERS = 43,
+    CU_DEVICE_ATTRIBUTE_CAN_TEX2D_GATHER = 44,
+    CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_GATHER_WIDTH = 45,
+    CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_GATHER_HEIGHT = 46,
+    CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_WIDTH_ALTERNATE = 47,
+    CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_HEIGHT_ALTERNATE = 48,
+    CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_DEPTH_ALTERNATE = 49,
+    CU_DEVICE_ATTRIBUTE_PCI_DOMAIN_ID = 50,
+    CU_DEVICE_ATTRIBUTE_TEXTURE_PITCH_ALIGNMENT = 51,
+    CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURECUBEMAP_WIDTH = 52,
+    CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURECUBEMAP_LAYERED_WIDTH = 53,
+    CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURECUBEMAP_LAYERED_LAYERS = 54,
+    CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE1D_WIDTH = 55,
+    CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_WIDTH = 56,
+    CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_HEIGHT = 57,
+    CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE3D_WIDTH = 58,
+    CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE3D_HEIGHT = 59,
+    CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE3D_DEPTH = 60,
+    CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE1D_LAYERED_WIDTH = 61,
+    CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE1D_LAYERED_LAYERS = 62,
+    CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_LAYERED_WIDTH = 63,
+    CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_LAYERED_HEIGHT = 64,
+    CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_LAYERED_LAYERS = 65,
+    CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACECUBEMAP_WIDTH = 66,
+    CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACECUBEMAP_LAYERED_WIDTH = 67,
+    CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACECUBEMAP_LAYERED_LAYERS = 68,
+    CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_LINEAR_WIDTH = 69,
+    CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LINEAR_WIDTH = 70,
+    CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LINEAR_HEIGHT = 71,
+    CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LINEAR_PITCH = 72,
+    CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_MIPMAPPED_WIDTH = 73,
+    CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_MIPMAPPED_HEIGHT = 74,
+    CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR = 75,
+    CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR = 76,
+    CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_MIPMAPPED_WIDTH = 77,
+    CU_DEVICE_ATTRIBUTE_STREAM_PRIORITIES_SUPPORTED = 78,
+    CU_DEVICE_ATTRIBUTE_GLOBAL_L1_CACHE_SUPPORTED = 79,
+    CU_DEVICE_ATTRIBUTE_LOCAL_L1_CACHE_SUPPORTED = 80,
+    CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR = 81,
+    CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_MULTIPROCESSOR = 82,
+    CU_DEVICE_ATTRIBUTE_MANAGED_MEMORY = 83,
+    CU_DEVICE_ATTRIBUTE_MULTI_GPU_BOARD = 84,
+    CU_DEVICE_ATTRIBUTE_MULTI_GPU_BOARD_GROUP_ID = 85,
+    CU_DEVICE_ATTRIBUTE_HOST_NATIVE_ATOMIC_SUPPORTED = 86,
+    CU_DEVICE_ATTRIBUTE_SINGLE_TO_DOUBLE_PRECISION_PERF_RATIO = 87,
+    CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS = 88,
+    CU_DEVICE_ATTRIBUTE_CONCURRENT_MANAGED_ACCESS = 89,
+    CU_DEVICE_ATTRIBUTE_COMPUTE_PREEMPTION_SUPPORTED = 90,
+    CU_DEVICE_ATTRIBUTE_CAN_USE_HOST_POINTER_FOR_REGISTERED_MEM = 91,
+    CU_DEVICE_ATTRIBUTE_CAN_USE_STREAM_MEM_OPS_V1 = 92,
+    CU_DEVICE_ATTRIBUTE_CAN_USE_64_BIT_STREAM_MEM_OPS_V1 = 93,
+    CU_DEVICE_ATTRIBUTE_CAN_USE_STREAM_WAIT_VALUE_NOR_V1 = 94,
+    CU_DEVICE_ATTRIBUTE_COOPERATIVE_LAUNCH = 95,
+    CU_DEVICE_ATTRIBUTE_COOPERATIVE_MULTI_DEVICE_LAUNCH = 96,
+    CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN = 97,
+    CU_DEVICE_ATTRIBUTE_CAN_FLUSH_REMOTE_WRITES = 98,
+    CU_DEVICE_ATTRIBUTE_HOST_REGISTER_SUPPORTED = 99,
+    CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS_USES_HOST_PAGE_TABLES = 100,
+    CU_DEVICE_ATTRIBUTE_DIRECT_MANAGED_MEM_ACCESS_FROM_HOST = 101,
+    CU_DEVICE_ATTRIBUTE_VIRTUAL_ADDRESS_MANAGEMENT_SUPPORTED = 102,
+    CU_DEVICE_ATTRIBUTE_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED = 102,
+    CU_DEVICE_ATTRIBUTE_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR_SUPPORTED = 103,
+    CU_DEVICE_ATTRIBUTE_HANDLE_TYPE_WIN32_HANDLE_SUPPORTED = 104,
+    CU_DEVICE_ATTRIBUTE_HANDLE_TYPE_WIN32_KMT_HANDLE_SUPPORTED = 105,
+    CU_DEVICE_ATTRIBUTE_MAX_BLOCKS_PER_MULTIPROCESSOR = 106,
+    CU_DEVICE_ATTRIBUTE_GENERIC_COMPRESSION_SUPPORTED = 107,
+    CU_DEVICE_ATTRIBUTE_MAX_PERSISTING_L2_CACHE_SIZE = 108,
+    CU_DEVICE_ATTRIBUTE_MAX_ACCESS_POLICY_WINDOW_SIZE = 109,
+    CU_DEVICE_ATTRIBUTE_GPU_DIRECT_RDMA_WITH_CUDA_VMM_SUPPORTED = 110,
+    CU_DEVICE_ATTRIBUTE_RESERVED_SHARED_MEMORY_PER_BLOCK = 111,
+    CU_DEVICE_ATTRIBUTE_SPARSE_CUDA_ARRAY_SUPPORTED = 112,
+    CU_DEVICE_ATTRIBUTE_READ_ONLY_HOST_REGISTER_SUPPORTED = 113,
+    CU_DEVICE_ATTRIBUTE_TIMELINE_SEMAPHORE_INTEROP_SUPPORTED = 114,
+    CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED = 115,
+    CU_DEVICE_ATTRIBUTE_GPU_DIRECT_RDMA_SUPPORTED = 116,
+    CU_DEVICE_ATTRIBUTE_GPU_DIRECT_RDMA_FLUSH_WRITES_OPTIONS = 117,
+    CU_DEVICE_ATTRIBUTE_GPU_DIRECT_RDMA_WRITES_ORDERING = 118,
+    CU_DEVICE_ATTRIBUTE_MEMPOOL_SUPPORTED_HANDLE_TYPES = 119,
+    CU_DEVICE_ATTRIBUTE_CLUSTER_LAUNCH = 120,
+    CU_DEVICE_ATTRIBUTE_DEFERRED_MAPPING_CUDA_ARRAY_SUPPORTED = 121,
+    CU_DEVICE_ATTRIBUTE_CAN_USE_64_BIT_STREAM_MEM_OPS = 122,
+    CU_DEVICE_ATTRIBUTE_CAN_USE_STREAM_WAIT_VALUE_NOR = 123,
+    CU_DEVICE_ATTRIBUTE_DMA_BUF_SUPPORTED = 124,
+    CU_DEVICE_ATTRIBUTE_IPC_EVENT_SUPPORTED = 125,
+    CU_DEVICE_ATTRIBUTE_MEM_SYNC_DOMAIN_COUNT = 126,
+    CU_DEVICE_ATTRIBUTE_TENSOR_MAP_ACCESS_SUPPORTED = 127,
+    CU_DEVICE_ATTRIBUTE_HANDLE_TYPE_FABRIC_SUPPORTED = 128,
+    CU_DEVICE_ATTRIBUTE_UNIFIED_FUNCTION_POINTERS = 129,
+    CU_DEVICE_ATTRIBUTE_NUMA_CONFIG = 130,
+    CU_DEVICE_ATTRIBUTE_NUMA_ID = 131,
+    CU_DEVICE_ATTRIBUTE_MULTICAST_SUPPORTED = 132,
+    CU_DEVICE_ATTRIBUTE_MPS_ENABLED = 133,
+    CU_DEVICE_ATTRIBUTE_HOST_NUMA_ID = 134,
+    CU_DEVICE_ATTRIBUTE_D3D12_CIG_SUPPORTED = 135,
+    CU_DEVICE_ATTRIBUTE_MEM_DECOMPRESS_ALGORITHM_MASK = 136,
+    CU_DEVICE_ATTRIBUTE_MEM_DECOMPRESS_MAXIMUM_LENGTH = 137,
+    CU_DEVICE_ATTRIBUTE_VULKAN_CIG_SUPPORTED = 138,
+    CU_DEVICE_ATTRIBUTE_GPU_PCI_DEVICE_ID = 139,
+    CU_DEVICE_ATTRIBUTE_GPU_PCI_SUBSYSTEM_ID = 140,
+    CU_DEVICE_ATTRIBUTE_HOST_NUMA_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED = 141,
+    CU_DEVICE_ATTRIBUTE_HOST_NUMA_MEMORY_POOLS_SUPPORTED = 142,
+    CU_DEVICE_ATTRIBUTE_HOST_NUMA_MULTINODE_IPC_SUPPORTED = 143,
+    CU_DEVICE_ATTRIBUTE_HOST_MEMORY_POOLS_SUPPORTED = 144,
+    CU_DEVICE_ATTRIBUTE_HOST_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED = 145,
+    CU_DEVICE_ATTRIBUTE_HOST_ALLOC_DMA_BUF_SUPPORTED = 146,
+    CU_DEVICE_ATTRIBUTE_ONLY_PARTIAL_HOST_NATIVE_ATOMIC_SUPPORTED = 147,
+    CU_DEVICE_ATTRIBUTE_MAX
+} CUdevice_attribute;
+
+/* ---- Enumerations ----------------------------------------------------------------- */
+typedef enum CUmemorytype_enum {
+    CU_MEMORYTYPE_HOST    = 0x01,
+    CU_MEMORYTYPE_DEVICE  = 0x02,
+    CU_MEMORYTYPE_ARRAY   = 0x03,
+    CU_MEMORYTYPE_UNIFIED = 0x04
+} CUmemorytype;
+
+typedef enum CUpointer_attribute_enum {
+    CU_POINTER_ATTRIBUTE_CONTEXT = 1,
+    CU_POINTER_ATTRIBUTE_MEMORY_TYPE = 2,
+    CU_POINTER_ATTRIBUTE_DEVICE_POINTER = 3,
+    CU_POINTER_ATTRIBUTE_HOST_POINTER = 4,
+    CU_POINTER_ATTRIBUTE_P2P_TOKENS = 5,
+    CU_POINTER_ATTRIBUTE_SYNC_MEMOPS = 6,
+    CU_POINTER_ATTRIBUTE_BUFFER_ID = 7,
+    CU_POINTER_ATTRIBUTE_IS_MANAGED = 8,
+    CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL = 9,
+    CU_POINTER_ATTRIBUTE_IS_LEGACY_CUDA_IPC_CAPABLE = 10,
+    CU_POINTER_ATTRIBUTE_RANGE_START_ADDR = 11,
+    CU_POINTER_ATTRIBUTE_RANGE_SIZE = 12,
+    CU_POINTER_ATTRIBUTE_MAPPED = 13,
+    CU_POINTER_ATTRIBUTE_ALLOWED_HANDLE_TYPES = 14,
+    CU_POINTER_ATTRIBUTE_IS_GPU_DIRECT_RDMA_CAPABLE = 15,
+    CU_POINTER_ATTRIBUTE_ACCESS_FLAGS = 16,
+    CU_POINTER_ATTRIBUTE_MEMPOOL_HANDLE = 17,
+    CU_POINTER_ATTRIBUTE_MAPPING_SIZE = 18,
+    CU_POINTER_ATTRIBUTE_MAPPING_BASE_ADDR = 19,
+    CU_POINTER_ATTRIBUTE_MEMORY_BLOCK_ID = 20,
+    CU_POINTER_ATTRIBUTE_IS_HW_DECOMPRESS_CAPABLE = 21
+} CUpointer_attribute;
+
+typedef enum CUDA_POINTER_ATTRIBUTE_ACCESS_FLAGS_enum {
+    CU_POINTER_ATTRIBUTE_ACCESS_FLAG_NONE      = 0x0,
+    CU_POINTER_ATTRIBUTE_ACCESS_FLAG_READ      = 0x1,
+    CU_POINTER_ATTRIBUTE_ACCESS_FLAG_READWRITE = 0x3
+} CUDA_POINTER_ATTRIBUTE_ACCESS_FLAGS;
+
+typedef enum CUctx_flags_enum {
+    CU_CTX_SCHED_AUTO           = 0x00,
+    CU_CTX_SCHED_SPIN           = 0x01,
+    CU_CTX_SCHED_YIELD          = 0x02,
+    CU_CTX_SCHED_BLOCKING_SYNC  = 0x04,
+    CU_CTX_BLOCKING_SYNC        = 0x04,
+    CU_CTX_SCHED_MASK           = 0x07,
+    CU_CTX_MAP_HOST             = 0x08,
+    CU_CTX_LMEM_RESIZE_TO_MAX   = 0x10,
+    CU_CTX_COREDUMP_ENABLE      = 0x20,
+    CU_CTX_USER_COREDUMP_ENABLE = 0x40,
+    CU_CTX_SYNC_MEMOPS          = 0x80,
+    CU_CTX_FLAGS_MASK           = 0xFF
+} CUctx_flags;
+
+typedef enum CUstream_flags_enum {
+    CU_STREAM_DEFAULT      = 0x0,
+    CU_STREAM_NON_BLOCKING = 0x1
+} CUstream_flags;
+
+typedef enum CUevent_flags_enum {
+    CU_EVENT_DEFAULT        = 0x0,
+    CU_EVENT_BLOCKING_SYNC  = 0x1,
+    CU_EVENT_DISABLE_TIMING = 0x2,
+    CU_EVENT_INTERPROCESS   = 0x4
+} CUevent_flags;
+
+typedef enum CUevent_wait_flags_enum {
+    CU_EVENT_WAIT_DEFAULT  = 0x0,
+    CU_EVENT_WAIT_EXTERNAL = 0x1
+} CUevent_wait_flags;
+
+typedef enum CUdriverProcAddress_flags_enum {
+    CU_GET_PROC_ADDRESS_DEFAULT                   = 0,
+    CU_GET_PROC_ADDRESS_LEGACY_STREAM             = 1 << 0,
+    CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM = 1 << 1
+} CUdriverProcAddress_flags;
+
+typedef enum CUdriverProcAddressQueryResult_enum {
+    CU_GET_PROC_ADDRESS_SUCCESS                = 0,
+    CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND       = 1,
+    CU_GET_PROC_ADDRESS_VERSION_NOT_SUFFICIENT = 2
+} CUdriverProcAddressQueryResult;
+
+/* cuMemHostAlloc flags. */
+#define CU_MEMHOSTALLOC_PORTABLE      0x01
+#define CU_MEMHOSTALLOC_DEVICEMAP     0x02
+#define CU_MEMHOSTALLOC_WRITECOMBINED 0x04
+
+/* ---- Structures ------------------------------------------------------------------- */
+typedef struct CUctxCreateParams_st {
+    CUexecAffinityParam *execAffinityParams;
+    int numExecAffinityParams;
+    CUctxCigParam *cigParams;
+} CUctxCreateParams;
+
+typedef struct CUDA_MEMCPY2D_st {
+    size_t srcXInBytes;
+    size_t srcY;
+    CUmemorytype srcMemoryType;
+    const void *srcHost;
+    CUdeviceptr srcDevice;
+    CUarray srcArray;
+    size_t srcPitch;
+    size_t dstXInBytes;
+    size_t dstY;
+    CUmemorytype dstMemoryType;
+    void *dstHost;
+    CUdeviceptr dstDevice;
+    CUarray dstArray;
+    size_t dstPitch;
+    size_t WidthInBytes;
+    size_t Height;
+} CUDA_MEMCPY2D_v2;
+typedef CUDA_MEMCPY2D_v2 CUDA_MEMCPY2D;
+
+typedef void (CUDA_CB *CUhostFn)(void *userData);
+
+/* ===================================================================================
+ * Entry points. "Returns" lists every code and its exact condition; any call also
+ * returns CUDA_ERROR_NOT_INITIALIZED before cuInit, and calls that work in a context
+ * return CUDA_ERROR_INVALID_CONTEXT when none is current.
+ * =================================================================================== */
+
+/* ---- Errors ---- */
+/* Returns CUDA_SUCCESS, or CUDA_ERROR_INVALID_VALUE if pStr is NULL or error is unknown
+ * (then *pStr is set to NULL). Works before cuInit. */
+EXTMEM_API CUresult CUDAAPI cuGetErrorName(CUresult error, const char **pStr);
+EXTMEM_API CUresult CUDAAPI cuGetErrorString(CUresult error, const char **pStr);
+
+/* ---- Initialisation and version ---- */
+/* CUDA_ERROR_INVALID_VALUE if Flags is not 0. */
+EXTMEM_API CUresult CUDAAPI cuInit(unsigned int Flags);
+/* CUDA_ERROR_INVALID_VALUE if driverVersion is NULL. Works before cuInit. */
+EXTMEM_API CUresult CUDAAPI cuDriverGetVersion(int *driverVersion);
+
+/* ---- Device ---- */
+/* CUDA_ERROR_INVALID_VALUE for a NULL out-pointer; CUDA_ERROR_INVALID_DEVICE for an
+ * ordinal other than 0 (the software device is the only one). */
+EXTMEM_API CUresult CUDAAPI cuDeviceGet(CUdevice *device, int ordinal);
+EXTMEM_API CUresult CUDAAPI cuDeviceGetCount(int *count);
+/* CUDA_ERROR_INVALID_VALUE if name is NULL or len <= 0; the name is truncated to len-1. */
+EXTMEM_API CUresult CUDAAPI cuDeviceGetName(char *name, int len, CUdevice dev);
+EXTMEM_API CUresult CUDAAPI cuDeviceGetUuid(CUuuid *uuid, CUdevice dev);
+/* The LUID is filled on every platform (8 bytes derived from the device UUID), node mask 1. */
+EXTMEM_API CUresult CUDAAPI cuDeviceGetLuid(char *luid, unsigned int *deviceNodeMask, CUdevice dev);
+EXTMEM_API CUresult CUDAAPI cuDeviceTotalMem(size_t *bytes, CUdevice dev);
+/* CUDA_ERROR_INVALID_VALUE for a NULL pi or an attribute outside 1..CU_DEVICE_ATTRIBUTE_MAX-1. */
+EXTMEM_API CUresult CUDAAPI cuDeviceGetAttribute(int *pi, CUdevice_attribute attrib, CUdevice dev);
+
+/* ---- Primary context ---- */
+EXTMEM_API CUresult CUDAAPI cuDevicePrimaryCtxRetain(CUcontext *pctx, CUdevice dev);
+EXTMEM_API CUresult CUDAAPI cuDevicePrimaryCtxRelease(CUdevice dev);
+EXTMEM_API CUresult CUDAAPI cuDevicePrimaryCtxReset(CUdevice dev);
+/* CUDA_ERROR_INVALID_VALUE for flags outside CU_CTX_FLAGS_MASK or more than one SCHED flag. */
+EXTMEM_API CUresult CUDAAPI cuDevicePrimaryCtxSetFlags(CUdevice dev, unsigned int flags);
+EXTMEM_API CUresult CUDAAPI cuDevicePrimaryCtxGetState(CUdevice dev, unsigned int *flags, int *active);
+
+/* ---- Contexts ---- */
+/* cuCtxCreate_v4: ctxCreateParams may be NULL; execution affinity and CIG parameters are
+ * CUDA_ERROR_NOT_SUPPORTED (the software device has neither). */
+EXTMEM_API CUresult CUDAAPI cuCtxCreate(CUcontext *pctx, CUctxCreateParams *ctxCreateParams,
+                                        unsigned int flags, CUdevice dev);
+/* The forms that binaries built against older headers call: CUDA 3.2-11.3 and 11.4-12.4.
+ * cuCtxCreate_v3 returns CUDA_ERROR_NOT_SUPPORTED for numParams > 0. */
+EXTMEM_API CUresult CUDAAPI cuCtxCreate_v2(CUcontext *pctx, unsigned int flags, CUdevice dev);
+EXTMEM_API CUresult CUDAAPI cuCtxCreate_v3(CUcontext *pctx, CUexecAffinityParam *paramsArray, int numParams,
+                                           unsigned int flags, CUdevice dev);
+/* CUDA_ERROR_INVALID_CONTEXT for a NULL, destroyed or forged context, or a primary context. */
+EXTMEM_API CUresult CUDAAPI cuCtxDestroy(CUcontext ctx);
+EXTMEM_API CUresult CUDAAPI cuCtxSetCurrent(CUcontext ctx);
+EXTMEM_API CUresult CUDAAPI cuCtxGetCurrent(CUcontext *pctx);
+EXTMEM_API CUresult CUDAAPI cuCtxPushCurrent(CUcontext ctx);
+EXTMEM_API CUresult CUDAAPI cuCtxPopCurrent(CUcontext *pctx);
+EXTMEM_API CUresult CUDAAPI cuCtxGetDevice(CUdevice *device);
+EXTMEM_API CUresult CUDAAPI cuCtxGetFlags(unsigned int *flags);
+EXTMEM_API CUresult CUDAAPI cuCtxGetApiVersion(CUcontext ctx, unsigned int *version);
+/* Waits for all work in every stream of the current context. */
+EXTMEM_API CUresult CUDAAPI cuCtxSynchronize(void);
+
+/* ---- Memory ---- */
+/* Device memory is shareable OS memory (memfd on Linux) mapped shared, aligned to at least
+ * 4096 bytes. CUDA_ERROR_INVALID_VALUE for NULL dptr or bytesize 0; CUDA_ERROR_OUT_OF_MEMORY
+ * when the OS refuses the memory (the reason carries the OS error). */
+EXTMEM_API CUresult CUDAAPI cuMemAlloc(CUdeviceptr *dptr, size_t bytesize);
+/* Rows are padded to a multiple of 512 bytes. ElementSizeBytes must be 4, 8 or 16. */
+EXTMEM_API CUresult CUDAAPI cuMemAllocPitch(CUdeviceptr *dptr, size_t *pPitch, size_t WidthInBytes,
+                                            size_t Height, unsigned int ElementSizeBytes);
+/* CUDA_ERROR_INVALID_VALUE if dptr is not the start of a live cuMemAlloc allocation; dptr 0
+ * is a no-op success. */
+EXTMEM_API CUresult CUDAAPI cuMemFree(CUdeviceptr dptr);
+EXTMEM_API CUresult CUDAAPI cuMemGetInfo(size_t *free, size_t *total);
+/* CUDA_ERROR_NOT_FOUND if dptr lies in no allocation; pbase and psize may be NULL. */
+EXTMEM_API CUresult CUDAAPI cuMemGetAddressRange(CUdeviceptr *pbase, size_t *psize, CUdeviceptr dptr);
+EXTMEM_API CUresult CUDAAPI cuMemAllocHost(void **pp, size_t bytesize);
+/* Flags: any combination of CU_MEMHOSTALLOC_*; other bits are CUDA_ERROR_INVALID_VALUE. */
+EXTMEM_API CUresult CUDAAPI cuMemHostAlloc(void **pp, size_t bytesize, unsigned int Flags);
+/* CUDA_ERROR_INVALID_VALUE if p is not the start of a live host allocation. */
+EXTMEM_API CUresult CUDAAPI cuMemFreeHost(void *p);
+/* Flags must be 0. CUDA_ERROR_INVALID_VALUE if p is not in a host allocation. */
+EXTMEM_API CUresult CUDAAPI cuMemHostGetDevicePointer(CUdeviceptr *pdptr, void *p, unsigned int Flags);
+EXTMEM_API CUresult CUDAAPI cuMemHostGetFlags(unsigned int *pFlags, void *p);
+
+/* ---- Pointer attributes ---- */
+/* For an address extmem does not know: MEMORY_TYPE, CONTEXT, DEVICE_POINTER and the range
+ * attributes are CUDA_ERROR_INVALID_VALUE, as on the real driver; cuPointerGetAttributes
+ * fills zeros instead and succeeds. */
+EXTMEM_API CUresult CUDAAPI cuPointerGetAttribute(void *data, CUpointer_attribute attribute, CUdeviceptr ptr);
+EXTMEM_API CUresult CUDAAPI cuPointerGetAttributes(unsigned int numAttributes, CUpointer_attribute *attributes,
+                                                   void **data, CUdeviceptr ptr);
+
+/* ---- Copies and fills ----
+ * Unified addressing: any address extmem allocated, and any readable host address, is a
+ * valid source or destination. A range that starts inside an extmem allocation but runs past
+ * its end is CUDA_ERROR_INVALID_VALUE. Async forms are ordered in hStream. */
+EXTMEM_API CUresult CUDAAPI cuMemcpy(CUdeviceptr dst, CUdeviceptr src, size_t ByteCount);
+EXTMEM_API CUresult CUDAAPI cuMemcpyAsync(CUdeviceptr dst, CUdeviceptr src, size_t ByteCount, CUstream hStream);
+EXTMEM_API CUresult CUDAAPI cuMemcpyHtoD(CUdeviceptr dstDevice, const void *srcHost, size_t ByteCount);
+EXTMEM_API CUresult CUDAAPI cuMemcpyDtoH(void *dstHost, CUdeviceptr srcDevice, size_t ByteCount);
+EXTMEM_API CUresult CUDAAPI cuMemcpyDtoD(CUdeviceptr dstDevice, CUdeviceptr srcDevice, size_t ByteCount);
+EXTMEM_API CUresult CUDAAPI cuMemcpyHtoDAsync(CUdeviceptr dstDevice, const void *srcHost, size_t ByteCount, CUstream hStream);
+EXTMEM_API CUresult CUDAAPI cuMemcpyDtoHAsync(void *dstHost, CUdeviceptr srcDevice, size_t ByteCount, CUstream hStream);
+EXTMEM_API CUresult CUDAAPI cuMemcpyDtoDAsync(CUdeviceptr dstDevice, CUdeviceptr srcDevice, size_t ByteCount, CUstream hStream);
+/* Arrays are CUDA_ERROR_NOT_SUPPORTED (the software device has none); a pitch smaller than
+ * WidthInBytes is CUDA_ERROR_INVALID_VALUE. */
+EXTMEM_API CUresult CUDAAPI cuMemcpy2D(const CUDA_MEMCPY2D *pCopy);
+EXTMEM_API CUresult CUDAAPI cuMemcpy2DUnaligned(const CUDA_MEMCPY2D *pCopy);
+EXTMEM_API CUresult CUDAAPI cuMemcpy2DAsync(const CUDA_MEMCPY2D *pCopy, CUstream hStream);
+/* dstDevice must be aligned to the element size: CUDA_ERROR_INVALID_VALUE otherwise. */
+EXTMEM_API CUresult CUDAAPI cuMemsetD8(CUdeviceptr dstDevice, unsigned char uc, size_t N);
+EXTMEM_API CUresult CUDAAPI cuMemsetD16(CUdeviceptr dstDevice, unsigned short us, size_t N);
+EXTMEM_API CUresult CUDAAPI cuMemsetD32(CUdeviceptr dstDevice, unsigned int ui, size_t N);
+EXTMEM_API CUresult CUDAAPI cuMemsetD8Async(CUdeviceptr dstDevice, unsigned char uc, size_t N, CUstream hStream);
+EXTMEM_API CUresult CUDAAPI cuMemsetD16Async(CUdeviceptr dstDevice, unsigned short us, size_t N, CUstream hStream);
+EXTMEM_API CUresult CUDAAPI cuMemsetD32Async(CUdeviceptr dstDevice, unsigned int ui, size_t N, CUstream hStream);
+EXTMEM_API CUresult CUDAAPI cuMemsetD2D8(CUdeviceptr dstDevice, size_t dstPitch, unsigned char uc, size_t Width, size_t Height);
+EXTMEM_API CUresult CUDAAPI cuMemsetD2D16(CUdeviceptr dstDevice, size_t dstPitch, unsigned short us, size_t Width, size_t Height);
+EXTMEM_API CUresult CUDAAPI cuMemsetD2D32(CUdeviceptr dstDevice, size_t dstPitch, unsigned int ui, size_t Width, size_t Height);
+EXTMEM_API CUresult CUDAAPI cuMemsetD2D8Async(CUdeviceptr dstDevice, size_t dstPitch, unsigned char uc, size_t Width, size_t Height, CUstream hStream);
+EXTMEM_API CUresult CUDAAPI cuMemsetD2D16Async(CUdeviceptr dstDevice, size_t dstPitch, unsigned short us, size_t Width, size_t Height, CUstream hStream);
+EXTMEM_API CUresult CUDAAPI cuMemsetD2D32Async(CUdeviceptr dstDevice, size_t dstPitch, unsigned int ui, size_t Width, size_t Height, CUstream hStream);
+
+/* ---- Streams ----
+ * A stream handle of NULL or CU_STREAM_LEGACY is the legacy default stream, which waits for
+ * all blocking streams of the context; CU_STREAM_PER_THREAD is the per-thread stream.
+ * CUDA_ERROR_INVALID_HANDLE for a destroyed or forged stream. */
+EXTMEM_API CUresult CUDAAPI cuStreamCreate(CUstream *phStream, unsigned int Flags);
+EXTMEM_API CUresult CUDAAPI cuStreamCreateWithPriority(CUstream *phStream, unsigned int flags, int priority);
+EXTMEM_API CUresult CUDAAPI cuStreamGetFlags(CUstream hStream, unsigned int *flags);
+EXTMEM_API CUresult CUDAAPI cuStreamGetPriority(CUstream hStream, int *priority);
+EXTMEM_API CUresult CUDAAPI cuStreamGetCtx(CUstream hStream, CUcontext *pctx);
+/* Work already queued still runs; the call returns at once. */
+EXTMEM_API CUresult CUDAAPI cuStreamDestroy(CUstream hStream);
+EXTMEM_API CUresult CUDAAPI cuStreamSynchronize(CUstream hStream);
+/* CUDA_SUCCESS when all queued work is done, CUDA_ERROR_NOT_READY otherwise. */
+EXTMEM_API CUresult CUDAAPI cuStreamQuery(CUstream hStream);
+/* Flags must be CU_EVENT_WAIT_DEFAULT or CU_EVENT_WAIT_EXTERNAL. */
+EXTMEM_API CUresult CUDAAPI cuStreamWaitEvent(CUstream hStream, CUevent hEvent, unsigned int Flags);
+/* CUDA_ERROR_INVALID_VALUE if fn is NULL. */
+EXTMEM_API CUresult CUDAAPI cuLaunchHostFunc(CUstream hStream, CUhostFn fn, void *userData);
+
+/* ---- Events ---- */
+/* CU_EVENT_INTERPROCESS requires CU_EVENT_DISABLE_TIMING (CUDA_ERROR_INVALID_VALUE otherwise). */
+EXTMEM_API CUresult CUDAAPI cuEventCreate(CUevent *phEvent, unsigned int Flags);
+EXTMEM_API CUresult CUDAAPI cuEventRecord(CUevent hEvent, CUstream hStream);
+EXTMEM_API CUresult CUDAAPI cuEventRecordWithFlags(CUevent hEvent, CUstream hStream, unsigned int flags);
+/* CUDA_ERROR_NOT_READY while the recorded work is pending; an event never recorded is ready. */
+EXTMEM_API CUresult CUDAAPI cuEventQuery(CUevent hEvent);
+EXTMEM_API CUresult CUDAAPI cuEventSynchronize(CUevent hEvent);
+/* CUDA_ERROR_INVALID_HANDLE if either event has timing disabled or was never recorded;
+ * CUDA_ERROR_NOT_READY if either has not completed. */
+EXTMEM_API CUresult CUDAAPI cuEventElapsedTime(float *pMilliseconds, CUevent hStart, CUevent hEnd);
+EXTMEM_API CUresult CUDAAPI cuEventDestroy(CUevent hEvent);
+
+/* ---- Entry points by name ---- */
+/* symbol is the base name ("cuMemAlloc"); the newest variant introduced at or before
+ * cudaVersion is returned. CUDA_ERROR_NOT_FOUND with *symbolStatus SYMBOL_NOT_FOUND or
+ * VERSION_NOT_SUFFICIENT otherwise. */
+EXTMEM_API CUresult CUDAAPI cuGetProcAddress(const char *symbol, void **pfn, int cudaVersion, cuuint64_t flags,
+                                             CUdriverProcAddressQueryResult *symbolStatus);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* EXTMEM_CUDA_H */

@@ -1,0 +1,113 @@
+/*
+ * The address map: which allocation holds a device address? A treap keyed by base address
+ * answers in O(log n) (DESIGN.md §6); ranges never overlap. One reader-writer lock guards it.
+ */
+#include "internal.h"
+
+static os_rwlock map_lock = OS_RWLOCK_INITIALIZER;
+static struct range *root;
+static size_t count;
+static uint32_t seed = 2463534242u;
+
+void amap_lock_read(void) { os_rwlock_read(&map_lock); }
+void amap_lock_write(void) { os_rwlock_write(&map_lock); }
+void amap_unlock(void) { os_rwlock_unlock(&map_lock); }
+
+static uint32_t next_priority(void)
+{
+    /* xorshift32: priorities only need to look random to keep the treap balanced. */
+    seed ^= seed << 13;
+    seed ^= seed >> 17;
+    seed ^= seed << 5;
+    return seed;
+}
+
+static struct range *merge(struct range *a, struct range *b)
+{
+    if (!a)
+        return b;
+    if (!b)
+        return a;
+    if (a->priority > b->priority) {
+        a->right = merge(a->right, b);
+        return a;
+    }
+    b->left = merge(a, b->left);
+    return b;
+}
+
+/* Splits t into ranges with base < key (*lo) and base >= key (*hi). */
+static void split(struct range *t, uintptr_t key, struct range **lo, struct range **hi)
+{
+    if (!t) {
+        *lo = *hi = NULL;
+    } else if (t->base < key) {
+        split(t->right, key, &t->right, hi);
+        *lo = t;
+    } else {
+        split(t->left, key, lo, &t->left);
+        *hi = t;
+    }
+}
+
+void amap_insert(struct range *r)
+{
+    r->left = r->right = NULL;
+    r->priority = next_priority();
+    struct range *lo, *hi;
+    split(root, r->base, &lo, &hi);
+    root = merge(merge(lo, r), hi);
+    count++;
+}
+
+void amap_remove(struct range *r)
+{
+    struct range **link = &root;
+    while (*link && *link != r)
+        link = r->base < (*link)->base ? &(*link)->left : &(*link)->right;
+    if (*link) {
+        *link = merge(r->left, r->right);
+        count--;
+    }
+}
+
+/* The range with the greatest base <= addr. */
+static struct range *floor_range(uintptr_t addr)
+{
+    struct range *t = root, *best = NULL;
+    while (t) {
+        if (t->base <= addr) {
+            best = t;
+            t = t->right;
+        } else {
+            t = t->left;
+        }
+    }
+    return best;
+}
+
+struct range *amap_find(uintptr_t addr)
+{
+    struct range *r = floor_range(addr);
+    return r && addr - r->base < r->map_size ? r : NULL;
+}
+
+struct range *amap_find_overlap(uintptr_t addr, size_t size)
+{
+    struct range *r = floor_range(addr);
+    if (r && addr - r->base < r->map_size)
+        return r;
+    /* The first range starting inside (addr, addr + size). */
+    struct range *t = root, *best = NULL;
+    while (t) {
+        if (t->base > addr) {
+            best = t;
+            t = t->left;
+        } else {
+            t = t->right;
+        }
+    }
+    return best && best->base - addr < size ? best : NULL;
+}
+
+size_t amap_count(void) { return count; }

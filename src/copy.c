@@ -1,0 +1,261 @@
+/*
+ * Copies and fills. With unified addressing every pointer is an address in this process, so
+ * a copy is a memcpy once both ranges are checked (mem_check_access); it runs in stream order.
+ */
+#include "internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+struct copy_work {
+    struct work w;
+    void *dst;
+    const void *src;
+    size_t width;               /* bytes per row */
+    size_t height;              /* rows */
+    size_t dst_pitch, src_pitch;
+    unsigned int elem;          /* fills: element size (1, 2, 4); 0 for a copy */
+    uint32_t value;
+};
+
+static void fill_row(unsigned char *dst, size_t n, unsigned int elem, uint32_t value)
+{
+    if (elem == 1) {
+        memset(dst, (int)value, n);
+    } else if (elem == 2) {
+        uint16_t v = (uint16_t)value, *p = (uint16_t *)(void *)dst;
+        for (size_t i = 0; i < n; ++i)
+            p[i] = v;
+    } else {
+        uint32_t *p = (uint32_t *)(void *)dst;
+        for (size_t i = 0; i < n; ++i)
+            p[i] = value;
+    }
+}
+
+static void run_copy(struct work *w)
+{
+    struct copy_work *c = (struct copy_work *)w;
+    for (size_t row = 0; row < c->height; ++row) {
+        unsigned char *dst = (unsigned char *)c->dst + row * c->dst_pitch;
+        if (c->elem)
+            fill_row(dst, c->width, c->elem, c->value);
+        else
+            memmove(dst, (const unsigned char *)c->src + row * c->src_pitch, c->width);
+    }
+    free(c);
+}
+
+/* Extent of a pitched region: the last row ends width bytes after its start. */
+static bool extent(size_t pitch, size_t width, size_t height, size_t *out)
+{
+    if (height == 0 || width == 0) {
+        *out = 0;
+        return true;
+    }
+    if (pitch && height - 1 > (SIZE_MAX - width) / pitch)
+        return false;
+    *out = pitch * (height - 1) + width;
+    return true;
+}
+
+/* Checks and queues a copy of height rows of width bytes. */
+static CUresult submit_copy(const char *fn, CUstream stream, uintptr_t dst, size_t dst_pitch, uintptr_t src,
+                            size_t src_pitch, size_t width, size_t height)
+{
+    struct target t;
+    CUresult r = target_get(fn, stream, &t);
+    if (r)
+        return r;
+    size_t dst_len, src_len;
+    if (!extent(dst_pitch, width, height, &dst_len) || !extent(src_pitch, width, height, &src_len))
+        r = fail(CUDA_ERROR_INVALID_VALUE, "%s: %zu rows of pitch %zu overflow the address space", fn, height,
+                 dst_pitch > src_pitch ? dst_pitch : src_pitch);
+    else if (dst_len && !(r = mem_check_access(fn, "the destination", dst, dst_len)))
+        r = mem_check_access(fn, "the source", src, src_len);
+    struct copy_work *c = NULL;
+    if (!r && dst_len && !(c = calloc(1, sizeof(*c))))
+        r = fail(CUDA_ERROR_OUT_OF_MEMORY, "%s: out of host memory", fn);
+    if (c) {
+        c->w.run = run_copy;
+        c->dst = (void *)dst;
+        c->src = (const void *)src;
+        c->width = width;
+        c->height = height;
+        c->dst_pitch = dst_pitch;
+        c->src_pitch = src_pitch;
+        target_submit(&t, &c->w);
+    }
+    target_put(&t);
+    return r;
+}
+
+static CUresult copy1d(const char *fn, uintptr_t dst, uintptr_t src, size_t n, CUstream stream)
+{
+    return submit_copy(fn, stream, dst, n, src, n, n, 1);
+}
+
+CUresult CUDAAPI cuMemcpy(CUdeviceptr dst, CUdeviceptr src, size_t ByteCount)
+{
+    return copy1d("cuMemcpy", (uintptr_t)dst, (uintptr_t)src, ByteCount, NULL);
+}
+CUresult CUDAAPI cuMemcpyAsync(CUdeviceptr dst, CUdeviceptr src, size_t ByteCount, CUstream hStream)
+{
+    return copy1d("cuMemcpyAsync", (uintptr_t)dst, (uintptr_t)src, ByteCount, hStream);
+}
+CUresult CUDAAPI cuMemcpyHtoD(CUdeviceptr dstDevice, const void *srcHost, size_t ByteCount)
+{
+    return copy1d("cuMemcpyHtoD", (uintptr_t)dstDevice, (uintptr_t)srcHost, ByteCount, NULL);
+}
+CUresult CUDAAPI cuMemcpyDtoH(void *dstHost, CUdeviceptr srcDevice, size_t ByteCount)
+{
+    return copy1d("cuMemcpyDtoH", (uintptr_t)dstHost, (uintptr_t)srcDevice, ByteCount, NULL);
+}
+CUresult CUDAAPI cuMemcpyDtoD(CUdeviceptr dstDevice, CUdeviceptr srcDevice, size_t ByteCount)
+{
+    return copy1d("cuMemcpyDtoD", (uintptr_t)dstDevice, (uintptr_t)srcDevice, ByteCount, NULL);
+}
+CUresult CUDAAPI cuMemcpyHtoDAsync(CUdeviceptr dstDevice, const void *srcHost, size_t ByteCount, CUstream hStream)
+{
+    return copy1d("cuMemcpyHtoDAsync", (uintptr_t)dstDevice, (uintptr_t)srcHost, ByteCount, hStream);
+}
+CUresult CUDAAPI cuMemcpyDtoHAsync(void *dstHost, CUdeviceptr srcDevice, size_t ByteCount, CUstream hStream)
+{
+    return copy1d("cuMemcpyDtoHAsync", (uintptr_t)dstHost, (uintptr_t)srcDevice, ByteCount, hStream);
+}
+CUresult CUDAAPI cuMemcpyDtoDAsync(CUdeviceptr dstDevice, CUdeviceptr srcDevice, size_t ByteCount, CUstream hStream)
+{
+    return copy1d("cuMemcpyDtoDAsync", (uintptr_t)dstDevice, (uintptr_t)srcDevice, ByteCount, hStream);
+}
+
+/* The address one side of a 2D copy names, from its memory type. */
+static CUresult side_address(const char *fn, const char *side, CUmemorytype type, const void *host, CUdeviceptr device,
+                             CUarray array, size_t x, size_t y, size_t pitch, uintptr_t *out)
+{
+    uintptr_t base;
+    switch (type) {
+    case CU_MEMORYTYPE_HOST: base = (uintptr_t)host; break;
+    case CU_MEMORYTYPE_DEVICE:
+    case CU_MEMORYTYPE_UNIFIED: base = (uintptr_t)device; break;
+    case CU_MEMORYTYPE_ARRAY:
+        (void)array;
+        return fail(CUDA_ERROR_NOT_SUPPORTED, "%s: %s is a CUarray: the software device has no arrays", fn, side);
+    default:
+        return fail(CUDA_ERROR_INVALID_VALUE, "%s: %sMemoryType %d is not a CUmemorytype", fn, side, (int)type);
+    }
+    if (!base)
+        return fail(CUDA_ERROR_INVALID_VALUE, "%s: the %s pointer is NULL", fn, side);
+    if (y && pitch > (UINTPTR_MAX - base - x) / y)
+        return fail(CUDA_ERROR_INVALID_VALUE, "%s: the %s offset overflows", fn, side);
+    *out = base + x + y * pitch;
+    return CUDA_SUCCESS;
+}
+
+static CUresult copy2d(const char *fn, const CUDA_MEMCPY2D *p, CUstream stream)
+{
+    REQUIRE_INIT(fn);
+    if (!p)
+        return fail(CUDA_ERROR_INVALID_VALUE, "%s: pCopy is NULL", fn);
+    if (p->Height > 1 && (p->srcPitch < p->WidthInBytes || p->dstPitch < p->WidthInBytes))
+        return fail(CUDA_ERROR_INVALID_VALUE, "%s: a pitch (src %zu, dst %zu) is smaller than WidthInBytes %zu", fn,
+                    p->srcPitch, p->dstPitch, p->WidthInBytes);
+    uintptr_t src, dst;
+    CUresult r = side_address(fn, "src", p->srcMemoryType, p->srcHost, p->srcDevice, p->srcArray, p->srcXInBytes,
+                              p->srcY, p->srcPitch, &src);
+    if (!r)
+        r = side_address(fn, "dst", p->dstMemoryType, p->dstHost, p->dstDevice, p->dstArray, p->dstXInBytes, p->dstY,
+                         p->dstPitch, &dst);
+    if (r)
+        return r;
+    return submit_copy(fn, stream, dst, p->dstPitch, src, p->srcPitch, p->WidthInBytes, p->Height);
+}
+
+CUresult CUDAAPI cuMemcpy2D(const CUDA_MEMCPY2D *pCopy) { return copy2d("cuMemcpy2D", pCopy, NULL); }
+CUresult CUDAAPI cuMemcpy2DUnaligned(const CUDA_MEMCPY2D *pCopy) { return copy2d("cuMemcpy2DUnaligned", pCopy, NULL); }
+CUresult CUDAAPI cuMemcpy2DAsync(const CUDA_MEMCPY2D *pCopy, CUstream hStream)
+{
+    return copy2d("cuMemcpy2DAsync", pCopy, hStream);
+}
+
+/* ---- Fills ---- */
+
+static CUresult fill(const char *fn, CUdeviceptr dst, size_t pitch, unsigned int elem, uint32_t value, size_t width,
+                     size_t height, CUstream stream)
+{
+    struct target t;
+    CUresult r = target_get(fn, stream, &t);
+    if (r)
+        return r;
+    size_t row_bytes = width * elem, len = 0;
+    if (width > SIZE_MAX / elem || !extent(pitch, row_bytes, height, &len))
+        r = fail(CUDA_ERROR_INVALID_VALUE, "%s: %zu x %zu elements of %u bytes overflow", fn, width, height, elem);
+    else if ((uintptr_t)dst % elem)
+        r = fail(CUDA_ERROR_INVALID_VALUE, "%s: dstDevice 0x%llx is not aligned to the %u-byte element size", fn,
+                 (unsigned long long)dst, elem);
+    else if (height > 1 && (pitch < row_bytes || pitch % elem))
+        r = fail(CUDA_ERROR_INVALID_VALUE, "%s: dstPitch %zu is smaller than a row (%zu bytes) or not a multiple of %u", fn,
+                 pitch, row_bytes, elem);
+    else if (len)
+        r = mem_check_access(fn, "dstDevice", (uintptr_t)dst, len);
+    struct copy_work *c = NULL;
+    if (!r && len && !(c = calloc(1, sizeof(*c))))
+        r = fail(CUDA_ERROR_OUT_OF_MEMORY, "%s: out of host memory", fn);
+    if (c) {
+        c->w.run = run_copy;
+        c->dst = (void *)(uintptr_t)dst;
+        c->width = width;
+        c->height = height;
+        c->dst_pitch = pitch;
+        c->elem = elem;
+        c->value = value;
+        target_submit(&t, &c->w);
+    }
+    target_put(&t);
+    return r;
+}
+
+CUresult CUDAAPI cuMemsetD8(CUdeviceptr d, unsigned char v, size_t N) { return fill("cuMemsetD8", d, N, 1, v, N, 1, NULL); }
+CUresult CUDAAPI cuMemsetD16(CUdeviceptr d, unsigned short v, size_t N)
+{
+    return fill("cuMemsetD16", d, N * 2, 2, v, N, 1, NULL);
+}
+CUresult CUDAAPI cuMemsetD32(CUdeviceptr d, unsigned int v, size_t N)
+{
+    return fill("cuMemsetD32", d, N * 4, 4, v, N, 1, NULL);
+}
+CUresult CUDAAPI cuMemsetD8Async(CUdeviceptr d, unsigned char v, size_t N, CUstream s)
+{
+    return fill("cuMemsetD8Async", d, N, 1, v, N, 1, s);
+}
+CUresult CUDAAPI cuMemsetD16Async(CUdeviceptr d, unsigned short v, size_t N, CUstream s)
+{
+    return fill("cuMemsetD16Async", d, N * 2, 2, v, N, 1, s);
+}
+CUresult CUDAAPI cuMemsetD32Async(CUdeviceptr d, unsigned int v, size_t N, CUstream s)
+{
+    return fill("cuMemsetD32Async", d, N * 4, 4, v, N, 1, s);
+}
+CUresult CUDAAPI cuMemsetD2D8(CUdeviceptr d, size_t pitch, unsigned char v, size_t w, size_t h)
+{
+    return fill("cuMemsetD2D8", d, pitch, 1, v, w, h, NULL);
+}
+CUresult CUDAAPI cuMemsetD2D16(CUdeviceptr d, size_t pitch, unsigned short v, size_t w, size_t h)
+{
+    return fill("cuMemsetD2D16", d, pitch, 2, v, w, h, NULL);
+}
+CUresult CUDAAPI cuMemsetD2D32(CUdeviceptr d, size_t pitch, unsigned int v, size_t w, size_t h)
+{
+    return fill("cuMemsetD2D32", d, pitch, 4, v, w, h, NULL);
+}
+CUresult CUDAAPI cuMemsetD2D8Async(CUdeviceptr d, size_t pitch, unsigned char v, size_t w, size_t h, CUstream s)
+{
+    return fill("cuMemsetD2D8Async", d, pitch, 1, v, w, h, s);
+}
+CUresult CUDAAPI cuMemsetD2D16Async(CUdeviceptr d, size_t pitch, unsigned short v, size_t w, size_t h, CUstream s)
+{
+    return fill("cuMemsetD2D16Async", d, pitch, 2, v, w, h, s);
+}
+CUresult CUDAAPI cuMemsetD2D32Async(CUdeviceptr d, size_t pitch, unsigned int v, size_t w, size_t h, CUstream s)
+{
+    return fill("cuMemsetD2D32Async", d, pitch, 4, v, w, h, s);
+}

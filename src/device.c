@@ -1,0 +1,169 @@
+/*
+ * The software device (DESIGN.md §2): one device, ordinal 0, whose memory is shareable host
+ * memory and whose kernels run on the worker pool. Every attribute has a defined value that
+ * is honest for what the device is; docs/attributes.md explains each.
+ */
+#include "internal.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#define DEVICE_NAME "extmem software device"
+
+size_t device_granularity(void) { return 2u << 20; }
+
+CUresult device_check(const char *fn, CUdevice dev)
+{
+    if (dev < 0 || dev >= EXTMEM_DEVICE_COUNT)
+        return fail(CUDA_ERROR_INVALID_DEVICE, "%s: device %d does not exist: the software device is ordinal 0", fn, dev);
+    return CUDA_SUCCESS;
+}
+
+void device_uuid(CUuuid *uuid)
+{
+    /* A fixed, RFC 4122 version-5 shaped identity: the same on every machine and run, so a
+     * program can recognise the software device by its UUID. */
+    static const unsigned char id[16] = {0x65, 0x78, 0x74, 0x6d, 0x65, 0x6d, 0x50, 0x73,
+                                         0x80, 0x66, 0x74, 0x77, 0x61, 0x72, 0x65, 0x00};
+    memcpy(uuid->bytes, id, sizeof(id));
+}
+
+CUresult CUDAAPI cuDeviceGet(CUdevice *device, int ordinal)
+{
+    REQUIRE_INIT("cuDeviceGet");
+    if (!device)
+        return fail(CUDA_ERROR_INVALID_VALUE, "cuDeviceGet: device is NULL");
+    if (ordinal < 0 || ordinal >= EXTMEM_DEVICE_COUNT)
+        return fail(CUDA_ERROR_INVALID_DEVICE, "cuDeviceGet: ordinal %d does not exist: there is %d device", ordinal,
+                    EXTMEM_DEVICE_COUNT);
+    *device = ordinal;
+    return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI cuDeviceGetCount(int *count)
+{
+    REQUIRE_INIT("cuDeviceGetCount");
+    if (!count)
+        return fail(CUDA_ERROR_INVALID_VALUE, "cuDeviceGetCount: count is NULL");
+    *count = EXTMEM_DEVICE_COUNT;
+    return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI cuDeviceGetName(char *name, int len, CUdevice dev)
+{
+    REQUIRE_INIT("cuDeviceGetName");
+    if (!name)
+        return fail(CUDA_ERROR_INVALID_VALUE, "cuDeviceGetName: name is NULL");
+    if (len <= 0)
+        return fail(CUDA_ERROR_INVALID_VALUE, "cuDeviceGetName: len is %d: it must be positive", len);
+    CUresult r = device_check("cuDeviceGetName", dev);
+    if (r)
+        return r;
+    snprintf(name, (size_t)len, "%s", DEVICE_NAME);
+    return CUDA_SUCCESS;
+}
+
+static CUresult get_uuid(const char *fn, CUuuid *uuid, CUdevice dev)
+{
+    REQUIRE_INIT(fn);
+    if (!uuid)
+        return fail(CUDA_ERROR_INVALID_VALUE, "%s: uuid is NULL", fn);
+    CUresult r = device_check(fn, dev);
+    if (r)
+        return r;
+    device_uuid(uuid);
+    return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI cuDeviceGetUuid(CUuuid *uuid, CUdevice dev) { return get_uuid("cuDeviceGetUuid", uuid, dev); }
+
+/* The unsuffixed symbol, for binaries built against headers older than CUDA 11.4. */
+#undef cuDeviceGetUuid
+EXTMEM_API CUresult CUDAAPI cuDeviceGetUuid(CUuuid *uuid, CUdevice dev);
+CUresult CUDAAPI cuDeviceGetUuid(CUuuid *uuid, CUdevice dev) { return get_uuid("cuDeviceGetUuid", uuid, dev); }
+
+CUresult CUDAAPI cuDeviceGetLuid(char *luid, unsigned int *deviceNodeMask, CUdevice dev)
+{
+    REQUIRE_INIT("cuDeviceGetLuid");
+    if (!luid || !deviceNodeMask)
+        return fail(CUDA_ERROR_INVALID_VALUE, "cuDeviceGetLuid: %s is NULL", !luid ? "luid" : "deviceNodeMask");
+    CUresult r = device_check("cuDeviceGetLuid", dev);
+    if (r)
+        return r;
+    CUuuid uuid;
+    device_uuid(&uuid);
+    memcpy(luid, uuid.bytes, 8);
+    *deviceNodeMask = 1;
+    return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI cuDeviceTotalMem(size_t *bytes, CUdevice dev)
+{
+    REQUIRE_INIT("cuDeviceTotalMem");
+    if (!bytes)
+        return fail(CUDA_ERROR_INVALID_VALUE, "cuDeviceTotalMem: bytes is NULL");
+    CUresult r = device_check("cuDeviceTotalMem", dev);
+    if (r)
+        return r;
+    *bytes = (size_t)os_memory_total();
+    return CUDA_SUCCESS;
+}
+
+/* One value per attribute; see docs/attributes.md for the reasoning behind each. */
+static int attribute_value(CUdevice_attribute a)
+{
+    switch (a) {
+    case CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK: return 1024;
+    case CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X: return 1024;
+    case CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y: return 1024;
+    case CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z: return 64;
+    case CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X: return 2147483647;
+    case CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y: return 65535;
+    case CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z: return 65535;
+    case CU_DEVICE_ATTRIBUTE_WARP_SIZE: return 1; /* a CPU thread runs one lane */
+    case CU_DEVICE_ATTRIBUTE_MAX_PITCH: return 2147483647;
+    case CU_DEVICE_ATTRIBUTE_CLOCK_RATE: return (int)os_cpu_clock_khz();
+    case CU_DEVICE_ATTRIBUTE_GPU_OVERLAP: return 1;
+    case CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT: return (int)pool_worker_count();
+    case CU_DEVICE_ATTRIBUTE_INTEGRATED: return 1; /* device memory is host memory */
+    case CU_DEVICE_ATTRIBUTE_CAN_MAP_HOST_MEMORY: return 1;
+    case CU_DEVICE_ATTRIBUTE_CONCURRENT_KERNELS: return 1;
+    case CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE: return (int)os_l2_cache_size();
+    case CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR: return 1024;
+    case CU_DEVICE_ATTRIBUTE_ASYNC_ENGINE_COUNT: return 1;
+    case CU_DEVICE_ATTRIBUTE_UNIFIED_ADDRESSING: return 1;
+    case CU_DEVICE_ATTRIBUTE_GLOBAL_L1_CACHE_SUPPORTED: return 1;
+    case CU_DEVICE_ATTRIBUTE_LOCAL_L1_CACHE_SUPPORTED: return 1;
+    case CU_DEVICE_ATTRIBUTE_HOST_NATIVE_ATOMIC_SUPPORTED: return 1;
+    case CU_DEVICE_ATTRIBUTE_SINGLE_TO_DOUBLE_PRECISION_PERF_RATIO: return 1;
+    case CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS: return 1; /* kernels are host code */
+    case CU_DEVICE_ATTRIBUTE_COMPUTE_PREEMPTION_SUPPORTED: return 1;
+    case CU_DEVICE_ATTRIBUTE_CAN_USE_HOST_POINTER_FOR_REGISTERED_MEM: return 1;
+    case CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS_USES_HOST_PAGE_TABLES: return 1;
+    case CU_DEVICE_ATTRIBUTE_MAX_BLOCKS_PER_MULTIPROCESSOR: return 1;
+    case CU_DEVICE_ATTRIBUTE_UNIFIED_FUNCTION_POINTERS: return 1;
+    case CU_DEVICE_ATTRIBUTE_NUMA_ID: return -1;
+    case CU_DEVICE_ATTRIBUTE_HOST_NUMA_ID: return -1;
+    default:
+        /* Everything the software device does not have: shared and constant memory,
+         * registers, textures and surfaces, PCI identity, ECC, managed memory, stream memory
+         * operations, cooperative and cluster launch, memory pools, RDMA, compression,
+         * MPS, CIG, decompression, and the interop capabilities later issues add. */
+        return 0;
+    }
+}
+
+CUresult CUDAAPI cuDeviceGetAttribute(int *pi, CUdevice_attribute attrib, CUdevice dev)
+{
+    REQUIRE_INIT("cuDeviceGetAttribute");
+    if (!pi)
+        return fail(CUDA_ERROR_INVALID_VALUE, "cuDeviceGetAttribute: pi is NULL");
+    if ((int)attrib < 1 || attrib >= CU_DEVICE_ATTRIBUTE_MAX)
+        return fail(CUDA_ERROR_INVALID_VALUE, "cuDeviceGetAttribute: attribute %d is not a CUdevice_attribute (1..%d)",
+                    (int)attrib, (int)CU_DEVICE_ATTRIBUTE_MAX - 1);
+    CUresult r = device_check("cuDeviceGetAttribute", dev);
+    if (r)
+        return r;
+    *pi = attribute_value(attrib);
+    return CUDA_SUCCESS;
+}

@@ -1,0 +1,304 @@
+/*
+ * Events. Each record gets a sequence number; the event is complete when the work queued
+ * before its latest record has run. A wait captures the latest record at the time of the
+ * call, as CUDA specifies, so waiting never depends on records made later.
+ */
+#include "internal.h"
+
+#include <stdlib.h>
+
+struct event {
+    struct obj base;
+    struct ctx *ctx; /* a reference */
+    unsigned int flags;
+    os_mutex lock;
+    os_cond cond;
+    uint64_t recorded;  /* sequence number of the latest record */
+    uint64_t completed; /* highest record whose work has run */
+    uint64_t time_ns;   /* when `completed` was reached */
+    struct list_node ctx_node;
+};
+
+static void event_free(struct obj *o)
+{
+    struct event *e = (struct event *)o;
+    os_cond_destroy(&e->cond);
+    os_mutex_destroy(&e->lock);
+    ctx_release(e->ctx);
+    free(e);
+}
+
+CUresult event_lookup(const char *fn, CUevent handle, struct event **out)
+{
+    struct obj *o;
+    obj_status st = obj_lookup((uint64_t)(uintptr_t)handle, OBJ_EVENT, &o);
+    if (st != OBJ_FOUND)
+        return fail(CUDA_ERROR_INVALID_HANDLE, "%s: %s", fn, obj_status_text(st, OBJ_EVENT, (uint64_t)(uintptr_t)handle));
+    *out = (struct event *)o;
+    return CUDA_SUCCESS;
+}
+
+void event_release(struct event *e) { obj_release(&e->base); }
+
+void event_destroy_all(struct ctx *ctx)
+{
+    for (;;) {
+        os_mutex_lock(&ctx->lock);
+        struct event *e = list_empty(&ctx->events) ? NULL : list_entry(ctx->events.next, struct event, ctx_node);
+        if (e)
+            list_del(&e->ctx_node);
+        os_mutex_unlock(&ctx->lock);
+        if (!e)
+            return;
+        obj_unregister(&e->base);
+    }
+}
+
+static void wait_for(struct event *e, uint64_t seq)
+{
+    os_mutex_lock(&e->lock);
+    while (e->completed < seq)
+        os_cond_wait(&e->cond, &e->lock);
+    os_mutex_unlock(&e->lock);
+}
+
+CUresult CUDAAPI cuEventCreate(CUevent *phEvent, unsigned int Flags)
+{
+    struct ctx *ctx;
+    CUresult r = ctx_current("cuEventCreate", &ctx);
+    if (r)
+        return r;
+    const unsigned int known = CU_EVENT_BLOCKING_SYNC | CU_EVENT_DISABLE_TIMING | CU_EVENT_INTERPROCESS;
+    if (!phEvent)
+        r = fail(CUDA_ERROR_INVALID_VALUE, "cuEventCreate: phEvent is NULL");
+    else if (Flags & ~known)
+        r = fail(CUDA_ERROR_INVALID_VALUE, "cuEventCreate: Flags 0x%x has bits other than CU_EVENT_*", Flags);
+    else if ((Flags & CU_EVENT_INTERPROCESS) && !(Flags & CU_EVENT_DISABLE_TIMING))
+        r = fail(CUDA_ERROR_INVALID_VALUE,
+                 "cuEventCreate: CU_EVENT_INTERPROCESS needs CU_EVENT_DISABLE_TIMING as well");
+    struct event *e = r ? NULL : calloc(1, sizeof(*e));
+    if (!r && !e)
+        r = fail(CUDA_ERROR_OUT_OF_MEMORY, "cuEventCreate: out of host memory for the event");
+    if (r) {
+        ctx_release(ctx);
+        return r;
+    }
+    e->ctx = ctx;
+    e->flags = Flags;
+    os_mutex_init(&e->lock);
+    os_cond_init(&e->cond);
+    if (!obj_register(&e->base, OBJ_EVENT, event_free)) {
+        event_free(&e->base);
+        return fail(CUDA_ERROR_OUT_OF_MEMORY, "cuEventCreate: out of host memory for the handle table");
+    }
+    os_mutex_lock(&ctx->lock);
+    list_add(&ctx->events, &e->ctx_node);
+    os_mutex_unlock(&ctx->lock);
+    *phEvent = (CUevent)(uintptr_t)e->base.handle;
+    return CUDA_SUCCESS;
+}
+
+struct record_work {
+    struct work w;
+    struct event *e; /* a reference */
+    uint64_t seq;
+};
+
+static void run_record(struct work *w)
+{
+    struct record_work *rw = (struct record_work *)w;
+    struct event *e = rw->e;
+    uint64_t now = os_time_ns();
+    os_mutex_lock(&e->lock);
+    if (e->completed < rw->seq) {
+        e->completed = rw->seq;
+        e->time_ns = now;
+    }
+    os_cond_broadcast(&e->cond);
+    os_mutex_unlock(&e->lock);
+    event_release(e);
+    free(rw);
+}
+
+static CUresult record(const char *fn, CUevent hEvent, CUstream hStream, unsigned int flags)
+{
+    struct target t;
+    CUresult r = target_get(fn, hStream, &t);
+    if (r)
+        return r;
+    struct event *e = NULL;
+    struct record_work *rw = NULL;
+    if (flags & ~1u) {
+        r = fail(CUDA_ERROR_INVALID_VALUE, "%s: flags 0x%x: only CU_EVENT_RECORD_EXTERNAL (0x1) is defined", fn, flags);
+        goto out;
+    }
+    if ((r = event_lookup(fn, hEvent, &e)))
+        goto out;
+    if (e->ctx != t.ctx) {
+        r = fail(CUDA_ERROR_INVALID_HANDLE, "%s: event 0x%llx belongs to another context than the stream", fn,
+                 (unsigned long long)(uintptr_t)hEvent);
+        goto out;
+    }
+    if (!(rw = calloc(1, sizeof(*rw)))) {
+        r = fail(CUDA_ERROR_OUT_OF_MEMORY, "%s: out of host memory", fn);
+        goto out;
+    }
+    os_mutex_lock(&e->lock);
+    rw->seq = ++e->recorded;
+    os_mutex_unlock(&e->lock);
+    rw->w.run = run_record;
+    rw->e = e;
+    e = NULL; /* the work holds the reference now */
+    target_submit(&t, &rw->w);
+out:
+    if (e)
+        event_release(e);
+    target_put(&t);
+    return r;
+}
+
+CUresult CUDAAPI cuEventRecord(CUevent hEvent, CUstream hStream) { return record("cuEventRecord", hEvent, hStream, 0); }
+
+CUresult CUDAAPI cuEventRecordWithFlags(CUevent hEvent, CUstream hStream, unsigned int flags)
+{
+    return record("cuEventRecordWithFlags", hEvent, hStream, flags);
+}
+
+CUresult CUDAAPI cuEventQuery(CUevent hEvent)
+{
+    REQUIRE_INIT("cuEventQuery");
+    struct event *e;
+    CUresult r = event_lookup("cuEventQuery", hEvent, &e);
+    if (r)
+        return r;
+    os_mutex_lock(&e->lock);
+    bool done = e->completed >= e->recorded;
+    os_mutex_unlock(&e->lock);
+    event_release(e);
+    return done ? CUDA_SUCCESS : CUDA_ERROR_NOT_READY;
+}
+
+CUresult CUDAAPI cuEventSynchronize(CUevent hEvent)
+{
+    REQUIRE_INIT("cuEventSynchronize");
+    struct event *e;
+    CUresult r = event_lookup("cuEventSynchronize", hEvent, &e);
+    if (r)
+        return r;
+    os_mutex_lock(&e->lock);
+    uint64_t seq = e->recorded;
+    os_mutex_unlock(&e->lock);
+    wait_for(e, seq);
+    event_release(e);
+    return CUDA_SUCCESS;
+}
+
+static CUresult elapsed(float *pMilliseconds, CUevent hStart, CUevent hEnd)
+{
+    static const char fn[] = "cuEventElapsedTime";
+    REQUIRE_INIT(fn);
+    if (!pMilliseconds)
+        return fail(CUDA_ERROR_INVALID_VALUE, "%s: pMilliseconds is NULL", fn);
+    struct event *ev[2] = {NULL, NULL};
+    CUresult r = event_lookup(fn, hStart, &ev[0]);
+    if (!r)
+        r = event_lookup(fn, hEnd, &ev[1]);
+    uint64_t t[2] = {0, 0};
+    for (int i = 0; i < 2 && !r; ++i) {
+        const char *which = i ? "hEnd" : "hStart";
+        os_mutex_lock(&ev[i]->lock);
+        bool timing = !(ev[i]->flags & CU_EVENT_DISABLE_TIMING);
+        uint64_t recorded = ev[i]->recorded, completed = ev[i]->completed;
+        t[i] = ev[i]->time_ns;
+        os_mutex_unlock(&ev[i]->lock);
+        if (!timing)
+            r = fail(CUDA_ERROR_INVALID_HANDLE, "%s: %s was created with CU_EVENT_DISABLE_TIMING", fn, which);
+        else if (recorded == 0)
+            r = fail(CUDA_ERROR_INVALID_HANDLE, "%s: %s has never been recorded", fn, which);
+        else if (completed < recorded)
+            r = fail(CUDA_ERROR_NOT_READY, "%s: %s has not completed yet", fn, which);
+    }
+    if (!r)
+        *pMilliseconds = (float)((double)((int64_t)(t[1] - t[0])) / 1e6);
+    for (int i = 0; i < 2; ++i)
+        if (ev[i])
+            event_release(ev[i]);
+    return r;
+}
+
+CUresult CUDAAPI cuEventElapsedTime(float *pMilliseconds, CUevent hStart, CUevent hEnd)
+{
+    return elapsed(pMilliseconds, hStart, hEnd);
+}
+
+CUresult CUDAAPI cuEventDestroy(CUevent hEvent)
+{
+    REQUIRE_INIT("cuEventDestroy");
+    struct event *e;
+    CUresult r = event_lookup("cuEventDestroy", hEvent, &e);
+    if (r)
+        return r;
+    os_mutex_lock(&e->ctx->lock);
+    list_del(&e->ctx_node);
+    os_mutex_unlock(&e->ctx->lock);
+    /* Pending records and waits hold references: they complete normally. */
+    obj_unregister(&e->base);
+    event_release(e);
+    return CUDA_SUCCESS;
+}
+
+struct wait_work {
+    struct work w;
+    struct event *e; /* a reference */
+    uint64_t seq;
+};
+
+static void run_wait(struct work *w)
+{
+    struct wait_work *ww = (struct wait_work *)w;
+    wait_for(ww->e, ww->seq);
+    event_release(ww->e);
+    free(ww);
+}
+
+CUresult CUDAAPI cuStreamWaitEvent(CUstream hStream, CUevent hEvent, unsigned int Flags)
+{
+    struct target t;
+    CUresult r = target_get("cuStreamWaitEvent", hStream, &t);
+    if (r)
+        return r;
+    struct event *e = NULL;
+    if (Flags & ~(unsigned int)CU_EVENT_WAIT_EXTERNAL) {
+        r = fail(CUDA_ERROR_INVALID_VALUE, "cuStreamWaitEvent: Flags 0x%x: only CU_EVENT_WAIT_EXTERNAL (0x1) is defined",
+                 Flags);
+    } else if (!(r = event_lookup("cuStreamWaitEvent", hEvent, &e))) {
+        os_mutex_lock(&e->lock);
+        uint64_t seq = e->recorded;
+        bool done = e->completed >= seq;
+        os_mutex_unlock(&e->lock);
+        struct wait_work *ww = done ? NULL : calloc(1, sizeof(*ww));
+        if (!done && !ww) {
+            r = fail(CUDA_ERROR_OUT_OF_MEMORY, "cuStreamWaitEvent: out of host memory");
+        } else if (ww) {
+            ww->w.run = run_wait;
+            ww->e = e;
+            ww->seq = seq;
+            e = NULL;
+            target_submit(&t, &ww->w);
+        }
+    }
+    if (e)
+        event_release(e);
+    target_put(&t);
+    return r;
+}
+
+#undef cuEventDestroy
+#undef cuEventElapsedTime
+EXTMEM_API CUresult CUDAAPI cuEventDestroy(CUevent hEvent);
+EXTMEM_API CUresult CUDAAPI cuEventElapsedTime(float *pMilliseconds, CUevent hStart, CUevent hEnd);
+CUresult CUDAAPI cuEventDestroy(CUevent hEvent) { return cuEventDestroy_v2(hEvent); }
+CUresult CUDAAPI cuEventElapsedTime(float *pMilliseconds, CUevent hStart, CUevent hEnd)
+{
+    return elapsed(pMilliseconds, hStart, hEnd);
+}

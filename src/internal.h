@@ -1,0 +1,228 @@
+/*
+ * src/internal.h: what the core's files share.
+ *
+ * Entry points validate at the door and record why they fail (STYLE.md 2, 3); the layers
+ * below trust their arguments. Handles are registered objects (object.c); device pointers
+ * are found through the address map (addrmap.c).
+ */
+#ifndef EXTMEM_INTERNAL_H
+#define EXTMEM_INTERNAL_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "extmem/extmem.h"
+#include "os.h"
+
+/* ---- Errors (error.c) ---- */
+
+/* Records code with a reason ("function: what: why") for this thread, logs it under
+ * EXTMEM_LOG, and returns code: `return fail(CUDA_ERROR_INVALID_VALUE, "cuMemAlloc: ...")`. */
+CUresult extmem__fail(CUresult code, const char *file, int line, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 4, 5)))
+#endif
+    ;
+#define fail(code, ...) extmem__fail((code), __FILE__, __LINE__, __VA_ARGS__)
+
+/* Logs at info or trace level when EXTMEM_LOG asks for it. */
+void log_info(const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 1, 2)))
+#endif
+    ;
+enum { LOG_OFF, LOG_ERROR, LOG_WARN, LOG_INFO, LOG_TRACE };
+int log_level(void);
+
+/* The X-macro table's name for a code, or NULL for a code CUDA does not define. */
+const char *result_name(CUresult code);
+
+/* ---- Library state (init.c) ---- */
+bool lib_initialized(void);
+/* Fails with CUDA_ERROR_NOT_INITIALIZED before cuInit. */
+#define REQUIRE_INIT(fn)                                                                       \
+    do {                                                                                       \
+        if (!lib_initialized())                                                                \
+            return fail(CUDA_ERROR_NOT_INITIALIZED, "%s: cuInit has not been called", fn);    \
+    } while (0)
+
+/* ---- Objects and handles (object.c) ---- */
+typedef enum obj_type {
+    OBJ_CONTEXT = 1,
+    OBJ_STREAM,
+    OBJ_EVENT,
+    OBJ_TYPE_COUNT
+} obj_type;
+
+struct obj {
+    obj_type type;
+    uint32_t slot;
+    uint64_t handle;
+    atomic_int refs;
+    void (*destroy)(struct obj *);
+};
+
+typedef enum obj_status {
+    OBJ_FOUND,
+    OBJ_NULL,       /* the handle is 0 */
+    OBJ_DESTROYED,  /* issued by extmem, since destroyed */
+    OBJ_WRONG_TYPE, /* a live handle of another type */
+    OBJ_UNKNOWN     /* never issued by extmem */
+} obj_status;
+
+/* Registers o (one reference, owned by the registry) and returns its handle value. */
+uint64_t obj_register(struct obj *o, obj_type type, void (*destroy)(struct obj *));
+/* Looks a handle up; on OBJ_FOUND *out holds a new reference. */
+obj_status obj_lookup(uint64_t handle, obj_type type, struct obj **out);
+/* Removes o from the registry (once: false when already removed) and drops the registry's
+ * reference. */
+bool obj_unregister(struct obj *o);
+void obj_retain(struct obj *o);
+void obj_release(struct obj *o);
+const char *obj_type_name(obj_type type);
+/* Why a lookup failed, for error messages: "was destroyed", "is an event, not a stream"... */
+const char *obj_status_text(obj_status status, obj_type wanted, uint64_t handle);
+
+/* ---- Device (device.c) ---- */
+#define EXTMEM_DEVICE_COUNT 1
+#define EXTMEM_DRIVER_VERSION 13000
+/* Fails with CUDA_ERROR_INVALID_DEVICE for an ordinal that is not the software device. */
+CUresult device_check(const char *fn, CUdevice dev);
+size_t device_granularity(void);
+void device_uuid(CUuuid *uuid);
+
+/* ---- Contexts (context.c) ---- */
+struct stream;
+/* A doubly linked list node, for the objects a context owns. */
+struct list_node {
+    struct list_node *prev, *next;
+};
+void list_init(struct list_node *head);
+void list_add(struct list_node *head, struct list_node *node);
+void list_del(struct list_node *node);
+bool list_empty(const struct list_node *head);
+#define list_entry(node, type, member) ((type *)((char *)(node) - offsetof(type, member)))
+
+struct ctx {
+    struct obj base;
+    CUdevice dev;
+    unsigned int flags;
+    bool primary;
+    atomic_bool destroyed;
+    os_mutex lock;             /* guards the lists below */
+    struct list_node streams;  /* struct stream.ctx_node */
+    struct list_node events;   /* struct event.ctx_node */
+    struct list_node ranges;   /* struct range.ctx_node */
+};
+
+/* The current context of this thread with a reference, or a failure with a reason. */
+CUresult ctx_current(const char *fn, struct ctx **out);
+/* A context handle from the caller, with a reference. */
+CUresult ctx_lookup(const char *fn, CUcontext handle, struct ctx **out);
+void ctx_release(struct ctx *ctx);
+/* Waits until every stream of ctx has drained. */
+void ctx_synchronize(struct ctx *ctx);
+
+/* ---- Address map (addrmap.c): which allocation holds this address? O(log n). ---- */
+typedef enum range_kind {
+    RANGE_DEVICE = 1, /* cuMemAlloc */
+    RANGE_HOST,       /* cuMemAllocHost / cuMemHostAlloc */
+} range_kind;
+
+struct range {
+    uintptr_t base;
+    size_t size;      /* what the caller asked for */
+    size_t map_size;  /* what is mapped: size rounded up to whole pages */
+    range_kind kind;
+    unsigned int flags; /* cuMemHostAlloc flags */
+    uint64_t buffer_id;
+    struct ctx *ctx;  /* owning context (not a reference: the context frees its ranges) */
+    os_memory mem;
+    struct list_node ctx_node; /* the context's allocations */
+    /* treap links */
+    struct range *left, *right;
+    uint32_t priority;
+};
+
+void amap_lock_read(void);
+void amap_lock_write(void);
+void amap_unlock(void);
+/* With the map locked: */
+void amap_insert(struct range *r);
+void amap_remove(struct range *r);
+struct range *amap_find(uintptr_t addr);
+/* The first range that overlaps [addr, addr + size), or NULL. */
+struct range *amap_find_overlap(uintptr_t addr, size_t size);
+size_t amap_count(void);
+
+/* Looks up [addr, addr + size) for a copy or fill: a range that starts in an allocation
+ * must end in it; an address outside every allocation must be mapped host memory. */
+CUresult mem_check_access(const char *fn, const char *what, uintptr_t addr, size_t size);
+/* Frees every allocation of ctx (context destruction). */
+void mem_free_context(struct ctx *ctx);
+
+/* ---- Streams and work (stream.c) ---- */
+struct work {
+    struct work *next;
+    void (*run)(struct work *w);
+    void (*discard)(struct work *w); /* optional: frees what run would have freed */
+};
+
+struct stream {
+    struct obj base;
+    struct ctx *ctx; /* a reference */
+    unsigned int flags;
+    int priority;
+    os_mutex lock;
+    os_cond cond;
+    struct work *head, *tail;
+    uint64_t submitted, completed;
+    bool running;     /* a worker thread is attached */
+    bool destroyed;   /* cuStreamDestroy was called: the worker exits when drained */
+    struct list_node ctx_node;
+};
+
+/* Destroys the streams and events of a context that is being destroyed. */
+void stream_destroy_all(struct ctx *ctx);
+void event_destroy_all(struct ctx *ctx);
+
+/* Where work goes: a stream's queue, or (s NULL) the calling thread. Work for the legacy
+ * default stream runs in the caller once the context's blocking streams have drained, which
+ * orders it after all earlier work and before all later work; work for the per-thread
+ * default stream runs in the caller at once. */
+struct target {
+    struct ctx *ctx;   /* a reference */
+    struct stream *s;  /* a reference, or NULL */
+    bool legacy;
+};
+/* Resolves the current context and a stream argument. On success release with target_put. */
+CUresult target_get(const char *fn, CUstream handle, struct target *t);
+void target_put(struct target *t);
+/* Queues w (ownership passes), or runs it now; see struct target. */
+void target_submit(struct target *t, struct work *w);
+
+CUresult stream_lookup(const char *fn, CUstream handle, struct stream **out);
+void stream_release(struct stream *s);
+void stream_synchronize(struct stream *s);
+
+/* ---- Events (event.c) ---- */
+struct event;
+CUresult event_lookup(const char *fn, CUevent handle, struct event **out);
+void event_release(struct event *e);
+
+/* ---- Worker pool (pool.c) ---- */
+struct pool_job {
+    void (*run)(struct pool_job *job, uint64_t index);
+    uint64_t count;             /* indices 0..count-1 */
+    atomic_uint_fast64_t next;  /* next index to hand out */
+    uint64_t done;              /* indices finished (pool lock) */
+    unsigned int helpers;       /* pool threads inside the job (pool lock) */
+    struct list_node node;      /* the pool's list of jobs with indices left */
+};
+/* Runs job->run for every index on the pool, this thread helping, and returns when all ran. */
+void pool_run(struct pool_job *job);
+unsigned int pool_worker_count(void);
+
+#endif /* EXTMEM_INTERNAL_H */

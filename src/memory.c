@@ -1,0 +1,331 @@
+/*
+ * Device and host allocations. All memory is shareable OS memory mapped shared (DESIGN.md
+ * §2): a cuMemAlloc allocation is a sealed memfd, so it can later be exported for IPC or as
+ * a dma-buf without a copy. Device pointers are host addresses (unified addressing).
+ */
+#include "internal.h"
+
+#include <stdlib.h>
+
+static atomic_uint_fast64_t next_buffer_id = 1;
+
+static size_t round_up(size_t v, size_t to) { return (v + to - 1) / to * to; }
+
+static CUresult os_failure(const char *fn, int err, size_t size)
+{
+    char text[160];
+    os_error_string(err, text, sizeof(text));
+    if (os_error_is_out_of_memory(err))
+        return fail(CUDA_ERROR_OUT_OF_MEMORY, "%s: the OS refused %zu bytes of shareable memory: %s", fn, size, text);
+    return fail(CUDA_ERROR_OPERATING_SYSTEM, "%s: creating %zu bytes of shareable memory failed: %s", fn, size, text);
+}
+
+/* Creates, maps and registers one allocation of ctx. */
+static CUresult range_create(const char *fn, struct ctx *ctx, size_t size, range_kind kind, unsigned int flags,
+                             struct range **out)
+{
+    size_t page = os_page_size();
+    uint64_t available = os_memory_available();
+    if (size > available)
+        return fail(CUDA_ERROR_OUT_OF_MEMORY, "%s: %zu bytes is more than the %llu bytes of memory available", fn, size,
+                    (unsigned long long)available);
+    struct range *r = calloc(1, sizeof(*r));
+    if (!r)
+        return fail(CUDA_ERROR_OUT_OF_MEMORY, "%s: out of host memory for the allocation record", fn);
+    r->size = size;
+    r->map_size = round_up(size, page);
+    r->kind = kind;
+    r->flags = flags;
+    r->ctx = ctx;
+    r->buffer_id = atomic_fetch_add(&next_buffer_id, 1);
+    void *addr;
+    int err = os_memory_create(&r->mem, r->map_size, kind == RANGE_DEVICE ? "extmem-device" : "extmem-host");
+    if (err)
+        goto fail_free;
+    if ((err = os_memory_map(&r->mem, 0, r->map_size, &addr)))
+        goto fail_close;
+    r->base = (uintptr_t)addr;
+
+    amap_lock_write();
+    amap_insert(r);
+    amap_unlock();
+    os_mutex_lock(&ctx->lock);
+    list_add(&ctx->ranges, &r->ctx_node);
+    os_mutex_unlock(&ctx->lock);
+    *out = r;
+    return CUDA_SUCCESS;
+
+fail_close:
+    os_memory_close(&r->mem);
+fail_free:
+    free(r);
+    return os_failure(fn, err, size);
+}
+
+/* Unregisters and frees r; the caller has removed it from the address map. */
+static void range_free(struct range *r)
+{
+    os_mutex_lock(&r->ctx->lock);
+    list_del(&r->ctx_node);
+    os_mutex_unlock(&r->ctx->lock);
+    os_memory_unmap((void *)r->base, r->map_size);
+    os_memory_close(&r->mem);
+    free(r);
+}
+
+void mem_free_context(struct ctx *ctx)
+{
+    for (;;) {
+        os_mutex_lock(&ctx->lock);
+        struct range *r = list_empty(&ctx->ranges) ? NULL : list_entry(ctx->ranges.next, struct range, ctx_node);
+        os_mutex_unlock(&ctx->lock);
+        if (!r)
+            return;
+        amap_lock_write();
+        amap_remove(r);
+        amap_unlock();
+        range_free(r);
+    }
+}
+
+/* Takes the allocation that starts exactly at addr out of the map. */
+static struct range *take_allocation(uintptr_t addr, range_kind kind)
+{
+    amap_lock_write();
+    struct range *r = amap_find(addr);
+    if (r && r->base == addr && r->kind == kind)
+        amap_remove(r);
+    else
+        r = NULL;
+    amap_unlock();
+    return r;
+}
+
+static const char *kind_name(range_kind kind) { return kind == RANGE_DEVICE ? "device memory" : "host memory"; }
+
+/* Explains why addr is not the start of an allocation of kind. */
+static CUresult not_an_allocation(const char *fn, const char *what, uintptr_t addr, range_kind kind)
+{
+    amap_lock_read();
+    struct range *r = amap_find(addr);
+    uintptr_t base = r ? r->base : 0;
+    range_kind found = r ? r->kind : kind;
+    amap_unlock();
+    if (!r)
+        return fail(CUDA_ERROR_INVALID_VALUE, "%s: %s 0x%llx is not %s that extmem allocated (or it was freed)", fn, what,
+                    (unsigned long long)addr, kind_name(kind));
+    if (found != kind)
+        return fail(CUDA_ERROR_INVALID_VALUE, "%s: %s 0x%llx is %s, not %s", fn, what, (unsigned long long)addr,
+                    kind_name(found), kind_name(kind));
+    return fail(CUDA_ERROR_INVALID_VALUE, "%s: %s 0x%llx is inside the allocation at 0x%llx, not its start", fn, what,
+                (unsigned long long)addr, (unsigned long long)base);
+}
+
+CUresult mem_check_access(const char *fn, const char *what, uintptr_t addr, size_t size)
+{
+    if (!addr)
+        return fail(CUDA_ERROR_INVALID_VALUE, "%s: %s is NULL", fn, what);
+    if (size > UINTPTR_MAX - addr)
+        return fail(CUDA_ERROR_INVALID_VALUE, "%s: %s 0x%llx + %zu bytes wraps around the address space", fn, what,
+                    (unsigned long long)addr, size);
+    amap_lock_read();
+    struct range *r = amap_find(addr);
+    uintptr_t base = r ? r->base : 0;
+    size_t rsize = r ? r->size : 0;
+    amap_unlock();
+    if (r) {
+        if (addr - base >= rsize || size > rsize - (addr - base))
+            return fail(CUDA_ERROR_INVALID_VALUE,
+                        "%s: %s [0x%llx, +%zu) runs past the end of its allocation [0x%llx, +%zu)", fn, what,
+                        (unsigned long long)addr, size, (unsigned long long)base, rsize);
+        return CUDA_SUCCESS;
+    }
+    if (!os_memory_is_mapped((const void *)addr, size ? size : 1))
+        return fail(CUDA_ERROR_INVALID_VALUE, "%s: %s [0x%llx, +%zu) is neither extmem memory nor mapped host memory", fn,
+                    what, (unsigned long long)addr, size);
+    return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI cuMemAlloc(CUdeviceptr *dptr, size_t bytesize)
+{
+    struct ctx *ctx;
+    CUresult r = ctx_current("cuMemAlloc", &ctx);
+    if (r)
+        return r;
+    struct range *range;
+    if (!dptr)
+        r = fail(CUDA_ERROR_INVALID_VALUE, "cuMemAlloc: dptr is NULL");
+    else if (bytesize == 0)
+        r = fail(CUDA_ERROR_INVALID_VALUE, "cuMemAlloc: bytesize is 0: an allocation has at least one byte");
+    else if ((r = range_create("cuMemAlloc", ctx, bytesize, RANGE_DEVICE, 0, &range)) == CUDA_SUCCESS)
+        *dptr = (CUdeviceptr)range->base;
+    ctx_release(ctx);
+    return r;
+}
+
+CUresult CUDAAPI cuMemAllocPitch(CUdeviceptr *dptr, size_t *pPitch, size_t WidthInBytes, size_t Height,
+                                 unsigned int ElementSizeBytes)
+{
+    REQUIRE_INIT("cuMemAllocPitch");
+    if (!dptr || !pPitch)
+        return fail(CUDA_ERROR_INVALID_VALUE, "cuMemAllocPitch: %s is NULL", !dptr ? "dptr" : "pPitch");
+    if (WidthInBytes == 0 || Height == 0)
+        return fail(CUDA_ERROR_INVALID_VALUE, "cuMemAllocPitch: %s is 0", WidthInBytes == 0 ? "WidthInBytes" : "Height");
+    if (ElementSizeBytes != 4 && ElementSizeBytes != 8 && ElementSizeBytes != 16)
+        return fail(CUDA_ERROR_INVALID_VALUE, "cuMemAllocPitch: ElementSizeBytes is %u: it must be 4, 8 or 16",
+                    ElementSizeBytes);
+    if (WidthInBytes > SIZE_MAX - 512)
+        return fail(CUDA_ERROR_INVALID_VALUE, "cuMemAllocPitch: WidthInBytes %zu is too large", WidthInBytes);
+    size_t pitch = round_up(WidthInBytes, 512);
+    if (Height > SIZE_MAX / pitch)
+        return fail(CUDA_ERROR_OUT_OF_MEMORY, "cuMemAllocPitch: %zu rows of %zu bytes overflow", Height, pitch);
+    CUresult r = cuMemAlloc(dptr, pitch * Height);
+    if (r == CUDA_SUCCESS)
+        *pPitch = pitch;
+    return r;
+}
+
+CUresult CUDAAPI cuMemFree(CUdeviceptr dptr)
+{
+    struct ctx *ctx;
+    CUresult r = ctx_current("cuMemFree", &ctx);
+    if (r)
+        return r;
+    ctx_release(ctx);
+    if (dptr == 0)
+        return CUDA_SUCCESS;
+    struct range *range = take_allocation((uintptr_t)dptr, RANGE_DEVICE);
+    if (!range)
+        return not_an_allocation("cuMemFree", "dptr", (uintptr_t)dptr, RANGE_DEVICE);
+    range_free(range);
+    return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI cuMemGetInfo(size_t *free_bytes, size_t *total)
+{
+    struct ctx *ctx;
+    CUresult r = ctx_current("cuMemGetInfo", &ctx);
+    if (r)
+        return r;
+    ctx_release(ctx);
+    if (!free_bytes || !total)
+        return fail(CUDA_ERROR_INVALID_VALUE, "cuMemGetInfo: %s is NULL", !free_bytes ? "free" : "total");
+    *free_bytes = (size_t)os_memory_available();
+    *total = (size_t)os_memory_total();
+    return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI cuMemGetAddressRange(CUdeviceptr *pbase, size_t *psize, CUdeviceptr dptr)
+{
+    struct ctx *ctx;
+    CUresult r = ctx_current("cuMemGetAddressRange", &ctx);
+    if (r)
+        return r;
+    ctx_release(ctx);
+    amap_lock_read();
+    struct range *range = amap_find((uintptr_t)dptr);
+    uintptr_t base = range ? range->base : 0;
+    size_t size = range ? range->size : 0;
+    amap_unlock();
+    if (!range || (uintptr_t)dptr - base >= size)
+        return fail(CUDA_ERROR_NOT_FOUND, "cuMemGetAddressRange: 0x%llx is in no allocation", (unsigned long long)dptr);
+    if (pbase)
+        *pbase = (CUdeviceptr)base;
+    if (psize)
+        *psize = size;
+    return CUDA_SUCCESS;
+}
+
+static CUresult host_alloc(const char *fn, void **pp, size_t bytesize, unsigned int Flags)
+{
+    struct ctx *ctx;
+    CUresult r = ctx_current(fn, &ctx);
+    if (r)
+        return r;
+    const unsigned int known = CU_MEMHOSTALLOC_PORTABLE | CU_MEMHOSTALLOC_DEVICEMAP | CU_MEMHOSTALLOC_WRITECOMBINED;
+    struct range *range;
+    if (!pp)
+        r = fail(CUDA_ERROR_INVALID_VALUE, "%s: pp is NULL", fn);
+    else if (bytesize == 0)
+        r = fail(CUDA_ERROR_INVALID_VALUE, "%s: bytesize is 0: an allocation has at least one byte", fn);
+    else if (Flags & ~known)
+        r = fail(CUDA_ERROR_INVALID_VALUE, "%s: Flags 0x%x has bits other than CU_MEMHOSTALLOC_*", fn, Flags);
+    else if ((r = range_create(fn, ctx, bytesize, RANGE_HOST, Flags, &range)) == CUDA_SUCCESS)
+        *pp = (void *)range->base;
+    ctx_release(ctx);
+    return r;
+}
+
+CUresult CUDAAPI cuMemHostAlloc(void **pp, size_t bytesize, unsigned int Flags)
+{
+    return host_alloc("cuMemHostAlloc", pp, bytesize, Flags);
+}
+
+CUresult CUDAAPI cuMemAllocHost(void **pp, size_t bytesize)
+{
+    /* cuMemAllocHost memory is portable and mapped, as on a device with unified addressing. */
+    return host_alloc("cuMemAllocHost", pp, bytesize, CU_MEMHOSTALLOC_PORTABLE | CU_MEMHOSTALLOC_DEVICEMAP);
+}
+
+CUresult CUDAAPI cuMemFreeHost(void *p)
+{
+    struct ctx *ctx;
+    CUresult r = ctx_current("cuMemFreeHost", &ctx);
+    if (r)
+        return r;
+    ctx_release(ctx);
+    if (!p)
+        return fail(CUDA_ERROR_INVALID_VALUE, "cuMemFreeHost: p is NULL");
+    struct range *range = take_allocation((uintptr_t)p, RANGE_HOST);
+    if (!range)
+        return not_an_allocation("cuMemFreeHost", "p", (uintptr_t)p, RANGE_HOST);
+    range_free(range);
+    return CUDA_SUCCESS;
+}
+
+/* Finds the host allocation that contains p; copies out what the caller needs. */
+static CUresult host_range(const char *fn, const void *p, unsigned int *flags)
+{
+    if (!p)
+        return fail(CUDA_ERROR_INVALID_VALUE, "%s: p is NULL", fn);
+    amap_lock_read();
+    struct range *range = amap_find((uintptr_t)p);
+    bool ok = range && range->kind == RANGE_HOST && (uintptr_t)p - range->base < range->size;
+    if (ok && flags)
+        *flags = range->flags;
+    amap_unlock();
+    if (!ok)
+        return fail(CUDA_ERROR_INVALID_VALUE, "%s: %p is not in host memory allocated by cuMemHostAlloc or cuMemAllocHost",
+                    fn, p);
+    return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI cuMemHostGetDevicePointer(CUdeviceptr *pdptr, void *p, unsigned int Flags)
+{
+    struct ctx *ctx;
+    CUresult r = ctx_current("cuMemHostGetDevicePointer", &ctx);
+    if (r)
+        return r;
+    ctx_release(ctx);
+    if (!pdptr)
+        return fail(CUDA_ERROR_INVALID_VALUE, "cuMemHostGetDevicePointer: pdptr is NULL");
+    if (Flags != 0)
+        return fail(CUDA_ERROR_INVALID_VALUE, "cuMemHostGetDevicePointer: Flags is %u: it must be 0", Flags);
+    if ((r = host_range("cuMemHostGetDevicePointer", p, NULL)))
+        return r;
+    /* Unified addressing: the device sees host memory at the same address. */
+    *pdptr = (CUdeviceptr)(uintptr_t)p;
+    return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI cuMemHostGetFlags(unsigned int *pFlags, void *p)
+{
+    struct ctx *ctx;
+    CUresult r = ctx_current("cuMemHostGetFlags", &ctx);
+    if (r)
+        return r;
+    ctx_release(ctx);
+    if (!pFlags)
+        return fail(CUDA_ERROR_INVALID_VALUE, "cuMemHostGetFlags: pFlags is NULL");
+    return host_range("cuMemHostGetFlags", p, pFlags);
+}

@@ -1,0 +1,96 @@
+/*
+ * src/os.h: the one internal interface to the operating system.
+ *
+ * src/posix/ and src/win32/ implement it with the same file names; CMake picks the folder
+ * (DESIGN.md §1, STYLE.md 1). Every platform #ifdef of the core lives in this header.
+ * Functions that can fail return 0 or the OS's own error code (errno, or a Windows error),
+ * which the caller puts into its error detail through os_error_string().
+ */
+#ifndef EXTMEM_OS_H
+#define EXTMEM_OS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#if defined(_WIN32)
+#define OS_THREAD_LOCAL __declspec(thread)
+typedef struct os_mutex { void *srw; } os_mutex;
+typedef struct os_cond { void *cv; } os_cond;
+typedef struct os_thread { void *handle; } os_thread;
+typedef struct os_rwlock { void *srw; } os_rwlock;
+#define OS_RWLOCK_INITIALIZER {0}
+typedef void *os_handle;
+#define OS_INVALID_HANDLE ((os_handle)0)
+#define OS_MUTEX_INITIALIZER {0}
+#else
+#include <pthread.h>
+#define OS_THREAD_LOCAL _Thread_local
+typedef pthread_mutex_t os_mutex;
+typedef pthread_cond_t os_cond;
+typedef pthread_t os_thread;
+typedef pthread_rwlock_t os_rwlock;
+#define OS_RWLOCK_INITIALIZER PTHREAD_RWLOCK_INITIALIZER
+typedef int os_handle;
+#define OS_INVALID_HANDLE (-1)
+#define OS_MUTEX_INITIALIZER PTHREAD_MUTEX_INITIALIZER
+#endif
+
+/* ---- Shareable memory (src/<os>/memory.c) ----
+ * Device memory is an OS memory object (a sealed memfd on Linux, a pagefile-backed section
+ * on Windows) mapped shared, so any allocation can be exported without a copy. */
+typedef struct os_memory {
+    os_handle handle;
+    size_t size; /* bytes in the object: a multiple of the page size */
+} os_memory;
+
+size_t os_page_size(void);
+int os_memory_create(os_memory *mem, size_t size, const char *name);
+int os_memory_map(const os_memory *mem, size_t offset, size_t size, void **addr);
+int os_memory_unmap(void *addr, size_t size);
+void os_memory_close(os_memory *mem);
+/* True when every page of [addr, addr + size) is mapped in this process. */
+bool os_memory_is_mapped(const void *addr, size_t size);
+
+/* ---- Threads and synchronisation (src/<os>/thread.c) ---- */
+void os_mutex_init(os_mutex *m);
+void os_mutex_destroy(os_mutex *m);
+void os_mutex_lock(os_mutex *m);
+void os_mutex_unlock(os_mutex *m);
+void os_rwlock_read(os_rwlock *l);
+void os_rwlock_write(os_rwlock *l);
+void os_rwlock_unlock(os_rwlock *l);
+void os_cond_init(os_cond *c);
+void os_cond_destroy(os_cond *c);
+void os_cond_wait(os_cond *c, os_mutex *m);
+void os_cond_signal(os_cond *c);
+void os_cond_broadcast(os_cond *c);
+int os_thread_create(os_thread *t, void (*fn)(void *), void *arg);
+void os_thread_join(os_thread t);
+void os_thread_detach(os_thread t);
+void os_yield(void);
+
+/* ---- System facts (src/<os>/system.c) ---- */
+uint64_t os_time_ns(void); /* monotonic */
+unsigned int os_cpu_count(void);
+uint64_t os_memory_total(void);
+uint64_t os_memory_available(void);
+int os_random_bytes(void *buf, size_t size);
+const char *os_getenv(const char *name);
+int os_process_id(void);
+/* CPU facts for device attributes; 0 when the OS does not say. */
+unsigned int os_cpu_clock_khz(void);
+size_t os_l2_cache_size(void);
+const char *os_cpu_model(void);
+/* Called once by cuInit: allow as many open handles as the process may have, since every
+ * allocation holds one. */
+void os_raise_handle_limit(void);
+
+/* ---- Errors (src/<os>/error.c) ---- */
+int os_last_error(void);
+/* Writes a readable text for err into buf, including the raw code. Returns buf. */
+const char *os_error_string(int err, char *buf, size_t size);
+/* True when err means the system is out of memory or out of address space. */
+bool os_error_is_out_of_memory(int err);
+
+#endif /* EXTMEM_OS_H */

@@ -1,0 +1,67 @@
+/* Shareable memory on Linux: sealed memfds mapped MAP_SHARED (DESIGN.md §2). */
+#include "os.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+size_t os_page_size(void)
+{
+    static size_t page;
+    if (!page)
+        page = (size_t)sysconf(_SC_PAGESIZE);
+    return page;
+}
+
+int os_memory_create(os_memory *mem, size_t size, const char *name)
+{
+    int fd = memfd_create(name, MFD_CLOEXEC | MFD_ALLOW_SEALING);
+    if (fd < 0)
+        return errno;
+    if (ftruncate(fd, (off_t)size) != 0)
+        goto fail;
+    /* The size is fixed from now on: whoever receives the fd (an importer, a dma-buf
+     * exporter) can trust it, and nobody can shrink it under a mapping (SIGBUS). */
+    if (fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL) != 0)
+        goto fail;
+    mem->handle = fd;
+    mem->size = size;
+    return 0;
+fail:;
+    int err = errno;
+    close(fd);
+    return err;
+}
+
+int os_memory_map(const os_memory *mem, size_t offset, size_t size, void **addr)
+{
+    void *p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, mem->handle, (off_t)offset);
+    if (p == MAP_FAILED)
+        return errno;
+    *addr = p;
+    return 0;
+}
+
+int os_memory_unmap(void *addr, size_t size)
+{
+    return munmap(addr, size) == 0 ? 0 : errno;
+}
+
+void os_memory_close(os_memory *mem)
+{
+    if (mem->handle >= 0)
+        close(mem->handle);
+    mem->handle = OS_INVALID_HANDLE;
+}
+
+bool os_memory_is_mapped(const void *addr, size_t size)
+{
+    size_t page = os_page_size();
+    uintptr_t start = (uintptr_t)addr & ~(uintptr_t)(page - 1);
+    uintptr_t end = (uintptr_t)addr + size;
+    if (end < (uintptr_t)addr)
+        return false;
+    /* msync on a range answers ENOMEM when part of it is not mapped, without touching it. */
+    return msync((void *)start, end - start, MS_ASYNC) == 0;
+}

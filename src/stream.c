@@ -1,0 +1,384 @@
+/*
+ * Streams: ordered work queues, each drained by a thread of its own that starts with the
+ * first piece of work. The legacy default stream has no queue: its work runs in the calling
+ * thread after the blocking streams of the context have drained (see struct target).
+ */
+#include "internal.h"
+
+#include <stdlib.h>
+
+static void stream_free(struct obj *o)
+{
+    struct stream *s = (struct stream *)o;
+    struct work *w = s->head;
+    while (w) { /* only when the worker could not start */
+        struct work *next = w->next;
+        if (w->discard)
+            w->discard(w);
+        else
+            free(w);
+        w = next;
+    }
+    os_cond_destroy(&s->cond);
+    os_mutex_destroy(&s->lock);
+    ctx_release(s->ctx);
+    free(s);
+}
+
+static void stream_worker(void *arg)
+{
+    struct stream *s = arg;
+    os_mutex_lock(&s->lock);
+    for (;;) {
+        while (!s->head && !s->destroyed)
+            os_cond_wait(&s->cond, &s->lock);
+        struct work *w = s->head;
+        if (!w)
+            break; /* destroyed and drained */
+        s->head = w->next;
+        if (!s->head)
+            s->tail = NULL;
+        os_mutex_unlock(&s->lock);
+        w->run(w); /* frees w */
+        os_mutex_lock(&s->lock);
+        s->completed++;
+        os_cond_broadcast(&s->cond);
+    }
+    s->running = false;
+    os_mutex_unlock(&s->lock);
+    obj_release(&s->base); /* the worker's reference */
+}
+
+/* Queues w on s and makes sure a worker drains the queue. */
+static void stream_enqueue(struct stream *s, struct work *w)
+{
+    w->next = NULL;
+    os_mutex_lock(&s->lock);
+    if (s->tail)
+        s->tail->next = w;
+    else
+        s->head = w;
+    s->tail = w;
+    s->submitted++;
+    if (!s->running) {
+        os_thread t;
+        obj_retain(&s->base);
+        s->running = true;
+        if (os_thread_create(&t, stream_worker, s) == 0) {
+            os_thread_detach(t);
+        } else {
+            /* No thread: drain in this thread so the work still happens, in order. */
+            s->running = false;
+            obj_release(&s->base);
+            while (s->head) {
+                struct work *x = s->head;
+                s->head = x->next;
+                os_mutex_unlock(&s->lock);
+                x->run(x);
+                os_mutex_lock(&s->lock);
+                s->completed++;
+            }
+            s->tail = NULL;
+        }
+    }
+    os_cond_broadcast(&s->cond);
+    os_mutex_unlock(&s->lock);
+}
+
+void stream_synchronize(struct stream *s)
+{
+    os_mutex_lock(&s->lock);
+    uint64_t target = s->submitted;
+    while (s->completed < target)
+        os_cond_wait(&s->cond, &s->lock);
+    os_mutex_unlock(&s->lock);
+}
+
+void stream_release(struct stream *s) { obj_release(&s->base); }
+
+/* Synchronizes the streams of ctx: all of them, or only the blocking ones. */
+static void sync_streams(struct ctx *ctx, bool blocking_only)
+{
+    struct stream *batch[64];
+    for (;;) {
+        size_t n = 0;
+        bool more = false;
+        os_mutex_lock(&ctx->lock);
+        for (struct list_node *it = ctx->streams.next; it != &ctx->streams; it = it->next) {
+            struct stream *s = list_entry(it, struct stream, ctx_node);
+            if (blocking_only && (s->flags & CU_STREAM_NON_BLOCKING))
+                continue;
+            os_mutex_lock(&s->lock);
+            bool busy = s->completed < s->submitted;
+            os_mutex_unlock(&s->lock);
+            if (!busy)
+                continue;
+            if (n == 64) {
+                more = true;
+                break;
+            }
+            obj_retain(&s->base);
+            batch[n++] = s;
+        }
+        os_mutex_unlock(&ctx->lock);
+        for (size_t i = 0; i < n; ++i) {
+            stream_synchronize(batch[i]);
+            stream_release(batch[i]);
+        }
+        if (!more)
+            return;
+    }
+}
+
+void ctx_synchronize(struct ctx *ctx) { sync_streams(ctx, false); }
+
+void stream_destroy_all(struct ctx *ctx)
+{
+    for (;;) {
+        os_mutex_lock(&ctx->lock);
+        struct stream *s = list_empty(&ctx->streams) ? NULL : list_entry(ctx->streams.next, struct stream, ctx_node);
+        if (s)
+            list_del(&s->ctx_node);
+        os_mutex_unlock(&ctx->lock);
+        if (!s)
+            return;
+        os_mutex_lock(&s->lock);
+        s->destroyed = true;
+        os_cond_broadcast(&s->cond);
+        os_mutex_unlock(&s->lock);
+        obj_unregister(&s->base);
+    }
+}
+
+CUresult stream_lookup(const char *fn, CUstream handle, struct stream **out)
+{
+    struct obj *o;
+    obj_status st = obj_lookup((uint64_t)(uintptr_t)handle, OBJ_STREAM, &o);
+    if (st != OBJ_FOUND)
+        return fail(CUDA_ERROR_INVALID_HANDLE, "%s: %s", fn, obj_status_text(st, OBJ_STREAM, (uint64_t)(uintptr_t)handle));
+    *out = (struct stream *)o;
+    return CUDA_SUCCESS;
+}
+
+CUresult target_get(const char *fn, CUstream handle, struct target *t)
+{
+    t->s = NULL;
+    t->legacy = handle != CU_STREAM_PER_THREAD;
+    CUresult r = ctx_current(fn, &t->ctx);
+    if (r || !handle || handle == CU_STREAM_LEGACY || handle == CU_STREAM_PER_THREAD)
+        return r;
+    if ((r = stream_lookup(fn, handle, &t->s))) {
+        ctx_release(t->ctx);
+        return r;
+    }
+    if (t->s->ctx != t->ctx) {
+        stream_release(t->s);
+        ctx_release(t->ctx);
+        return fail(CUDA_ERROR_INVALID_HANDLE, "%s: stream 0x%llx belongs to another context than the current one", fn,
+                    (unsigned long long)(uintptr_t)handle);
+    }
+    t->legacy = false;
+    return CUDA_SUCCESS;
+}
+
+void target_put(struct target *t)
+{
+    if (t->s)
+        stream_release(t->s);
+    ctx_release(t->ctx);
+}
+
+void target_submit(struct target *t, struct work *w)
+{
+    if (t->s) {
+        stream_enqueue(t->s, w);
+        return;
+    }
+    if (t->legacy)
+        sync_streams(t->ctx, true);
+    w->run(w);
+}
+
+/* ---- Entry points ---- */
+
+static CUresult create(const char *fn, CUstream *phStream, unsigned int flags, int priority)
+{
+    struct ctx *ctx;
+    CUresult r = ctx_current(fn, &ctx);
+    if (r)
+        return r;
+    if (!phStream)
+        r = fail(CUDA_ERROR_INVALID_VALUE, "%s: phStream is NULL", fn);
+    else if (flags & ~(unsigned int)CU_STREAM_NON_BLOCKING)
+        r = fail(CUDA_ERROR_INVALID_VALUE, "%s: flags 0x%x: only CU_STREAM_NON_BLOCKING (0x1) is defined", fn, flags);
+    if (r) {
+        ctx_release(ctx);
+        return r;
+    }
+    struct stream *s = calloc(1, sizeof(*s));
+    if (!s) {
+        ctx_release(ctx);
+        return fail(CUDA_ERROR_OUT_OF_MEMORY, "%s: out of host memory for the stream", fn);
+    }
+    s->ctx = ctx; /* the stream keeps the reference */
+    s->flags = flags;
+    s->priority = priority;
+    os_mutex_init(&s->lock);
+    os_cond_init(&s->cond);
+    if (!obj_register(&s->base, OBJ_STREAM, stream_free)) {
+        stream_free(&s->base);
+        return fail(CUDA_ERROR_OUT_OF_MEMORY, "%s: out of host memory for the handle table", fn);
+    }
+    os_mutex_lock(&ctx->lock);
+    list_add(&ctx->streams, &s->ctx_node);
+    os_mutex_unlock(&ctx->lock);
+    *phStream = (CUstream)(uintptr_t)s->base.handle;
+    return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI cuStreamCreate(CUstream *phStream, unsigned int Flags)
+{
+    return create("cuStreamCreate", phStream, Flags, 0);
+}
+
+CUresult CUDAAPI cuStreamCreateWithPriority(CUstream *phStream, unsigned int flags, int priority)
+{
+    /* The range is [0, 0] (cuCtxGetStreamPriorityRange): other priorities are clamped to it,
+     * as the driver clamps them to its range. */
+    (void)priority;
+    return create("cuStreamCreateWithPriority", phStream, flags, 0);
+}
+
+CUresult CUDAAPI cuStreamGetFlags(CUstream hStream, unsigned int *flags)
+{
+    struct target t;
+    CUresult r = target_get("cuStreamGetFlags", hStream, &t);
+    if (r)
+        return r;
+    if (!flags)
+        r = fail(CUDA_ERROR_INVALID_VALUE, "cuStreamGetFlags: flags is NULL");
+    else
+        *flags = t.s ? t.s->flags : 0;
+    target_put(&t);
+    return r;
+}
+
+CUresult CUDAAPI cuStreamGetPriority(CUstream hStream, int *priority)
+{
+    struct target t;
+    CUresult r = target_get("cuStreamGetPriority", hStream, &t);
+    if (r)
+        return r;
+    if (!priority)
+        r = fail(CUDA_ERROR_INVALID_VALUE, "cuStreamGetPriority: priority is NULL");
+    else
+        *priority = t.s ? t.s->priority : 0;
+    target_put(&t);
+    return r;
+}
+
+CUresult CUDAAPI cuStreamGetCtx(CUstream hStream, CUcontext *pctx)
+{
+    struct target t;
+    CUresult r = target_get("cuStreamGetCtx", hStream, &t);
+    if (r)
+        return r;
+    if (!pctx)
+        r = fail(CUDA_ERROR_INVALID_VALUE, "cuStreamGetCtx: pctx is NULL");
+    else
+        *pctx = (CUcontext)(uintptr_t)t.ctx->base.handle;
+    target_put(&t);
+    return r;
+}
+
+CUresult CUDAAPI cuStreamDestroy(CUstream hStream)
+{
+    REQUIRE_INIT("cuStreamDestroy");
+    if (!hStream || hStream == CU_STREAM_LEGACY || hStream == CU_STREAM_PER_THREAD)
+        return fail(CUDA_ERROR_INVALID_HANDLE, "cuStreamDestroy: the default streams cannot be destroyed");
+    struct stream *s;
+    CUresult r = stream_lookup("cuStreamDestroy", hStream, &s);
+    if (r)
+        return r;
+    struct ctx *ctx = s->ctx;
+    os_mutex_lock(&ctx->lock);
+    list_del(&s->ctx_node);
+    os_mutex_unlock(&ctx->lock);
+    /* Queued work still runs; the worker lets go of the stream when it has drained. */
+    os_mutex_lock(&s->lock);
+    s->destroyed = true;
+    os_cond_broadcast(&s->cond);
+    os_mutex_unlock(&s->lock);
+    obj_unregister(&s->base);
+    stream_release(s);
+    return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI cuStreamSynchronize(CUstream hStream)
+{
+    struct target t;
+    CUresult r = target_get("cuStreamSynchronize", hStream, &t);
+    if (r)
+        return r;
+    if (t.s)
+        stream_synchronize(t.s);
+    else if (t.legacy)
+        sync_streams(t.ctx, true);
+    target_put(&t);
+    return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI cuStreamQuery(CUstream hStream)
+{
+    struct target t;
+    CUresult r = target_get("cuStreamQuery", hStream, &t);
+    if (r)
+        return r;
+    bool idle = true;
+    if (t.s) {
+        os_mutex_lock(&t.s->lock);
+        idle = t.s->completed == t.s->submitted;
+        os_mutex_unlock(&t.s->lock);
+    }
+    /* The default streams' work is done when their call returns. */
+    target_put(&t);
+    return idle ? CUDA_SUCCESS : CUDA_ERROR_NOT_READY;
+}
+
+struct host_fn_work {
+    struct work w;
+    CUhostFn fn;
+    void *data;
+};
+
+static void run_host_fn(struct work *w)
+{
+    struct host_fn_work *h = (struct host_fn_work *)w;
+    h->fn(h->data);
+    free(h);
+}
+
+CUresult CUDAAPI cuLaunchHostFunc(CUstream hStream, CUhostFn fn, void *userData)
+{
+    struct target t;
+    CUresult r = target_get("cuLaunchHostFunc", hStream, &t);
+    if (r)
+        return r;
+    struct host_fn_work *h = NULL;
+    if (!fn)
+        r = fail(CUDA_ERROR_INVALID_VALUE, "cuLaunchHostFunc: fn is NULL");
+    else if (!(h = calloc(1, sizeof(*h))))
+        r = fail(CUDA_ERROR_OUT_OF_MEMORY, "cuLaunchHostFunc: out of host memory");
+    if (!r) {
+        h->w.run = run_host_fn;
+        h->fn = fn;
+        h->data = userData;
+        target_submit(&t, &h->w);
+    }
+    target_put(&t);
+    return r;
+}
+
+#undef cuStreamDestroy
+EXTMEM_API CUresult CUDAAPI cuStreamDestroy(CUstream hStream);
+CUresult CUDAAPI cuStreamDestroy(CUstream hStream) { return cuStreamDestroy_v2(hStream); }

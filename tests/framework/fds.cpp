@@ -1,0 +1,23 @@
+#include "framework/testing.h"
+
+#include <dirent.h>
+#include <fcntl.h>
+
+namespace extmem_test {
+
+int open_fd_count()
+{
+    DIR *d = opendir("/proc/self/fd");
+    if (!d)
+        return -1;
+    int n = 0;
+    while (struct dirent *e = readdir(d))
+        if (e->d_name[0] != '.')
+            ++n;
+    closedir(d);
+    return n - 1; /* the directory's own descriptor */
+}
+
+bool fd_is_open(int fd) { return fcntl(fd, F_GETFD) != -1; }
+
+} // namespace extmem_test
