@@ -46,7 +46,8 @@ static struct ctx *ctx_new(CUdevice dev, unsigned int flags, bool is_primary)
     return ctx;
 }
 
-/* Waits for the context's work, then frees everything it owns. */
+/* Waits for the context's work, then frees everything it owns. A created context's handle
+ * dies with it; the primary context keeps its handle, inactive, until retained again. */
 static void ctx_teardown(struct ctx *ctx)
 {
     atomic_store(&ctx->destroyed, true);
@@ -54,17 +55,33 @@ static void ctx_teardown(struct ctx *ctx)
     stream_destroy_all(ctx);
     event_destroy_all(ctx);
     mem_free_context(ctx);
-    obj_unregister(&ctx->base);
+    if (!ctx->primary)
+        obj_unregister(&ctx->base);
+}
+
+/* A destroyed context, or an inactive primary one, is CUDA_ERROR_CONTEXT_IS_DESTROYED, as on
+ * the driver; anything else that is not a live context is CUDA_ERROR_INVALID_CONTEXT. */
+static CUresult lookup(const char *fn, const char *what, uint64_t handle, struct ctx **out)
+{
+    struct obj *o;
+    obj_status st = obj_lookup(handle, OBJ_CONTEXT, &o);
+    if (st == OBJ_DESTROYED)
+        return fail(CUDA_ERROR_CONTEXT_IS_DESTROYED, "%s: %s%s", fn, what, obj_status_text(st, OBJ_CONTEXT, handle));
+    if (st != OBJ_FOUND)
+        return fail(CUDA_ERROR_INVALID_CONTEXT, "%s: %s%s", fn, what, obj_status_text(st, OBJ_CONTEXT, handle));
+    struct ctx *ctx = (struct ctx *)o;
+    if (atomic_load(&ctx->destroyed)) {
+        ctx_release(ctx);
+        return fail(CUDA_ERROR_CONTEXT_IS_DESTROYED, "%s: %sprimary context 0x%llx was released or reset: retain it "
+                    "again with cuDevicePrimaryCtxRetain", fn, what, (unsigned long long)handle);
+    }
+    *out = ctx;
+    return CUDA_SUCCESS;
 }
 
 CUresult ctx_lookup(const char *fn, CUcontext handle, struct ctx **out)
 {
-    struct obj *o;
-    obj_status st = obj_lookup((uint64_t)(uintptr_t)handle, OBJ_CONTEXT, &o);
-    if (st != OBJ_FOUND)
-        return fail(CUDA_ERROR_INVALID_CONTEXT, "%s: %s", fn, obj_status_text(st, OBJ_CONTEXT, (uint64_t)(uintptr_t)handle));
-    *out = (struct ctx *)o;
-    return CUDA_SUCCESS;
+    return lookup(fn, "", (uint64_t)(uintptr_t)handle, out);
 }
 
 CUresult ctx_current(const char *fn, struct ctx **out)
@@ -73,13 +90,7 @@ CUresult ctx_current(const char *fn, struct ctx **out)
     if (ctx_depth == 0)
         return fail(CUDA_ERROR_INVALID_CONTEXT, "%s: no context is current in this thread: create one with cuCtxCreate "
                     "or make the primary context current", fn);
-    struct obj *o;
-    uint64_t h = ctx_stack[ctx_depth - 1];
-    obj_status st = obj_lookup(h, OBJ_CONTEXT, &o);
-    if (st != OBJ_FOUND)
-        return fail(CUDA_ERROR_INVALID_CONTEXT, "%s: the current %s", fn, obj_status_text(st, OBJ_CONTEXT, h));
-    *out = (struct ctx *)o;
-    return CUDA_SUCCESS;
+    return lookup(fn, "the current ", ctx_stack[ctx_depth - 1], out);
 }
 
 void ctx_release(struct ctx *ctx) { obj_release(&ctx->base); }
@@ -192,6 +203,8 @@ CUresult CUDAAPI cuCtxGetCurrent(CUcontext *pctx)
 CUresult CUDAAPI cuCtxPushCurrent(CUcontext handle)
 {
     REQUIRE_INIT("cuCtxPushCurrent");
+    if (!handle)
+        return fail(CUDA_ERROR_INVALID_VALUE, "cuCtxPushCurrent: ctx is NULL");
     struct ctx *ctx;
     CUresult r = ctx_lookup("cuCtxPushCurrent", handle, &ctx);
     if (r)
@@ -237,7 +250,8 @@ CUresult CUDAAPI cuCtxGetFlags(unsigned int *flags)
     CUresult r = ctx_current("cuCtxGetFlags", &ctx);
     if (r)
         return r;
-    *flags = ctx->flags;
+    /* Mapped host memory is always on; the driver reports it in every context's flags. */
+    *flags = ctx->flags | CU_CTX_MAP_HOST;
     ctx_release(ctx);
     return CUDA_SUCCESS;
 }
@@ -267,7 +281,11 @@ CUresult CUDAAPI cuCtxSynchronize(void)
     return CUDA_SUCCESS;
 }
 
-/* ---- Primary context ---- */
+/* ---- Primary context ----
+ * As on the driver, the primary context keeps one handle for the life of the process:
+ * releasing its last reference or resetting it frees its resources and leaves the handle
+ * inactive (CUDA_ERROR_CONTEXT_IS_DESTROYED); a retain makes the same handle active again.
+ * A reset does not change the retain count. */
 
 CUresult CUDAAPI cuDevicePrimaryCtxRetain(CUcontext *pctx, CUdevice dev)
 {
@@ -284,6 +302,9 @@ CUresult CUDAAPI cuDevicePrimaryCtxRetain(CUcontext *pctx, CUdevice dev)
             os_mutex_unlock(&primary.lock);
             return fail(CUDA_ERROR_OUT_OF_MEMORY, "cuDevicePrimaryCtxRetain: out of host memory for the context");
         }
+    } else if (atomic_load(&primary.ctx->destroyed)) {
+        primary.ctx->flags = primary.flags;
+        atomic_store(&primary.ctx->destroyed, false);
     }
     primary.retains++;
     *pctx = (CUcontext)(uintptr_t)primary.ctx->base.handle;
@@ -292,14 +313,7 @@ CUresult CUDAAPI cuDevicePrimaryCtxRetain(CUcontext *pctx, CUdevice dev)
 }
 
 /* With primary.lock held. */
-static void primary_deactivate(void)
-{
-    struct ctx *ctx = primary.ctx;
-    primary.ctx = NULL;
-    primary.retains = 0;
-    stack_forget(ctx->base.handle);
-    ctx_teardown(ctx);
-}
+static bool primary_active(void) { return primary.ctx && !atomic_load(&primary.ctx->destroyed); }
 
 static CUresult primary_release(const char *fn, CUdevice dev)
 {
@@ -312,8 +326,8 @@ static CUresult primary_release(const char *fn, CUdevice dev)
         os_mutex_unlock(&primary.lock);
         return fail(CUDA_ERROR_INVALID_CONTEXT, "%s: the primary context of device %d is not retained", fn, dev);
     }
-    if (--primary.retains == 0)
-        primary_deactivate();
+    if (--primary.retains == 0 && primary_active())
+        ctx_teardown(primary.ctx);
     os_mutex_unlock(&primary.lock);
     return CUDA_SUCCESS;
 }
@@ -327,8 +341,8 @@ CUresult CUDAAPI cuDevicePrimaryCtxReset(CUdevice dev)
     if (r)
         return r;
     os_mutex_lock(&primary.lock);
-    if (primary.ctx)
-        primary_deactivate();
+    if (primary_active())
+        ctx_teardown(primary.ctx);
     primary.flags = 0;
     os_mutex_unlock(&primary.lock);
     return CUDA_SUCCESS;
@@ -340,6 +354,8 @@ CUresult CUDAAPI cuDevicePrimaryCtxSetFlags(CUdevice dev, unsigned int flags)
     CUresult r = device_check("cuDevicePrimaryCtxSetFlags", dev);
     if (r || (r = check_flags("cuDevicePrimaryCtxSetFlags", flags)))
         return r;
+    if (flags & CU_CTX_MAP_HOST) /* the driver refuses it here: it is always on */
+        return fail(CUDA_ERROR_INVALID_VALUE, "cuDevicePrimaryCtxSetFlags: CU_CTX_MAP_HOST cannot be set (it is always on)");
     os_mutex_lock(&primary.lock);
     primary.flags = flags;
     if (primary.ctx)
@@ -358,7 +374,7 @@ CUresult CUDAAPI cuDevicePrimaryCtxGetState(CUdevice dev, unsigned int *flags, i
         return r;
     os_mutex_lock(&primary.lock);
     *flags = primary.flags;
-    *active = primary.ctx != NULL;
+    *active = primary_active();
     os_mutex_unlock(&primary.lock);
     return CUDA_SUCCESS;
 }

@@ -197,8 +197,8 @@ static CUresult elapsed(float *pMilliseconds, CUevent hStart, CUevent hEnd)
 {
     static const char fn[] = "cuEventElapsedTime";
     REQUIRE_INIT(fn);
-    if (!pMilliseconds)
-        return fail(CUDA_ERROR_INVALID_VALUE, "%s: pMilliseconds is NULL", fn);
+    if (!pMilliseconds) /* the driver's code for this case */
+        return fail(CUDA_ERROR_INVALID_HANDLE, "%s: pMilliseconds is NULL", fn);
     struct event *ev[2] = {NULL, NULL};
     CUresult r = event_lookup(fn, hStart, &ev[0]);
     if (!r)
@@ -271,6 +271,9 @@ CUresult CUDAAPI cuStreamWaitEvent(CUstream hStream, CUevent hEvent, unsigned in
     if (Flags & ~(unsigned int)CU_EVENT_WAIT_EXTERNAL) {
         r = fail(CUDA_ERROR_INVALID_VALUE, "cuStreamWaitEvent: Flags 0x%x: only CU_EVENT_WAIT_EXTERNAL (0x1) is defined",
                  Flags);
+    } else if (Flags & CU_EVENT_WAIT_EXTERNAL) {
+        r = fail(CUDA_ERROR_ILLEGAL_STATE, "cuStreamWaitEvent: CU_EVENT_WAIT_EXTERNAL is for streams being captured "
+                 "into a graph, and extmem has no stream capture");
     } else if (!(r = event_lookup("cuStreamWaitEvent", hEvent, &e))) {
         os_mutex_lock(&e->lock);
         uint64_t seq = e->recorded;

@@ -146,8 +146,11 @@ CUresult mem_check_access(const char *fn, const char *what, uintptr_t addr, size
     return CUDA_SUCCESS;
 }
 
+/* Failed allocations leave 0 in the out-parameter, as the driver does. */
 CUresult CUDAAPI cuMemAlloc(CUdeviceptr *dptr, size_t bytesize)
 {
+    if (dptr)
+        *dptr = 0;
     struct ctx *ctx;
     CUresult r = ctx_current("cuMemAlloc", &ctx);
     if (r)
@@ -166,6 +169,10 @@ CUresult CUDAAPI cuMemAlloc(CUdeviceptr *dptr, size_t bytesize)
 CUresult CUDAAPI cuMemAllocPitch(CUdeviceptr *dptr, size_t *pPitch, size_t WidthInBytes, size_t Height,
                                  unsigned int ElementSizeBytes)
 {
+    if (dptr)
+        *dptr = 0;
+    if (pPitch)
+        *pPitch = 0;
     REQUIRE_INIT("cuMemAllocPitch");
     if (!dptr || !pPitch)
         return fail(CUDA_ERROR_INVALID_VALUE, "cuMemAllocPitch: %s is NULL", !dptr ? "dptr" : "pPitch");
@@ -208,10 +215,11 @@ CUresult CUDAAPI cuMemGetInfo(size_t *free_bytes, size_t *total)
     if (r)
         return r;
     ctx_release(ctx);
-    if (!free_bytes || !total)
-        return fail(CUDA_ERROR_INVALID_VALUE, "cuMemGetInfo: %s is NULL", !free_bytes ? "free" : "total");
-    *free_bytes = (size_t)os_memory_available();
-    *total = (size_t)os_memory_total();
+    /* Either pointer may be NULL, as the driver allows. */
+    if (free_bytes)
+        *free_bytes = (size_t)os_memory_available();
+    if (total)
+        *total = (size_t)os_memory_total();
     return CUDA_SUCCESS;
 }
 
@@ -227,8 +235,13 @@ CUresult CUDAAPI cuMemGetAddressRange(CUdeviceptr *pbase, size_t *psize, CUdevic
     uintptr_t base = range ? range->base : 0;
     size_t size = range ? range->size : 0;
     amap_unlock();
-    if (!range || (uintptr_t)dptr - base >= size)
+    if (!range || (uintptr_t)dptr - base >= size) {
+        if (pbase)
+            *pbase = 0;
+        if (psize)
+            *psize = 0;
         return fail(CUDA_ERROR_NOT_FOUND, "cuMemGetAddressRange: 0x%llx is in no allocation", (unsigned long long)dptr);
+    }
     if (pbase)
         *pbase = (CUdeviceptr)base;
     if (psize)
@@ -236,8 +249,12 @@ CUresult CUDAAPI cuMemGetAddressRange(CUdeviceptr *pbase, size_t *psize, CUdevic
     return CUDA_SUCCESS;
 }
 
+/* Host memory is always mapped for the device (CU_MEMHOSTALLOC_DEVICEMAP is implied, and
+ * cuMemHostGetFlags reports it, as on the driver). A size of 0 succeeds with NULL, as there. */
 static CUresult host_alloc(const char *fn, void **pp, size_t bytesize, unsigned int Flags)
 {
+    if (pp)
+        *pp = NULL;
     struct ctx *ctx;
     CUresult r = ctx_current(fn, &ctx);
     if (r)
@@ -246,11 +263,12 @@ static CUresult host_alloc(const char *fn, void **pp, size_t bytesize, unsigned 
     struct range *range;
     if (!pp)
         r = fail(CUDA_ERROR_INVALID_VALUE, "%s: pp is NULL", fn);
-    else if (bytesize == 0)
-        r = fail(CUDA_ERROR_INVALID_VALUE, "%s: bytesize is 0: an allocation has at least one byte", fn);
     else if (Flags & ~known)
         r = fail(CUDA_ERROR_INVALID_VALUE, "%s: Flags 0x%x has bits other than CU_MEMHOSTALLOC_*", fn, Flags);
-    else if ((r = range_create(fn, ctx, bytesize, RANGE_HOST, Flags, &range)) == CUDA_SUCCESS)
+    else if (bytesize == 0)
+        r = CUDA_SUCCESS;
+    else if ((r = range_create(fn, ctx, bytesize, RANGE_HOST, Flags | CU_MEMHOSTALLOC_DEVICEMAP, &range)) ==
+             CUDA_SUCCESS)
         *pp = (void *)range->base;
     ctx_release(ctx);
     return r;
@@ -263,8 +281,7 @@ CUresult CUDAAPI cuMemHostAlloc(void **pp, size_t bytesize, unsigned int Flags)
 
 CUresult CUDAAPI cuMemAllocHost(void **pp, size_t bytesize)
 {
-    /* cuMemAllocHost memory is portable and mapped, as on a device with unified addressing. */
-    return host_alloc("cuMemAllocHost", pp, bytesize, CU_MEMHOSTALLOC_PORTABLE | CU_MEMHOSTALLOC_DEVICEMAP);
+    return host_alloc("cuMemAllocHost", pp, bytesize, 0);
 }
 
 CUresult CUDAAPI cuMemFreeHost(void *p)
@@ -275,7 +292,7 @@ CUresult CUDAAPI cuMemFreeHost(void *p)
         return r;
     ctx_release(ctx);
     if (!p)
-        return fail(CUDA_ERROR_INVALID_VALUE, "cuMemFreeHost: p is NULL");
+        return CUDA_SUCCESS;
     struct range *range = take_allocation((uintptr_t)p, RANGE_HOST);
     if (!range)
         return not_an_allocation("cuMemFreeHost", "p", (uintptr_t)p, RANGE_HOST);
@@ -309,6 +326,7 @@ CUresult CUDAAPI cuMemHostGetDevicePointer(CUdeviceptr *pdptr, void *p, unsigned
     ctx_release(ctx);
     if (!pdptr)
         return fail(CUDA_ERROR_INVALID_VALUE, "cuMemHostGetDevicePointer: pdptr is NULL");
+    *pdptr = 0;
     if (Flags != 0)
         return fail(CUDA_ERROR_INVALID_VALUE, "cuMemHostGetDevicePointer: Flags is %u: it must be 0", Flags);
     if ((r = host_range("cuMemHostGetDevicePointer", p, NULL)))

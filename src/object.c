@@ -127,6 +127,16 @@ const char *obj_type_name(obj_type type)
     }
 }
 
+static const char *article_name(obj_type type)
+{
+    switch (type) {
+    case OBJ_CONTEXT: return "a context";
+    case OBJ_STREAM: return "a stream";
+    case OBJ_EVENT: return "an event";
+    default: return "an object";
+    }
+}
+
 const char *obj_status_text(obj_status status, obj_type wanted, uint64_t handle)
 {
     static OS_THREAD_LOCAL char buf[128];
@@ -135,8 +145,8 @@ const char *obj_status_text(obj_status status, obj_type wanted, uint64_t handle)
     case OBJ_NULL: snprintf(buf, sizeof(buf), "the %s handle is NULL", obj_type_name(wanted)); break;
     case OBJ_DESTROYED: snprintf(buf, sizeof(buf), "%s 0x%llx was destroyed", obj_type_name(wanted), (unsigned long long)handle); break;
     case OBJ_WRONG_TYPE:
-        snprintf(buf, sizeof(buf), "0x%llx is a %s, not a %s", (unsigned long long)handle,
-                 obj_type_name((obj_type)(handle & 0xf)), obj_type_name(wanted));
+        snprintf(buf, sizeof(buf), "0x%llx is %s handle, not %s handle", (unsigned long long)handle,
+                 article_name((obj_type)(handle & 0xf)), article_name(wanted));
         break;
     case OBJ_UNKNOWN: snprintf(buf, sizeof(buf), "0x%llx is not a %s handle extmem issued", (unsigned long long)handle, obj_type_name(wanted)); break;
     }

@@ -73,9 +73,8 @@ static void write_value(void *data, CUpointer_attribute a, CUdeviceptr ptr, cons
         PUT(unsigned int, in->kind == RANGE_HOST ? CU_MEMORYTYPE_HOST : CU_MEMORYTYPE_DEVICE);
         break;
     case CU_POINTER_ATTRIBUTE_DEVICE_POINTER: PUT(CUdeviceptr, ptr); break;
-    /* Device memory is host memory: the host sees it at the same address. */
     case CU_POINTER_ATTRIBUTE_HOST_POINTER: PUT(void *, (uintptr_t)ptr); break;
-    case CU_POINTER_ATTRIBUTE_SYNC_MEMOPS: PUT(int, 1); break;
+    case CU_POINTER_ATTRIBUTE_SYNC_MEMOPS: PUT(int, 0); break;
     case CU_POINTER_ATTRIBUTE_BUFFER_ID: PUT(unsigned long long, in->buffer_id); break;
     case CU_POINTER_ATTRIBUTE_IS_MANAGED: PUT(unsigned int, 0); break;
     case CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL: PUT(int, 0); break;
@@ -116,6 +115,11 @@ CUresult CUDAAPI cuPointerGetAttribute(void *data, CUpointer_attribute attribute
     if (!info.known)
         return fail(CUDA_ERROR_INVALID_VALUE, "%s: 0x%llx is not memory extmem allocated or registered", fn,
                     (unsigned long long)ptr);
+    /* The driver answers no host pointer for cuMemAlloc memory, although on the software
+     * device the host could use the same address: code must not rely on that. */
+    if (attribute == CU_POINTER_ATTRIBUTE_HOST_POINTER && info.kind != RANGE_HOST)
+        return fail(CUDA_ERROR_INVALID_VALUE, "%s: 0x%llx is device memory, which has no host pointer", fn,
+                    (unsigned long long)ptr);
     write_value(data, attribute, ptr, &info);
     return CUDA_SUCCESS;
 }
@@ -136,15 +140,17 @@ CUresult CUDAAPI cuPointerGetAttributes(unsigned int numAttributes, CUpointer_at
             return fail(CUDA_ERROR_INVALID_VALUE, "%s: data[%u] is NULL", fn, i);
     }
     /* Unlike cuPointerGetAttribute, an unknown pointer is not an error: its attributes read
-     * as zero (CUDA's documented behaviour), except the device ordinal, which is -2. */
+     * as zero (CUDA's documented behaviour). As on the driver, the device ordinal reads -2,
+     * the range attributes are left as they were, and device memory has no host pointer (0). */
     struct pointer_info info = lookup(ptr);
     for (unsigned int i = 0; i < numAttributes; ++i) {
-        if (info.known)
-            write_value(data[i], attributes[i], ptr, &info);
-        else if (attributes[i] == CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL)
+        CUpointer_attribute a = attributes[i];
+        if (info.known && !(a == CU_POINTER_ATTRIBUTE_HOST_POINTER && info.kind != RANGE_HOST))
+            write_value(data[i], a, ptr, &info);
+        else if (info.known || (a != CU_POINTER_ATTRIBUTE_RANGE_START_ADDR && a != CU_POINTER_ATTRIBUTE_RANGE_SIZE))
+            memset(data[i], 0, value_size(a));
+        if (!info.known && a == CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL)
             *(int *)data[i] = -2;
-        else
-            memset(data[i], 0, value_size(attributes[i]));
     }
     return CUDA_SUCCESS;
 }

@@ -127,15 +127,22 @@ static const struct entry entries[] = {
     E("cuGetProcAddress", 12000, cuGetProcAddress_v2),
 };
 
+/* Works before cuInit, as the driver's does. A name or version that is not found is not an
+ * error for cuGetProcAddress_v2 (the status says which), as the driver answers; the CUDA 11.3
+ * form has no status and returns CUDA_ERROR_NOT_FOUND. */
 static CUresult lookup(const char *fn, const char *symbol, void **pfn, int cudaVersion, cuuint64_t flags,
-                       CUdriverProcAddressQueryResult *status)
+                       CUdriverProcAddressQueryResult *status, bool not_found_is_error)
 {
-    REQUIRE_INIT(fn);
     if (!symbol || !pfn)
         return fail(CUDA_ERROR_INVALID_VALUE, "%s: %s is NULL", fn, !symbol ? "symbol" : "pfn");
     if (flags & ~(cuuint64_t)(CU_GET_PROC_ADDRESS_LEGACY_STREAM | CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM))
         return fail(CUDA_ERROR_INVALID_VALUE, "%s: flags 0x%llx has bits other than CU_GET_PROC_ADDRESS_*", fn,
                     (unsigned long long)flags);
+    if (cudaVersion > EXTMEM_DRIVER_VERSION)
+        return fail(CUDA_ERROR_INVALID_VALUE, "%s: cudaVersion %d is newer than this driver (%d)", fn, cudaVersion,
+                    EXTMEM_DRIVER_VERSION);
+    if (cudaVersion < 0) /* the driver reads a negative version as "the newest" */
+        cudaVersion = EXTMEM_DRIVER_VERSION;
     const struct entry *best = NULL;
     bool named = false;
     for (size_t i = 0; i < sizeof(entries) / sizeof(entries[0]); ++i) {
@@ -149,6 +156,13 @@ static CUresult lookup(const char *fn, const char *symbol, void **pfn, int cudaV
     if (status)
         *status = best ? CU_GET_PROC_ADDRESS_SUCCESS
                        : named ? CU_GET_PROC_ADDRESS_VERSION_NOT_SUFFICIENT : CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND;
+    if (!best && !not_found_is_error) {
+        if (named)
+            log_info("%s: %s has no variant as old as CUDA version %d", fn, symbol, cudaVersion);
+        else
+            log_info("%s: %s is not an entry point extmem provides", fn, symbol);
+        return CUDA_SUCCESS;
+    }
     if (!best && named)
         return fail(CUDA_ERROR_NOT_FOUND, "%s: %s has no variant as old as CUDA version %d", fn, symbol, cudaVersion);
     if (!best)
@@ -161,10 +175,10 @@ static CUresult lookup(const char *fn, const char *symbol, void **pfn, int cudaV
 CUresult CUDAAPI cuGetProcAddress_v2(const char *symbol, void **pfn, int cudaVersion, cuuint64_t flags,
                                      CUdriverProcAddressQueryResult *symbolStatus)
 {
-    return lookup("cuGetProcAddress", symbol, pfn, cudaVersion, flags, symbolStatus);
+    return lookup("cuGetProcAddress", symbol, pfn, cudaVersion, flags, symbolStatus, false);
 }
 
 CUresult CUDAAPI cuGetProcAddress(const char *symbol, void **pfn, int cudaVersion, cuuint64_t flags)
 {
-    return lookup("cuGetProcAddress", symbol, pfn, cudaVersion, flags, NULL);
+    return lookup("cuGetProcAddress", symbol, pfn, cudaVersion, flags, NULL, true);
 }

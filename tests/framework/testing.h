@@ -35,17 +35,12 @@ protected:
 
 } // namespace extmem_test
 
-/* Asserts a result code and shows the error detail when it differs. */
-#define EXPECT_CU(expected, call)                                                       \
-    do {                                                                                \
-        CUresult r_ = (call);                                                           \
-        EXPECT_EQ((int)(expected), (int)r_) << #call << ": " << extmem_error_detail(); \
-    } while (0)
-#define ASSERT_CU(expected, call)                                                       \
-    do {                                                                                \
-        CUresult r_ = (call);                                                           \
-        ASSERT_EQ((int)(expected), (int)r_) << #call << ": " << extmem_error_detail(); \
-    } while (0)
+/* Asserts a result code and shows the error detail when it differs; more text may follow
+ * with <<. */
+#define EXPECT_CU(expected, call) \
+    EXPECT_EQ((int)(expected), (int)(call)) << #call << ": " << extmem_error_detail() << " "
+#define ASSERT_CU(expected, call) \
+    ASSERT_EQ((int)(expected), (int)(call)) << #call << ": " << extmem_error_detail() << " "
 #define EXPECT_OK(call) EXPECT_CU(CUDA_SUCCESS, call)
 #define ASSERT_OK(call) ASSERT_CU(CUDA_SUCCESS, call)
 

@@ -1,0 +1,240 @@
+/*
+ * src/runtime/device.c: device management and versions.
+ */
+#include <string.h>
+
+#include "runtime/runtime.h"
+
+/* Each field of cudaDeviceProp that mirrors a device attribute, with that attribute. The
+ * pairs are NVIDIA's: on the real runtime every field below equals cuDeviceGetAttribute of
+ * its attribute (checked field by field on an H100 with CUDA 13.0). */
+#define RT_PROP_ATTRIBUTES(X) \
+    X(sharedMemPerBlock, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK) \
+    X(regsPerBlock, CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_BLOCK) \
+    X(warpSize, CU_DEVICE_ATTRIBUTE_WARP_SIZE) \
+    X(memPitch, CU_DEVICE_ATTRIBUTE_MAX_PITCH) \
+    X(maxThreadsPerBlock, CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK) \
+    X(maxThreadsDim[0], CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X) \
+    X(maxThreadsDim[1], CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y) \
+    X(maxThreadsDim[2], CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z) \
+    X(maxGridSize[0], CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X) \
+    X(maxGridSize[1], CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y) \
+    X(maxGridSize[2], CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z) \
+    X(totalConstMem, CU_DEVICE_ATTRIBUTE_TOTAL_CONSTANT_MEMORY) \
+    X(major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR) \
+    X(minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR) \
+    X(textureAlignment, CU_DEVICE_ATTRIBUTE_TEXTURE_ALIGNMENT) \
+    X(texturePitchAlignment, CU_DEVICE_ATTRIBUTE_TEXTURE_PITCH_ALIGNMENT) \
+    X(multiProcessorCount, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT) \
+    X(integrated, CU_DEVICE_ATTRIBUTE_INTEGRATED) \
+    X(canMapHostMemory, CU_DEVICE_ATTRIBUTE_CAN_MAP_HOST_MEMORY) \
+    X(maxTexture1D, CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_WIDTH) \
+    X(maxTexture1DMipmap, CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_MIPMAPPED_WIDTH) \
+    X(maxTexture2D[0], CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_WIDTH) \
+    X(maxTexture2D[1], CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_HEIGHT) \
+    X(maxTexture2DMipmap[0], CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_MIPMAPPED_WIDTH) \
+    X(maxTexture2DMipmap[1], CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_MIPMAPPED_HEIGHT) \
+    X(maxTexture2DLinear[0], CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LINEAR_WIDTH) \
+    X(maxTexture2DLinear[1], CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LINEAR_HEIGHT) \
+    X(maxTexture2DLinear[2], CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LINEAR_PITCH) \
+    X(maxTexture2DGather[0], CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_GATHER_WIDTH) \
+    X(maxTexture2DGather[1], CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_GATHER_HEIGHT) \
+    X(maxTexture3D[0], CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_WIDTH) \
+    X(maxTexture3D[1], CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_HEIGHT) \
+    X(maxTexture3D[2], CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_DEPTH) \
+    X(maxTexture3DAlt[0], CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_WIDTH_ALTERNATE) \
+    X(maxTexture3DAlt[1], CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_HEIGHT_ALTERNATE) \
+    X(maxTexture3DAlt[2], CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_DEPTH_ALTERNATE) \
+    X(maxTextureCubemap, CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURECUBEMAP_WIDTH) \
+    X(maxTexture1DLayered[0], CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_LAYERED_WIDTH) \
+    X(maxTexture1DLayered[1], CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_LAYERED_LAYERS) \
+    X(maxTexture2DLayered[0], CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LAYERED_WIDTH) \
+    X(maxTexture2DLayered[1], CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LAYERED_HEIGHT) \
+    X(maxTexture2DLayered[2], CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LAYERED_LAYERS) \
+    X(maxTextureCubemapLayered[0], CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURECUBEMAP_LAYERED_WIDTH) \
+    X(maxTextureCubemapLayered[1], CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURECUBEMAP_LAYERED_LAYERS) \
+    X(maxSurface1D, CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE1D_WIDTH) \
+    X(maxSurface2D[0], CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_WIDTH) \
+    X(maxSurface2D[1], CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_HEIGHT) \
+    X(maxSurface3D[0], CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE3D_WIDTH) \
+    X(maxSurface3D[1], CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE3D_HEIGHT) \
+    X(maxSurface3D[2], CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE3D_DEPTH) \
+    X(maxSurface1DLayered[0], CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE1D_LAYERED_WIDTH) \
+    X(maxSurface1DLayered[1], CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE1D_LAYERED_LAYERS) \
+    X(maxSurface2DLayered[0], CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_LAYERED_WIDTH) \
+    X(maxSurface2DLayered[1], CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_LAYERED_HEIGHT) \
+    X(maxSurface2DLayered[2], CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_LAYERED_LAYERS) \
+    X(maxSurfaceCubemap, CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACECUBEMAP_WIDTH) \
+    X(maxSurfaceCubemapLayered[0], CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACECUBEMAP_LAYERED_WIDTH) \
+    X(maxSurfaceCubemapLayered[1], CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACECUBEMAP_LAYERED_LAYERS) \
+    X(surfaceAlignment, CU_DEVICE_ATTRIBUTE_SURFACE_ALIGNMENT) \
+    X(concurrentKernels, CU_DEVICE_ATTRIBUTE_CONCURRENT_KERNELS) \
+    X(ECCEnabled, CU_DEVICE_ATTRIBUTE_ECC_ENABLED) \
+    X(pciBusID, CU_DEVICE_ATTRIBUTE_PCI_BUS_ID) \
+    X(pciDeviceID, CU_DEVICE_ATTRIBUTE_PCI_DEVICE_ID) \
+    X(pciDomainID, CU_DEVICE_ATTRIBUTE_PCI_DOMAIN_ID) \
+    X(tccDriver, CU_DEVICE_ATTRIBUTE_TCC_DRIVER) \
+    X(asyncEngineCount, CU_DEVICE_ATTRIBUTE_ASYNC_ENGINE_COUNT) \
+    X(unifiedAddressing, CU_DEVICE_ATTRIBUTE_UNIFIED_ADDRESSING) \
+    X(memoryBusWidth, CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH) \
+    X(l2CacheSize, CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE) \
+    X(persistingL2CacheMaxSize, CU_DEVICE_ATTRIBUTE_MAX_PERSISTING_L2_CACHE_SIZE) \
+    X(maxThreadsPerMultiProcessor, CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR) \
+    X(streamPrioritiesSupported, CU_DEVICE_ATTRIBUTE_STREAM_PRIORITIES_SUPPORTED) \
+    X(globalL1CacheSupported, CU_DEVICE_ATTRIBUTE_GLOBAL_L1_CACHE_SUPPORTED) \
+    X(localL1CacheSupported, CU_DEVICE_ATTRIBUTE_LOCAL_L1_CACHE_SUPPORTED) \
+    X(sharedMemPerMultiprocessor, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR) \
+    X(regsPerMultiprocessor, CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_MULTIPROCESSOR) \
+    X(managedMemory, CU_DEVICE_ATTRIBUTE_MANAGED_MEMORY) \
+    X(isMultiGpuBoard, CU_DEVICE_ATTRIBUTE_MULTI_GPU_BOARD) \
+    X(multiGpuBoardGroupID, CU_DEVICE_ATTRIBUTE_MULTI_GPU_BOARD_GROUP_ID) \
+    X(hostNativeAtomicSupported, CU_DEVICE_ATTRIBUTE_HOST_NATIVE_ATOMIC_SUPPORTED) \
+    X(pageableMemoryAccess, CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS) \
+    X(concurrentManagedAccess, CU_DEVICE_ATTRIBUTE_CONCURRENT_MANAGED_ACCESS) \
+    X(computePreemptionSupported, CU_DEVICE_ATTRIBUTE_COMPUTE_PREEMPTION_SUPPORTED) \
+    X(canUseHostPointerForRegisteredMem, CU_DEVICE_ATTRIBUTE_CAN_USE_HOST_POINTER_FOR_REGISTERED_MEM) \
+    X(cooperativeLaunch, CU_DEVICE_ATTRIBUTE_COOPERATIVE_LAUNCH) \
+    X(sharedMemPerBlockOptin, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN) \
+    X(pageableMemoryAccessUsesHostPageTables, CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS_USES_HOST_PAGE_TABLES) \
+    X(directManagedMemAccessFromHost, CU_DEVICE_ATTRIBUTE_DIRECT_MANAGED_MEM_ACCESS_FROM_HOST) \
+    X(maxBlocksPerMultiProcessor, CU_DEVICE_ATTRIBUTE_MAX_BLOCKS_PER_MULTIPROCESSOR) \
+    X(accessPolicyMaxWindowSize, CU_DEVICE_ATTRIBUTE_MAX_ACCESS_POLICY_WINDOW_SIZE) \
+    X(reservedSharedMemPerBlock, CU_DEVICE_ATTRIBUTE_RESERVED_SHARED_MEMORY_PER_BLOCK) \
+    X(hostRegisterSupported, CU_DEVICE_ATTRIBUTE_HOST_REGISTER_SUPPORTED) \
+    X(sparseCudaArraySupported, CU_DEVICE_ATTRIBUTE_SPARSE_CUDA_ARRAY_SUPPORTED) \
+    X(hostRegisterReadOnlySupported, CU_DEVICE_ATTRIBUTE_READ_ONLY_HOST_REGISTER_SUPPORTED) \
+    X(timelineSemaphoreInteropSupported, CU_DEVICE_ATTRIBUTE_TIMELINE_SEMAPHORE_INTEROP_SUPPORTED) \
+    X(memoryPoolsSupported, CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED) \
+    X(gpuDirectRDMASupported, CU_DEVICE_ATTRIBUTE_GPU_DIRECT_RDMA_SUPPORTED) \
+    X(gpuDirectRDMAFlushWritesOptions, CU_DEVICE_ATTRIBUTE_GPU_DIRECT_RDMA_FLUSH_WRITES_OPTIONS) \
+    X(gpuDirectRDMAWritesOrdering, CU_DEVICE_ATTRIBUTE_GPU_DIRECT_RDMA_WRITES_ORDERING) \
+    X(memoryPoolSupportedHandleTypes, CU_DEVICE_ATTRIBUTE_MEMPOOL_SUPPORTED_HANDLE_TYPES) \
+    X(deferredMappingCudaArraySupported, CU_DEVICE_ATTRIBUTE_DEFERRED_MAPPING_CUDA_ARRAY_SUPPORTED) \
+    X(ipcEventSupported, CU_DEVICE_ATTRIBUTE_IPC_EVENT_SUPPORTED) \
+    X(clusterLaunch, CU_DEVICE_ATTRIBUTE_CLUSTER_LAUNCH) \
+    X(unifiedFunctionPointers, CU_DEVICE_ATTRIBUTE_UNIFIED_FUNCTION_POINTERS) \
+    X(deviceNumaConfig, CU_DEVICE_ATTRIBUTE_NUMA_CONFIG) \
+    X(deviceNumaId, CU_DEVICE_ATTRIBUTE_NUMA_ID) \
+    X(mpsEnabled, CU_DEVICE_ATTRIBUTE_MPS_ENABLED) \
+    X(hostNumaId, CU_DEVICE_ATTRIBUTE_HOST_NUMA_ID) \
+    X(gpuPciDeviceID, CU_DEVICE_ATTRIBUTE_GPU_PCI_DEVICE_ID) \
+    X(gpuPciSubsystemID, CU_DEVICE_ATTRIBUTE_GPU_PCI_SUBSYSTEM_ID) \
+    X(hostNumaMultinodeIpcSupported, CU_DEVICE_ATTRIBUTE_HOST_NUMA_MULTINODE_IPC_SUPPORTED)
+
+cudaError_t CUDARTAPI cudaDriverGetVersion(int *driverVersion)
+{
+    if (driverVersion == NULL)
+        return rt_fail(cudaErrorInvalidValue, "cudaDriverGetVersion: driverVersion is NULL");
+    return rt_cu(cuDriverGetVersion(driverVersion));
+}
+
+cudaError_t CUDARTAPI cudaRuntimeGetVersion(int *runtimeVersion)
+{
+    if (runtimeVersion == NULL)
+        return rt_fail(cudaErrorInvalidValue, "cudaRuntimeGetVersion: runtimeVersion is NULL");
+    *runtimeVersion = CUDART_VERSION;
+    return cudaSuccess;
+}
+
+cudaError_t CUDARTAPI cudaGetDeviceCount(int *count)
+{
+    if (count == NULL)
+        return rt_fail(cudaErrorInvalidValue, "cudaGetDeviceCount: count is NULL");
+    *count = 0;
+    CUresult r = rt_driver_init();
+    if (r == CUDA_SUCCESS)
+        r = cuDeviceGetCount(count);
+    return rt_cu(r);
+}
+
+cudaError_t CUDARTAPI cudaSetDevice(int device)
+{
+    CUdevice dev;
+    cudaError_t err = rt_device("cudaSetDevice", device, &dev);
+    if (err != cudaSuccess)
+        return err;
+    return rt_set_device(device);
+}
+
+cudaError_t CUDARTAPI cudaGetDevice(int *device)
+{
+    if (device == NULL)
+        return rt_fail(cudaErrorInvalidValue, "cudaGetDevice: device is NULL");
+    /* The device of a context the thread has current wins over the thread's setting, which
+     * is what the runtime would use once it creates one. No context is created here. */
+    CUcontext current = NULL;
+    CUdevice dev;
+    if (rt_driver_init() == CUDA_SUCCESS && cuCtxGetCurrent(&current) == CUDA_SUCCESS && current != NULL && cuCtxGetDevice(&dev) == CUDA_SUCCESS) {
+        *device = (int)dev;
+        return cudaSuccess;
+    }
+    *device = rt_thread_device();
+    return cudaSuccess;
+}
+
+cudaError_t CUDARTAPI cudaGetDeviceProperties(struct cudaDeviceProp *prop, int device)
+{
+    if (prop == NULL)
+        return rt_fail(cudaErrorInvalidValue, "cudaGetDeviceProperties: prop is NULL");
+    CUdevice dev;
+    cudaError_t err = rt_device("cudaGetDeviceProperties", device, &dev);
+    if (err != cudaSuccess)
+        return err;
+
+    /* Filled in a copy, so that a failure leaves *prop as it was. */
+    struct cudaDeviceProp p;
+    memset(&p, 0, sizeof p);
+    CUresult r = cuDeviceGetName(p.name, (int)sizeof p.name, dev);
+    if (r == CUDA_SUCCESS)
+        r = cuDeviceGetUuid(&p.uuid, dev);
+    if (r == CUDA_SUCCESS)
+        r = cuDeviceTotalMem(&p.totalGlobalMem, dev);
+    if (r != CUDA_SUCCESS)
+        return rt_cu(r);
+    /* A LUID is a Windows notion: where the driver has none, the fields stay zero, as with
+     * NVIDIA's runtime on Linux. */
+    if (cuDeviceGetLuid(p.luid, &p.luidDeviceNodeMask, dev) != CUDA_SUCCESS) {
+        memset(p.luid, 0, sizeof p.luid);
+        p.luidDeviceNodeMask = 0;
+    }
+
+    int v = 0;
+#define RT_PROP_FILL(field, attr)                       \
+    r = cuDeviceGetAttribute(&v, attr, dev);            \
+    if (r != CUDA_SUCCESS)                              \
+        return rt_cu(r);                                \
+    p.field = v;
+    RT_PROP_ATTRIBUTES(RT_PROP_FILL)
+#undef RT_PROP_FILL
+
+    *prop = p;
+    return cudaSuccess;
+}
+
+cudaError_t CUDARTAPI cudaDeviceGetAttribute(int *value, enum cudaDeviceAttr attr, int device)
+{
+    if (value == NULL)
+        return rt_fail(cudaErrorInvalidValue, "cudaDeviceGetAttribute: value is NULL");
+    CUdevice dev;
+    cudaError_t err = rt_device("cudaDeviceGetAttribute", device, &dev);
+    if (err != cudaSuccess)
+        return err;
+    /* cudaDeviceAttr shares CUdevice_attribute's values; the driver judges the range. */
+    return rt_cu(cuDeviceGetAttribute(value, (CUdevice_attribute)attr, dev));
+}
+
+cudaError_t CUDARTAPI cudaDeviceSynchronize(void)
+{
+    cudaError_t err = rt_context();
+    if (err != cudaSuccess)
+        return err;
+    return rt_cu(cuCtxSynchronize());
+}
+
+cudaError_t CUDARTAPI cudaDeviceReset(void)
+{
+    CUresult r = rt_driver_init();
+    if (r != CUDA_SUCCESS)
+        return rt_cu(r);
+    return rt_reset_device();
+}

@@ -1,0 +1,81 @@
+/*
+ * src/runtime/runtime.h: what the files of the runtime layer share.
+ *
+ * The runtime is a client of the public driver API, as NVIDIA's runtime is of libcuda: it
+ * calls cu* entry points only, and translates their results. Its own state is the thread's
+ * last error (error.c) and the thread's device and context (context.c).
+ */
+#ifndef EXTMEM_RUNTIME_H
+#define EXTMEM_RUNTIME_H
+
+#include "extmem/cuda.h"
+#include "extmem/cuda_runtime_api.h"
+
+/* The one platform difference of this layer: how a variable is made per thread. */
+#if defined(_MSC_VER) && !defined(__clang__)
+#define RT_THREAD_LOCAL __declspec(thread)
+#else
+#define RT_THREAD_LOCAL _Thread_local
+#endif
+
+#if defined(__GNUC__) || defined(__clang__)
+#define RT_PRINTF(f, a) __attribute__((format(printf, f, a)))
+#else
+#define RT_PRINTF(f, a)
+#endif
+
+/* Provided by the core (src/error.c): records a failure's reason in the thread and logs it
+ * under EXTMEM_LOG; returns code. */
+CUresult extmem__fail(CUresult code, const char *file, int line, const char *fmt, ...);
+
+/* ---- Results (error.c) ---- */
+
+/* The runtime code for a driver result, through the one table of error.c. Codes with no
+ * runtime counterpart (CUDA_ERROR_CONTEXT_ALREADY_CURRENT, CUDA_ERROR_KEY_ROTATION) are
+ * cudaErrorUnknown. */
+cudaError_t rt_from_cu(CUresult r);
+
+/* Every runtime entry point returns through one of these. rt_result records err as the
+ * thread's last error unless it is cudaSuccess or cudaErrorNotReady; rt_cu does the same for
+ * a driver result, leaving the driver's reason in place. */
+cudaError_t rt_result(cudaError_t err);
+cudaError_t rt_cu(CUresult r);
+
+/* A failure the runtime finds itself: records the reason (a "function: what: why" message)
+ * with the driver code of the same meaning, sets the last error and returns err. */
+cudaError_t rt__fail(cudaError_t err, const char *file, int line, const char *fmt, ...) RT_PRINTF(4, 5);
+#define rt_fail(err, ...) rt__fail((err), __FILE__, __LINE__, __VA_ARGS__)
+
+/* ---- Devices and contexts (context.c) ---- */
+
+/* Makes sure the driver is initialised (cuInit), without creating a context. */
+CUresult rt_driver_init(void);
+
+/* Checks an ordinal and turns it into a CUdevice; cudaErrorInvalidDevice (with a reason)
+ * otherwise. fn names the caller for the reason. */
+cudaError_t rt_device(const char *fn, int ordinal, CUdevice *dev);
+
+/* Makes sure the thread has a context current, as the runtime does before any call that
+ * works in one: a context the thread already has is used; otherwise the primary context of
+ * the thread's device is retained (once per process) and made current. */
+cudaError_t rt_context(void);
+
+/* The thread's device becomes ordinal (already checked) and its primary context current. */
+cudaError_t rt_set_device(int ordinal);
+
+/* The thread's device, as cudaSetDevice left it (0 by default). */
+int rt_thread_device(void);
+
+/* Resets the primary context of the thread's device; every thread retains it afresh on its
+ * next call. */
+cudaError_t rt_reset_device(void);
+
+/* ---- Streams (stream.c) ---- */
+
+/* The stream a _ptsz form means: NULL is the per-thread stream there. */
+static inline cudaStream_t rt_ptsz(cudaStream_t stream)
+{
+    return stream ? stream : cudaStreamPerThread;
+}
+
+#endif /* EXTMEM_RUNTIME_H */

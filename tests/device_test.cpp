@@ -1,0 +1,165 @@
+// The software device: initialisation, identity and attributes.
+#include "framework/testing.h"
+
+#include <cstring>
+#include <string>
+
+using namespace extmem_test;
+
+TEST(Init, CallsBeforeCuInit_AreNotInitialized)
+{
+    int count = -1;
+    CUdevice dev;
+    CUdeviceptr p;
+    EXPECT_CU(CUDA_ERROR_NOT_INITIALIZED, cuDeviceGetCount(&count));
+    EXPECT_DETAIL_HAS("cuInit has not been called");
+    EXPECT_CU(CUDA_ERROR_NOT_INITIALIZED, cuDeviceGet(&dev, 0));
+    EXPECT_CU(CUDA_ERROR_NOT_INITIALIZED, cuMemAlloc(&p, 16));
+    EXPECT_EQ(-1, count);
+}
+
+TEST(Init, DriverVersionAndErrorNames_WorkBeforeCuInit)
+{
+    int v = 0;
+    EXPECT_OK(cuDriverGetVersion(&v));
+    EXPECT_EQ(CUDA_VERSION, v);
+    const char *name = nullptr;
+    EXPECT_OK(cuGetErrorName(CUDA_ERROR_INVALID_VALUE, &name));
+    EXPECT_STREQ("CUDA_ERROR_INVALID_VALUE", name);
+}
+
+TEST(Init, NonZeroFlags_AreInvalidValue)
+{
+    EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuInit(1));
+    EXPECT_DETAIL_HAS("cuInit: Flags is 1");
+    int count;
+    EXPECT_CU(CUDA_ERROR_NOT_INITIALIZED, cuDeviceGetCount(&count));
+}
+
+TEST(Init, SecondCuInit_Succeeds)
+{
+    EXPECT_OK(cuInit(0));
+    EXPECT_OK(cuInit(0));
+}
+
+TEST(Init, DriverGetVersion_NullIsInvalidValue)
+{
+    EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuDriverGetVersion(nullptr));
+}
+
+class Device : public ::testing::Test {
+protected:
+    void SetUp() override { ASSERT_OK(cuInit(0)); }
+};
+
+TEST_F(Device, ThereIsExactlyOne)
+{
+    int count = 0;
+    EXPECT_OK(cuDeviceGetCount(&count));
+    EXPECT_EQ(1, count);
+    EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuDeviceGetCount(nullptr));
+}
+
+TEST_F(Device, Get_OrdinalZeroIsTheDevice_OthersAreInvalidDevice)
+{
+    CUdevice dev = -1;
+    EXPECT_OK(cuDeviceGet(&dev, 0));
+    EXPECT_EQ(0, dev);
+    EXPECT_CU(CUDA_ERROR_INVALID_DEVICE, cuDeviceGet(&dev, 1));
+    EXPECT_CU(CUDA_ERROR_INVALID_DEVICE, cuDeviceGet(&dev, -1));
+    EXPECT_CU(CUDA_ERROR_INVALID_DEVICE, cuDeviceGet(&dev, 0x7fffffff));
+    EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuDeviceGet(nullptr, 0));
+}
+
+TEST_F(Device, Name_IsTheSoftwareDevice_AndIsTruncatedToLen)
+{
+    char name[256];
+    EXPECT_OK(cuDeviceGetName(name, sizeof(name), 0));
+    EXPECT_STREQ("extmem software device", name);
+    char small[7];
+    memset(small, 'x', sizeof(small));
+    EXPECT_OK(cuDeviceGetName(small, sizeof(small), 0));
+    EXPECT_STREQ("extmem", small);
+}
+
+TEST_F(Device, Name_BadArguments)
+{
+    char name[16];
+    EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuDeviceGetName(nullptr, 16, 0));
+    EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuDeviceGetName(name, 0, 0));
+    EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuDeviceGetName(name, -5, 0));
+    EXPECT_CU(CUDA_ERROR_INVALID_DEVICE, cuDeviceGetName(name, 16, 3));
+}
+
+TEST_F(Device, Uuid_IsStableAndTheSameThroughBothVariants)
+{
+    CUuuid a, b;
+    EXPECT_OK(cuDeviceGetUuid(&a, 0));
+    EXPECT_OK(cuDeviceGetUuid_v2(&b, 0));
+    EXPECT_EQ(0, memcmp(a.bytes, b.bytes, 16));
+    CUuuid zero{};
+    EXPECT_NE(0, memcmp(a.bytes, zero.bytes, 16));
+    EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuDeviceGetUuid(nullptr, 0));
+    EXPECT_CU(CUDA_ERROR_INVALID_DEVICE, cuDeviceGetUuid(&a, 1));
+}
+
+TEST_F(Device, Luid_IsFilledFromTheUuid)
+{
+    char luid[8];
+    unsigned int mask = 0;
+    EXPECT_OK(cuDeviceGetLuid(luid, &mask, 0));
+    EXPECT_EQ(1u, mask);
+    CUuuid uuid;
+    ASSERT_OK(cuDeviceGetUuid(&uuid, 0));
+    EXPECT_EQ(0, memcmp(luid, uuid.bytes, 8));
+    EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuDeviceGetLuid(nullptr, &mask, 0));
+    EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuDeviceGetLuid(luid, nullptr, 0));
+}
+
+TEST_F(Device, TotalMem_IsTheHostsMemory)
+{
+    size_t bytes = 0;
+    EXPECT_OK(cuDeviceTotalMem(&bytes, 0));
+    EXPECT_GT(bytes, size_t(64) << 20);
+    EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuDeviceTotalMem(nullptr, 0));
+    EXPECT_CU(CUDA_ERROR_INVALID_DEVICE, cuDeviceTotalMem(&bytes, 1));
+}
+
+TEST_F(Device, EveryAttribute_HasAValue)
+{
+    for (int a = 1; a < CU_DEVICE_ATTRIBUTE_MAX; ++a) {
+        int v = 12345;
+        EXPECT_OK(cuDeviceGetAttribute(&v, (CUdevice_attribute)a, 0)) << "attribute " << a;
+        EXPECT_NE(12345, v) << "attribute " << a;
+    }
+}
+
+TEST_F(Device, Attributes_DescribeTheSoftwareDevice)
+{
+    auto attr = [](CUdevice_attribute a) {
+        int v = -99;
+        EXPECT_OK(cuDeviceGetAttribute(&v, a, 0));
+        return v;
+    };
+    EXPECT_EQ(1, attr(CU_DEVICE_ATTRIBUTE_UNIFIED_ADDRESSING));
+    EXPECT_EQ(1, attr(CU_DEVICE_ATTRIBUTE_INTEGRATED));
+    EXPECT_EQ(1, attr(CU_DEVICE_ATTRIBUTE_CAN_MAP_HOST_MEMORY));
+    EXPECT_EQ(1024, attr(CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK));
+    EXPECT_EQ(64, attr(CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z));
+    EXPECT_EQ(2147483647, attr(CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X));
+    EXPECT_EQ((int)extmem_worker_count(), attr(CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT));
+    EXPECT_EQ(0, attr(CU_DEVICE_ATTRIBUTE_MANAGED_MEMORY));
+    EXPECT_EQ(0, attr(CU_DEVICE_ATTRIBUTE_HANDLE_TYPE_WIN32_HANDLE_SUPPORTED));
+}
+
+TEST_F(Device, Attribute_OutOfRangeOrNull_IsInvalidValue)
+{
+    int v;
+    EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuDeviceGetAttribute(&v, (CUdevice_attribute)0, 0));
+    EXPECT_DETAIL_HAS("attribute 0 is not a CUdevice_attribute");
+    EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuDeviceGetAttribute(&v, CU_DEVICE_ATTRIBUTE_MAX, 0));
+    EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuDeviceGetAttribute(&v, (CUdevice_attribute)1000, 0));
+    EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuDeviceGetAttribute(&v, (CUdevice_attribute)-1, 0));
+    EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuDeviceGetAttribute(nullptr, CU_DEVICE_ATTRIBUTE_WARP_SIZE, 0));
+    EXPECT_CU(CUDA_ERROR_INVALID_DEVICE, cuDeviceGetAttribute(&v, CU_DEVICE_ATTRIBUTE_WARP_SIZE, 1));
+}
