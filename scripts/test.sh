@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# The test command: installs what the tests need, builds extmem with warnings as errors and
+# runs the whole suite, then again under AddressSanitizer + UndefinedBehaviorSanitizer.
+#   scripts/test.sh            everything
+#   scripts/test.sh --quick    the plain build only (no sanitizer pass)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+quick=0
+[ "${1:-}" = "--quick" ] && quick=1
+
+scripts/deps.sh
+jobs=$(nproc)
+
+run_suite() { # build-dir, extra cmake args...
+  local dir=$1
+  shift
+  cmake -S . -B "$dir" -G Ninja -DEXTMEM_WERROR=ON -DEXTMEM_TESTS=ON "$@" >/dev/null
+  cmake --build "$dir" -j "$jobs"
+  (cd "$dir" && ctest -j "$jobs" --output-on-failure --timeout 300)
+}
+
+echo "== extmem: build and test (gcc, release with assertions)"
+run_suite build/test -DCMAKE_BUILD_TYPE=RelWithDebInfo
+
+if [ $quick -eq 0 ]; then
+  echo "== extmem: build and test under ASan + UBSan (clang)"
+  ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+    run_suite build/asan -DCMAKE_BUILD_TYPE=Debug -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ \
+      -DEXTMEM_SANITIZE=address,undefined
+fi
+echo "== extmem: all tests passed"
