@@ -3,7 +3,7 @@
 # Only what is missing is installed; `apt-get update` runs only when an install needs it.
 set -euo pipefail
 
-packages=(cmake ninja-build gcc g++ clang pkg-config libgtest-dev)
+packages=(cmake ninja-build gcc g++ clang libclang-rt-dev pkg-config libgtest-dev)
 packages+=("$@")
 
 missing=()

@@ -1,12 +1,13 @@
 /*
- * The address map: which allocation holds a device address? A treap keyed by base address
- * answers in O(log n) (DESIGN.md §6); ranges never overlap. One reader-writer lock guards it.
+ * The address maps: which allocation holds a device address? A treap keyed by base address
+ * answers in O(log n) (DESIGN.md §6); ranges in one map never overlap. One reader-writer
+ * lock guards both maps.
  */
 #include "internal.h"
 
+struct amap amap_memory, amap_reservations;
+
 static os_rwlock map_lock = OS_RWLOCK_INITIALIZER;
-static struct range *root;
-static size_t count;
 static uint32_t seed = 2463534242u;
 
 void amap_lock_read(void) { os_rwlock_read(&map_lock); }
@@ -15,7 +16,8 @@ void amap_unlock(void) { os_rwlock_unlock(&map_lock); }
 
 static uint32_t next_priority(void)
 {
-    /* xorshift32: priorities only need to look random to keep the treap balanced. */
+    /* xorshift32: priorities only need to look random to keep the treap balanced. Called
+     * with the write lock held. */
     seed ^= seed << 13;
     seed ^= seed >> 17;
     seed ^= seed << 5;
@@ -50,31 +52,31 @@ static void split(struct range *t, uintptr_t key, struct range **lo, struct rang
     }
 }
 
-void amap_insert(struct range *r)
+void amap_insert(struct amap *m, struct range *r)
 {
     r->left = r->right = NULL;
     r->priority = next_priority();
     struct range *lo, *hi;
-    split(root, r->base, &lo, &hi);
-    root = merge(merge(lo, r), hi);
-    count++;
+    split(m->root, r->base, &lo, &hi);
+    m->root = merge(merge(lo, r), hi);
+    m->count++;
 }
 
-void amap_remove(struct range *r)
+void amap_remove(struct amap *m, struct range *r)
 {
-    struct range **link = &root;
+    struct range **link = &m->root;
     while (*link && *link != r)
         link = r->base < (*link)->base ? &(*link)->left : &(*link)->right;
     if (*link) {
         *link = merge(r->left, r->right);
-        count--;
+        m->count--;
     }
 }
 
 /* The range with the greatest base <= addr. */
-static struct range *floor_range(uintptr_t addr)
+static struct range *floor_range(const struct amap *m, uintptr_t addr)
 {
-    struct range *t = root, *best = NULL;
+    struct range *t = m->root, *best = NULL;
     while (t) {
         if (t->base <= addr) {
             best = t;
@@ -86,28 +88,31 @@ static struct range *floor_range(uintptr_t addr)
     return best;
 }
 
-struct range *amap_find(uintptr_t addr)
+struct range *amap_find(const struct amap *m, uintptr_t addr)
 {
-    struct range *r = floor_range(addr);
+    struct range *r = floor_range(m, addr);
     return r && addr - r->base < r->map_size ? r : NULL;
 }
 
-struct range *amap_find_overlap(uintptr_t addr, size_t size)
+struct range *amap_next(const struct amap *m, uintptr_t addr)
 {
-    struct range *r = floor_range(addr);
-    if (r && addr - r->base < r->map_size)
-        return r;
-    /* The first range starting inside (addr, addr + size). */
-    struct range *t = root, *best = NULL;
+    struct range *t = m->root, *best = NULL;
     while (t) {
-        if (t->base > addr) {
+        if (t->base >= addr) {
             best = t;
             t = t->left;
         } else {
             t = t->right;
         }
     }
-    return best && best->base - addr < size ? best : NULL;
+    return best;
 }
 
-size_t amap_count(void) { return count; }
+struct range *amap_find_overlap(const struct amap *m, uintptr_t addr, size_t size)
+{
+    struct range *r = amap_find(m, addr);
+    if (r)
+        return r;
+    r = amap_next(m, addr);
+    return r && r->base - addr < size ? r : NULL;
+}

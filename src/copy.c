@@ -71,8 +71,8 @@ static CUresult submit_copy(const char *fn, CUstream stream, uintptr_t dst, size
     if (!extent(dst_pitch, width, height, &dst_len) || !extent(src_pitch, width, height, &src_len))
         r = fail(CUDA_ERROR_INVALID_VALUE, "%s: %zu rows of pitch %zu overflow the address space", fn, height,
                  dst_pitch > src_pitch ? dst_pitch : src_pitch);
-    else if (dst_len && !(r = mem_check_access(fn, "the destination", dst, dst_len)))
-        r = mem_check_access(fn, "the source", src, src_len);
+    else if (dst_len && !(r = mem_check_access(fn, "the destination", dst, dst_len, true)))
+        r = mem_check_access(fn, "the source", src, src_len, false);
     struct copy_work *c = NULL;
     if (!r && dst_len && !(c = calloc(1, sizeof(*c))))
         r = fail(CUDA_ERROR_OUT_OF_MEMORY, "%s: out of host memory", fn);
@@ -196,7 +196,7 @@ static CUresult fill(const char *fn, CUdeviceptr dst, size_t pitch, unsigned int
         r = fail(CUDA_ERROR_INVALID_VALUE, "%s: dstPitch %zu is smaller than a row (%zu bytes) or not a multiple of %u", fn,
                  pitch, row_bytes, elem);
     else if (len)
-        r = mem_check_access(fn, "dstDevice", (uintptr_t)dst, len);
+        r = mem_check_access(fn, "dstDevice", (uintptr_t)dst, len, true);
     struct copy_work *c = NULL;
     if (!r && len && !(c = calloc(1, sizeof(*c))))
         r = fail(CUDA_ERROR_OUT_OF_MEMORY, "%s: out of host memory", fn);

@@ -6,11 +6,23 @@
 #include "internal.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define DEVICE_NAME "extmem software device"
 
-size_t device_granularity(void) { return 2u << 20; }
+/* 2 MiB, as real GPUs report; EXTMEM_GRANULARITY (a power of two, at least a page) lowers it
+ * for tests. */
+size_t device_granularity(void)
+{
+    static size_t gran;
+    if (!gran) {
+        const char *env = os_getenv("EXTMEM_GRANULARITY");
+        unsigned long long v = env ? strtoull(env, NULL, 0) : 0;
+        gran = v >= os_page_size() && v <= (1ull << 30) && !(v & (v - 1)) ? (size_t)v : (size_t)2 << 20;
+    }
+    return gran;
+}
 
 CUresult device_check(const char *fn, CUdevice dev)
 {
@@ -144,6 +156,8 @@ static int attribute_value(CUdevice_attribute a)
     case CU_DEVICE_ATTRIBUTE_UNIFIED_FUNCTION_POINTERS: return 1;
     case CU_DEVICE_ATTRIBUTE_NUMA_ID: return -1;
     case CU_DEVICE_ATTRIBUTE_HOST_NUMA_ID: return -1;
+    case CU_DEVICE_ATTRIBUTE_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED: return 1;
+    case CU_DEVICE_ATTRIBUTE_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR_SUPPORTED: return OS_HAS_POSIX_FD;
     default:
         /* Everything the software device does not have: shared and constant memory,
          * registers, textures and surfaces, PCI identity, ECC, managed memory, stream memory

@@ -53,6 +53,7 @@ typedef enum obj_type {
     OBJ_CONTEXT = 1,
     OBJ_STREAM,
     OBJ_EVENT,
+    OBJ_ALLOCATION, /* CUmemGenericAllocationHandle */
     OBJ_TYPE_COUNT
 } obj_type;
 
@@ -72,8 +73,12 @@ typedef enum obj_status {
     OBJ_UNKNOWN     /* never issued by extmem */
 } obj_status;
 
-/* Registers o (one reference, owned by the registry) and returns its handle value. */
+/* Registers o (one reference, owned by the registry) and returns its handle value, or 0 when
+ * out of memory. */
 uint64_t obj_register(struct obj *o, obj_type type, void (*destroy)(struct obj *));
+/* Gives an object that was unregistered, but is still referenced, a new handle (the registry
+ * takes a new reference). */
+uint64_t obj_reregister(struct obj *o);
 /* Looks a handle up; on OBJ_FOUND *out holds a new reference. */
 obj_status obj_lookup(uint64_t handle, obj_type type, struct obj **out);
 /* Removes o from the registry (once: false when already removed) and drops the registry's
@@ -125,10 +130,14 @@ void ctx_release(struct ctx *ctx);
 /* Waits until every stream of ctx has drained. */
 void ctx_synchronize(struct ctx *ctx);
 
-/* ---- Address map (addrmap.c): which allocation holds this address? O(log n). ---- */
+/* ---- Address maps (addrmap.c): which allocation holds this address? O(log n). ----
+ * amap_memory holds what device pointers point at: allocations and VMM mappings.
+ * amap_reservations holds cuMemAddressReserve ranges. One lock guards both. */
 typedef enum range_kind {
-    RANGE_DEVICE = 1, /* cuMemAlloc */
-    RANGE_HOST,       /* cuMemAllocHost / cuMemHostAlloc */
+    RANGE_DEVICE = 1,  /* cuMemAlloc */
+    RANGE_HOST,        /* cuMemAllocHost / cuMemHostAlloc */
+    RANGE_MAPPING,     /* cuMemMap: a struct mapping (vmm.h) */
+    RANGE_RESERVATION, /* cuMemAddressReserve: a struct reservation (vmm.h) */
 } range_kind;
 
 struct range {
@@ -146,20 +155,32 @@ struct range {
     uint32_t priority;
 };
 
+struct amap {
+    struct range *root;
+    size_t count;
+};
+extern struct amap amap_memory, amap_reservations;
+
 void amap_lock_read(void);
 void amap_lock_write(void);
 void amap_unlock(void);
-/* With the map locked: */
-void amap_insert(struct range *r);
-void amap_remove(struct range *r);
-struct range *amap_find(uintptr_t addr);
-/* The first range that overlaps [addr, addr + size), or NULL. */
-struct range *amap_find_overlap(uintptr_t addr, size_t size);
-size_t amap_count(void);
+/* With the maps locked: */
+void amap_insert(struct amap *m, struct range *r);
+void amap_remove(struct amap *m, struct range *r);
+struct range *amap_find(const struct amap *m, uintptr_t addr);
+/* The first range (lowest base) that overlaps [addr, addr + size), or NULL. */
+struct range *amap_find_overlap(const struct amap *m, uintptr_t addr, size_t size);
+/* The range with the lowest base >= addr, or NULL. */
+struct range *amap_next(const struct amap *m, uintptr_t addr);
 
 /* Looks up [addr, addr + size) for a copy or fill: a range that starts in an allocation
- * must end in it; an address outside every allocation must be mapped host memory. */
-CUresult mem_check_access(const char *fn, const char *what, uintptr_t addr, size_t size);
+ * must end in it, a range in VMM mappings must be mapped throughout with the access it
+ * needs (write or only read); an address outside every allocation must be mapped host
+ * memory. With the maps unlocked. */
+CUresult mem_check_access(const char *fn, const char *what, uintptr_t addr, size_t size, bool write);
+/* With the maps read-locked: checks that [addr, addr + size) is covered by contiguous VMM
+ * mappings, starting with first (which contains addr); on failure *why says what is wrong. */
+bool vmm_covered(const struct range *first, uintptr_t addr, size_t size, int need_access, const char **why);
 /* Frees every allocation of ctx (context destruction). */
 void mem_free_context(struct ctx *ctx);
 

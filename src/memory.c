@@ -25,7 +25,11 @@ static CUresult range_create(const char *fn, struct ctx *ctx, size_t size, range
                              struct range **out)
 {
     size_t page = os_page_size();
-    uint64_t available = os_memory_available();
+    /* The free memory answers most requests cheaply; only larger ones read what is available
+     * counting reclaimable cache (a slower read of /proc/meminfo on Linux). */
+    uint64_t available = os_memory_free();
+    if (size > available)
+        available = os_memory_available();
     if (size > available)
         return fail(CUDA_ERROR_OUT_OF_MEMORY, "%s: %zu bytes is more than the %llu bytes of memory available", fn, size,
                     (unsigned long long)available);
@@ -47,7 +51,7 @@ static CUresult range_create(const char *fn, struct ctx *ctx, size_t size, range
     r->base = (uintptr_t)addr;
 
     amap_lock_write();
-    amap_insert(r);
+    amap_insert(&amap_memory, r);
     amap_unlock();
     os_mutex_lock(&ctx->lock);
     list_add(&ctx->ranges, &r->ctx_node);
@@ -82,7 +86,7 @@ void mem_free_context(struct ctx *ctx)
         if (!r)
             return;
         amap_lock_write();
-        amap_remove(r);
+        amap_remove(&amap_memory, r);
         amap_unlock();
         range_free(r);
     }
@@ -92,22 +96,29 @@ void mem_free_context(struct ctx *ctx)
 static struct range *take_allocation(uintptr_t addr, range_kind kind)
 {
     amap_lock_write();
-    struct range *r = amap_find(addr);
+    struct range *r = amap_find(&amap_memory, addr);
     if (r && r->base == addr && r->kind == kind)
-        amap_remove(r);
+        amap_remove(&amap_memory, r);
     else
         r = NULL;
     amap_unlock();
     return r;
 }
 
-static const char *kind_name(range_kind kind) { return kind == RANGE_DEVICE ? "device memory" : "host memory"; }
+static const char *kind_name(range_kind kind)
+{
+    switch (kind) {
+    case RANGE_DEVICE: return "device memory";
+    case RANGE_HOST: return "host memory";
+    default: return "a VMM mapping (cuMemMap)";
+    }
+}
 
 /* Explains why addr is not the start of an allocation of kind. */
 static CUresult not_an_allocation(const char *fn, const char *what, uintptr_t addr, range_kind kind)
 {
     amap_lock_read();
-    struct range *r = amap_find(addr);
+    struct range *r = amap_find(&amap_memory, addr);
     uintptr_t base = r ? r->base : 0;
     range_kind found = r ? r->kind : kind;
     amap_unlock();
@@ -121,7 +132,7 @@ static CUresult not_an_allocation(const char *fn, const char *what, uintptr_t ad
                 (unsigned long long)addr, (unsigned long long)base);
 }
 
-CUresult mem_check_access(const char *fn, const char *what, uintptr_t addr, size_t size)
+CUresult mem_check_access(const char *fn, const char *what, uintptr_t addr, size_t size, bool write)
 {
     if (!addr)
         return fail(CUDA_ERROR_INVALID_VALUE, "%s: %s is NULL", fn, what);
@@ -129,10 +140,23 @@ CUresult mem_check_access(const char *fn, const char *what, uintptr_t addr, size
         return fail(CUDA_ERROR_INVALID_VALUE, "%s: %s 0x%llx + %zu bytes wraps around the address space", fn, what,
                     (unsigned long long)addr, size);
     amap_lock_read();
-    struct range *r = amap_find(addr);
+    struct range *r = amap_find(&amap_memory, addr);
+    if (r && r->kind == RANGE_MAPPING) {
+        const char *why = "";
+        bool ok = vmm_covered(r, addr, size ? size : 1, write ? OS_ACCESS_READWRITE : OS_ACCESS_READ, &why);
+        amap_unlock();
+        if (!ok)
+            return fail(CUDA_ERROR_INVALID_VALUE, "%s: %s [0x%llx, +%zu) %s", fn, what, (unsigned long long)addr, size,
+                        why);
+        return CUDA_SUCCESS;
+    }
+    bool reserved = !r && amap_find(&amap_reservations, addr);
     uintptr_t base = r ? r->base : 0;
     size_t rsize = r ? r->size : 0;
     amap_unlock();
+    if (reserved)
+        return fail(CUDA_ERROR_INVALID_VALUE, "%s: %s 0x%llx is reserved with cuMemAddressReserve but not mapped", fn,
+                    what, (unsigned long long)addr);
     if (r) {
         if (addr - base >= rsize || size > rsize - (addr - base))
             return fail(CUDA_ERROR_INVALID_VALUE,
@@ -231,7 +255,7 @@ CUresult CUDAAPI cuMemGetAddressRange(CUdeviceptr *pbase, size_t *psize, CUdevic
         return r;
     ctx_release(ctx);
     amap_lock_read();
-    struct range *range = amap_find((uintptr_t)dptr);
+    struct range *range = amap_find(&amap_memory, (uintptr_t)dptr);
     uintptr_t base = range ? range->base : 0;
     size_t size = range ? range->size : 0;
     amap_unlock();
@@ -306,7 +330,7 @@ static CUresult host_range(const char *fn, const void *p, unsigned int *flags)
     if (!p)
         return fail(CUDA_ERROR_INVALID_VALUE, "%s: p is NULL", fn);
     amap_lock_read();
-    struct range *range = amap_find((uintptr_t)p);
+    struct range *range = amap_find(&amap_memory, (uintptr_t)p);
     bool ok = range && range->kind == RANGE_HOST && (uintptr_t)p - range->base < range->size;
     if (ok && flags)
         *flags = range->flags;

@@ -29,12 +29,9 @@ static uint64_t make_handle(uint32_t slot, uint32_t generation, obj_type type)
     return (uint64_t)generation << 32 | (uint64_t)(slot + 1) << 4 | (uint64_t)type;
 }
 
-uint64_t obj_register(struct obj *o, obj_type type, void (*destroy)(struct obj *))
+/* Puts o in a free slot; with the lock held. Returns 0 when out of memory. */
+static uint64_t place(struct obj *o)
 {
-    o->type = type;
-    o->destroy = destroy;
-    atomic_init(&o->refs, 1);
-    os_mutex_lock(&lock);
     uint32_t s;
     if (free_head != UINT32_MAX) {
         s = free_head;
@@ -42,11 +39,9 @@ uint64_t obj_register(struct obj *o, obj_type type, void (*destroy)(struct obj *
     } else {
         if (slot_count == slot_capacity) {
             uint32_t cap = slot_capacity ? slot_capacity * 2 : 64;
-            struct slot *grown = realloc(slots, cap * sizeof(*slots));
-            if (!grown) {
-                os_mutex_unlock(&lock);
+            struct slot *grown = cap < (1u << 24) ? realloc(slots, cap * sizeof(*slots)) : NULL;
+            if (!grown)
                 return 0;
-            }
             slots = grown;
             slot_capacity = cap;
         }
@@ -55,11 +50,31 @@ uint64_t obj_register(struct obj *o, obj_type type, void (*destroy)(struct obj *
     }
     slots[s].generation++;
     slots[s].obj = o;
-    slots[s].last_type = type;
+    slots[s].last_type = o->type;
     o->slot = s;
-    o->handle = make_handle(s, slots[s].generation, type);
-    os_mutex_unlock(&lock);
+    o->handle = make_handle(s, slots[s].generation, o->type);
     return o->handle;
+}
+
+uint64_t obj_register(struct obj *o, obj_type type, void (*destroy)(struct obj *))
+{
+    o->type = type;
+    o->destroy = destroy;
+    atomic_init(&o->refs, 1);
+    os_mutex_lock(&lock);
+    uint64_t h = place(o);
+    os_mutex_unlock(&lock);
+    return h;
+}
+
+uint64_t obj_reregister(struct obj *o)
+{
+    os_mutex_lock(&lock);
+    uint64_t h = place(o);
+    if (h)
+        atomic_fetch_add(&o->refs, 1);
+    os_mutex_unlock(&lock);
+    return h;
 }
 
 obj_status obj_lookup(uint64_t handle, obj_type type, struct obj **out)
@@ -123,6 +138,7 @@ const char *obj_type_name(obj_type type)
     case OBJ_CONTEXT: return "context";
     case OBJ_STREAM: return "stream";
     case OBJ_EVENT: return "event";
+    case OBJ_ALLOCATION: return "allocation";
     default: return "object";
     }
 }
@@ -133,6 +149,7 @@ static const char *article_name(obj_type type)
     case OBJ_CONTEXT: return "a context";
     case OBJ_STREAM: return "a stream";
     case OBJ_EVENT: return "an event";
+    case OBJ_ALLOCATION: return "an allocation";
     default: return "an object";
     }
 }

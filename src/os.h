@@ -23,6 +23,7 @@ typedef struct os_rwlock { void *srw; } os_rwlock;
 typedef void *os_handle;
 #define OS_INVALID_HANDLE ((os_handle)0)
 #define OS_MUTEX_INITIALIZER {0}
+#define OS_HAS_POSIX_FD 0
 #else
 #include <pthread.h>
 #define OS_THREAD_LOCAL _Thread_local
@@ -34,6 +35,7 @@ typedef pthread_rwlock_t os_rwlock;
 typedef int os_handle;
 #define OS_INVALID_HANDLE (-1)
 #define OS_MUTEX_INITIALIZER PTHREAD_MUTEX_INITIALIZER
+#define OS_HAS_POSIX_FD 1
 #endif
 
 /* ---- Shareable memory (src/<os>/memory.c) ----
@@ -51,6 +53,23 @@ int os_memory_unmap(void *addr, size_t size);
 void os_memory_close(os_memory *mem);
 /* True when every page of [addr, addr + size) is mapped in this process. */
 bool os_memory_is_mapped(const void *addr, size_t size);
+
+/* ---- Address space for VMM (src/<os>/vmm.c) ---- */
+enum { OS_ACCESS_NONE = 0, OS_ACCESS_READ = 1, OS_ACCESS_READWRITE = 3 };
+/* Reserves size bytes aligned to alignment (a power of two), at hint when that is free. */
+int os_reserve(size_t size, size_t alignment, uintptr_t hint, void **addr);
+int os_unreserve(void *addr, size_t size);
+/* Maps [offset, offset + size) of mem at addr, inside a reservation, with no access. */
+int os_map_fixed(const os_memory *mem, size_t offset, void *addr, size_t size);
+/* Puts the reservation back over a mapped range. */
+int os_unmap_fixed(void *addr, size_t size);
+int os_protect(void *addr, size_t size, int access);
+/* A new handle for the same memory object, for export. */
+int os_handle_dup(os_handle h, os_handle *out);
+/* Checks that h is a memory object extmem created (in any process) and opens it as mem (a new
+ * handle; h stays the caller's). Returns 0, or an OS error; *why explains a refusal when
+ * the object is readable but not extmem's (then the return is EINVAL). */
+int os_memory_open(os_handle h, os_memory *mem, char *why, size_t why_size);
 
 /* ---- Threads and synchronisation (src/<os>/thread.c) ---- */
 void os_mutex_init(os_mutex *m);
@@ -75,6 +94,8 @@ uint64_t os_time_ns(void); /* monotonic */
 unsigned int os_cpu_count(void);
 uint64_t os_memory_total(void);
 uint64_t os_memory_available(void);
+/* A cheap lower bound of os_memory_available() (free memory, without reclaimable cache). */
+uint64_t os_memory_free(void);
 int os_random_bytes(void *buf, size_t size);
 const char *os_getenv(const char *name);
 int os_process_id(void);

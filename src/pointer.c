@@ -1,5 +1,5 @@
 /* Pointer attributes: what extmem knows about an address, from the address map. */
-#include "internal.h"
+#include "vmm.h"
 
 #include <string.h>
 
@@ -11,20 +11,28 @@ struct pointer_info {
     range_kind kind;
     uint64_t buffer_id;
     uint64_t ctx_handle;
+    unsigned long long handle_types; /* VMM mappings: the allocation's shareable handle types */
+    int access;                      /* VMM mappings: the access of the granule at the address */
 };
 
 static struct pointer_info lookup(CUdeviceptr ptr)
 {
     struct pointer_info info = {0};
     amap_lock_read();
-    struct range *r = amap_find((uintptr_t)ptr);
+    struct range *r = amap_find(&amap_memory, (uintptr_t)ptr);
     if (r && (uintptr_t)ptr - r->base < r->size) {
         info.known = true;
         info.base = r->base;
         info.size = r->size;
         info.kind = r->kind;
         info.buffer_id = r->buffer_id;
-        info.ctx_handle = r->ctx->base.handle;
+        info.ctx_handle = r->ctx ? r->ctx->base.handle : 0;
+        info.access = OS_ACCESS_READWRITE;
+        if (r->kind == RANGE_MAPPING) {
+            const struct mapping *m = (const struct mapping *)r;
+            info.handle_types = (unsigned long long)m->alloc->prop.requestedHandleTypes;
+            info.access = vmm_access_at(m, (uintptr_t)ptr);
+        }
     }
     amap_unlock();
     return info;
@@ -82,9 +90,9 @@ static void write_value(void *data, CUpointer_attribute a, CUdeviceptr ptr, cons
     case CU_POINTER_ATTRIBUTE_RANGE_START_ADDR: PUT(CUdeviceptr, in->base); break;
     case CU_POINTER_ATTRIBUTE_RANGE_SIZE: PUT(size_t, in->size); break;
     case CU_POINTER_ATTRIBUTE_MAPPED: PUT(int, 1); break;
-    case CU_POINTER_ATTRIBUTE_ALLOWED_HANDLE_TYPES: PUT(unsigned long long, 0); break;
+    case CU_POINTER_ATTRIBUTE_ALLOWED_HANDLE_TYPES: PUT(unsigned long long, in->handle_types); break;
     case CU_POINTER_ATTRIBUTE_IS_GPU_DIRECT_RDMA_CAPABLE: PUT(int, 0); break;
-    case CU_POINTER_ATTRIBUTE_ACCESS_FLAGS: PUT(int, CU_POINTER_ATTRIBUTE_ACCESS_FLAG_READWRITE); break;
+    case CU_POINTER_ATTRIBUTE_ACCESS_FLAGS: PUT(int, in->access); break;
     case CU_POINTER_ATTRIBUTE_MEMPOOL_HANDLE: PUT(void *, 0); break;
     case CU_POINTER_ATTRIBUTE_MAPPING_SIZE: PUT(size_t, in->size); break;
     case CU_POINTER_ATTRIBUTE_MAPPING_BASE_ADDR: PUT(void *, in->base); break;

@@ -49,10 +49,10 @@ TEST(ProcAddress, UnknownNamesAndOldVersions_SucceedWithAStatus)
 TEST(ProcAddress, BadArguments_AreInvalidValue)
 {
     void *fn = (void *)1;
-    CUdriverProcAddressQueryResult status = (CUdriverProcAddressQueryResult)99;
+    CUdriverProcAddressQueryResult status = CU_GET_PROC_ADDRESS_VERSION_NOT_SUFFICIENT;
     EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuGetProcAddress_v2("cuMemAlloc", &fn, 13000, 4, &status));
-    EXPECT_EQ((void *)1, fn);
-    EXPECT_EQ(99, (int)status);
+    EXPECT_EQ((void *)1, fn); // nothing is written
+    EXPECT_EQ(CU_GET_PROC_ADDRESS_VERSION_NOT_SUFFICIENT, status);
     EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuGetProcAddress_v2("cuMemAlloc", &fn, 99999, 0, &status));
     EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuGetProcAddress_v2(nullptr, &fn, 13000, 0, &status));
     EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuGetProcAddress_v2("cuMemAlloc", nullptr, 13000, 0, &status));

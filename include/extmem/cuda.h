@@ -453,6 +453,49 @@ typedef enum CUdriverProcAddressQueryResult_enum {
     CU_GET_PROC_ADDRESS_VERSION_NOT_SUFFICIENT = 2
 } CUdriverProcAddressQueryResult;
 
+typedef enum CUmemAllocationHandleType_enum {
+    CU_MEM_HANDLE_TYPE_NONE                  = 0x0,
+    CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR = 0x1,
+    CU_MEM_HANDLE_TYPE_WIN32                 = 0x2,
+    CU_MEM_HANDLE_TYPE_WIN32_KMT             = 0x4,
+    CU_MEM_HANDLE_TYPE_FABRIC                = 0x8,
+    CU_MEM_HANDLE_TYPE_MAX                   = 0x7FFFFFFF
+} CUmemAllocationHandleType;
+
+typedef enum CUmemAccess_flags_enum {
+    CU_MEM_ACCESS_FLAGS_PROT_NONE      = 0x0,
+    CU_MEM_ACCESS_FLAGS_PROT_READ      = 0x1,
+    CU_MEM_ACCESS_FLAGS_PROT_READWRITE = 0x3,
+    CU_MEM_ACCESS_FLAGS_PROT_MAX       = 0x7FFFFFFF
+} CUmemAccess_flags;
+
+typedef enum CUmemLocationType_enum {
+    CU_MEM_LOCATION_TYPE_INVALID           = 0x0,
+    CU_MEM_LOCATION_TYPE_NONE              = 0x0,
+    CU_MEM_LOCATION_TYPE_DEVICE            = 0x1,
+    CU_MEM_LOCATION_TYPE_HOST              = 0x2,
+    CU_MEM_LOCATION_TYPE_HOST_NUMA         = 0x3,
+    CU_MEM_LOCATION_TYPE_HOST_NUMA_CURRENT = 0x4,
+    CU_MEM_LOCATION_TYPE_MAX               = 0x7FFFFFFF
+} CUmemLocationType;
+
+typedef enum CUmemAllocationType_enum {
+    CU_MEM_ALLOCATION_TYPE_INVALID = 0x0,
+    CU_MEM_ALLOCATION_TYPE_PINNED  = 0x1,
+    CU_MEM_ALLOCATION_TYPE_MANAGED = 0x2,
+    CU_MEM_ALLOCATION_TYPE_MAX     = 0x7FFFFFFF
+} CUmemAllocationType;
+
+typedef enum CUmemAllocationGranularity_flags_enum {
+    CU_MEM_ALLOC_GRANULARITY_MINIMUM     = 0x0,
+    CU_MEM_ALLOC_GRANULARITY_RECOMMENDED = 0x1
+} CUmemAllocationGranularity_flags;
+
+typedef enum CUmemAllocationCompType_enum {
+    CU_MEM_ALLOCATION_COMP_NONE    = 0x0,
+    CU_MEM_ALLOCATION_COMP_GENERIC = 0x1
+} CUmemAllocationCompType;
+
 /* cuMemHostAlloc flags. */
 #define CU_MEMHOSTALLOC_PORTABLE      0x01
 #define CU_MEMHOSTALLOC_DEVICEMAP     0x02
@@ -486,6 +529,36 @@ typedef struct CUDA_MEMCPY2D_st {
 typedef CUDA_MEMCPY2D_v2 CUDA_MEMCPY2D;
 
 typedef void (CUDA_CB *CUhostFn)(void *userData);
+
+/* ---- Virtual memory management ---- */
+typedef unsigned long long CUmemGenericAllocationHandle_v1;
+typedef CUmemGenericAllocationHandle_v1 CUmemGenericAllocationHandle;
+
+typedef struct CUmemLocation_st {
+    CUmemLocationType type;
+    int id;
+} CUmemLocation_v1;
+typedef CUmemLocation_v1 CUmemLocation;
+
+typedef struct CUmemAllocationProp_st {
+    CUmemAllocationType type;
+    CUmemAllocationHandleType requestedHandleTypes;
+    CUmemLocation location;
+    void *win32HandleMetaData; /* Windows: a SECURITY_ATTRIBUTES for CU_MEM_HANDLE_TYPE_WIN32 */
+    struct {
+        unsigned char compressionType;
+        unsigned char gpuDirectRDMACapable;
+        unsigned short usage;
+        unsigned char reserved[4];
+    } allocFlags;
+} CUmemAllocationProp_v1;
+typedef CUmemAllocationProp_v1 CUmemAllocationProp;
+
+typedef struct CUmemAccessDesc_st {
+    CUmemLocation location;
+    CUmemAccess_flags flags;
+} CUmemAccessDesc_v1;
+typedef CUmemAccessDesc_v1 CUmemAccessDesc;
 
 /* ===================================================================================
  * Entry points. "Returns" lists every code and its exact condition; any call also
@@ -642,6 +715,38 @@ EXTMEM_API CUresult CUDAAPI cuEventSynchronize(CUevent hEvent);
  * CUDA_ERROR_NOT_READY if either has not completed. */
 EXTMEM_API CUresult CUDAAPI cuEventElapsedTime(float *pMilliseconds, CUevent hStart, CUevent hEnd);
 EXTMEM_API CUresult CUDAAPI cuEventDestroy(CUevent hEvent);
+
+/* ---- Virtual memory management (DESIGN.md §8) ----
+ * A reservation is real address space (PROT_NONE); cuMemCreate makes a physical allocation
+ * (a sealed memfd); cuMemMap maps it into a reservation with no access, and cuMemSetAccess
+ * makes it readable or writable: touching a range before that faults, as on a GPU.
+ * The granularity is 2 MiB (EXTMEM_GRANULARITY overrides it for tests: a power of two, at
+ * least the page size). Codes for each rule are listed in docs/vmm.md. */
+EXTMEM_API CUresult CUDAAPI cuMemGetAllocationGranularity(size_t *granularity, const CUmemAllocationProp *prop,
+                                                          CUmemAllocationGranularity_flags option);
+EXTMEM_API CUresult CUDAAPI cuMemCreate(CUmemGenericAllocationHandle *handle, size_t size,
+                                        const CUmemAllocationProp *prop, unsigned long long flags);
+/* The memory stays alive while it is mapped; the handle is invalid at once. */
+EXTMEM_API CUresult CUDAAPI cuMemRelease(CUmemGenericAllocationHandle handle);
+EXTMEM_API CUresult CUDAAPI cuMemAddressReserve(CUdeviceptr *ptr, size_t size, size_t alignment, CUdeviceptr addr,
+                                                unsigned long long flags);
+EXTMEM_API CUresult CUDAAPI cuMemAddressFree(CUdeviceptr ptr, size_t size);
+EXTMEM_API CUresult CUDAAPI cuMemMap(CUdeviceptr ptr, size_t size, size_t offset, CUmemGenericAllocationHandle handle,
+                                     unsigned long long flags);
+EXTMEM_API CUresult CUDAAPI cuMemUnmap(CUdeviceptr ptr, size_t size);
+EXTMEM_API CUresult CUDAAPI cuMemSetAccess(CUdeviceptr ptr, size_t size, const CUmemAccessDesc *desc, size_t count);
+EXTMEM_API CUresult CUDAAPI cuMemGetAccess(unsigned long long *flags, const CUmemLocation *location, CUdeviceptr ptr);
+/* POSIX: shareableHandle points to an int that receives a new fd (O_CLOEXEC), the caller's
+ * to close. Import takes (void *)(uintptr_t)fd and leaves the caller's fd open. Only fds of
+ * extmem allocations (from any process) are accepted. */
+EXTMEM_API CUresult CUDAAPI cuMemExportToShareableHandle(void *shareableHandle, CUmemGenericAllocationHandle handle,
+                                                         CUmemAllocationHandleType handleType,
+                                                         unsigned long long flags);
+EXTMEM_API CUresult CUDAAPI cuMemImportFromShareableHandle(CUmemGenericAllocationHandle *handle, void *osHandle,
+                                                           CUmemAllocationHandleType shHandleType);
+EXTMEM_API CUresult CUDAAPI cuMemRetainAllocationHandle(CUmemGenericAllocationHandle *handle, void *addr);
+EXTMEM_API CUresult CUDAAPI cuMemGetAllocationPropertiesFromHandle(CUmemAllocationProp *prop,
+                                                                   CUmemGenericAllocationHandle handle);
 
 /* ---- Entry points by name ---- */
 /* symbol is the base name ("cuMemAlloc"); the newest variant introduced at or before

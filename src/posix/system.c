@@ -49,6 +49,12 @@ uint64_t os_memory_available(void)
     return sysinfo(&si) == 0 ? (uint64_t)si.freeram * si.mem_unit : 0;
 }
 
+uint64_t os_memory_free(void)
+{
+    struct sysinfo si;
+    return sysinfo(&si) == 0 ? (uint64_t)si.freeram * si.mem_unit : 0;
+}
+
 int os_random_bytes(void *buf, size_t size)
 {
     unsigned char *p = buf;

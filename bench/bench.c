@@ -1,0 +1,583 @@
+/*
+ * bench: times call sequences of the driver API and sets each beside what bounds it: the OS
+ * calls an allocation is built from, a plain memcpy() for a device-to-device copy, and the
+ * real driver's figures from shared/BEHAVIOR.md.
+ *
+ * One source, two builds (DESIGN.md §12):
+ *   - against extmem (CMake target extmem-bench, which defines BENCH_EXTMEM): the software
+ *     device, kernels launched with extmem_launch_kernel;
+ *   - against NVIDIA's cuda.h and libcuda (see bench/README.md): the real driver, kernels
+ *     loaded from a PTX string. The module calls are looked up with cuGetProcAddress, so this
+ *     binary also starts on a driver without them (extmem's libcuda.so.1) and skips those rows.
+ * The OS baseline is plain Linux and runs in both.
+ *
+ * Options: --quick (few runs and a 32 MiB copy, for a CI smoke test), --json, --runs N.
+ */
+#define _GNU_SOURCE
+
+#if defined(BENCH_EXTMEM)
+#include "extmem/extmem.h"
+#else
+#include <cuda.h>
+#endif
+
+#include "timing.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#ifdef EXTMEM_EXTMEM_H
+#define BENCH_BUILD "extmem"
+#else
+#define BENCH_BUILD "nvidia"
+#endif
+
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define BENCH_SANITIZED 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+#define BENCH_SANITIZED 1
+#endif
+#endif
+
+/* The real driver on an NVIDIA H100, driver 580.159.04 (CUDA 13.0), median of 41 runs:
+ * shared/BEHAVIOR.md, "Costs on that machine". */
+#define REFERENCE_NOTE "real driver on an NVIDIA H100 (580.159.04, CUDA 13.0), median of 41 runs, from BEHAVIOR.md"
+#define REF_ALLOC_FREE_2MIB_US 90.0
+
+#define MIB ((size_t)1 << 20)
+#define ALLOC_BYTES (2 * MIB)
+
+struct config {
+    size_t runs;               /* rows of single short sequences */
+    size_t batch_runs;         /* batches of launches */
+    size_t launches_per_batch;
+    size_t copy_runs;
+    size_t copy_bytes;
+    bool json, quick;
+};
+
+struct row {
+    const char *key;
+    char sequence[96];
+    bench_stats st;
+    double reference_us; /* < 0: none recorded */
+    double ratio;        /* < 0: none */
+    const char *ratio_text;
+    double gbps; /* < 0: not a copy */
+    bool skipped;
+    char note[160];
+};
+
+static struct row rows[8];
+static size_t row_count;
+
+static struct row *new_row(const char *key, const char *sequence)
+{
+    struct row *r = &rows[row_count++];
+    memset(r, 0, sizeof(*r));
+    r->key = key;
+    snprintf(r->sequence, sizeof(r->sequence), "%s", sequence);
+    r->reference_us = -1;
+    r->ratio = -1;
+    r->gbps = -1;
+    return r;
+}
+
+static void die(const char *call, CUresult r)
+{
+    const char *name = NULL;
+    if (cuGetErrorName(r, &name) != CUDA_SUCCESS)
+        name = NULL;
+    fprintf(stderr, "bench: %s failed: %s (%d)\n", call, name ? name : "unknown error", (int)r);
+#ifdef EXTMEM_EXTMEM_H
+    fprintf(stderr, "  why: %s\n", extmem_error_detail());
+#endif
+    exit(1);
+}
+
+#define CHECK(call)                                                                                              \
+    do {                                                                                                         \
+        CUresult check_r_ = (call);                                                                              \
+        if (check_r_ != CUDA_SUCCESS)                                                                            \
+            die(#call, check_r_);                                                                                \
+    } while (0)
+
+static double *samples_buffer(size_t n)
+{
+    double *s = malloc(n * sizeof(*s));
+    if (!s) {
+        fprintf(stderr, "bench: out of host memory\n");
+        exit(1);
+    }
+    return s;
+}
+
+/* ---- cuMemAlloc + cuMemFree against the OS cycle it is built from ---- */
+
+static void bench_alloc_free(const struct config *cfg, struct row *r)
+{
+    double *s = samples_buffer(cfg->runs);
+    CUdeviceptr p;
+    for (int i = 0; i < 5; ++i) {
+        CHECK(cuMemAlloc(&p, ALLOC_BYTES));
+        CHECK(cuMemFree(p));
+    }
+    for (size_t i = 0; i < cfg->runs; ++i) {
+        double t0 = bench_now_us();
+        CHECK(cuMemAlloc(&p, ALLOC_BYTES));
+        CHECK(cuMemFree(p));
+        s[i] = bench_now_us() - t0;
+    }
+    r->st = bench_summarise(s, cfg->runs);
+    r->reference_us = REF_ALLOC_FREE_2MIB_US;
+    free(s);
+}
+
+/* What a software-device allocation cannot avoid: a sealed memfd mapped shared
+ * (src/posix/memory.c), then unmapped and closed. Returns 0 or an errno value. */
+static int os_cycle(size_t size)
+{
+    int fd = memfd_create("bench", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+    if (fd < 0)
+        return errno;
+    int err = 0;
+    void *p = MAP_FAILED;
+    if (ftruncate(fd, (off_t)size) != 0 || fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL) != 0 ||
+        (p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0)) == MAP_FAILED)
+        err = errno;
+    if (p != MAP_FAILED && munmap(p, size) != 0)
+        err = errno;
+    close(fd);
+    return err;
+}
+
+static void bench_os_cycle(const struct config *cfg, struct row *r)
+{
+    double *s = samples_buffer(cfg->runs);
+    for (size_t i = 0; i < cfg->runs + 5; ++i) {
+        double t0 = bench_now_us();
+        int err = os_cycle(ALLOC_BYTES);
+        double t = bench_now_us() - t0;
+        if (err) {
+            fprintf(stderr, "bench: the OS cycle failed: %s\n", strerror(err));
+            exit(1);
+        }
+        if (i >= 5) /* the first five warm up */
+            s[i - 5] = t;
+    }
+    r->st = bench_summarise(s, cfg->runs);
+    free(s);
+}
+
+/* ---- An empty kernel of one block of one thread ---- */
+
+#ifdef EXTMEM_EXTMEM_H
+static void empty_kernel(const extmem_block *block, void *args)
+{
+    (void)block;
+    (void)args;
+}
+
+static bool kernel_setup(char *why, size_t why_size)
+{
+    (void)why;
+    (void)why_size;
+    return true;
+}
+
+static CUresult launch_empty(CUstream stream)
+{
+    const extmem_dim3 one = {1, 1, 1};
+    return extmem_launch_kernel(empty_kernel, one, one, NULL, 0, stream);
+}
+
+static void kernel_teardown(void) {}
+#else
+/* The real driver runs device code only: a module of one empty kernel, JIT-compiled from PTX. */
+static const char empty_ptx[] = ".version 7.0\n"
+                                ".target sm_70\n"
+                                ".address_size 64\n"
+                                ".visible .entry bench_empty()\n"
+                                "{\n"
+                                "\tret;\n"
+                                "}\n";
+
+typedef CUresult (*module_load_data_fn)(CUmodule *, const void *);
+typedef CUresult (*module_get_function_fn)(CUfunction *, CUmodule, const char *);
+typedef CUresult (*module_unload_fn)(CUmodule);
+typedef CUresult (*launch_kernel_fn)(CUfunction, unsigned int, unsigned int, unsigned int, unsigned int, unsigned int,
+                                     unsigned int, unsigned int, CUstream, void **, void **);
+
+static CUmodule empty_module;
+static CUfunction empty_function;
+static launch_kernel_fn launch_kernel;
+static module_unload_fn module_unload;
+
+static void *entry_point(const char *name)
+{
+    void *fn = NULL;
+    CUdriverProcAddressQueryResult status;
+    if (cuGetProcAddress(name, &fn, CUDA_VERSION, CU_GET_PROC_ADDRESS_DEFAULT, &status) != CUDA_SUCCESS ||
+        status != CU_GET_PROC_ADDRESS_SUCCESS)
+        return NULL;
+    return fn;
+}
+
+static bool kernel_setup(char *why, size_t why_size)
+{
+    module_load_data_fn load = (module_load_data_fn)entry_point("cuModuleLoadData");
+    module_get_function_fn get = (module_get_function_fn)entry_point("cuModuleGetFunction");
+    launch_kernel = (launch_kernel_fn)entry_point("cuLaunchKernel");
+    module_unload = (module_unload_fn)entry_point("cuModuleUnload");
+    if (!load || !get || !launch_kernel || !module_unload) {
+        snprintf(why, why_size, "this driver has no cuModuleLoadData/cuModuleGetFunction/cuLaunchKernel");
+        return false;
+    }
+    CUresult r = load(&empty_module, empty_ptx);
+    if (r == CUDA_SUCCESS && (r = get(&empty_function, empty_module, "bench_empty")) != CUDA_SUCCESS)
+        module_unload(empty_module);
+    if (r != CUDA_SUCCESS) {
+        const char *name = NULL;
+        cuGetErrorName(r, &name);
+        snprintf(why, why_size, "loading the PTX kernel failed: %s", name ? name : "unknown error");
+        return false;
+    }
+    return true;
+}
+
+static CUresult launch_empty(CUstream stream)
+{
+    return launch_kernel(empty_function, 1, 1, 1, 1, 1, 1, 0, stream, NULL, NULL);
+}
+
+static void kernel_teardown(void) { module_unload(empty_module); }
+#endif
+
+static void bench_launches(const struct config *cfg, struct row *batched, struct row *round_trip)
+{
+    char why[160];
+    if (!kernel_setup(why, sizeof(why))) {
+        batched->skipped = round_trip->skipped = true;
+        snprintf(batched->note, sizeof(batched->note), "%s", why);
+        snprintf(round_trip->note, sizeof(round_trip->note), "%s", why);
+        return;
+    }
+    CUstream stream;
+    CHECK(cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING));
+
+    /* Enqueue cost: many launches, one synchronize, divided by the launches. */
+    size_t n = cfg->batch_runs;
+    double *s = samples_buffer(n > cfg->runs ? n : cfg->runs);
+    for (size_t b = 0; b < n + 1; ++b) {
+        double t0 = bench_now_us();
+        for (size_t i = 0; i < cfg->launches_per_batch; ++i)
+            CHECK(launch_empty(stream));
+        CHECK(cuStreamSynchronize(stream));
+        double t = (bench_now_us() - t0) / (double)cfg->launches_per_batch;
+        if (b > 0) /* the first batch warms up */
+            s[b - 1] = t;
+    }
+    batched->st = bench_summarise(s, n);
+
+    /* A synchronous round trip: launch, then wait for it. */
+    for (int i = 0; i < 10; ++i) {
+        CHECK(launch_empty(stream));
+        CHECK(cuStreamSynchronize(stream));
+    }
+    for (size_t i = 0; i < cfg->runs; ++i) {
+        double t0 = bench_now_us();
+        CHECK(launch_empty(stream));
+        CHECK(cuStreamSynchronize(stream));
+        s[i] = bench_now_us() - t0;
+    }
+    round_trip->st = bench_summarise(s, cfg->runs);
+    free(s);
+    CHECK(cuStreamDestroy(stream));
+    kernel_teardown();
+}
+
+/* ---- cuMemcpyDtoD against memcpy() ---- */
+
+static volatile unsigned char sink; /* reads a copied byte so no copy can be optimised away */
+
+static double gbps(size_t bytes, double us) { return us > 0 ? (double)bytes / (us * 1e3) : 0; }
+
+static void bench_copies(const struct config *cfg, struct row *dtod, struct row *plain)
+{
+    size_t n = cfg->copy_bytes;
+    CUdeviceptr src, dst;
+    CHECK(cuMemAlloc(&src, n));
+    CHECK(cuMemAlloc(&dst, n));
+    /* Fault every page in before timing: first touch is not what a copy costs. */
+    CHECK(cuMemsetD8(src, 0x5a, n));
+    CHECK(cuMemsetD8(dst, 0, n));
+    CHECK(cuCtxSynchronize());
+
+    double *s = samples_buffer(cfg->copy_runs);
+    CHECK(cuMemcpyDtoD(dst, src, n));
+    CHECK(cuCtxSynchronize());
+    for (size_t i = 0; i < cfg->copy_runs; ++i) {
+        double t0 = bench_now_us();
+        CHECK(cuMemcpyDtoD(dst, src, n));
+        CHECK(cuCtxSynchronize()); /* a device-to-device copy need not block the host */
+        s[i] = bench_now_us() - t0;
+    }
+    dtod->st = bench_summarise(s, cfg->copy_runs);
+
+#ifdef EXTMEM_EXTMEM_H
+    /* Device pointers are host addresses: the same buffers, copied by the C library. */
+    unsigned char *hsrc = (unsigned char *)(uintptr_t)src, *hdst = (unsigned char *)(uintptr_t)dst;
+#else
+    /* Device memory is not host-addressable here: host buffers of the same size instead. */
+    unsigned char *hsrc = malloc(n), *hdst = malloc(n);
+    if (!hsrc || !hdst) {
+        fprintf(stderr, "bench: out of host memory for two %zu-byte buffers\n", n);
+        exit(1);
+    }
+    memset(hsrc, 0x5a, n);
+    memset(hdst, 0, n);
+#endif
+    memcpy(hdst, hsrc, n);
+    for (size_t i = 0; i < cfg->copy_runs; ++i) {
+        double t0 = bench_now_us();
+        memcpy(hdst, hsrc, n);
+        sink = hdst[(i * 4099) % n];
+        s[i] = bench_now_us() - t0;
+    }
+    plain->st = bench_summarise(s, cfg->copy_runs);
+#ifndef EXTMEM_EXTMEM_H
+    free(hsrc);
+    free(hdst);
+#endif
+    free(s);
+    CHECK(cuMemFree(src));
+    CHECK(cuMemFree(dst));
+
+    dtod->gbps = gbps(n, dtod->st.median);
+    plain->gbps = gbps(n, plain->st.median);
+    dtod->ratio = plain->gbps > 0 ? dtod->gbps / plain->gbps : -1;
+    dtod->ratio_text = "of memcpy()";
+}
+
+/* ---- Output ---- */
+
+static void host_description(char *out, size_t size)
+{
+    char model[128] = "unknown CPU";
+    FILE *f = fopen("/proc/cpuinfo", "r");
+    if (f) {
+        char line[256];
+        while (fgets(line, sizeof(line), f)) {
+            char *colon = strchr(line, ':');
+            if (strncmp(line, "model name", 10) == 0 && colon) {
+                snprintf(model, sizeof(model), "%s", colon + 2);
+                model[strcspn(model, "\n")] = '\0';
+                break;
+            }
+        }
+        fclose(f);
+    }
+    struct utsname u;
+    const char *release = uname(&u) == 0 ? u.release : "?";
+    snprintf(out, size, "%s, %ld CPUs, Linux %s", model, sysconf(_SC_NPROCESSORS_ONLN), release);
+}
+
+static const char *format_us(double us, char *buf, size_t size)
+{
+    snprintf(buf, size, us < 100 ? "%.2f" : us < 10000 ? "%.1f" : "%.0f", us);
+    return buf;
+}
+
+static void print_text(const struct config *cfg, const char *device, int driver, const char *host)
+{
+#ifdef EXTMEM_EXTMEM_H
+    printf("bench (extmem build): extmem %s, driver %d, device \"%s\", %u worker threads\n", extmem_version(), driver,
+           device, extmem_worker_count());
+#else
+    printf("bench (nvidia build): driver %d, device \"%s\"\n", driver, device);
+#endif
+    printf("host: %s\n", host);
+#ifdef BENCH_SANITIZED
+    printf("WARNING: built with a sanitizer: these timings are not representative\n");
+#endif
+    printf("%s; times in microseconds: median, 10th and 90th percentile of the runs\n\n",
+           cfg->quick ? "--quick (smoke test: few runs)" : "full run");
+    printf("%-60s %5s %10s %10s %10s %8s  %s\n", "sequence", "runs", "median", "p10", "p90", "ref", "compare");
+    for (size_t i = 0; i < row_count; ++i) {
+        const struct row *r = &rows[i];
+        if (r->skipped) {
+            printf("%-60s %5s %10s %10s %10s %8s  skipped: %s\n", r->sequence, "-", "-", "-", "-", "-", r->note);
+            continue;
+        }
+        char a[32], b[32], c[32], ref[32] = "-", cmp[96] = "";
+        if (r->reference_us >= 0)
+            format_us(r->reference_us, ref, sizeof(ref));
+        if (r->gbps >= 0 && r->ratio >= 0)
+            snprintf(cmp, sizeof(cmp), "%.2f GB/s = %.2f %s", r->gbps, r->ratio, r->ratio_text);
+        else if (r->gbps >= 0)
+            snprintf(cmp, sizeof(cmp), "%.2f GB/s", r->gbps);
+        else if (r->ratio >= 0)
+            snprintf(cmp, sizeof(cmp), "%.2fx %s", r->ratio, r->ratio_text);
+        if (r->note[0])
+            snprintf(cmp + strlen(cmp), sizeof(cmp) - strlen(cmp), "%s%s", cmp[0] ? "; " : "", r->note);
+        printf("%-60s %5zu %10s %10s %10s %8s%s%s\n", r->sequence, r->st.runs, format_us(r->st.median, a, sizeof(a)),
+               format_us(r->st.p10, b, sizeof(b)), format_us(r->st.p90, c, sizeof(c)), ref, cmp[0] ? "  " : "", cmp);
+    }
+    printf("\nref: %s\n", REFERENCE_NOTE);
+    printf("GB/s: bytes copied per second (1 GB = 1e9 bytes), from the median\n");
+}
+
+static void json_string(const char *s)
+{
+    putchar('"');
+    for (; *s; ++s) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\')
+            printf("\\%c", c);
+        else if (c < 0x20)
+            printf("\\u%04x", c);
+        else
+            putchar(c);
+    }
+    putchar('"');
+}
+
+static void json_number(double v)
+{
+    if (v < 0)
+        printf("null");
+    else
+        printf("%.4f", v);
+}
+
+static void print_json(const struct config *cfg, const char *device, int driver, const char *host)
+{
+    printf("{\n  \"build\": \"%s\",\n", BENCH_BUILD);
+#ifdef EXTMEM_EXTMEM_H
+    printf("  \"extmem_version\": \"%s\",\n  \"worker_threads\": %u,\n", extmem_version(), extmem_worker_count());
+#endif
+    printf("  \"driver_version\": %d,\n  \"device\": ", driver);
+    json_string(device);
+    printf(",\n  \"host\": ");
+    json_string(host);
+    printf(",\n");
+#ifdef BENCH_SANITIZED
+    printf("  \"sanitized\": true,\n");
+#else
+    printf("  \"sanitized\": false,\n");
+#endif
+    printf("  \"quick\": %s,\n  \"copy_bytes\": %zu,\n  \"reference\": \"%s\",\n  \"rows\": [\n",
+           cfg->quick ? "true" : "false", cfg->copy_bytes, REFERENCE_NOTE);
+    for (size_t i = 0; i < row_count; ++i) {
+        const struct row *r = &rows[i];
+        printf("    {\"key\": \"%s\", \"sequence\": \"%s\", ", r->key, r->sequence);
+        if (r->skipped) {
+            printf("\"skipped\": true, \"note\": \"%s\"}", r->note);
+        } else {
+            printf("\"runs\": %zu, \"median_us\": ", r->st.runs);
+            json_number(r->st.median);
+            printf(", \"p10_us\": ");
+            json_number(r->st.p10);
+            printf(", \"p90_us\": ");
+            json_number(r->st.p90);
+            printf(", \"reference_us\": ");
+            json_number(r->reference_us);
+            printf(", \"ratio\": ");
+            json_number(r->ratio);
+            printf(", \"gbps\": ");
+            json_number(r->gbps);
+            printf("}");
+        }
+        printf("%s\n", i + 1 < row_count ? "," : "");
+    }
+    printf("  ]\n}\n");
+}
+
+static void usage(FILE *to)
+{
+    fprintf(to, "usage: bench [--quick] [--json] [--runs N]\n"
+                "  --quick   few runs and a 32 MiB copy: a smoke test, not a measurement\n"
+                "  --json    machine-readable output\n"
+                "  --runs N  runs of each short sequence (default 201)\n");
+}
+
+int main(int argc, char **argv)
+{
+    struct config cfg = {201, 41, 1000, 41, 256 * MIB, false, false};
+    for (int i = 1; i < argc; ++i) {
+        if (strcmp(argv[i], "--quick") == 0) {
+            cfg.quick = true;
+        } else if (strcmp(argv[i], "--json") == 0) {
+            cfg.json = true;
+        } else if (strcmp(argv[i], "--runs") == 0 && i + 1 < argc && atoi(argv[i + 1]) > 0) {
+            cfg.runs = (size_t)atoi(argv[++i]);
+        } else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            usage(stdout);
+            return 0;
+        } else {
+            fprintf(stderr, "bench: unknown option %s\n", argv[i]);
+            usage(stderr);
+            return 2;
+        }
+    }
+    if (cfg.quick) {
+        cfg.runs = 11;
+        cfg.batch_runs = 5;
+        cfg.launches_per_batch = 100;
+        cfg.copy_runs = 3;
+        cfg.copy_bytes = 32 * MIB;
+    }
+
+    CUdevice dev;
+    CUcontext ctx;
+    char device[128], host[256];
+    int driver = 0;
+    CHECK(cuInit(0));
+    CHECK(cuDriverGetVersion(&driver));
+    CHECK(cuDeviceGet(&dev, 0));
+    CHECK(cuDeviceGetName(device, (int)sizeof(device), dev));
+    CHECK(cuDevicePrimaryCtxRetain(&ctx, dev));
+    CHECK(cuCtxSetCurrent(ctx));
+    host_description(host, sizeof(host));
+
+    struct row *alloc = new_row("alloc_free_2mib", "cuMemAlloc + cuMemFree, 2 MiB");
+    struct row *os = new_row("os_cycle_2mib", "OS: memfd+ftruncate+seals+mmap+munmap+close, 2 MiB");
+    char text[96];
+    snprintf(text, sizeof(text), "launch empty 1-block kernel, async (%zu launches + 1 sync)", cfg.launches_per_batch);
+    struct row *batched = new_row("launch_async", text);
+    struct row *round_trip = new_row("launch_sync", "launch empty kernel + cuStreamSynchronize");
+    snprintf(text, sizeof(text), "cuMemcpyDtoD %zu MiB + cuCtxSynchronize", cfg.copy_bytes / MIB);
+    struct row *dtod = new_row("memcpy_dtod", text);
+#ifdef EXTMEM_EXTMEM_H
+    snprintf(text, sizeof(text), "memcpy() %zu MiB, the same buffers", cfg.copy_bytes / MIB);
+#else
+    snprintf(text, sizeof(text), "memcpy() %zu MiB, host buffers", cfg.copy_bytes / MIB);
+#endif
+    struct row *plain = new_row("memcpy_host", text);
+
+    bench_os_cycle(&cfg, os);
+    bench_alloc_free(&cfg, alloc);
+    alloc->ratio = os->st.median > 0 ? alloc->st.median / os->st.median : -1;
+    alloc->ratio_text = "the OS cycle";
+    snprintf(os->note, sizeof(os->note), "the physical limit of an allocation");
+    bench_launches(&cfg, batched, round_trip);
+    bench_copies(&cfg, dtod, plain);
+
+    if (cfg.json)
+        print_json(&cfg, device, driver, host);
+    else
+        print_text(&cfg, device, driver, host);
+
+    CHECK(cuCtxSetCurrent(NULL));
+    CHECK(cuDevicePrimaryCtxRelease(dev));
+    return 0;
+}

@@ -1,0 +1,130 @@
+/*
+ * src/runtime/stream.c: streams and host functions.
+ *
+ * A cudaStream_t is a CUstream. The driver tells a destroyed or forged handle from a live one
+ * (DESIGN.md section 6), so the runtime passes handles through; it checks what the driver
+ * would accept but the runtime refuses (destroying a default stream).
+ */
+#include <stdint.h>
+
+#include "runtime/runtime.h"
+
+cudaError_t CUDARTAPI cudaStreamCreate(cudaStream_t *pStream)
+{
+    if (pStream == NULL)
+        return rt_fail(cudaErrorInvalidValue, "cudaStreamCreate: pStream is NULL");
+    cudaError_t err = rt_context();
+    if (err != cudaSuccess)
+        return err;
+    return rt_cu(cuStreamCreate(pStream, CU_STREAM_DEFAULT));
+}
+
+cudaError_t CUDARTAPI cudaStreamCreateWithFlags(cudaStream_t *pStream, unsigned int flags)
+{
+    if (pStream == NULL)
+        return rt_fail(cudaErrorInvalidValue, "cudaStreamCreateWithFlags: pStream is NULL");
+    if (flags & ~(unsigned int)cudaStreamNonBlocking)
+        return rt_fail(cudaErrorInvalidValue,
+                       "cudaStreamCreateWithFlags: flags 0x%x has unknown bits: use cudaStreamDefault or "
+                       "cudaStreamNonBlocking",
+                       flags);
+    cudaError_t err = rt_context();
+    if (err != cudaSuccess)
+        return err;
+    return rt_cu(cuStreamCreate(pStream, flags));
+}
+
+cudaError_t CUDARTAPI cudaStreamDestroy(cudaStream_t stream)
+{
+    if (stream == NULL || stream == cudaStreamLegacy || stream == cudaStreamPerThread)
+        return rt_fail(cudaErrorInvalidResourceHandle,
+                       "cudaStreamDestroy: stream %p is a default stream: only streams from "
+                       "cudaStreamCreate can be destroyed",
+                       (void *)stream);
+    cudaError_t err = rt_context();
+    if (err != cudaSuccess)
+        return err;
+    return rt_cu(cuStreamDestroy(stream));
+}
+
+static cudaError_t rt_stream_synchronize(cudaStream_t stream)
+{
+    cudaError_t err = rt_context();
+    if (err != cudaSuccess)
+        return err;
+    return rt_cu(cuStreamSynchronize(stream));
+}
+
+cudaError_t CUDARTAPI cudaStreamSynchronize(cudaStream_t stream)
+{
+    return rt_stream_synchronize(stream);
+}
+
+cudaError_t CUDARTAPI cudaStreamSynchronize_ptsz(cudaStream_t stream)
+{
+    return rt_stream_synchronize(rt_ptsz(stream));
+}
+
+static cudaError_t rt_stream_query(cudaStream_t stream)
+{
+    cudaError_t err = rt_context();
+    if (err != cudaSuccess)
+        return err;
+    return rt_cu(cuStreamQuery(stream));
+}
+
+cudaError_t CUDARTAPI cudaStreamQuery(cudaStream_t stream)
+{
+    return rt_stream_query(stream);
+}
+
+cudaError_t CUDARTAPI cudaStreamQuery_ptsz(cudaStream_t stream)
+{
+    return rt_stream_query(rt_ptsz(stream));
+}
+
+static cudaError_t rt_stream_wait_event(cudaStream_t stream, cudaEvent_t event, unsigned int flags)
+{
+    if (event == NULL)
+        return rt_fail(cudaErrorInvalidResourceHandle, "cudaStreamWaitEvent: event is NULL");
+    if (flags & ~(unsigned int)cudaEventWaitExternal)
+        return rt_fail(cudaErrorInvalidValue,
+                       "cudaStreamWaitEvent: flags 0x%x has unknown bits: use cudaEventWaitDefault or "
+                       "cudaEventWaitExternal",
+                       flags);
+    cudaError_t err = rt_context();
+    if (err != cudaSuccess)
+        return err;
+    return rt_cu(cuStreamWaitEvent(stream, event, flags));
+}
+
+cudaError_t CUDARTAPI cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned int flags)
+{
+    return rt_stream_wait_event(stream, event, flags);
+}
+
+cudaError_t CUDARTAPI cudaStreamWaitEvent_ptsz(cudaStream_t stream, cudaEvent_t event, unsigned int flags)
+{
+    return rt_stream_wait_event(rt_ptsz(stream), event, flags);
+}
+
+static cudaError_t rt_launch_host_func(cudaStream_t stream, cudaHostFn_t fn, void *userData)
+{
+    if (fn == NULL)
+        return rt_fail(cudaErrorInvalidValue, "cudaLaunchHostFunc: fn is NULL");
+    cudaError_t err = rt_context();
+    if (err != cudaSuccess)
+        return err;
+    /* cudaHostFn_t and CUhostFn are the same function type. */
+    return rt_cu(cuLaunchHostFunc(stream, (CUhostFn)fn, userData));
+}
+
+cudaError_t CUDARTAPI cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, void *userData)
+{
+    return rt_launch_host_func(stream, fn, userData);
+}
+
+cudaError_t CUDARTAPI cudaLaunchHostFunc_ptsz(cudaStream_t stream, cudaHostFn_t fn, void *userData)
+{
+    return rt_launch_host_func(rt_ptsz(stream), fn, userData);
+}

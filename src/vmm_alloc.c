@@ -1,0 +1,256 @@
+/*
+ * Physical allocations: cuMemCreate, cuMemRelease, their properties, and sharing them through
+ * POSIX file descriptors (cuMemExportToShareableHandle / cuMemImportFromShareableHandle).
+ */
+#include "vmm.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+size_t vmm_granularity(void) { return device_granularity(); }
+
+static void alloc_free(struct obj *o)
+{
+    struct vmm_alloc *a = (struct vmm_alloc *)o;
+    os_memory_close(&a->mem);
+    free(a);
+}
+
+CUresult vmm_alloc_lookup(const char *fn, CUmemGenericAllocationHandle handle, struct vmm_alloc **out)
+{
+    struct obj *o;
+    obj_status st = obj_lookup(handle, OBJ_ALLOCATION, &o);
+    if (st != OBJ_FOUND)
+        return fail(CUDA_ERROR_INVALID_VALUE, "%s: %s", fn, obj_status_text(st, OBJ_ALLOCATION, handle));
+    *out = (struct vmm_alloc *)o;
+    return CUDA_SUCCESS;
+}
+
+void vmm_alloc_release(struct vmm_alloc *a) { obj_release(&a->base); }
+
+CUresult vmm_alloc_retain_user(const char *fn, struct vmm_alloc *a)
+{
+    if (!a->registered) {
+        if (!obj_reregister(&a->base))
+            return fail(CUDA_ERROR_OUT_OF_MEMORY, "%s: out of host memory for the handle table", fn);
+        a->registered = true;
+    }
+    a->user_refs++;
+    return CUDA_SUCCESS;
+}
+
+/* Checks an allocation's properties; shared by cuMemCreate and the granularity query. */
+static CUresult check_prop(const char *fn, const CUmemAllocationProp *prop)
+{
+    if (!prop)
+        return fail(CUDA_ERROR_INVALID_VALUE, "%s: prop is NULL", fn);
+    if (prop->type != CU_MEM_ALLOCATION_TYPE_PINNED)
+        return fail(CUDA_ERROR_INVALID_VALUE, "%s: prop->type is %d: only CU_MEM_ALLOCATION_TYPE_PINNED (1) is "
+                    "supported", fn, (int)prop->type);
+    if (prop->location.type != CU_MEM_LOCATION_TYPE_DEVICE)
+        return fail(CUDA_ERROR_INVALID_VALUE, "%s: prop->location.type is %d: the software device allocates "
+                    "CU_MEM_LOCATION_TYPE_DEVICE (1) memory", fn, (int)prop->location.type);
+    CUresult r = device_check(fn, prop->location.id);
+    if (r)
+        return r;
+    const unsigned int known = CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR | CU_MEM_HANDLE_TYPE_WIN32 |
+                               CU_MEM_HANDLE_TYPE_WIN32_KMT | CU_MEM_HANDLE_TYPE_FABRIC;
+    unsigned int types = (unsigned int)prop->requestedHandleTypes;
+    if (types & ~known)
+        return fail(CUDA_ERROR_INVALID_VALUE, "%s: prop->requestedHandleTypes 0x%x has unknown bits", fn, types);
+    if (types & ~(unsigned int)CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR)
+        return fail(CUDA_ERROR_NOT_SUPPORTED, "%s: prop->requestedHandleTypes 0x%x: only POSIX file descriptors "
+                    "exist on Linux (Win32 handles are Windows-only; fabric handles need NVLink)", fn, types);
+    if (prop->allocFlags.compressionType != CU_MEM_ALLOCATION_COMP_NONE)
+        return fail(CUDA_ERROR_NOT_SUPPORTED, "%s: compressible memory is a GPU feature the software device lacks",
+                    fn);
+    if (prop->allocFlags.gpuDirectRDMACapable)
+        return fail(CUDA_ERROR_NOT_SUPPORTED, "%s: GPUDirect RDMA is not available on the software device", fn);
+    return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI cuMemGetAllocationGranularity(size_t *granularity, const CUmemAllocationProp *prop,
+                                               CUmemAllocationGranularity_flags option)
+{
+    static const char fn[] = "cuMemGetAllocationGranularity";
+    REQUIRE_INIT(fn);
+    if (!granularity)
+        return fail(CUDA_ERROR_INVALID_VALUE, "%s: granularity is NULL", fn);
+    if (option != CU_MEM_ALLOC_GRANULARITY_MINIMUM && option != CU_MEM_ALLOC_GRANULARITY_RECOMMENDED)
+        return fail(CUDA_ERROR_INVALID_VALUE, "%s: option %d is not a CUmemAllocationGranularity_flags", fn, (int)option);
+    CUresult r = check_prop(fn, prop);
+    if (r)
+        return r;
+    *granularity = vmm_granularity();
+    return CUDA_SUCCESS;
+}
+
+/* Registers a new allocation over mem (which it takes) with one application handle. */
+static CUresult alloc_register(const char *fn, os_memory mem, const CUmemAllocationProp *prop,
+                               CUmemGenericAllocationHandle *handle)
+{
+    struct vmm_alloc *a = calloc(1, sizeof(*a));
+    if (!a) {
+        os_memory_close(&mem);
+        return fail(CUDA_ERROR_OUT_OF_MEMORY, "%s: out of host memory", fn);
+    }
+    a->mem = mem;
+    a->size = mem.size;
+    a->prop = *prop;
+    a->user_refs = 1;
+    a->registered = true;
+    if (!obj_register(&a->base, OBJ_ALLOCATION, alloc_free)) {
+        alloc_free(&a->base);
+        return fail(CUDA_ERROR_OUT_OF_MEMORY, "%s: out of host memory for the handle table", fn);
+    }
+    *handle = a->base.handle;
+    return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI cuMemCreate(CUmemGenericAllocationHandle *handle, size_t size, const CUmemAllocationProp *prop,
+                             unsigned long long flags)
+{
+    static const char fn[] = "cuMemCreate";
+    REQUIRE_INIT(fn);
+    if (!handle)
+        return fail(CUDA_ERROR_INVALID_VALUE, "%s: handle is NULL", fn);
+    if (flags != 0)
+        return fail(CUDA_ERROR_INVALID_VALUE, "%s: flags is 0x%llx: it must be 0", fn, flags);
+    CUresult r = check_prop(fn, prop);
+    if (r)
+        return r;
+    size_t gran = vmm_granularity();
+    if (size == 0 || size % gran)
+        return fail(CUDA_ERROR_INVALID_VALUE, "%s: size %zu is not a positive multiple of the granularity %zu", fn, size,
+                    gran);
+    uint64_t available = os_memory_free();
+    if (size > available)
+        available = os_memory_available();
+    if (size > available)
+        return fail(CUDA_ERROR_OUT_OF_MEMORY, "%s: %zu bytes is more than the %llu bytes of memory available", fn, size,
+                    (unsigned long long)available);
+    os_memory mem;
+    int err = os_memory_create(&mem, size, "extmem-vmm");
+    if (err) {
+        char text[128];
+        return fail(os_error_is_out_of_memory(err) ? CUDA_ERROR_OUT_OF_MEMORY : CUDA_ERROR_OPERATING_SYSTEM,
+                    "%s: creating %zu bytes of shareable memory failed: %s", fn, size,
+                    os_error_string(err, text, sizeof(text)));
+    }
+    CUmemAllocationProp copy = *prop;
+    copy.win32HandleMetaData = NULL;
+    return alloc_register(fn, mem, &copy, handle);
+}
+
+CUresult CUDAAPI cuMemRelease(CUmemGenericAllocationHandle handle)
+{
+    static const char fn[] = "cuMemRelease";
+    REQUIRE_INIT(fn);
+    struct vmm_alloc *a;
+    CUresult r = vmm_alloc_lookup(fn, handle, &a);
+    if (r)
+        return r;
+    amap_lock_write();
+    if (a->registered && --a->user_refs == 0) {
+        /* The handle dies now; mappings keep the memory until they are unmapped. */
+        a->registered = false;
+        obj_unregister(&a->base);
+    }
+    amap_unlock();
+    vmm_alloc_release(a);
+    return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI cuMemGetAllocationPropertiesFromHandle(CUmemAllocationProp *prop, CUmemGenericAllocationHandle handle)
+{
+    static const char fn[] = "cuMemGetAllocationPropertiesFromHandle";
+    REQUIRE_INIT(fn);
+    if (!prop)
+        return fail(CUDA_ERROR_INVALID_VALUE, "%s: prop is NULL", fn);
+    struct vmm_alloc *a;
+    CUresult r = vmm_alloc_lookup(fn, handle, &a);
+    if (r)
+        return r;
+    *prop = a->prop;
+    vmm_alloc_release(a);
+    return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI cuMemExportToShareableHandle(void *shareableHandle, CUmemGenericAllocationHandle handle,
+                                              CUmemAllocationHandleType handleType, unsigned long long flags)
+{
+    static const char fn[] = "cuMemExportToShareableHandle";
+    REQUIRE_INIT(fn);
+    if (!shareableHandle)
+        return fail(CUDA_ERROR_INVALID_VALUE, "%s: shareableHandle is NULL", fn);
+    if (flags != 0)
+        return fail(CUDA_ERROR_INVALID_VALUE, "%s: flags is 0x%llx: it must be 0", fn, flags);
+    if (handleType != CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR)
+        return fail(handleType == CU_MEM_HANDLE_TYPE_WIN32 || handleType == CU_MEM_HANDLE_TYPE_WIN32_KMT ||
+                            handleType == CU_MEM_HANDLE_TYPE_FABRIC
+                        ? CUDA_ERROR_NOT_SUPPORTED
+                        : CUDA_ERROR_INVALID_VALUE,
+                    "%s: handleType %d: only CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR exists on this platform", fn,
+                    (int)handleType);
+    struct vmm_alloc *a;
+    CUresult r = vmm_alloc_lookup(fn, handle, &a);
+    if (r)
+        return r;
+    if (!(a->prop.requestedHandleTypes & CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR)) {
+        vmm_alloc_release(a);
+        return fail(CUDA_ERROR_INVALID_VALUE, "%s: the allocation was not created with CU_MEM_HANDLE_TYPE_POSIX_FILE_"
+                    "DESCRIPTOR in prop.requestedHandleTypes", fn);
+    }
+    os_handle dup;
+    int err = os_handle_dup(a->mem.handle, &dup);
+    vmm_alloc_release(a);
+    if (err) {
+        char text[128];
+        return fail(os_error_is_out_of_memory(err) ? CUDA_ERROR_OUT_OF_MEMORY : CUDA_ERROR_OPERATING_SYSTEM,
+                    "%s: duplicating the allocation's descriptor failed: %s", fn, os_error_string(err, text, sizeof(text)));
+    }
+    memcpy(shareableHandle, &dup, sizeof(dup));
+    return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI cuMemImportFromShareableHandle(CUmemGenericAllocationHandle *handle, void *osHandle,
+                                                CUmemAllocationHandleType shHandleType)
+{
+    static const char fn[] = "cuMemImportFromShareableHandle";
+    REQUIRE_INIT(fn);
+    if (!handle)
+        return fail(CUDA_ERROR_INVALID_VALUE, "%s: handle is NULL", fn);
+    if (shHandleType != CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR)
+        return fail(shHandleType == CU_MEM_HANDLE_TYPE_WIN32 || shHandleType == CU_MEM_HANDLE_TYPE_WIN32_KMT ||
+                            shHandleType == CU_MEM_HANDLE_TYPE_FABRIC
+                        ? CUDA_ERROR_NOT_SUPPORTED
+                        : CUDA_ERROR_INVALID_VALUE,
+                    "%s: shHandleType %d: only CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR exists on this platform", fn,
+                    (int)shHandleType);
+    /* The POSIX convention: the fd itself travels in the pointer argument. */
+    intptr_t fd = (intptr_t)osHandle;
+    if (fd < 0 || fd > INT32_MAX)
+        return fail(CUDA_ERROR_INVALID_VALUE, "%s: %lld is not a file descriptor", fn, (long long)fd);
+    os_memory mem;
+    char why[160] = "";
+    int err = os_memory_open((os_handle)fd, &mem, why, sizeof(why));
+    if (err) {
+        char text[128];
+        if (why[0])
+            return fail(CUDA_ERROR_INVALID_VALUE, "%s: fd %d %s", fn, (int)fd, why);
+        return fail(CUDA_ERROR_INVALID_VALUE, "%s: fd %d cannot be used: %s", fn, (int)fd,
+                    os_error_string(err, text, sizeof(text)));
+    }
+    if (mem.size == 0 || mem.size % vmm_granularity()) {
+        size_t size = mem.size;
+        os_memory_close(&mem);
+        return fail(CUDA_ERROR_INVALID_VALUE, "%s: fd %d holds %zu bytes, not a multiple of the granularity %zu", fn,
+                    (int)fd, size, vmm_granularity());
+    }
+    CUmemAllocationProp prop = {0};
+    prop.type = CU_MEM_ALLOCATION_TYPE_PINNED;
+    prop.requestedHandleTypes = CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR;
+    prop.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
+    prop.location.id = 0;
+    return alloc_register(fn, mem, &prop, handle);
+}

@@ -1,0 +1,235 @@
+/*
+ * Mappings: cuMemMap, cuMemUnmap, cuMemSetAccess, cuMemGetAccess and
+ * cuMemRetainAllocationHandle. Rules and codes follow ../shared/seeds/003_3a96fd0a7bd408ba.txt
+ * and the VMM table of BEHAVIOR.md; each change runs under the maps' write lock, so a
+ * failed call leaves nothing half-mapped.
+ */
+#include "vmm.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+int vmm_access_at(const struct mapping *m, uintptr_t addr)
+{
+    return m->access[(addr - m->r.base) / vmm_granularity()];
+}
+
+bool vmm_covered(const struct range *first, uintptr_t addr, size_t size, int need_access, const char **why)
+{
+    size_t gran = vmm_granularity();
+    uintptr_t cur = addr, end = addr + size;
+    const struct range *r = first;
+    while (cur < end) {
+        if (!r || r->kind != RANGE_MAPPING || cur - r->base >= r->size) {
+            *why = "is not mapped throughout";
+            return false;
+        }
+        const struct mapping *m = (const struct mapping *)r;
+        uintptr_t stop = r->base + r->size < end ? r->base + r->size : end;
+        if (need_access >= 0)
+            for (uintptr_t g = cur - (cur - r->base) % gran; g < stop; g += gran) {
+                int have = vmm_access_at(m, g);
+                if ((have & need_access) != need_access) {
+                    *why = need_access == OS_ACCESS_READWRITE ? "is not writable: set CU_MEM_ACCESS_FLAGS_PROT_READWRITE "
+                                                                "with cuMemSetAccess"
+                                                              : "is not readable: set access with cuMemSetAccess";
+                    return false;
+                }
+            }
+        cur = stop;
+        if (cur < end)
+            r = amap_find(&amap_memory, cur);
+    }
+    return true;
+}
+
+CUresult CUDAAPI cuMemMap(CUdeviceptr ptr, size_t size, size_t offset, CUmemGenericAllocationHandle handle,
+                          unsigned long long flags)
+{
+    static const char fn[] = "cuMemMap";
+    REQUIRE_INIT(fn);
+    size_t gran = vmm_granularity();
+    uintptr_t p = (uintptr_t)ptr;
+    if (flags != 0)
+        return fail(CUDA_ERROR_INVALID_VALUE, "%s: flags is 0x%llx: it must be 0", fn, flags);
+    struct vmm_alloc *a;
+    CUresult r = vmm_alloc_lookup(fn, handle, &a);
+    if (r)
+        return r;
+    struct mapping *m = NULL;
+    amap_lock_write();
+    struct reservation *res = (struct reservation *)amap_find(&amap_reservations, p);
+    if (offset != 0) /* the specification: "currently must be zero" */
+        r = fail(CUDA_ERROR_NOT_SUPPORTED, "%s: offset is %zu: it currently must be 0", fn, offset);
+    else if (size == 0 || size % gran)
+        r = fail(CUDA_ERROR_NOT_SUPPORTED, "%s: size %zu is not a positive multiple of the granularity %zu", fn, size,
+                 gran);
+    else if (p % gran)
+        r = fail(CUDA_ERROR_NOT_SUPPORTED, "%s: ptr 0x%llx is not aligned to the granularity %zu", fn,
+                 (unsigned long long)p, gran);
+    else if (size > a->size)
+        r = fail(CUDA_ERROR_NOT_SUPPORTED, "%s: size %zu is larger than the allocation (%zu bytes)", fn, size, a->size);
+    else if (!res || size > res->r.size - (p - res->r.base))
+        r = fail(CUDA_ERROR_NOT_SUPPORTED, "%s: [0x%llx, +%zu) is not inside one reservation from cuMemAddressReserve",
+                 fn, (unsigned long long)p, size);
+    else if (amap_find_overlap(&amap_memory, p, size))
+        r = fail(CUDA_ERROR_INVALID_VALUE, "%s: [0x%llx, +%zu) overlaps a range that is already mapped", fn,
+                 (unsigned long long)p, size);
+    else if (!(m = calloc(1, sizeof(*m))) || !(m->access = calloc(size / gran, 1)))
+        r = fail(CUDA_ERROR_OUT_OF_MEMORY, "%s: out of host memory", fn);
+    if (!r) {
+        int err = os_map_fixed(&a->mem, 0, (void *)p, size);
+        if (err) {
+            char text[128];
+            r = fail(os_error_is_out_of_memory(err) ? CUDA_ERROR_OUT_OF_MEMORY : CUDA_ERROR_OPERATING_SYSTEM,
+                     "%s: mapping failed: %s%s", fn, os_error_string(err, text, sizeof(text)),
+                     os_error_is_out_of_memory(err) ? " (the process may have reached the OS's limit on mappings, "
+                                                      "vm.max_map_count on Linux)"
+                                                    : "");
+        }
+    }
+    if (r) {
+        amap_unlock();
+        if (m)
+            free(m->access);
+        free(m);
+        vmm_alloc_release(a);
+        return r;
+    }
+    m->r.base = p;
+    m->r.size = m->r.map_size = size;
+    m->r.kind = RANGE_MAPPING;
+    m->r.buffer_id = a->base.handle;
+    m->alloc = a; /* the lookup's reference is the mapping's now */
+    m->res = res;
+    res->mappings++;
+    amap_insert(&amap_memory, &m->r);
+    amap_unlock();
+    return CUDA_SUCCESS;
+}
+
+static void mapping_free(struct mapping *m)
+{
+    vmm_alloc_release(m->alloc);
+    free(m->access);
+    free(m);
+}
+
+CUresult CUDAAPI cuMemUnmap(CUdeviceptr ptr, size_t size)
+{
+    static const char fn[] = "cuMemUnmap";
+    REQUIRE_INIT(fn);
+    uintptr_t p = (uintptr_t)ptr, end = p + size;
+    size_t gran = vmm_granularity();
+    if (size == 0 || size % gran || p % gran || end < p)
+        return fail(CUDA_ERROR_INVALID_VALUE, "%s: [0x%llx, +%zu) is not a granularity-aligned range", fn,
+                    (unsigned long long)p, size);
+    amap_lock_write();
+    /* Every mapping in the range must lie wholly inside it. */
+    struct range *first = amap_find_overlap(&amap_memory, p, size), *r = first;
+    CUresult result = CUDA_SUCCESS;
+    if (!first || first->kind != RANGE_MAPPING)
+        result = fail(CUDA_ERROR_INVALID_VALUE, "%s: nothing is mapped in [0x%llx, +%zu)", fn, (unsigned long long)p, size);
+    for (; !result && r && r->base < end; r = amap_next(&amap_memory, r->base + r->size)) {
+        if (r->kind != RANGE_MAPPING || r->base < p || r->base + r->size > end)
+            result = fail(CUDA_ERROR_INVALID_VALUE, "%s: [0x%llx, +%zu) would unmap part of the mapping [0x%llx, +%zu)",
+                          fn, (unsigned long long)p, size, (unsigned long long)r->base, r->size);
+    }
+    while (!result && (r = amap_find_overlap(&amap_memory, p, size))) {
+        struct mapping *m = (struct mapping *)r;
+        amap_remove(&amap_memory, r);
+        os_unmap_fixed((void *)r->base, r->size);
+        m->res->mappings--;
+        mapping_free(m);
+    }
+    amap_unlock();
+    return result;
+}
+
+static CUresult check_location(const char *fn, const CUmemLocation *loc)
+{
+    if (loc->type != CU_MEM_LOCATION_TYPE_DEVICE)
+        return fail(CUDA_ERROR_INVALID_VALUE, "%s: location.type %d: access is granted to CU_MEM_LOCATION_TYPE_DEVICE",
+                    fn, (int)loc->type);
+    return device_check(fn, loc->id);
+}
+
+CUresult CUDAAPI cuMemSetAccess(CUdeviceptr ptr, size_t size, const CUmemAccessDesc *desc, size_t count)
+{
+    static const char fn[] = "cuMemSetAccess";
+    REQUIRE_INIT(fn);
+    if (!desc || count == 0)
+        return fail(CUDA_ERROR_INVALID_VALUE, "%s: %s", fn, !desc ? "desc is NULL" : "count is 0");
+    int access = -1;
+    for (size_t i = 0; i < count; ++i) {
+        CUresult r = check_location(fn, &desc[i].location);
+        if (r)
+            return r;
+        CUmemAccess_flags f = desc[i].flags;
+        if (f != CU_MEM_ACCESS_FLAGS_PROT_NONE && f != CU_MEM_ACCESS_FLAGS_PROT_READ &&
+            f != CU_MEM_ACCESS_FLAGS_PROT_READWRITE)
+            return fail(CUDA_ERROR_INVALID_VALUE, "%s: desc[%zu].flags %d is not a CUmemAccess_flags", fn, i, (int)f);
+        access = (int)f; /* one device: the last description wins */
+    }
+    uintptr_t p = (uintptr_t)ptr;
+    size_t gran = vmm_granularity();
+    if (size == 0 || size % gran || p % gran || p + size < p)
+        return fail(CUDA_ERROR_INVALID_VALUE, "%s: [0x%llx, +%zu) is not a granularity-aligned range", fn,
+                    (unsigned long long)p, size);
+    amap_lock_write();
+    const char *why = "";
+    struct range *first = amap_find(&amap_memory, p);
+    CUresult result = CUDA_SUCCESS;
+    if (!vmm_covered(first, p, size, -1, &why))
+        result = fail(CUDA_ERROR_INVALID_VALUE, "%s: [0x%llx, +%zu) %s by cuMemMap", fn, (unsigned long long)p, size, why);
+    int err = result ? 0 : os_protect((void *)p, size, access);
+    if (err) {
+        char text[128];
+        result = fail(CUDA_ERROR_OPERATING_SYSTEM, "%s: changing the protection failed: %s", fn,
+                      os_error_string(err, text, sizeof(text)));
+    }
+    for (uintptr_t g = p; !result && g < p + size; g += gran) {
+        struct mapping *m = (struct mapping *)amap_find(&amap_memory, g);
+        m->access[(g - m->r.base) / gran] = (uint8_t)access;
+    }
+    amap_unlock();
+    return result;
+}
+
+CUresult CUDAAPI cuMemGetAccess(unsigned long long *flags, const CUmemLocation *location, CUdeviceptr ptr)
+{
+    static const char fn[] = "cuMemGetAccess";
+    REQUIRE_INIT(fn);
+    if (!flags || !location)
+        return fail(CUDA_ERROR_INVALID_VALUE, "%s: %s is NULL", fn, !flags ? "flags" : "location");
+    CUresult r = check_location(fn, location);
+    if (r)
+        return r;
+    amap_lock_read();
+    struct range *range = amap_find(&amap_memory, (uintptr_t)ptr);
+    bool mapped = range && range->kind == RANGE_MAPPING;
+    if (mapped)
+        *flags = (unsigned long long)vmm_access_at((struct mapping *)range, (uintptr_t)ptr);
+    amap_unlock();
+    if (!mapped)
+        return fail(CUDA_ERROR_INVALID_VALUE, "%s: 0x%llx is not in a range mapped with cuMemMap", fn,
+                    (unsigned long long)ptr);
+    return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI cuMemRetainAllocationHandle(CUmemGenericAllocationHandle *handle, void *addr)
+{
+    static const char fn[] = "cuMemRetainAllocationHandle";
+    REQUIRE_INIT(fn);
+    if (!handle)
+        return fail(CUDA_ERROR_INVALID_VALUE, "%s: handle is NULL", fn);
+    amap_lock_write();
+    struct range *range = amap_find(&amap_memory, (uintptr_t)addr);
+    CUresult r;
+    if (!range || range->kind != RANGE_MAPPING)
+        r = fail(CUDA_ERROR_INVALID_VALUE, "%s: %p is not in a range mapped with cuMemMap", fn, addr);
+    else if (!(r = vmm_alloc_retain_user(fn, ((struct mapping *)range)->alloc)))
+        *handle = ((struct mapping *)range)->alloc->base.handle;
+    amap_unlock();
+    return r;
+}
