@@ -2,7 +2,7 @@
  * Copies and fills. With unified addressing every pointer is an address in this process, so
  * a copy is a memcpy once both ranges are checked (mem_check_access); it runs in stream order.
  */
-#include "internal.h"
+#include "per_thread.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -258,4 +258,96 @@ CUresult CUDAAPI cuMemsetD2D16Async(CUdeviceptr d, size_t pitch, unsigned short 
 CUresult CUDAAPI cuMemsetD2D32Async(CUdeviceptr d, size_t pitch, unsigned int v, size_t w, size_t h, CUstream s)
 {
     return fill("cuMemsetD2D32Async", d, pitch, 4, v, w, h, s);
+}
+
+/* ---- Per-thread default stream variants (per_thread.h) ---- */
+
+CUresult CUDAAPI cuMemcpy_ptds(CUdeviceptr dst, CUdeviceptr src, size_t n)
+{
+    return copy1d("cuMemcpy", (uintptr_t)dst, (uintptr_t)src, n, CU_STREAM_PER_THREAD);
+}
+CUresult CUDAAPI cuMemcpyAsync_ptsz(CUdeviceptr dst, CUdeviceptr src, size_t n, CUstream s)
+{
+    return copy1d("cuMemcpyAsync", (uintptr_t)dst, (uintptr_t)src, n, per_thread(s));
+}
+CUresult CUDAAPI cuMemcpyHtoD_v2_ptds(CUdeviceptr dst, const void *src, size_t n)
+{
+    return copy1d("cuMemcpyHtoD", (uintptr_t)dst, (uintptr_t)src, n, CU_STREAM_PER_THREAD);
+}
+CUresult CUDAAPI cuMemcpyDtoH_v2_ptds(void *dst, CUdeviceptr src, size_t n)
+{
+    return copy1d("cuMemcpyDtoH", (uintptr_t)dst, (uintptr_t)src, n, CU_STREAM_PER_THREAD);
+}
+CUresult CUDAAPI cuMemcpyDtoD_v2_ptds(CUdeviceptr dst, CUdeviceptr src, size_t n)
+{
+    return copy1d("cuMemcpyDtoD", (uintptr_t)dst, (uintptr_t)src, n, CU_STREAM_PER_THREAD);
+}
+CUresult CUDAAPI cuMemcpyHtoDAsync_v2_ptsz(CUdeviceptr dst, const void *src, size_t n, CUstream s)
+{
+    return copy1d("cuMemcpyHtoDAsync", (uintptr_t)dst, (uintptr_t)src, n, per_thread(s));
+}
+CUresult CUDAAPI cuMemcpyDtoHAsync_v2_ptsz(void *dst, CUdeviceptr src, size_t n, CUstream s)
+{
+    return copy1d("cuMemcpyDtoHAsync", (uintptr_t)dst, (uintptr_t)src, n, per_thread(s));
+}
+CUresult CUDAAPI cuMemcpyDtoDAsync_v2_ptsz(CUdeviceptr dst, CUdeviceptr src, size_t n, CUstream s)
+{
+    return copy1d("cuMemcpyDtoDAsync", (uintptr_t)dst, (uintptr_t)src, n, per_thread(s));
+}
+CUresult CUDAAPI cuMemcpy2D_v2_ptds(const CUDA_MEMCPY2D *p) { return copy2d("cuMemcpy2D", p, CU_STREAM_PER_THREAD); }
+CUresult CUDAAPI cuMemcpy2DUnaligned_v2_ptds(const CUDA_MEMCPY2D *p)
+{
+    return copy2d("cuMemcpy2DUnaligned", p, CU_STREAM_PER_THREAD);
+}
+CUresult CUDAAPI cuMemcpy2DAsync_v2_ptsz(const CUDA_MEMCPY2D *p, CUstream s)
+{
+    return copy2d("cuMemcpy2DAsync", p, per_thread(s));
+}
+CUresult CUDAAPI cuMemsetD8_v2_ptds(CUdeviceptr d, unsigned char v, size_t N)
+{
+    return fill("cuMemsetD8", d, N, 1, v, N, 1, CU_STREAM_PER_THREAD);
+}
+CUresult CUDAAPI cuMemsetD16_v2_ptds(CUdeviceptr d, unsigned short v, size_t N)
+{
+    return fill("cuMemsetD16", d, N * 2, 2, v, N, 1, CU_STREAM_PER_THREAD);
+}
+CUresult CUDAAPI cuMemsetD32_v2_ptds(CUdeviceptr d, unsigned int v, size_t N)
+{
+    return fill("cuMemsetD32", d, N * 4, 4, v, N, 1, CU_STREAM_PER_THREAD);
+}
+CUresult CUDAAPI cuMemsetD2D8_v2_ptds(CUdeviceptr d, size_t pitch, unsigned char v, size_t w, size_t h)
+{
+    return fill("cuMemsetD2D8", d, pitch, 1, v, w, h, CU_STREAM_PER_THREAD);
+}
+CUresult CUDAAPI cuMemsetD2D16_v2_ptds(CUdeviceptr d, size_t pitch, unsigned short v, size_t w, size_t h)
+{
+    return fill("cuMemsetD2D16", d, pitch, 2, v, w, h, CU_STREAM_PER_THREAD);
+}
+CUresult CUDAAPI cuMemsetD2D32_v2_ptds(CUdeviceptr d, size_t pitch, unsigned int v, size_t w, size_t h)
+{
+    return fill("cuMemsetD2D32", d, pitch, 4, v, w, h, CU_STREAM_PER_THREAD);
+}
+CUresult CUDAAPI cuMemsetD8Async_ptsz(CUdeviceptr d, unsigned char v, size_t N, CUstream s)
+{
+    return fill("cuMemsetD8Async", d, N, 1, v, N, 1, per_thread(s));
+}
+CUresult CUDAAPI cuMemsetD16Async_ptsz(CUdeviceptr d, unsigned short v, size_t N, CUstream s)
+{
+    return fill("cuMemsetD16Async", d, N * 2, 2, v, N, 1, per_thread(s));
+}
+CUresult CUDAAPI cuMemsetD32Async_ptsz(CUdeviceptr d, unsigned int v, size_t N, CUstream s)
+{
+    return fill("cuMemsetD32Async", d, N * 4, 4, v, N, 1, per_thread(s));
+}
+CUresult CUDAAPI cuMemsetD2D8Async_ptsz(CUdeviceptr d, size_t pitch, unsigned char v, size_t w, size_t h, CUstream s)
+{
+    return fill("cuMemsetD2D8Async", d, pitch, 1, v, w, h, per_thread(s));
+}
+CUresult CUDAAPI cuMemsetD2D16Async_ptsz(CUdeviceptr d, size_t pitch, unsigned short v, size_t w, size_t h, CUstream s)
+{
+    return fill("cuMemsetD2D16Async", d, pitch, 2, v, w, h, per_thread(s));
+}
+CUresult CUDAAPI cuMemsetD2D32Async_ptsz(CUdeviceptr d, size_t pitch, unsigned int v, size_t w, size_t h, CUstream s)
+{
+    return fill("cuMemsetD2D32Async", d, pitch, 4, v, w, h, per_thread(s));
 }

@@ -3,7 +3,7 @@
  * before its latest record has run. A wait captures the latest record at the time of the
  * call, as CUDA specifies, so waiting never depends on records made later.
  */
-#include "internal.h"
+#include "per_thread.h"
 
 #include <stdlib.h>
 
@@ -304,4 +304,15 @@ CUresult CUDAAPI cuEventDestroy(CUevent hEvent) { return cuEventDestroy_v2(hEven
 CUresult CUDAAPI cuEventElapsedTime(float *pMilliseconds, CUevent hStart, CUevent hEnd)
 {
     return elapsed(pMilliseconds, hStart, hEnd);
+}
+
+/* ---- Per-thread default stream variants (per_thread.h) ---- */
+CUresult CUDAAPI cuEventRecord_ptsz(CUevent e, CUstream s) { return record("cuEventRecord", e, per_thread(s), 0); }
+CUresult CUDAAPI cuEventRecordWithFlags_ptsz(CUevent e, CUstream s, unsigned int flags)
+{
+    return record("cuEventRecordWithFlags", e, per_thread(s), flags);
+}
+CUresult CUDAAPI cuStreamWaitEvent_ptsz(CUstream s, CUevent e, unsigned int Flags)
+{
+    return cuStreamWaitEvent(per_thread(s), e, Flags);
 }

@@ -4,7 +4,7 @@
  * variants extmem exports, with the CUDA version that introduced each; a request gets the
  * newest variant introduced at or before its cudaVersion.
  */
-#include "internal.h"
+#include "per_thread.h"
 
 #include <string.h>
 
@@ -143,6 +143,50 @@ static const struct entry entries[] = {
 /* Works before cuInit, as the driver's does. A name or version that is not found is not an
  * error for cuGetProcAddress_v2 (the status says which), as the driver answers; the CUDA 11.3
  * form has no status and returns CUDA_ERROR_NOT_FOUND. */
+/* The per-thread default stream variants, returned for CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM. */
+static const struct entry per_thread_entries[] = {
+    E("cuMemcpy", 7000, cuMemcpy_ptds),
+    E("cuMemcpyAsync", 7000, cuMemcpyAsync_ptsz),
+    E("cuMemcpyHtoD", 7000, cuMemcpyHtoD_v2_ptds),
+    E("cuMemcpyDtoH", 7000, cuMemcpyDtoH_v2_ptds),
+    E("cuMemcpyDtoD", 7000, cuMemcpyDtoD_v2_ptds),
+    E("cuMemcpyHtoDAsync", 7000, cuMemcpyHtoDAsync_v2_ptsz),
+    E("cuMemcpyDtoHAsync", 7000, cuMemcpyDtoHAsync_v2_ptsz),
+    E("cuMemcpyDtoDAsync", 7000, cuMemcpyDtoDAsync_v2_ptsz),
+    E("cuMemcpy2D", 7000, cuMemcpy2D_v2_ptds),
+    E("cuMemcpy2DUnaligned", 7000, cuMemcpy2DUnaligned_v2_ptds),
+    E("cuMemcpy2DAsync", 7000, cuMemcpy2DAsync_v2_ptsz),
+    E("cuMemsetD8", 7000, cuMemsetD8_v2_ptds),
+    E("cuMemsetD16", 7000, cuMemsetD16_v2_ptds),
+    E("cuMemsetD32", 7000, cuMemsetD32_v2_ptds),
+    E("cuMemsetD2D8", 7000, cuMemsetD2D8_v2_ptds),
+    E("cuMemsetD2D16", 7000, cuMemsetD2D16_v2_ptds),
+    E("cuMemsetD2D32", 7000, cuMemsetD2D32_v2_ptds),
+    E("cuMemsetD8Async", 7000, cuMemsetD8Async_ptsz),
+    E("cuMemsetD16Async", 7000, cuMemsetD16Async_ptsz),
+    E("cuMemsetD32Async", 7000, cuMemsetD32Async_ptsz),
+    E("cuMemsetD2D8Async", 7000, cuMemsetD2D8Async_ptsz),
+    E("cuMemsetD2D16Async", 7000, cuMemsetD2D16Async_ptsz),
+    E("cuMemsetD2D32Async", 7000, cuMemsetD2D32Async_ptsz),
+    E("cuStreamGetPriority", 7000, cuStreamGetPriority_ptsz),
+    E("cuStreamGetFlags", 7000, cuStreamGetFlags_ptsz),
+    E("cuStreamGetCtx", 9020, cuStreamGetCtx_ptsz),
+    E("cuStreamWaitEvent", 7000, cuStreamWaitEvent_ptsz),
+    E("cuStreamQuery", 7000, cuStreamQuery_ptsz),
+    E("cuStreamSynchronize", 7000, cuStreamSynchronize_ptsz),
+    E("cuEventRecord", 7000, cuEventRecord_ptsz),
+    E("cuEventRecordWithFlags", 11010, cuEventRecordWithFlags_ptsz),
+    E("cuLaunchHostFunc", 10000, cuLaunchHostFunc_ptsz),
+};
+
+static const struct entry *per_thread_variant(const char *name)
+{
+    for (size_t i = 0; i < sizeof(per_thread_entries) / sizeof(per_thread_entries[0]); ++i)
+        if (strcmp(per_thread_entries[i].name, name) == 0)
+            return &per_thread_entries[i];
+    return NULL;
+}
+
 static CUresult lookup(const char *fn, const char *symbol, void **pfn, int cudaVersion, cuuint64_t flags,
                        CUdriverProcAddressQueryResult *status, bool not_found_is_error)
 {
@@ -165,6 +209,8 @@ static CUresult lookup(const char *fn, const char *symbol, void **pfn, int cudaV
         if (entries[i].version <= cudaVersion && (!best || entries[i].version > best->version))
             best = &entries[i];
     }
+    if (best && (flags & CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM) && per_thread_variant(symbol))
+        best = per_thread_variant(symbol);
     *pfn = best ? (void *)best->fn : NULL;
     if (status)
         *status = best ? CU_GET_PROC_ADDRESS_SUCCESS

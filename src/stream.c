@@ -3,7 +3,7 @@
  * first piece of work. The legacy default stream has no queue: its work runs in the calling
  * thread after the blocking streams of the context have drained (see struct target).
  */
-#include "internal.h"
+#include "per_thread.h"
 
 #include <stdlib.h>
 
@@ -382,3 +382,14 @@ CUresult CUDAAPI cuLaunchHostFunc(CUstream hStream, CUhostFn fn, void *userData)
 #undef cuStreamDestroy
 EXTMEM_API CUresult CUDAAPI cuStreamDestroy(CUstream hStream);
 CUresult CUDAAPI cuStreamDestroy(CUstream hStream) { return cuStreamDestroy_v2(hStream); }
+
+/* ---- Per-thread default stream variants (per_thread.h) ---- */
+CUresult CUDAAPI cuStreamGetPriority_ptsz(CUstream s, int *priority) { return cuStreamGetPriority(per_thread(s), priority); }
+CUresult CUDAAPI cuStreamGetFlags_ptsz(CUstream s, unsigned int *flags) { return cuStreamGetFlags(per_thread(s), flags); }
+CUresult CUDAAPI cuStreamGetCtx_ptsz(CUstream s, CUcontext *pctx) { return cuStreamGetCtx(per_thread(s), pctx); }
+CUresult CUDAAPI cuStreamQuery_ptsz(CUstream s) { return cuStreamQuery(per_thread(s)); }
+CUresult CUDAAPI cuStreamSynchronize_ptsz(CUstream s) { return cuStreamSynchronize(per_thread(s)); }
+CUresult CUDAAPI cuLaunchHostFunc_ptsz(CUstream s, CUhostFn fn, void *userData)
+{
+    return cuLaunchHostFunc(per_thread(s), fn, userData);
+}

@@ -50,21 +50,49 @@
 #define cuMemGetAddressRange      cuMemGetAddressRange_v2
 #define cuMemAllocHost            cuMemAllocHost_v2
 #define cuMemHostGetDevicePointer cuMemHostGetDevicePointer_v2
-#define cuMemcpyHtoD              cuMemcpyHtoD_v2
-#define cuMemcpyDtoH              cuMemcpyDtoH_v2
-#define cuMemcpyDtoD              cuMemcpyDtoD_v2
-#define cuMemcpyHtoDAsync         cuMemcpyHtoDAsync_v2
-#define cuMemcpyDtoHAsync         cuMemcpyDtoHAsync_v2
-#define cuMemcpyDtoDAsync         cuMemcpyDtoDAsync_v2
-#define cuMemcpy2D                cuMemcpy2D_v2
-#define cuMemcpy2DUnaligned       cuMemcpy2DUnaligned_v2
-#define cuMemcpy2DAsync           cuMemcpy2DAsync_v2
-#define cuMemsetD8                cuMemsetD8_v2
-#define cuMemsetD16               cuMemsetD16_v2
-#define cuMemsetD32               cuMemsetD32_v2
-#define cuMemsetD2D8              cuMemsetD2D8_v2
-#define cuMemsetD2D16             cuMemsetD2D16_v2
-#define cuMemsetD2D32             cuMemsetD2D32_v2
+/* Code built with CUDA_API_PER_THREAD_DEFAULT_STREAM (nvcc --default-stream per-thread)
+ * calls the _ptds / _ptsz variants, for which the NULL stream is the per-thread stream. */
+#if defined(CUDA_API_PER_THREAD_DEFAULT_STREAM)
+#define EXTMEM_PTDS(api) api##_ptds
+#define EXTMEM_PTSZ(api) api##_ptsz
+#else
+#define EXTMEM_PTDS(api) api
+#define EXTMEM_PTSZ(api) api
+#endif
+#define cuMemcpyHtoD              EXTMEM_PTDS(cuMemcpyHtoD_v2)
+#define cuMemcpyDtoH              EXTMEM_PTDS(cuMemcpyDtoH_v2)
+#define cuMemcpyDtoD              EXTMEM_PTDS(cuMemcpyDtoD_v2)
+#define cuMemcpyHtoDAsync         EXTMEM_PTSZ(cuMemcpyHtoDAsync_v2)
+#define cuMemcpyDtoHAsync         EXTMEM_PTSZ(cuMemcpyDtoHAsync_v2)
+#define cuMemcpyDtoDAsync         EXTMEM_PTSZ(cuMemcpyDtoDAsync_v2)
+#define cuMemcpy2D                EXTMEM_PTDS(cuMemcpy2D_v2)
+#define cuMemcpy2DUnaligned       EXTMEM_PTDS(cuMemcpy2DUnaligned_v2)
+#define cuMemcpy2DAsync           EXTMEM_PTSZ(cuMemcpy2DAsync_v2)
+#define cuMemsetD8                EXTMEM_PTDS(cuMemsetD8_v2)
+#define cuMemsetD16               EXTMEM_PTDS(cuMemsetD16_v2)
+#define cuMemsetD32               EXTMEM_PTDS(cuMemsetD32_v2)
+#define cuMemsetD2D8              EXTMEM_PTDS(cuMemsetD2D8_v2)
+#define cuMemsetD2D16             EXTMEM_PTDS(cuMemsetD2D16_v2)
+#define cuMemsetD2D32             EXTMEM_PTDS(cuMemsetD2D32_v2)
+#if defined(CUDA_API_PER_THREAD_DEFAULT_STREAM)
+#define cuMemcpy                  EXTMEM_PTDS(cuMemcpy)
+#define cuMemcpyAsync             EXTMEM_PTSZ(cuMemcpyAsync)
+#define cuMemsetD8Async           EXTMEM_PTSZ(cuMemsetD8Async)
+#define cuMemsetD16Async          EXTMEM_PTSZ(cuMemsetD16Async)
+#define cuMemsetD32Async          EXTMEM_PTSZ(cuMemsetD32Async)
+#define cuMemsetD2D8Async         EXTMEM_PTSZ(cuMemsetD2D8Async)
+#define cuMemsetD2D16Async        EXTMEM_PTSZ(cuMemsetD2D16Async)
+#define cuMemsetD2D32Async        EXTMEM_PTSZ(cuMemsetD2D32Async)
+#define cuStreamGetPriority       EXTMEM_PTSZ(cuStreamGetPriority)
+#define cuStreamGetFlags          EXTMEM_PTSZ(cuStreamGetFlags)
+#define cuStreamGetCtx            EXTMEM_PTSZ(cuStreamGetCtx)
+#define cuStreamWaitEvent         EXTMEM_PTSZ(cuStreamWaitEvent)
+#define cuStreamQuery             EXTMEM_PTSZ(cuStreamQuery)
+#define cuStreamSynchronize       EXTMEM_PTSZ(cuStreamSynchronize)
+#define cuEventRecord             EXTMEM_PTSZ(cuEventRecord)
+#define cuEventRecordWithFlags    EXTMEM_PTSZ(cuEventRecordWithFlags)
+#define cuLaunchHostFunc          EXTMEM_PTSZ(cuLaunchHostFunc)
+#endif
 #define cuStreamDestroy           cuStreamDestroy_v2
 #define cuEventDestroy            cuEventDestroy_v2
 #define cuEventElapsedTime        cuEventElapsedTime_v2
@@ -754,6 +782,18 @@ EXTMEM_API CUresult CUDAAPI cuMemGetAllocationPropertiesFromHandle(CUmemAllocati
  * VERSION_NOT_SUFFICIENT otherwise. */
 EXTMEM_API CUresult CUDAAPI cuGetProcAddress(const char *symbol, void **pfn, int cudaVersion, cuuint64_t flags,
                                              CUdriverProcAddressQueryResult *symbolStatus);
+
+#if defined(CUDA_API_PER_THREAD_DEFAULT_STREAM)
+/* As in NVIDIA's header: per-thread code asks for per-thread variants unless it says which. */
+static inline CUresult cuGetProcAddress_v2_ptsz(const char *symbol, void **pfn, int cudaVersion, cuuint64_t flags,
+                                                CUdriverProcAddressQueryResult *symbolStatus)
+{
+    if ((flags & (CU_GET_PROC_ADDRESS_LEGACY_STREAM | CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM)) == 0)
+        flags |= CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM;
+    return cuGetProcAddress_v2(symbol, pfn, cudaVersion, flags, symbolStatus);
+}
+#define cuGetProcAddress_v2 cuGetProcAddress_v2_ptsz
+#endif
 
 #ifdef __cplusplus
 }

@@ -141,8 +141,8 @@ EXTMEM_API cudaError_t CUDARTAPI cudaDeviceSynchronize(void);
 /* Destroys every allocation, stream and event of the thread device's primary context
  * (cuDevicePrimaryCtxReset). The next call that needs a context, in any thread, retains the
  * primary context afresh. Succeeds when no context was ever created. Handles from before the
- * reset are stale: streams and events are then cudaErrorInvalidResourceHandle, memory
- * cudaErrorInvalidValue. */
+ * reset are stale: streams and events are then cudaErrorInvalidResourceHandle (NVIDIA's
+ * runtime says cudaErrorContextIsDestroyed for a stream), memory cudaErrorInvalidValue. */
 EXTMEM_API cudaError_t CUDARTAPI cudaDeviceReset(void);
 
 /* ---- Memory ------------------------------------------------------------------------- */
@@ -256,11 +256,12 @@ EXTMEM_API cudaError_t CUDARTAPI cudaStreamQuery(cudaStream_t stream);
 
 /* Work queued in stream after this call waits for the event's recorded work.
  * Returns:
+ *   cudaErrorInvalidValue           flags is not cudaEventWaitDefault or
+ *                                   cudaEventWaitExternal (checked before the event)
  *   cudaErrorInvalidResourceHandle  event is NULL, destroyed or forged; stream is destroyed
  *                                   or forged
- *   cudaErrorInvalidValue           flags is not cudaEventWaitDefault or
- *                                   cudaEventWaitExternal
- *   (from cuStreamWaitEvent)        what the driver says of cudaEventWaitExternal */
+ *   (from cuStreamWaitEvent)        what the driver says of cudaEventWaitExternal (NVIDIA's
+ *                                   answers cudaErrorIllegalState outside stream capture) */
 EXTMEM_API cudaError_t CUDARTAPI cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event,
                                                      unsigned int flags EXTMEM_RT_DEFAULT(0));
 

@@ -85,13 +85,14 @@ cudaError_t CUDARTAPI cudaStreamQuery_ptsz(cudaStream_t stream)
 
 static cudaError_t rt_stream_wait_event(cudaStream_t stream, cudaEvent_t event, unsigned int flags)
 {
-    if (event == NULL)
-        return rt_fail(cudaErrorInvalidResourceHandle, "cudaStreamWaitEvent: event is NULL");
+    /* NVIDIA's runtime looks at the flags before the event. */
     if (flags & ~(unsigned int)cudaEventWaitExternal)
         return rt_fail(cudaErrorInvalidValue,
                        "cudaStreamWaitEvent: flags 0x%x has unknown bits: use cudaEventWaitDefault or "
                        "cudaEventWaitExternal",
                        flags);
+    if (event == NULL)
+        return rt_fail(cudaErrorInvalidResourceHandle, "cudaStreamWaitEvent: event is NULL");
     cudaError_t err = rt_context();
     if (err != cudaSuccess)
         return err;

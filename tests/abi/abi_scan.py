@@ -479,6 +479,10 @@ def main():
     def names_symbol(macros, name, seen=()):
         """Whether a macro expands to one identifier that is no constant: a function's name."""
         body = macros[name]
+        # EXTMEM_PTDS(x) / EXTMEM_PTSZ(x): x, or its per-thread-stream variant.
+        if (len(body) == 4 and body[0] in ("EXTMEM_PTDS", "EXTMEM_PTSZ") and body[1] == "("
+                and is_ident(body[2]) and body[3] == ")"):
+            return True
         if len(body) != 1 or not is_ident(body[0]) or body[0] in enum_set:
             return False
         target = body[0]
