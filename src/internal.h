@@ -76,9 +76,6 @@ typedef enum obj_status {
 /* Registers o (one reference, owned by the registry) and returns its handle value, or 0 when
  * out of memory. */
 uint64_t obj_register(struct obj *o, obj_type type, void (*destroy)(struct obj *));
-/* Gives an object that was unregistered, but is still referenced, a new handle (the registry
- * takes a new reference). */
-uint64_t obj_reregister(struct obj *o);
 /* Looks a handle up; on OBJ_FOUND *out holds a new reference. */
 obj_status obj_lookup(uint64_t handle, obj_type type, struct obj **out);
 /* Removes o from the registry (once: false when already removed) and drops the registry's

@@ -3,7 +3,7 @@
  * §2): a cuMemAlloc allocation is a sealed memfd, so it can later be exported for IPC or as
  * a dma-buf without a copy. Device pointers are host addresses (unified addressing).
  */
-#include "internal.h"
+#include "vmm.h"
 
 #include <stdlib.h>
 
@@ -256,6 +256,9 @@ CUresult CUDAAPI cuMemGetAddressRange(CUdeviceptr *pbase, size_t *psize, CUdevic
     ctx_release(ctx);
     amap_lock_read();
     struct range *range = amap_find(&amap_memory, (uintptr_t)dptr);
+    /* A VMM mapping counts once access is set, as on the driver. */
+    if (range && range->kind == RANGE_MAPPING && ((struct mapping *)range)->access == OS_ACCESS_NONE)
+        range = NULL;
     uintptr_t base = range ? range->base : 0;
     size_t size = range ? range->size : 0;
     amap_unlock();

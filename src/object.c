@@ -67,15 +67,6 @@ uint64_t obj_register(struct obj *o, obj_type type, void (*destroy)(struct obj *
     return h;
 }
 
-uint64_t obj_reregister(struct obj *o)
-{
-    os_mutex_lock(&lock);
-    uint64_t h = place(o);
-    if (h)
-        atomic_fetch_add(&o->refs, 1);
-    os_mutex_unlock(&lock);
-    return h;
-}
 
 obj_status obj_lookup(uint64_t handle, obj_type type, struct obj **out)
 {

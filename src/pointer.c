@@ -12,7 +12,9 @@ struct pointer_info {
     uint64_t buffer_id;
     uint64_t ctx_handle;
     unsigned long long handle_types; /* VMM mappings: the allocation's shareable handle types */
-    int access;                      /* VMM mappings: the access of the granule at the address */
+    int access;                      /* VMM mappings: the mapping's access */
+    uintptr_t range_base;            /* the range the driver reports: for VMM, the reservation */
+    size_t range_size;
 };
 
 static struct pointer_info lookup(CUdeviceptr ptr)
@@ -28,10 +30,14 @@ static struct pointer_info lookup(CUdeviceptr ptr)
         info.buffer_id = r->buffer_id;
         info.ctx_handle = r->ctx ? r->ctx->base.handle : 0;
         info.access = OS_ACCESS_READWRITE;
+        info.range_base = r->base;
+        info.range_size = r->size;
         if (r->kind == RANGE_MAPPING) {
             const struct mapping *m = (const struct mapping *)r;
             info.handle_types = (unsigned long long)m->alloc->prop.requestedHandleTypes;
-            info.access = vmm_access_at(m, (uintptr_t)ptr);
+            info.access = m->access;
+            info.range_base = m->res->r.base;
+            info.range_size = m->res->r.size;
         }
     }
     amap_unlock();
@@ -87,8 +93,8 @@ static void write_value(void *data, CUpointer_attribute a, CUdeviceptr ptr, cons
     case CU_POINTER_ATTRIBUTE_IS_MANAGED: PUT(unsigned int, 0); break;
     case CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL: PUT(int, 0); break;
     case CU_POINTER_ATTRIBUTE_IS_LEGACY_CUDA_IPC_CAPABLE: PUT(int, 0); break;
-    case CU_POINTER_ATTRIBUTE_RANGE_START_ADDR: PUT(CUdeviceptr, in->base); break;
-    case CU_POINTER_ATTRIBUTE_RANGE_SIZE: PUT(size_t, in->size); break;
+    case CU_POINTER_ATTRIBUTE_RANGE_START_ADDR: PUT(CUdeviceptr, in->range_base); break;
+    case CU_POINTER_ATTRIBUTE_RANGE_SIZE: PUT(size_t, in->range_size); break;
     case CU_POINTER_ATTRIBUTE_MAPPED: PUT(int, 1); break;
     case CU_POINTER_ATTRIBUTE_ALLOWED_HANDLE_TYPES: PUT(unsigned long long, in->handle_types); break;
     case CU_POINTER_ATTRIBUTE_IS_GPU_DIRECT_RDMA_CAPABLE: PUT(int, 0); break;

@@ -11,13 +11,16 @@
 
 #include "internal.h"
 
+/* As on the driver, the handle stays valid while the application holds a reference
+ * (create, import, retain minus release) or the memory is mapped somewhere. */
 struct vmm_alloc {
     struct obj base;
     os_memory mem;
     size_t size;
-    CUmemAllocationProp prop;
-    int user_refs;   /* handles the application holds: create, import, retain minus release */
-    bool registered; /* the handle is live (user_refs > 0) */
+    CUmemAllocationProp prop; /* what cuMemGetAllocationPropertiesFromHandle reports */
+    bool exportable;          /* POSIX fds may be exported */
+    int user_refs;
+    size_t mappings;
 };
 
 struct reservation {
@@ -29,16 +32,15 @@ struct mapping {
     struct range r; /* base and size of the mapped range */
     struct vmm_alloc *alloc; /* a reference */
     struct reservation *res;
-    uint8_t *access; /* OS_ACCESS_* per granule */
+    int access; /* OS_ACCESS_*: the driver sets access for whole mappings */
 };
 
 size_t vmm_granularity(void);
 /* Looks up an allocation handle, with a reference. */
 CUresult vmm_alloc_lookup(const char *fn, CUmemGenericAllocationHandle handle, struct vmm_alloc **out);
 void vmm_alloc_release(struct vmm_alloc *a);
-/* With the write lock: one more application handle on a (cuMemRetainAllocationHandle). */
-CUresult vmm_alloc_retain_user(const char *fn, struct vmm_alloc *a);
-/* The access of the granule holding addr in mapping m. */
-int vmm_access_at(const struct mapping *m, uintptr_t addr);
+/* With the write lock: the mapping or the application let go of a; unregisters the handle
+ * when neither holds it any more. */
+void vmm_alloc_drop_holder(struct vmm_alloc *a);
 
 #endif

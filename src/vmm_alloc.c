@@ -28,44 +28,36 @@ CUresult vmm_alloc_lookup(const char *fn, CUmemGenericAllocationHandle handle, s
 
 void vmm_alloc_release(struct vmm_alloc *a) { obj_release(&a->base); }
 
-CUresult vmm_alloc_retain_user(const char *fn, struct vmm_alloc *a)
+void vmm_alloc_drop_holder(struct vmm_alloc *a)
 {
-    if (!a->registered) {
-        if (!obj_reregister(&a->base))
-            return fail(CUDA_ERROR_OUT_OF_MEMORY, "%s: out of host memory for the handle table", fn);
-        a->registered = true;
-    }
-    a->user_refs++;
-    return CUDA_SUCCESS;
+    if (a->user_refs == 0 && a->mappings == 0)
+        obj_unregister(&a->base);
 }
 
-/* Checks an allocation's properties; shared by cuMemCreate and the granularity query. */
+/* cuMemCreate's checks of prop, in the driver's order: the device, then the type and the
+ * location, then the handle types. Like the driver, it keeps compression and RDMA requests
+ * (the memory is ordinary memory either way) and ignores unknown handle-type bits. */
 static CUresult check_prop(const char *fn, const CUmemAllocationProp *prop)
 {
-    if (!prop)
-        return fail(CUDA_ERROR_INVALID_VALUE, "%s: prop is NULL", fn);
+    CUresult r = device_check(fn, prop->location.id);
+    if (r)
+        return r;
     if (prop->type != CU_MEM_ALLOCATION_TYPE_PINNED)
         return fail(CUDA_ERROR_INVALID_VALUE, "%s: prop->type is %d: only CU_MEM_ALLOCATION_TYPE_PINNED (1) is "
                     "supported", fn, (int)prop->type);
     if (prop->location.type != CU_MEM_LOCATION_TYPE_DEVICE)
         return fail(CUDA_ERROR_INVALID_VALUE, "%s: prop->location.type is %d: the software device allocates "
                     "CU_MEM_LOCATION_TYPE_DEVICE (1) memory", fn, (int)prop->location.type);
-    CUresult r = device_check(fn, prop->location.id);
-    if (r)
-        return r;
-    const unsigned int known = CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR | CU_MEM_HANDLE_TYPE_WIN32 |
-                               CU_MEM_HANDLE_TYPE_WIN32_KMT | CU_MEM_HANDLE_TYPE_FABRIC;
+    if (prop->allocFlags.usage != 0)
+        return fail(CUDA_ERROR_INVALID_VALUE, "%s: prop->allocFlags.usage 0x%x is not supported", fn,
+                    prop->allocFlags.usage);
     unsigned int types = (unsigned int)prop->requestedHandleTypes;
-    if (types & ~known)
-        return fail(CUDA_ERROR_INVALID_VALUE, "%s: prop->requestedHandleTypes 0x%x has unknown bits", fn, types);
-    if (types & ~(unsigned int)CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR)
-        return fail(CUDA_ERROR_NOT_SUPPORTED, "%s: prop->requestedHandleTypes 0x%x: only POSIX file descriptors "
-                    "exist on Linux (Win32 handles are Windows-only; fabric handles need NVLink)", fn, types);
-    if (prop->allocFlags.compressionType != CU_MEM_ALLOCATION_COMP_NONE)
-        return fail(CUDA_ERROR_NOT_SUPPORTED, "%s: compressible memory is a GPU feature the software device lacks",
-                    fn);
-    if (prop->allocFlags.gpuDirectRDMACapable)
-        return fail(CUDA_ERROR_NOT_SUPPORTED, "%s: GPUDirect RDMA is not available on the software device", fn);
+    if (types & (CU_MEM_HANDLE_TYPE_WIN32 | CU_MEM_HANDLE_TYPE_WIN32_KMT))
+        return fail(CUDA_ERROR_INVALID_VALUE, "%s: prop->requestedHandleTypes 0x%x: Win32 handles exist on Windows "
+                    "only", fn, types);
+    if (types & CU_MEM_HANDLE_TYPE_FABRIC)
+        return fail(CUDA_ERROR_NOT_PERMITTED, "%s: fabric handles need an NVLink fabric, which the software device "
+                    "does not have", fn);
     return CUDA_SUCCESS;
 }
 
@@ -74,19 +66,17 @@ CUresult CUDAAPI cuMemGetAllocationGranularity(size_t *granularity, const CUmemA
 {
     static const char fn[] = "cuMemGetAllocationGranularity";
     REQUIRE_INIT(fn);
-    if (!granularity)
-        return fail(CUDA_ERROR_INVALID_VALUE, "%s: granularity is NULL", fn);
+    if (!granularity || !prop)
+        return fail(CUDA_ERROR_INVALID_VALUE, "%s: %s is NULL", fn, !granularity ? "granularity" : "prop");
     if (option != CU_MEM_ALLOC_GRANULARITY_MINIMUM && option != CU_MEM_ALLOC_GRANULARITY_RECOMMENDED)
         return fail(CUDA_ERROR_INVALID_VALUE, "%s: option %d is not a CUmemAllocationGranularity_flags", fn, (int)option);
-    CUresult r = check_prop(fn, prop);
-    if (r)
-        return r;
+    /* The driver answers without looking at prop's fields; so does extmem. */
     *granularity = vmm_granularity();
     return CUDA_SUCCESS;
 }
 
 /* Registers a new allocation over mem (which it takes) with one application handle. */
-static CUresult alloc_register(const char *fn, os_memory mem, const CUmemAllocationProp *prop,
+static CUresult alloc_register(const char *fn, os_memory mem, const CUmemAllocationProp *prop, bool exportable,
                                CUmemGenericAllocationHandle *handle)
 {
     struct vmm_alloc *a = calloc(1, sizeof(*a));
@@ -97,8 +87,8 @@ static CUresult alloc_register(const char *fn, os_memory mem, const CUmemAllocat
     a->mem = mem;
     a->size = mem.size;
     a->prop = *prop;
+    a->exportable = exportable;
     a->user_refs = 1;
-    a->registered = true;
     if (!obj_register(&a->base, OBJ_ALLOCATION, alloc_free)) {
         alloc_free(&a->base);
         return fail(CUDA_ERROR_OUT_OF_MEMORY, "%s: out of host memory for the handle table", fn);
@@ -112,17 +102,17 @@ CUresult CUDAAPI cuMemCreate(CUmemGenericAllocationHandle *handle, size_t size, 
 {
     static const char fn[] = "cuMemCreate";
     REQUIRE_INIT(fn);
-    if (!handle)
-        return fail(CUDA_ERROR_INVALID_VALUE, "%s: handle is NULL", fn);
+    if (!handle || !prop)
+        return fail(CUDA_ERROR_INVALID_VALUE, "%s: %s is NULL", fn, !handle ? "handle" : "prop");
     if (flags != 0)
         return fail(CUDA_ERROR_INVALID_VALUE, "%s: flags is 0x%llx: it must be 0", fn, flags);
-    CUresult r = check_prop(fn, prop);
-    if (r)
-        return r;
     size_t gran = vmm_granularity();
     if (size == 0 || size % gran)
         return fail(CUDA_ERROR_INVALID_VALUE, "%s: size %zu is not a positive multiple of the granularity %zu", fn, size,
                     gran);
+    CUresult r = check_prop(fn, prop);
+    if (r)
+        return r;
     uint64_t available = os_memory_free();
     if (size > available)
         available = os_memory_available();
@@ -139,7 +129,8 @@ CUresult CUDAAPI cuMemCreate(CUmemGenericAllocationHandle *handle, size_t size, 
     }
     CUmemAllocationProp copy = *prop;
     copy.win32HandleMetaData = NULL;
-    return alloc_register(fn, mem, &copy, handle);
+    copy.requestedHandleTypes &= CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR; /* unknown bits are dropped */
+    return alloc_register(fn, mem, &copy, copy.requestedHandleTypes != 0, handle);
 }
 
 CUresult CUDAAPI cuMemRelease(CUmemGenericAllocationHandle handle)
@@ -151,11 +142,14 @@ CUresult CUDAAPI cuMemRelease(CUmemGenericAllocationHandle handle)
     if (r)
         return r;
     amap_lock_write();
-    if (a->registered && --a->user_refs == 0) {
-        /* The handle dies now; mappings keep the memory until they are unmapped. */
-        a->registered = false;
-        obj_unregister(&a->base);
+    if (a->user_refs == 0) {
+        amap_unlock();
+        vmm_alloc_release(a);
+        return fail(CUDA_ERROR_INVALID_VALUE, "%s: allocation 0x%llx was already released (it lives on only while "
+                    "mapped)", fn, (unsigned long long)handle);
     }
+    a->user_refs--;
+    vmm_alloc_drop_holder(a); /* mappings keep the memory and the handle until they are unmapped */
     amap_unlock();
     vmm_alloc_release(a);
     return CUDA_SUCCESS;
@@ -186,17 +180,14 @@ CUresult CUDAAPI cuMemExportToShareableHandle(void *shareableHandle, CUmemGeneri
     if (flags != 0)
         return fail(CUDA_ERROR_INVALID_VALUE, "%s: flags is 0x%llx: it must be 0", fn, flags);
     if (handleType != CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR)
-        return fail(handleType == CU_MEM_HANDLE_TYPE_WIN32 || handleType == CU_MEM_HANDLE_TYPE_WIN32_KMT ||
-                            handleType == CU_MEM_HANDLE_TYPE_FABRIC
-                        ? CUDA_ERROR_NOT_SUPPORTED
-                        : CUDA_ERROR_INVALID_VALUE,
+        return fail(CUDA_ERROR_INVALID_VALUE,
                     "%s: handleType %d: only CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR exists on this platform", fn,
                     (int)handleType);
     struct vmm_alloc *a;
     CUresult r = vmm_alloc_lookup(fn, handle, &a);
     if (r)
         return r;
-    if (!(a->prop.requestedHandleTypes & CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR)) {
+    if (!a->exportable) {
         vmm_alloc_release(a);
         return fail(CUDA_ERROR_INVALID_VALUE, "%s: the allocation was not created with CU_MEM_HANDLE_TYPE_POSIX_FILE_"
                     "DESCRIPTOR in prop.requestedHandleTypes", fn);
@@ -247,10 +238,11 @@ CUresult CUDAAPI cuMemImportFromShareableHandle(CUmemGenericAllocationHandle *ha
         return fail(CUDA_ERROR_INVALID_VALUE, "%s: fd %d holds %zu bytes, not a multiple of the granularity %zu", fn,
                     (int)fd, size, vmm_granularity());
     }
+    /* Each import is a new handle. Its properties report no handle types, as the driver's
+     * do; it can still be exported again. */
     CUmemAllocationProp prop = {0};
     prop.type = CU_MEM_ALLOCATION_TYPE_PINNED;
-    prop.requestedHandleTypes = CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR;
     prop.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
     prop.location.id = 0;
-    return alloc_register(fn, mem, &prop, handle);
+    return alloc_register(fn, mem, &prop, true, handle);
 }

@@ -9,14 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-int vmm_access_at(const struct mapping *m, uintptr_t addr)
-{
-    return m->access[(addr - m->r.base) / vmm_granularity()];
-}
-
 bool vmm_covered(const struct range *first, uintptr_t addr, size_t size, int need_access, const char **why)
 {
-    size_t gran = vmm_granularity();
     uintptr_t cur = addr, end = addr + size;
     const struct range *r = first;
     while (cur < end) {
@@ -26,16 +20,12 @@ bool vmm_covered(const struct range *first, uintptr_t addr, size_t size, int nee
         }
         const struct mapping *m = (const struct mapping *)r;
         uintptr_t stop = r->base + r->size < end ? r->base + r->size : end;
-        if (need_access >= 0)
-            for (uintptr_t g = cur - (cur - r->base) % gran; g < stop; g += gran) {
-                int have = vmm_access_at(m, g);
-                if ((have & need_access) != need_access) {
-                    *why = need_access == OS_ACCESS_READWRITE ? "is not writable: set CU_MEM_ACCESS_FLAGS_PROT_READWRITE "
-                                                                "with cuMemSetAccess"
-                                                              : "is not readable: set access with cuMemSetAccess";
-                    return false;
-                }
-            }
+        if (need_access >= 0 && (m->access & need_access) != need_access) {
+            *why = need_access == OS_ACCESS_READWRITE ? "is not writable: set CU_MEM_ACCESS_FLAGS_PROT_READWRITE "
+                                                        "with cuMemSetAccess"
+                                                      : "is not readable: set access with cuMemSetAccess";
+            return false;
+        }
         cur = stop;
         if (cur < end)
             r = amap_find(&amap_memory, cur);
@@ -50,20 +40,25 @@ CUresult CUDAAPI cuMemMap(CUdeviceptr ptr, size_t size, size_t offset, CUmemGene
     REQUIRE_INIT(fn);
     size_t gran = vmm_granularity();
     uintptr_t p = (uintptr_t)ptr;
+    /* The driver's order: flags, the handle, a zero size or address (INVALID_VALUE); then
+     * the placement rules (NOT_SUPPORTED); an overlap with a mapping last (INVALID_VALUE). */
     if (flags != 0)
         return fail(CUDA_ERROR_INVALID_VALUE, "%s: flags is 0x%llx: it must be 0", fn, flags);
     struct vmm_alloc *a;
     CUresult r = vmm_alloc_lookup(fn, handle, &a);
     if (r)
         return r;
+    if (size == 0 || p == 0) {
+        vmm_alloc_release(a);
+        return fail(CUDA_ERROR_INVALID_VALUE, "%s: %s is 0", fn, size == 0 ? "size" : "ptr");
+    }
     struct mapping *m = NULL;
     amap_lock_write();
     struct reservation *res = (struct reservation *)amap_find(&amap_reservations, p);
     if (offset != 0) /* the specification: "currently must be zero" */
         r = fail(CUDA_ERROR_NOT_SUPPORTED, "%s: offset is %zu: it currently must be 0", fn, offset);
-    else if (size == 0 || size % gran)
-        r = fail(CUDA_ERROR_NOT_SUPPORTED, "%s: size %zu is not a positive multiple of the granularity %zu", fn, size,
-                 gran);
+    else if (size % gran)
+        r = fail(CUDA_ERROR_NOT_SUPPORTED, "%s: size %zu is not a multiple of the granularity %zu", fn, size, gran);
     else if (p % gran)
         r = fail(CUDA_ERROR_NOT_SUPPORTED, "%s: ptr 0x%llx is not aligned to the granularity %zu", fn,
                  (unsigned long long)p, gran);
@@ -75,7 +70,7 @@ CUresult CUDAAPI cuMemMap(CUdeviceptr ptr, size_t size, size_t offset, CUmemGene
     else if (amap_find_overlap(&amap_memory, p, size))
         r = fail(CUDA_ERROR_INVALID_VALUE, "%s: [0x%llx, +%zu) overlaps a range that is already mapped", fn,
                  (unsigned long long)p, size);
-    else if (!(m = calloc(1, sizeof(*m))) || !(m->access = calloc(size / gran, 1)))
+    else if (!(m = calloc(1, sizeof(*m))))
         r = fail(CUDA_ERROR_OUT_OF_MEMORY, "%s: out of host memory", fn);
     if (!r) {
         int err = os_map_fixed(&a->mem, 0, (void *)p, size);
@@ -90,8 +85,6 @@ CUresult CUDAAPI cuMemMap(CUdeviceptr ptr, size_t size, size_t offset, CUmemGene
     }
     if (r) {
         amap_unlock();
-        if (m)
-            free(m->access);
         free(m);
         vmm_alloc_release(a);
         return r;
@@ -103,15 +96,19 @@ CUresult CUDAAPI cuMemMap(CUdeviceptr ptr, size_t size, size_t offset, CUmemGene
     m->alloc = a; /* the lookup's reference is the mapping's now */
     m->res = res;
     res->mappings++;
+    a->mappings++;
     amap_insert(&amap_memory, &m->r);
     amap_unlock();
     return CUDA_SUCCESS;
 }
 
+/* With the write lock. */
 static void mapping_free(struct mapping *m)
 {
+    m->res->mappings--;
+    m->alloc->mappings--;
+    vmm_alloc_drop_holder(m->alloc);
     vmm_alloc_release(m->alloc);
-    free(m->access);
     free(m);
 }
 
@@ -125,11 +122,13 @@ CUresult CUDAAPI cuMemUnmap(CUdeviceptr ptr, size_t size)
         return fail(CUDA_ERROR_INVALID_VALUE, "%s: [0x%llx, +%zu) is not a granularity-aligned range", fn,
                     (unsigned long long)p, size);
     amap_lock_write();
-    /* Every mapping in the range must lie wholly inside it. */
-    struct range *first = amap_find_overlap(&amap_memory, p, size), *r = first;
+    /* As on the driver: the range starts in a reservation; every mapping in it is unmapped, and
+     * must lie wholly inside it; where nothing is mapped there is nothing to do. */
+    struct range *r = amap_find_overlap(&amap_memory, p, size);
     CUresult result = CUDA_SUCCESS;
-    if (!first || first->kind != RANGE_MAPPING)
-        result = fail(CUDA_ERROR_INVALID_VALUE, "%s: nothing is mapped in [0x%llx, +%zu)", fn, (unsigned long long)p, size);
+    if (!amap_find(&amap_reservations, p))
+        result = fail(CUDA_ERROR_INVALID_VALUE, "%s: 0x%llx is not in a reservation from cuMemAddressReserve", fn,
+                      (unsigned long long)p);
     for (; !result && r && r->base < end; r = amap_next(&amap_memory, r->base + r->size)) {
         if (r->kind != RANGE_MAPPING || r->base < p || r->base + r->size > end)
             result = fail(CUDA_ERROR_INVALID_VALUE, "%s: [0x%llx, +%zu) would unmap part of the mapping [0x%llx, +%zu)",
@@ -139,19 +138,23 @@ CUresult CUDAAPI cuMemUnmap(CUdeviceptr ptr, size_t size)
         struct mapping *m = (struct mapping *)r;
         amap_remove(&amap_memory, r);
         os_unmap_fixed((void *)r->base, r->size);
-        m->res->mappings--;
         mapping_free(m);
     }
     amap_unlock();
     return result;
 }
 
+/* As on the driver: host locations are not supported, other devices are invalid values. */
 static CUresult check_location(const char *fn, const CUmemLocation *loc)
 {
-    if (loc->type != CU_MEM_LOCATION_TYPE_DEVICE)
-        return fail(CUDA_ERROR_INVALID_VALUE, "%s: location.type %d: access is granted to CU_MEM_LOCATION_TYPE_DEVICE",
-                    fn, (int)loc->type);
-    return device_check(fn, loc->id);
+    if (loc->type == CU_MEM_LOCATION_TYPE_HOST || loc->type == CU_MEM_LOCATION_TYPE_HOST_NUMA ||
+        loc->type == CU_MEM_LOCATION_TYPE_HOST_NUMA_CURRENT)
+        return fail(CUDA_ERROR_NOT_SUPPORTED, "%s: the host cannot be given access to device mappings here: the "
+                    "software device grants access to CU_MEM_LOCATION_TYPE_DEVICE 0", fn);
+    if (loc->type != CU_MEM_LOCATION_TYPE_DEVICE || loc->id != 0)
+        return fail(CUDA_ERROR_INVALID_VALUE, "%s: location (type %d, id %d) is not the software device "
+                    "(CU_MEM_LOCATION_TYPE_DEVICE, 0)", fn, (int)loc->type, loc->id);
+    return CUDA_SUCCESS;
 }
 
 CUresult CUDAAPI cuMemSetAccess(CUdeviceptr ptr, size_t size, const CUmemAccessDesc *desc, size_t count)
@@ -178,20 +181,21 @@ CUresult CUDAAPI cuMemSetAccess(CUdeviceptr ptr, size_t size, const CUmemAccessD
                     (unsigned long long)p, size);
     amap_lock_write();
     const char *why = "";
-    struct range *first = amap_find(&amap_memory, p);
+    struct range *first = amap_find(&amap_memory, p), *last = amap_find(&amap_memory, p + size - 1);
     CUresult result = CUDA_SUCCESS;
     if (!vmm_covered(first, p, size, -1, &why))
         result = fail(CUDA_ERROR_INVALID_VALUE, "%s: [0x%llx, +%zu) %s by cuMemMap", fn, (unsigned long long)p, size, why);
+    else if (first->base != p || last->base + last->size != p + size)
+        result = fail(CUDA_ERROR_INVALID_VALUE, "%s: [0x%llx, +%zu) covers part of a mapping: access is set for whole "
+                      "mappings", fn, (unsigned long long)p, size);
     int err = result ? 0 : os_protect((void *)p, size, access);
     if (err) {
         char text[128];
         result = fail(CUDA_ERROR_OPERATING_SYSTEM, "%s: changing the protection failed: %s", fn,
                       os_error_string(err, text, sizeof(text)));
     }
-    for (uintptr_t g = p; !result && g < p + size; g += gran) {
-        struct mapping *m = (struct mapping *)amap_find(&amap_memory, g);
-        m->access[(g - m->r.base) / gran] = (uint8_t)access;
-    }
+    for (struct range *r = first; !result && r && r->base < p + size; r = amap_next(&amap_memory, r->base + r->size))
+        ((struct mapping *)r)->access = access;
     amap_unlock();
     return result;
 }
@@ -208,8 +212,7 @@ CUresult CUDAAPI cuMemGetAccess(unsigned long long *flags, const CUmemLocation *
     amap_lock_read();
     struct range *range = amap_find(&amap_memory, (uintptr_t)ptr);
     bool mapped = range && range->kind == RANGE_MAPPING;
-    if (mapped)
-        *flags = (unsigned long long)vmm_access_at((struct mapping *)range, (uintptr_t)ptr);
+    *flags = mapped ? (unsigned long long)((struct mapping *)range)->access : 0; /* the driver writes 0 too */
     amap_unlock();
     if (!mapped)
         return fail(CUDA_ERROR_INVALID_VALUE, "%s: 0x%llx is not in a range mapped with cuMemMap", fn,
@@ -225,11 +228,15 @@ CUresult CUDAAPI cuMemRetainAllocationHandle(CUmemGenericAllocationHandle *handl
         return fail(CUDA_ERROR_INVALID_VALUE, "%s: handle is NULL", fn);
     amap_lock_write();
     struct range *range = amap_find(&amap_memory, (uintptr_t)addr);
-    CUresult r;
-    if (!range || range->kind != RANGE_MAPPING)
+    CUresult r = CUDA_SUCCESS;
+    if (!range || range->kind != RANGE_MAPPING) {
         r = fail(CUDA_ERROR_INVALID_VALUE, "%s: %p is not in a range mapped with cuMemMap", fn, addr);
-    else if (!(r = vmm_alloc_retain_user(fn, ((struct mapping *)range)->alloc)))
-        *handle = ((struct mapping *)range)->alloc->base.handle;
+    } else {
+        /* The same handle value, one more reference to release (as on the driver). */
+        struct vmm_alloc *a = ((struct mapping *)range)->alloc;
+        a->user_refs++;
+        *handle = a->base.handle;
+    }
     amap_unlock();
     return r;
 }

@@ -22,6 +22,9 @@ CUresult CUDAAPI cuMemAddressReserve(CUdeviceptr *ptr, size_t size, size_t align
         return fail(CUDA_ERROR_INVALID_VALUE, "%s: alignment %zu is not a power of two", fn, alignment);
     if (alignment < gran)
         alignment = gran; /* 0 means the granularity; smaller alignments are implied by it */
+    if (addr % alignment)
+        return fail(CUDA_ERROR_INVALID_VALUE, "%s: addr 0x%llx is not aligned to %zu", fn, (unsigned long long)addr,
+                    alignment);
     struct reservation *res = calloc(1, sizeof(*res));
     if (!res)
         return fail(CUDA_ERROR_OUT_OF_MEMORY, "%s: out of host memory", fn);

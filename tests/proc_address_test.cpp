@@ -58,6 +58,20 @@ TEST(ProcAddress, BadArguments_AreInvalidValue)
     EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuGetProcAddress_v2("cuMemAlloc", nullptr, 13000, 0, &status));
 }
 
+TEST(ProcAddress, PerThreadFlag_GivesThePerThreadStreamVariant)
+{
+    ASSERT_OK(cuInit(0));
+    void *legacy = nullptr, *ptds = nullptr;
+    CUdriverProcAddressQueryResult status;
+    EXPECT_OK(cuGetProcAddress_v2("cuMemcpyHtoD", &legacy, 13000, CU_GET_PROC_ADDRESS_LEGACY_STREAM, &status));
+    EXPECT_OK(cuGetProcAddress_v2("cuMemcpyHtoD", &ptds, 13000, CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM, &status));
+    EXPECT_EQ((void *)&cuMemcpyHtoD_v2, legacy);
+    EXPECT_NE(legacy, ptds); // as on the driver
+    void *alloc = nullptr;
+    EXPECT_OK(cuGetProcAddress_v2("cuMemAlloc", &alloc, 13000, CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM, &status));
+    EXPECT_EQ((void *)&cuMemAlloc_v2, alloc); // no stream: one variant
+}
+
 TEST(ProcAddress, TheCuda113Form_ReturnsNotFound)
 {
     void *fn = (void *)1;

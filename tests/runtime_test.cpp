@@ -429,6 +429,31 @@ TEST(RuntimeDevice, EveryThread_SharesOnePrimaryContext)
     in_thread([&] { EXPECT_RT_OK(cudaFree(p)); });
 }
 
+TEST(RuntimeDevice, ThreadsStartingTogether_RetainOnePrimaryContext)
+{
+    constexpr int n = 8;
+    std::atomic<int> ready{0};
+    std::vector<CUcontext> seen(n, nullptr);
+    std::vector<std::thread> threads;
+    for (int i = 0; i < n; ++i)
+        threads.emplace_back([&, i] {
+            ++ready;
+            while (ready.load() != n)
+                std::this_thread::yield();
+            for (int k = 0; k < 20; ++k) {
+                void *p = nullptr;
+                EXPECT_RT_OK(cudaMalloc(&p, 4096));
+                EXPECT_RT_OK(cudaMemset(p, k, 4096));
+                EXPECT_RT_OK(cudaFree(p));
+            }
+            seen[i] = current_context();
+        });
+    for (auto &t : threads)
+        t.join();
+    for (int i = 0; i < n; ++i)
+        EXPECT_EQ(primary_context(), seen[i]) << i;
+}
+
 /* Every cudaDeviceProp field with the attribute it mirrors (independent of src/runtime). */
 #define RT_TEST_PROP_FIELDS(X) \
     X(sharedMemPerBlock, 8) X(regsPerBlock, 12) X(warpSize, 10) X(memPitch, 11) X(maxThreadsPerBlock, 1) \
@@ -827,6 +852,17 @@ TEST(RuntimeHostGetDevicePointer, AnyAddressInsideTheAllocation_MapsToItself)
     }
 }
 
+TEST(RuntimeHostGetDevicePointer, PastTheEndOfTheAllocation_IsInvalidValue)
+{
+    void *p = nullptr;
+    ASSERT_RT_OK(cudaHostAlloc(&p, 64, cudaHostAllocMapped));
+    void *d = nullptr;
+    EXPECT_RT_OK(cudaHostGetDevicePointer(&d, static_cast<char *>(p) + 63, 0));
+    EXPECT_RT(cudaErrorInvalidValue, cudaHostGetDevicePointer(&d, static_cast<char *>(p) + 64, 0));
+    EXPECT_RT(cudaErrorInvalidValue, cudaHostGetDevicePointer(&d, static_cast<char *>(p) + 4096, 0));
+    EXPECT_RT_OK(cudaFreeHost(p));
+}
+
 TEST(RuntimeHostGetDevicePointer, BadArguments_AreInvalidValue)
 {
     Buffers b;
@@ -973,6 +1009,21 @@ TEST(RuntimeMemcpy, PastTheEndOfAnAllocation_IsInvalidValue)
     EXPECT_RT(cudaErrorInvalidValue, cudaMemcpy(d, big.data(), 8192, cudaMemcpyDefault));
     EXPECT_RT(cudaErrorInvalidValue, cudaMemcpy(static_cast<char *>(d) + 4095, big.data(), 2, cudaMemcpyDefault));
     EXPECT_RT_OK(cudaMemcpy(static_cast<char *>(d) + 4095, big.data(), 1, cudaMemcpyDefault));
+    EXPECT_RT_OK(cudaFree(d));
+}
+
+TEST(RuntimeMemcpy, OddSizedAllocation_EndsAtItsSizeNotItsPage)
+{
+    /* NVIDIA's runtime judges the range by the size asked for (probed with 100 bytes). */
+    void *d = nullptr;
+    ASSERT_RT_OK(cudaMalloc(&d, 100));
+    char byte[2] = {1, 2};
+    char *end = static_cast<char *>(d) + 100;
+    EXPECT_RT_OK(cudaMemcpy(end - 1, byte, 1, cudaMemcpyHostToDevice));
+    EXPECT_RT(cudaErrorInvalidValue, cudaMemcpy(end - 1, byte, 2, cudaMemcpyHostToDevice));
+    EXPECT_RT(cudaErrorInvalidValue, cudaMemcpy(end, byte, 1, cudaMemcpyHostToDevice));
+    EXPECT_RT(cudaErrorInvalidValue, cudaMemset(end - 1, 0, 2));
+    EXPECT_RT_OK(cudaMemset(end - 1, 0, 1));
     EXPECT_RT_OK(cudaFree(d));
 }
 
@@ -1320,6 +1371,10 @@ TEST(RuntimeStream, WaitEvent_BadArguments)
     EXPECT_DETAIL_HAS("cudaStreamWaitEvent: event is NULL");
     EXPECT_RT(cudaErrorInvalidValue, cudaStreamWaitEvent(s, e, 2));
     EXPECT_RT(cudaErrorInvalidValue, cudaStreamWaitEvent(s, e, 0xff));
+    EXPECT_RT(cudaErrorInvalidValue, cudaStreamWaitEvent(s, nullptr, 2)); /* flags first */
+    /* External waits belong to stream capture, as on NVIDIA's runtime. */
+    ASSERT_RT_OK(cudaEventRecord(e, s));
+    EXPECT_RT(cudaErrorIllegalState, cudaStreamWaitEvent(s, e, cudaEventWaitExternal));
     EXPECT_RT(cudaErrorInvalidResourceHandle, cudaStreamWaitEvent(s, forged_event, 0));
     cudaEvent_t destroyed;
     ASSERT_RT_OK(cudaEventCreate(&destroyed));

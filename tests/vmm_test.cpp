@@ -162,11 +162,19 @@ TEST_F(Vmm, ReleaseWhileMapped_KeepsTheMemoryUntilTheLastUnmap)
     ((unsigned char *)p)[gran - 1] = 7;
     EXPECT_EQ(7, ((unsigned char *)p)[gran - 1]);
     EXPECT_EQ(fds, open_fd_count());
-    EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuMemRelease(h)); // the handle itself is gone
-    EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuMemMap(p, gran, 0, h, 0));
+    EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuMemRelease(h)); // released once already
+    EXPECT_DETAIL_HAS("already released");
+    CUdeviceptr q = reserve(gran); // while mapped the handle still works, as on the driver
+    EXPECT_OK(cuMemMap(q, gran, 0, h, 0));
     EXPECT_OK(cuMemUnmap(p, gran));
+    EXPECT_EQ(fds, open_fd_count());
+    EXPECT_OK(cuMemUnmap(q, gran));
     EXPECT_EQ(fds - 1, open_fd_count()); // the memfd closes with the last mapping
+    CUmemAllocationProp out;
+    EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuMemGetAllocationPropertiesFromHandle(&out, h)); // and the handle dies
+    EXPECT_DETAIL_HAS("was destroyed");
     EXPECT_OK(cuMemAddressFree(p, gran));
+    EXPECT_OK(cuMemAddressFree(q, gran));
 }
 
 TEST_F(Vmm, ARangeStitchedFromTwoAllocations_WorksForCopiesFillsAndKernels)
@@ -216,7 +224,7 @@ TEST_F(Vmm, Map_RulesOfTheSpecificationAndBehaviorTable)
     CUmemGenericAllocationHandle h = create(2 * gran);
     CUdeviceptr p = reserve(4 * gran);
     EXPECT_CU(CUDA_ERROR_NOT_SUPPORTED, cuMemMap(p, 4096, 0, h, 0));
-    EXPECT_DETAIL_HAS("not a positive multiple of the granularity");
+    EXPECT_DETAIL_HAS("not a multiple of the granularity");
     EXPECT_CU(CUDA_ERROR_NOT_SUPPORTED, cuMemMap(p, gran, 4096, h, 0));
     EXPECT_DETAIL_HAS("currently must be 0");
     EXPECT_CU(CUDA_ERROR_NOT_SUPPORTED, cuMemMap(p, gran, gran, h, 0));
@@ -235,7 +243,12 @@ TEST_F(Vmm, Map_RulesOfTheSpecificationAndBehaviorTable)
     EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuMemUnmap(p, gran)); // part of one mapping
     EXPECT_DETAIL_HAS("part of the mapping");
     EXPECT_OK(cuMemUnmap(p, 2 * gran));
-    EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuMemUnmap(p, 2 * gran)); // twice
+    EXPECT_OK(cuMemUnmap(p, 2 * gran)); // twice: nothing left to unmap, as on the driver
+    EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuMemMap(p, 0, 0, h, 0));
+    EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuMemMap(0, gran, 0, h, 0));
+    EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuMemMap(p, 4096, 0, h, 1)); // flags win over size
+    EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuMemUnmap(p + 4096, gran));
+    EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuMemUnmap(p, 0));
     EXPECT_OK(cuMemAddressFree(p, 4 * gran));
     EXPECT_OK(cuMemRelease(h));
 }
@@ -291,11 +304,44 @@ TEST_F(Vmm, Create_BadArguments)
     EXPECT_CU(CUDA_ERROR_INVALID_DEVICE, cuMemCreate(&h, gran, &bad, 0));
     bad = prop;
     bad.requestedHandleTypes = CU_MEM_HANDLE_TYPE_WIN32;
-    EXPECT_CU(CUDA_ERROR_NOT_SUPPORTED, cuMemCreate(&h, gran, &bad, 0));
-    EXPECT_DETAIL_HAS("Windows-only");
+    EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuMemCreate(&h, gran, &bad, 0));
+    EXPECT_DETAIL_HAS("Windows only");
+    bad.requestedHandleTypes = CU_MEM_HANDLE_TYPE_FABRIC;
+    EXPECT_CU(CUDA_ERROR_NOT_PERMITTED, cuMemCreate(&h, gran, &bad, 0));
     bad = prop;
-    bad.allocFlags.compressionType = CU_MEM_ALLOCATION_COMP_GENERIC;
-    EXPECT_CU(CUDA_ERROR_NOT_SUPPORTED, cuMemCreate(&h, gran, &bad, 0));
+    bad.location.type = CU_MEM_LOCATION_TYPE_HOST;
+    EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuMemCreate(&h, gran, &bad, 0));
+    bad = prop;
+    bad.allocFlags.usage = 1;
+    EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuMemCreate(&h, gran, &bad, 0));
+    bad = prop;
+    bad.type = CU_MEM_ALLOCATION_TYPE_INVALID;
+    bad.location.id = 5;
+    EXPECT_CU(CUDA_ERROR_INVALID_DEVICE, cuMemCreate(&h, gran, &bad, 0)); // the device is checked first
+}
+
+TEST_F(Vmm, Create_KeepsCompressionAndRdmaRequests_AndDropsUnknownHandleBits)
+{
+    CUmemAllocationProp p = prop;
+    p.allocFlags.compressionType = CU_MEM_ALLOCATION_COMP_GENERIC;
+    p.allocFlags.gpuDirectRDMACapable = 1;
+    p.requestedHandleTypes = (CUmemAllocationHandleType)(CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR | 0x10);
+    CUmemGenericAllocationHandle h;
+    ASSERT_OK(cuMemCreate(&h, gran, &p, 0));
+    CUmemAllocationProp out{};
+    EXPECT_OK(cuMemGetAllocationPropertiesFromHandle(&out, h));
+    EXPECT_EQ(CU_MEM_ALLOCATION_COMP_GENERIC, out.allocFlags.compressionType);
+    EXPECT_EQ(1, out.allocFlags.gpuDirectRDMACapable);
+    EXPECT_EQ(CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, out.requestedHandleTypes);
+    EXPECT_OK(cuMemRelease(h));
+}
+
+TEST_F(Vmm, Granularity_IgnoresThePropertiesFields)
+{
+    CUmemAllocationProp odd{}; // type 0, location 0: the driver answers anyway
+    size_t g = 0;
+    EXPECT_OK(cuMemGetAllocationGranularity(&g, &odd, CU_MEM_ALLOC_GRANULARITY_MINIMUM));
+    EXPECT_EQ(gran, g);
 }
 
 TEST_F(Vmm, Reserve_AlignmentHintAndBadArguments)
@@ -307,6 +353,7 @@ TEST_F(Vmm, Reserve_AlignmentHintAndBadArguments)
     ASSERT_OK(cuMemAddressReserve(&q, gran, 0, p, 0)); // the hint is free again: honoured
     EXPECT_EQ(p, q);
     EXPECT_OK(cuMemAddressFree(q, gran));
+    EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuMemAddressReserve(&q, gran, 0, p + 4096, 0)); // unaligned hint
     EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuMemAddressReserve(nullptr, gran, 0, 0, 0));
     EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuMemAddressReserve(&p, 0, 0, 0, 0));
     EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuMemAddressReserve(&p, gran + 4096, 0, 0, 0));
@@ -347,13 +394,14 @@ TEST_F(Vmm, SetAccess_BadArguments)
     EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuMemSetAccess(p, gran, &bad, 1));
     bad = rw;
     bad.location.type = CU_MEM_LOCATION_TYPE_HOST;
-    EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuMemSetAccess(p, gran, &bad, 1));
+    EXPECT_CU(CUDA_ERROR_NOT_SUPPORTED, cuMemSetAccess(p, gran, &bad, 1));
     bad = rw;
     bad.location.id = 1;
-    EXPECT_CU(CUDA_ERROR_INVALID_DEVICE, cuMemSetAccess(p, gran, &bad, 1));
-    unsigned long long flags;
+    EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuMemSetAccess(p, gran, &bad, 1));
+    unsigned long long flags = 5;
     EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuMemGetAccess(&flags, nullptr, p));
     EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuMemGetAccess(&flags, &rw.location, p + gran));
+    EXPECT_EQ(0u, flags); // written, as the driver does
     EXPECT_OK(cuMemUnmap(p, gran));
     EXPECT_OK(cuMemAddressFree(p, 2 * gran));
     EXPECT_OK(cuMemRelease(h));
@@ -368,15 +416,16 @@ TEST_F(Vmm, RetainAllocationHandle_GivesTheHandleBackAndCountsIt)
     EXPECT_EQ(h, r);
     EXPECT_OK(cuMemRelease(h));
     CUmemAllocationProp out{};
-    EXPECT_OK(cuMemGetAllocationPropertiesFromHandle(&out, h)); // still one reference
+    EXPECT_OK(cuMemGetAllocationPropertiesFromHandle(&out, h));
     EXPECT_EQ(CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, out.requestedHandleTypes);
     EXPECT_EQ(CU_MEM_LOCATION_TYPE_DEVICE, out.location.type);
-    EXPECT_OK(cuMemRelease(r));
-    EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuMemGetAllocationPropertiesFromHandle(&out, h));
+    EXPECT_OK(cuMemRelease(r)); // the retain's reference: two releases in all
+    EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuMemRelease(r));
     int local;
     EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuMemRetainAllocationHandle(&r, &local));
     EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuMemRetainAllocationHandle(nullptr, (void *)p));
     EXPECT_OK(cuMemUnmap(p, gran));
+    EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuMemGetAllocationPropertiesFromHandle(&out, h));
     EXPECT_OK(cuMemAddressFree(p, gran));
 }
 
@@ -410,7 +459,7 @@ TEST_F(Vmm, Export_BadArguments)
     int fd;
     EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuMemExportToShareableHandle(nullptr, h, CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, 0));
     EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuMemExportToShareableHandle(&fd, h, CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, 1));
-    EXPECT_CU(CUDA_ERROR_NOT_SUPPORTED, cuMemExportToShareableHandle(&fd, h, CU_MEM_HANDLE_TYPE_WIN32, 0));
+    EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuMemExportToShareableHandle(&fd, h, CU_MEM_HANDLE_TYPE_WIN32, 0));
     EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuMemExportToShareableHandle(&fd, h, CU_MEM_HANDLE_TYPE_NONE, 0));
     CUmemAllocationProp none = prop;
     none.requestedHandleTypes = CU_MEM_HANDLE_TYPE_NONE;

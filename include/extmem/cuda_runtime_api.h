@@ -260,8 +260,9 @@ EXTMEM_API cudaError_t CUDARTAPI cudaStreamQuery(cudaStream_t stream);
  *                                   cudaEventWaitExternal (checked before the event)
  *   cudaErrorInvalidResourceHandle  event is NULL, destroyed or forged; stream is destroyed
  *                                   or forged
- *   (from cuStreamWaitEvent)        what the driver says of cudaEventWaitExternal (NVIDIA's
- *                                   answers cudaErrorIllegalState outside stream capture) */
+ *   cudaErrorIllegalState           flags is cudaEventWaitExternal: it belongs to stream
+ *                                   capture, which extmem does not have (the driver's answer,
+ *                                   and NVIDIA's outside capture) */
 EXTMEM_API cudaError_t CUDARTAPI cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event,
                                                      unsigned int flags EXTMEM_RT_DEFAULT(0));
 
