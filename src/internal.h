@@ -54,6 +54,7 @@ typedef enum obj_type {
     OBJ_STREAM,
     OBJ_EVENT,
     OBJ_ALLOCATION, /* CUmemGenericAllocationHandle */
+    OBJ_EXTERNAL_MEMORY,
     OBJ_TYPE_COUNT
 } obj_type;
 
@@ -134,13 +135,16 @@ typedef enum range_kind {
     RANGE_DEVICE = 1,  /* cuMemAlloc */
     RANGE_HOST,        /* cuMemAllocHost / cuMemHostAlloc */
     RANGE_MAPPING,     /* cuMemMap: a struct mapping (vmm.h) */
+    RANGE_EXTERNAL,    /* cuExternalMemoryGetMappedBuffer */
     RANGE_RESERVATION, /* cuMemAddressReserve: a struct reservation (vmm.h) */
 } range_kind;
 
 struct range {
     uintptr_t base;
     size_t size;      /* what the caller asked for */
-    size_t map_size;  /* what is mapped: size rounded up to whole pages */
+    size_t map_size;  /* the extent lookups find: size rounded up to whole pages */
+    uintptr_t unmap_base; /* what to unmap when the range goes */
+    size_t unmap_len;
     range_kind kind;
     unsigned int flags; /* cuMemHostAlloc flags */
     uint64_t buffer_id;
@@ -180,6 +184,8 @@ CUresult mem_check_access(const char *fn, const char *what, uintptr_t addr, size
 bool vmm_covered(const struct range *first, uintptr_t addr, size_t size, int need_access, const char **why);
 /* Frees every allocation of ctx (context destruction). */
 void mem_free_context(struct ctx *ctx);
+/* Registers r (base, size, map_size, unmap_*, kind set by the caller) as an allocation of ctx. */
+void mem_register(struct ctx *ctx, struct range *r);
 
 /* ---- Streams and work (stream.c) ---- */
 struct work {

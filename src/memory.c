@@ -48,14 +48,9 @@ static CUresult range_create(const char *fn, struct ctx *ctx, size_t size, range
         goto fail_free;
     if ((err = os_memory_map(&r->mem, 0, r->map_size, &addr)))
         goto fail_close;
-    r->base = (uintptr_t)addr;
-
-    amap_lock_write();
-    amap_insert(&amap_memory, r);
-    amap_unlock();
-    os_mutex_lock(&ctx->lock);
-    list_add(&ctx->ranges, &r->ctx_node);
-    os_mutex_unlock(&ctx->lock);
+    r->base = r->unmap_base = (uintptr_t)addr;
+    r->unmap_len = r->map_size;
+    mem_register(ctx, r);
     *out = r;
     return CUDA_SUCCESS;
 
@@ -66,14 +61,26 @@ fail_free:
     return os_failure(fn, err, size);
 }
 
+void mem_register(struct ctx *ctx, struct range *r)
+{
+    r->ctx = ctx;
+    amap_lock_write();
+    amap_insert(&amap_memory, r);
+    amap_unlock();
+    os_mutex_lock(&ctx->lock);
+    list_add(&ctx->ranges, &r->ctx_node);
+    os_mutex_unlock(&ctx->lock);
+}
+
 /* Unregisters and frees r; the caller has removed it from the address map. */
 static void range_free(struct range *r)
 {
     os_mutex_lock(&r->ctx->lock);
     list_del(&r->ctx_node);
     os_mutex_unlock(&r->ctx->lock);
-    os_memory_unmap((void *)r->base, r->map_size);
-    os_memory_close(&r->mem);
+    os_memory_unmap((void *)r->unmap_base, r->unmap_len);
+    if (r->kind != RANGE_EXTERNAL) /* external buffers own no handle: their object does */
+        os_memory_close(&r->mem);
     free(r);
 }
 
@@ -97,7 +104,7 @@ static struct range *take_allocation(uintptr_t addr, range_kind kind)
 {
     amap_lock_write();
     struct range *r = amap_find(&amap_memory, addr);
-    if (r && r->base == addr && r->kind == kind)
+    if (r && r->base == addr && (r->kind == kind || (kind == RANGE_DEVICE && r->kind == RANGE_EXTERNAL)))
         amap_remove(&amap_memory, r);
     else
         r = NULL;
@@ -110,6 +117,7 @@ static const char *kind_name(range_kind kind)
     switch (kind) {
     case RANGE_DEVICE: return "device memory";
     case RANGE_HOST: return "host memory";
+    case RANGE_EXTERNAL: return "an external memory buffer";
     default: return "a VMM mapping (cuMemMap)";
     }
 }
@@ -125,7 +133,7 @@ static CUresult not_an_allocation(const char *fn, const char *what, uintptr_t ad
     if (!r)
         return fail(CUDA_ERROR_INVALID_VALUE, "%s: %s 0x%llx is not %s that extmem allocated (or it was freed)", fn, what,
                     (unsigned long long)addr, kind_name(kind));
-    if (found != kind)
+    if (found != kind && !(kind == RANGE_DEVICE && found == RANGE_EXTERNAL))
         return fail(CUDA_ERROR_INVALID_VALUE, "%s: %s 0x%llx is %s, not %s", fn, what, (unsigned long long)addr,
                     kind_name(found), kind_name(kind));
     return fail(CUDA_ERROR_INVALID_VALUE, "%s: %s 0x%llx is inside the allocation at 0x%llx, not its start", fn, what,

@@ -130,6 +130,7 @@ const char *obj_type_name(obj_type type)
     case OBJ_STREAM: return "stream";
     case OBJ_EVENT: return "event";
     case OBJ_ALLOCATION: return "allocation";
+    case OBJ_EXTERNAL_MEMORY: return "external memory";
     default: return "object";
     }
 }
@@ -141,6 +142,7 @@ static const char *article_name(obj_type type)
     case OBJ_STREAM: return "a stream";
     case OBJ_EVENT: return "an event";
     case OBJ_ALLOCATION: return "an allocation";
+    case OBJ_EXTERNAL_MEMORY: return "an external memory";
     default: return "an object";
     }
 }

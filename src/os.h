@@ -54,6 +54,28 @@ void os_memory_close(os_memory *mem);
 /* True when every page of [addr, addr + size) is mapped in this process. */
 bool os_memory_is_mapped(const void *addr, size_t size);
 
+/* ---- External memory objects (src/<os>/external.c) ---- */
+typedef enum os_external_kind {
+    OS_EXTERNAL_EXTMEM = 1, /* an extmem allocation (cuMemExportToShareableHandle) */
+    OS_EXTERNAL_MESA,       /* a Mesa memory fd (lavapipe's vkGetMemoryFdKHR): header, then data */
+    OS_EXTERNAL_DMABUF,     /* a dma-buf */
+} os_external_kind;
+
+typedef struct os_external {
+    os_external_kind kind;
+    size_t data_offset; /* where the memory's bytes start in the object */
+    size_t data_size;   /* how many bytes it has */
+} os_external;
+
+/* Identifies h as memory extmem can import as `want` (OPAQUE_FD: extmem or Mesa; DMABUF_FD:
+ * a dma-buf), without taking or changing it. Returns 0, an OS error for an unusable handle,
+ * or EINVAL with *why saying what h is instead. */
+int os_external_identify(os_handle h, bool dmabuf, os_external *out, char *why, size_t why_size);
+/* Maps [offset, offset + size) of the object's file shared and writable; *base and *len are
+ * what to unmap, *ptr the address of offset. */
+int os_external_map(os_handle h, uint64_t offset, size_t size, void **ptr, void **base, size_t *len);
+void os_handle_close(os_handle h);
+
 /* ---- Address space for VMM (src/<os>/vmm.c) ---- */
 enum { OS_ACCESS_NONE = 0, OS_ACCESS_READ = 1, OS_ACCESS_READWRITE = 3 };
 /* Reserves size bytes aligned to alignment (a power of two), at hint when that is free. */

@@ -136,6 +136,9 @@ static const struct entry entries[] = {
     E("cuMemImportFromShareableHandle", 10020, cuMemImportFromShareableHandle),
     E("cuMemRetainAllocationHandle", 11000, cuMemRetainAllocationHandle),
     E("cuMemGetAllocationPropertiesFromHandle", 10020, cuMemGetAllocationPropertiesFromHandle),
+    E("cuImportExternalMemory", 10000, cuImportExternalMemory),
+    E("cuExternalMemoryGetMappedBuffer", 10000, cuExternalMemoryGetMappedBuffer),
+    E("cuDestroyExternalMemory", 10000, cuDestroyExternalMemory),
     E("cuGetProcAddress", 11030, cuGetProcAddress),
     E("cuGetProcAddress", 12000, cuGetProcAddress_v2),
 };

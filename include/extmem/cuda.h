@@ -123,6 +123,7 @@ typedef struct CUevent_st *CUevent;
 typedef struct CUmod_st *CUmodule;
 typedef struct CUfunc_st *CUfunction;
 typedef struct CUarray_st *CUarray;
+typedef struct CUextMemory_st *CUexternalMemory;
 typedef struct CUexecAffinityParam_st CUexecAffinityParam;
 typedef struct CUctxCigParam_st CUctxCigParam;
 
@@ -524,6 +525,22 @@ typedef enum CUmemAllocationCompType_enum {
     CU_MEM_ALLOCATION_COMP_GENERIC = 0x1
 } CUmemAllocationCompType;
 
+typedef enum CUexternalMemoryHandleType_enum {
+    CU_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD          = 1,
+    CU_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_WIN32       = 2,
+    CU_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_WIN32_KMT   = 3,
+    CU_EXTERNAL_MEMORY_HANDLE_TYPE_D3D12_HEAP         = 4,
+    CU_EXTERNAL_MEMORY_HANDLE_TYPE_D3D12_RESOURCE     = 5,
+    CU_EXTERNAL_MEMORY_HANDLE_TYPE_D3D11_RESOURCE     = 6,
+    CU_EXTERNAL_MEMORY_HANDLE_TYPE_D3D11_RESOURCE_KMT = 7,
+    CU_EXTERNAL_MEMORY_HANDLE_TYPE_NVSCIBUF           = 8,
+    CU_EXTERNAL_MEMORY_HANDLE_TYPE_DMABUF_FD          = 9
+} CUexternalMemoryHandleType;
+
+/* The memory is a dedicated allocation (a D3D12 committed resource, a D3D11 resource, a
+ * Vulkan dedicated allocation). */
+#define CUDA_EXTERNAL_MEMORY_DEDICATED 0x1
+
 /* cuMemHostAlloc flags. */
 #define CU_MEMHOSTALLOC_PORTABLE      0x01
 #define CU_MEMHOSTALLOC_DEVICEMAP     0x02
@@ -557,6 +574,31 @@ typedef struct CUDA_MEMCPY2D_st {
 typedef CUDA_MEMCPY2D_v2 CUDA_MEMCPY2D;
 
 typedef void (CUDA_CB *CUhostFn)(void *userData);
+
+/* ---- External memory ---- */
+typedef struct CUDA_EXTERNAL_MEMORY_HANDLE_DESC_st {
+    CUexternalMemoryHandleType type;
+    union {
+        int fd;
+        struct {
+            void *handle;
+            const void *name; /* a NUL-terminated UTF-16 name */
+        } win32;
+        const void *nvSciBufObject;
+    } handle;
+    unsigned long long size;
+    unsigned int flags;
+    unsigned int reserved[16];
+} CUDA_EXTERNAL_MEMORY_HANDLE_DESC_v1;
+typedef CUDA_EXTERNAL_MEMORY_HANDLE_DESC_v1 CUDA_EXTERNAL_MEMORY_HANDLE_DESC;
+
+typedef struct CUDA_EXTERNAL_MEMORY_BUFFER_DESC_st {
+    unsigned long long offset;
+    unsigned long long size;
+    unsigned int flags;
+    unsigned int reserved[16];
+} CUDA_EXTERNAL_MEMORY_BUFFER_DESC_v1;
+typedef CUDA_EXTERNAL_MEMORY_BUFFER_DESC_v1 CUDA_EXTERNAL_MEMORY_BUFFER_DESC;
 
 /* ---- Virtual memory management ---- */
 typedef unsigned long long CUmemGenericAllocationHandle_v1;
@@ -775,6 +817,21 @@ EXTMEM_API CUresult CUDAAPI cuMemImportFromShareableHandle(CUmemGenericAllocatio
 EXTMEM_API CUresult CUDAAPI cuMemRetainAllocationHandle(CUmemGenericAllocationHandle *handle, void *addr);
 EXTMEM_API CUresult CUDAAPI cuMemGetAllocationPropertiesFromHandle(CUmemAllocationProp *prop,
                                                                    CUmemGenericAllocationHandle handle);
+
+/* ---- External memory (../shared/seeds/004_899ba516d5a0237d.txt, 001_a59e0c8da9f21121.txt) ----
+ * OPAQUE_FD takes fds of extmem allocations (cuMemExportToShareableHandle, any process) and
+ * the memfds Mesa's lavapipe exports (vkGetMemoryFdKHR); DMABUF_FD takes dma-bufs. The fd
+ * becomes extmem's only when the import succeeds; on any failure it stays the caller's,
+ * open and untouched. The Windows and Direct3D types are CUDA_ERROR_NOT_SUPPORTED on Linux,
+ * after the dedicated-flag rule (CUDA_ERROR_INVALID_VALUE). Codes for each rule are listed
+ * in docs/external-memory.md. */
+EXTMEM_API CUresult CUDAAPI cuImportExternalMemory(CUexternalMemory *extMem_out,
+                                                   const CUDA_EXTERNAL_MEMORY_HANDLE_DESC *memHandleDesc);
+/* The buffer maps the very same pages (no copy); free it with cuMemFree. */
+EXTMEM_API CUresult CUDAAPI cuExternalMemoryGetMappedBuffer(CUdeviceptr *devPtr, CUexternalMemory extMem,
+                                                            const CUDA_EXTERNAL_MEMORY_BUFFER_DESC *bufferDesc);
+/* Buffers still mapped stay usable until cuMemFree, as on the driver. */
+EXTMEM_API CUresult CUDAAPI cuDestroyExternalMemory(CUexternalMemory extMem);
 
 /* ---- Entry points by name ---- */
 /* symbol is the base name ("cuMemAlloc"); the newest variant introduced at or before
