@@ -1,6 +1,7 @@
 // External memory: importing fds, mapping buffers on them, and who owns the fd
 // (../shared/seeds/004_899ba516d5a0237d.txt, 001_a59e0c8da9f21121.txt, BEHAVIOR.md).
 #include "framework/testing.h"
+#include "extmem/cuda_runtime_api.h"
 
 #include <fcntl.h>
 #include <sys/mman.h>
@@ -284,4 +285,27 @@ TEST_F(ExternalMemory, ContextDestroy_UnmapsItsBuffers)
     EXPECT_EQ(0u, type); // gone with its context
     EXPECT_OK(cuMemFree(p));
     EXPECT_OK(cuDestroyExternalMemory(e));
+}
+
+TEST_F(ExternalMemory, RuntimeCalls_ImportMapAndDestroy)
+{
+    struct cudaExternalMemoryHandleDesc d{};
+    d.type = cudaExternalMemoryHandleTypeOpaqueFd;
+    d.handle.fd = export_fd();
+    d.size = 2 * gran;
+    cudaExternalMemory_t e = nullptr;
+    ASSERT_EQ(cudaSuccess, cudaImportExternalMemory(&e, &d));
+    struct cudaExternalMemoryBufferDesc b{};
+    b.size = gran;
+    void *p = nullptr;
+    ASSERT_EQ(cudaSuccess, cudaExternalMemoryGetMappedBuffer(&p, e, &b));
+    EXPECT_EQ(cudaSuccess, cudaMemset(p, 3, gran));
+    EXPECT_EQ(3, ((unsigned char *)p)[gran - 1]);
+    EXPECT_EQ(cudaSuccess, cudaFree(p));
+    EXPECT_EQ(cudaSuccess, cudaDestroyExternalMemory(e));
+    b.flags = 1;
+    EXPECT_EQ(cudaErrorInvalidResourceHandle, cudaExternalMemoryGetMappedBuffer(&p, e, &b));
+    d.size = 0;
+    EXPECT_EQ(cudaErrorInvalidValue, cudaImportExternalMemory(&e, &d));
+    cudaGetLastError();
 }

@@ -181,6 +181,15 @@ EXTMEM_API cudaError_t CUDARTAPI cudaHostAlloc(void **pHost, size_t size, unsign
  *   cudaErrorInvalidValue  ptr is not the start of a live page-locked allocation */
 EXTMEM_API cudaError_t CUDARTAPI cudaFreeHost(void *ptr);
 
+/* ---- External memory ----
+ * The driver's rules and codes (see cuImportExternalMemory in extmem/cuda.h), mapped to
+ * cudaError_t; the DMABUF_FD type of the driver API has no runtime name in CUDA 13.0. */
+EXTMEM_API cudaError_t CUDARTAPI cudaImportExternalMemory(cudaExternalMemory_t *extMem_out,
+                                                          const struct cudaExternalMemoryHandleDesc *memHandleDesc);
+EXTMEM_API cudaError_t CUDARTAPI cudaExternalMemoryGetMappedBuffer(void **devPtr, cudaExternalMemory_t extMem,
+                                                                   const struct cudaExternalMemoryBufferDesc *bufferDesc);
+EXTMEM_API cudaError_t CUDARTAPI cudaDestroyExternalMemory(cudaExternalMemory_t extMem);
+
 /* The device address of page-locked host memory: the same address on the software device.
  * Any address inside an allocation is accepted.
  * Returns:

@@ -507,6 +507,44 @@ struct cudaDeviceProp {
     int reserved[56];
 };
 
+/* ---- External memory ------------------------------------------------------------------ */
+typedef struct CUexternalMemory_st *cudaExternalMemory_t;
+
+enum cudaExternalMemoryHandleType {
+    cudaExternalMemoryHandleTypeOpaqueFd         = 1,
+    cudaExternalMemoryHandleTypeOpaqueWin32      = 2,
+    cudaExternalMemoryHandleTypeOpaqueWin32Kmt   = 3,
+    cudaExternalMemoryHandleTypeD3D12Heap        = 4,
+    cudaExternalMemoryHandleTypeD3D12Resource    = 5,
+    cudaExternalMemoryHandleTypeD3D11Resource    = 6,
+    cudaExternalMemoryHandleTypeD3D11ResourceKmt = 7,
+    cudaExternalMemoryHandleTypeNvSciBuf         = 8
+};
+
+#define cudaExternalMemoryDedicated 0x1
+
+struct cudaExternalMemoryHandleDesc {
+    enum cudaExternalMemoryHandleType type;
+    union {
+        int fd;
+        struct {
+            void *handle;
+            const void *name;
+        } win32;
+        const void *nvSciBufObject;
+    } handle;
+    unsigned long long size;
+    unsigned int flags;
+    unsigned int reserved[16];
+};
+
+struct cudaExternalMemoryBufferDesc {
+    unsigned long long offset;
+    unsigned long long size;
+    unsigned int flags;
+    unsigned int reserved[16];
+};
+
 /* ---- Interprocess handles ------------------------------------------------------------- */
 #define CUDA_IPC_HANDLE_SIZE 64
 
