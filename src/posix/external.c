@@ -14,11 +14,16 @@
 #include <unistd.h>
 
 /* Mesa's util/os_memory_fd.c puts this header at the start of the memfd it creates for
- * exportable memory; the data begins at `offset`. */
+ * exportable memory (docs/lavapipe-memfd.md); the data begins at `offset`, and `offset` is
+ * repeated in the 8 bytes before the data. */
 struct mesa_memory_header {
-    uint64_t size;   /* bytes in the whole object */
-    uint64_t offset; /* where the data starts */
+    uint64_t size;    /* bytes in the whole object */
+    uint64_t offset;  /* where the data starts */
+    uint8_t uuid[16]; /* SHA-1 of the driver's id: "llvmpipe" for release builds */
 };
+
+/* The memfd name lavapipe gives its exportable memory. */
+#define LAVAPIPE_MEMFD "/memfd:llvmpipe memory fd"
 
 static void fd_target(os_handle h, char *target, size_t size)
 {
@@ -83,7 +88,10 @@ int os_external_identify(os_handle h, bool dmabuf, os_external *out, char *why, 
         out->data_size = (size_t)st.st_size;
         return 0;
     }
-    if (S_ISREG(st.st_mode) && strncmp(target, "/memfd:", 7) == 0 && identify_mesa(h, &st, out))
+    /* Mesa builds from git hash another driver id into the header's uuid, so the structure and
+     * the name identify lavapipe's memory, not the uuid alone. */
+    if (S_ISREG(st.st_mode) && strncmp(target, LAVAPIPE_MEMFD, sizeof(LAVAPIPE_MEMFD) - 1) == 0 &&
+        identify_mesa(h, &st, out))
         return 0;
     snprintf(why, why_size, "is not memory from a compatible exporter (extmem or Mesa's lavapipe); it is %s",
              target[0] ? target : "unnamed");
