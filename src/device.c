@@ -157,6 +157,7 @@ static int attribute_value(CUdevice_attribute a)
     case CU_DEVICE_ATTRIBUTE_NUMA_ID: return -1;
     case CU_DEVICE_ATTRIBUTE_HOST_NUMA_ID: return -1;
     case CU_DEVICE_ATTRIBUTE_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED: return 1;
+    case CU_DEVICE_ATTRIBUTE_IPC_EVENT_SUPPORTED: return OS_HAS_POSIX_FD;
     case CU_DEVICE_ATTRIBUTE_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR_SUPPORTED: return OS_HAS_POSIX_FD;
     default:
         /* Everything the software device does not have: shared and constant memory,

@@ -1,29 +1,23 @@
 /*
  * Events. Each record gets a sequence number; the event is complete when the work queued
  * before its latest record has run. A wait captures the latest record at the time of the
- * call, as CUDA specifies, so waiting never depends on records made later.
+ * call, as CUDA specifies, so waiting never depends on records made later. Waiters sleep on a
+ * word of the state (a futex on Linux), which also works across processes.
  */
+#include "event.h"
 #include "per_thread.h"
 
+#include <stdio.h>
 #include <stdlib.h>
-
-struct event {
-    struct obj base;
-    struct ctx *ctx; /* a reference */
-    unsigned int flags;
-    os_mutex lock;
-    os_cond cond;
-    uint64_t recorded;  /* sequence number of the latest record */
-    uint64_t completed; /* highest record whose work has run */
-    uint64_t time_ns;   /* when `completed` was reached */
-    struct list_node ctx_node;
-};
+#include <string.h>
 
 static void event_free(struct obj *o)
 {
     struct event *e = (struct event *)o;
-    os_cond_destroy(&e->cond);
-    os_mutex_destroy(&e->lock);
+    if (e->shared) {
+        os_memory_unmap(e->state, e->shm.size);
+        os_memory_close(&e->shm);
+    }
     ctx_release(e->ctx);
     free(e);
 }
@@ -56,46 +50,105 @@ void event_destroy_all(struct ctx *ctx)
 
 static void wait_for(struct event *e, uint64_t seq)
 {
-    os_mutex_lock(&e->lock);
-    while (e->completed < seq)
-        os_cond_wait(&e->cond, &e->lock);
-    os_mutex_unlock(&e->lock);
+    struct event_state *st = e->state;
+    while (atomic_load(&st->completed) < seq) {
+        uint32_t word = atomic_load(&st->wake);
+        if (atomic_load(&st->completed) >= seq)
+            break;
+        os_wait_on(&st->wake, word, e->shared);
+    }
 }
 
-CUresult CUDAAPI cuEventCreate(CUevent *phEvent, unsigned int Flags)
+static void complete(struct event *e, uint64_t seq)
 {
-    struct ctx *ctx;
-    CUresult r = ctx_current("cuEventCreate", &ctx);
-    if (r)
-        return r;
-    const unsigned int known = CU_EVENT_BLOCKING_SYNC | CU_EVENT_DISABLE_TIMING | CU_EVENT_INTERPROCESS;
-    if (!phEvent)
-        r = fail(CUDA_ERROR_INVALID_VALUE, "cuEventCreate: phEvent is NULL");
-    else if (Flags & ~known)
-        r = fail(CUDA_ERROR_INVALID_VALUE, "cuEventCreate: Flags 0x%x has bits other than CU_EVENT_*", Flags);
-    else if ((Flags & CU_EVENT_INTERPROCESS) && !(Flags & CU_EVENT_DISABLE_TIMING))
-        r = fail(CUDA_ERROR_INVALID_VALUE,
-                 "cuEventCreate: CU_EVENT_INTERPROCESS needs CU_EVENT_DISABLE_TIMING as well");
-    struct event *e = r ? NULL : calloc(1, sizeof(*e));
-    if (!r && !e)
-        r = fail(CUDA_ERROR_OUT_OF_MEMORY, "cuEventCreate: out of host memory for the event");
-    if (r) {
-        ctx_release(ctx);
-        return r;
+    struct event_state *st = e->state;
+    uint64_t now = os_time_ns(), done = atomic_load(&st->completed);
+    while (done < seq && !atomic_compare_exchange_weak(&st->completed, &done, seq))
+        ;
+    if (done < seq)
+        atomic_store(&st->time_ns, now);
+    atomic_fetch_add(&st->wake, 1);
+    os_wake_all(&st->wake, e->shared);
+}
+
+CUresult event_create(const char *fn, struct ctx *ctx, unsigned int flags, os_memory *shm, void *page,
+                      struct event **out)
+{
+    struct event *e = calloc(1, sizeof(*e));
+    if (!e) {
+        if (shm) {
+            os_memory_unmap(page, shm->size);
+            os_memory_close(shm);
+        }
+        return fail(CUDA_ERROR_OUT_OF_MEMORY, "%s: out of host memory for the event", fn);
     }
+    obj_retain(&ctx->base);
     e->ctx = ctx;
-    e->flags = Flags;
-    os_mutex_init(&e->lock);
-    os_cond_init(&e->cond);
+    e->flags = flags;
+    e->state = &e->local;
+    if (shm) {
+        e->shared = true;
+        e->shm = *shm;
+        e->state = page;
+    }
     if (!obj_register(&e->base, OBJ_EVENT, event_free)) {
         event_free(&e->base);
-        return fail(CUDA_ERROR_OUT_OF_MEMORY, "cuEventCreate: out of host memory for the handle table");
+        return fail(CUDA_ERROR_OUT_OF_MEMORY, "%s: out of host memory for the handle table", fn);
     }
     os_mutex_lock(&ctx->lock);
     list_add(&ctx->events, &e->ctx_node);
     os_mutex_unlock(&ctx->lock);
-    *phEvent = (CUevent)(uintptr_t)e->base.handle;
+    *out = e;
     return CUDA_SUCCESS;
+}
+
+/* Creates the shared page of an interprocess event: a memfd named with a fresh nonce. */
+static CUresult create_shared_page(const char *fn, os_memory *shm, void **page, uint8_t nonce[16])
+{
+    char name[64] = "extmem-event-";
+    if (os_random_bytes(nonce, 16))
+        return fail(CUDA_ERROR_OPERATING_SYSTEM, "%s: no random bytes for the event's identity", fn);
+    for (int i = 0; i < 16; ++i)
+        snprintf(name + 13 + 2 * i, 3, "%02x", nonce[i]);
+    int err = os_memory_create(shm, os_page_size(), name);
+    if (!err && (err = os_memory_map(shm, 0, shm->size, page)))
+        os_memory_close(shm);
+    if (err) {
+        char text[128];
+        return fail(CUDA_ERROR_OUT_OF_MEMORY, "%s: creating the interprocess event's shared page failed: %s", fn,
+                    os_error_string(err, text, sizeof(text)));
+    }
+    return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI cuEventCreate(CUevent *phEvent, unsigned int Flags)
+{
+    static const char fn[] = "cuEventCreate";
+    struct ctx *ctx;
+    CUresult r = ctx_current(fn, &ctx);
+    if (r)
+        return r;
+    const unsigned int known = CU_EVENT_BLOCKING_SYNC | CU_EVENT_DISABLE_TIMING | CU_EVENT_INTERPROCESS;
+    if (!phEvent)
+        r = fail(CUDA_ERROR_INVALID_VALUE, "%s: phEvent is NULL", fn);
+    else if (Flags & ~known)
+        r = fail(CUDA_ERROR_INVALID_VALUE, "%s: Flags 0x%x has bits other than CU_EVENT_*", fn, Flags);
+    else if ((Flags & CU_EVENT_INTERPROCESS) && !(Flags & CU_EVENT_DISABLE_TIMING))
+        r = fail(CUDA_ERROR_INVALID_VALUE, "%s: CU_EVENT_INTERPROCESS needs CU_EVENT_DISABLE_TIMING as well", fn);
+    struct event *e = NULL;
+    if (!r && (Flags & CU_EVENT_INTERPROCESS)) {
+        os_memory shm;
+        void *page;
+        uint8_t nonce[16];
+        if (!(r = create_shared_page(fn, &shm, &page, nonce)) && !(r = event_create(fn, ctx, Flags, &shm, page, &e)))
+            memcpy(e->nonce, nonce, 16);
+    } else if (!r) {
+        r = event_create(fn, ctx, Flags, NULL, NULL, &e);
+    }
+    if (!r)
+        *phEvent = (CUevent)(uintptr_t)e->base.handle;
+    ctx_release(ctx);
+    return r;
 }
 
 struct record_work {
@@ -107,16 +160,8 @@ struct record_work {
 static void run_record(struct work *w)
 {
     struct record_work *rw = (struct record_work *)w;
-    struct event *e = rw->e;
-    uint64_t now = os_time_ns();
-    os_mutex_lock(&e->lock);
-    if (e->completed < rw->seq) {
-        e->completed = rw->seq;
-        e->time_ns = now;
-    }
-    os_cond_broadcast(&e->cond);
-    os_mutex_unlock(&e->lock);
-    event_release(e);
+    complete(rw->e, rw->seq);
+    event_release(rw->e);
     free(rw);
 }
 
@@ -143,9 +188,7 @@ static CUresult record(const char *fn, CUevent hEvent, CUstream hStream, unsigne
         r = fail(CUDA_ERROR_OUT_OF_MEMORY, "%s: out of host memory", fn);
         goto out;
     }
-    os_mutex_lock(&e->lock);
-    rw->seq = ++e->recorded;
-    os_mutex_unlock(&e->lock);
+    rw->seq = atomic_fetch_add(&e->state->recorded, 1) + 1;
     rw->w.run = run_record;
     rw->e = e;
     e = NULL; /* the work holds the reference now */
@@ -171,9 +214,7 @@ CUresult CUDAAPI cuEventQuery(CUevent hEvent)
     CUresult r = event_lookup("cuEventQuery", hEvent, &e);
     if (r)
         return r;
-    os_mutex_lock(&e->lock);
-    bool done = e->completed >= e->recorded;
-    os_mutex_unlock(&e->lock);
+    bool done = atomic_load(&e->state->completed) >= atomic_load(&e->state->recorded);
     event_release(e);
     return done ? CUDA_SUCCESS : CUDA_ERROR_NOT_READY;
 }
@@ -185,10 +226,7 @@ CUresult CUDAAPI cuEventSynchronize(CUevent hEvent)
     CUresult r = event_lookup("cuEventSynchronize", hEvent, &e);
     if (r)
         return r;
-    os_mutex_lock(&e->lock);
-    uint64_t seq = e->recorded;
-    os_mutex_unlock(&e->lock);
-    wait_for(e, seq);
+    wait_for(e, atomic_load(&e->state->recorded));
     event_release(e);
     return CUDA_SUCCESS;
 }
@@ -206,12 +244,10 @@ static CUresult elapsed(float *pMilliseconds, CUevent hStart, CUevent hEnd)
     uint64_t t[2] = {0, 0};
     for (int i = 0; i < 2 && !r; ++i) {
         const char *which = i ? "hEnd" : "hStart";
-        os_mutex_lock(&ev[i]->lock);
-        bool timing = !(ev[i]->flags & CU_EVENT_DISABLE_TIMING);
-        uint64_t recorded = ev[i]->recorded, completed = ev[i]->completed;
-        t[i] = ev[i]->time_ns;
-        os_mutex_unlock(&ev[i]->lock);
-        if (!timing)
+        struct event_state *st = ev[i]->state;
+        uint64_t recorded = atomic_load(&st->recorded), completed = atomic_load(&st->completed);
+        t[i] = atomic_load(&st->time_ns);
+        if (ev[i]->flags & CU_EVENT_DISABLE_TIMING)
             r = fail(CUDA_ERROR_INVALID_HANDLE, "%s: %s was created with CU_EVENT_DISABLE_TIMING", fn, which);
         else if (recorded == 0)
             r = fail(CUDA_ERROR_INVALID_HANDLE, "%s: %s has never been recorded", fn, which);
@@ -275,10 +311,8 @@ CUresult CUDAAPI cuStreamWaitEvent(CUstream hStream, CUevent hEvent, unsigned in
         r = fail(CUDA_ERROR_ILLEGAL_STATE, "cuStreamWaitEvent: CU_EVENT_WAIT_EXTERNAL is for streams being captured "
                  "into a graph, and extmem has no stream capture");
     } else if (!(r = event_lookup("cuStreamWaitEvent", hEvent, &e))) {
-        os_mutex_lock(&e->lock);
-        uint64_t seq = e->recorded;
-        bool done = e->completed >= seq;
-        os_mutex_unlock(&e->lock);
+        uint64_t seq = atomic_load(&e->state->recorded);
+        bool done = atomic_load(&e->state->completed) >= seq;
         struct wait_work *ww = done ? NULL : calloc(1, sizeof(*ww));
         if (!done && !ww) {
             r = fail(CUDA_ERROR_OUT_OF_MEMORY, "cuStreamWaitEvent: out of host memory");

@@ -136,6 +136,7 @@ typedef enum range_kind {
     RANGE_HOST,        /* cuMemAllocHost / cuMemHostAlloc */
     RANGE_MAPPING,     /* cuMemMap: a struct mapping (vmm.h) */
     RANGE_EXTERNAL,    /* cuExternalMemoryGetMappedBuffer */
+    RANGE_IPC,         /* cuIpcOpenMemHandle: a struct ipc_range (ipc.c) */
     RANGE_RESERVATION, /* cuMemAddressReserve: a struct reservation (vmm.h) */
 } range_kind;
 
@@ -148,6 +149,7 @@ struct range {
     range_kind kind;
     unsigned int flags; /* cuMemHostAlloc flags */
     uint64_t buffer_id;
+    uint8_t nonce[16]; /* device memory: part of its memfd's name, proves IPC handles genuine */
     struct ctx *ctx;  /* owning context (not a reference: the context frees its ranges) */
     os_memory mem;
     struct list_node ctx_node; /* the context's allocations */
@@ -186,6 +188,12 @@ bool vmm_covered(const struct range *first, uintptr_t addr, size_t size, int nee
 void mem_free_context(struct ctx *ctx);
 /* Registers r (base, size, map_size, unmap_*, kind set by the caller) as an allocation of ctx. */
 void mem_register(struct ctx *ctx, struct range *r);
+/* The name of the memfd behind device memory with this nonce: "extmem-device-<32 hex>". */
+void mem_object_name(const uint8_t nonce[16], char name[64]);
+/* Frees a range the caller has taken out of the address map. */
+void mem_free_range(struct range *r);
+/* ipc.c: forgets an opened IPC range that is being freed. */
+void ipc_range_forget(struct range *r);
 
 /* ---- Streams and work (stream.c) ---- */
 struct work {

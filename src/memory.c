@@ -5,9 +5,36 @@
  */
 #include "vmm.h"
 
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 static atomic_uint_fast64_t next_buffer_id = 1;
+
+/* Each device allocation's memfd is named with a nonce: a secret of this process (random,
+ * drawn once) mixed with the buffer id, so an IPC handle can prove it names this very object
+ * without a system call per allocation. */
+static void make_nonce(uint64_t id, uint8_t nonce[16])
+{
+    static uint8_t secret[16];
+    static atomic_int ready;
+    if (!atomic_load(&ready)) {
+        if (os_random_bytes(secret, sizeof(secret)))
+            for (int i = 0; i < 16; ++i) /* no randomness: still unique, just guessable */
+                secret[i] = (uint8_t)(os_time_ns() >> (i * 3));
+        atomic_store(&ready, 1);
+    }
+    memcpy(nonce, secret, 16);
+    for (int i = 0; i < 8; ++i)
+        nonce[8 + i] ^= (uint8_t)(id >> (8 * i));
+}
+
+void mem_object_name(const uint8_t nonce[16], char name[64])
+{
+    memcpy(name, "extmem-device-", 14);
+    for (int i = 0; i < 16; ++i)
+        snprintf(name + 14 + 2 * i, 3, "%02x", nonce[i]);
+}
 
 static size_t round_up(size_t v, size_t to) { return (v + to - 1) / to * to; }
 
@@ -43,7 +70,12 @@ static CUresult range_create(const char *fn, struct ctx *ctx, size_t size, range
     r->ctx = ctx;
     r->buffer_id = atomic_fetch_add(&next_buffer_id, 1);
     void *addr;
-    int err = os_memory_create(&r->mem, r->map_size, kind == RANGE_DEVICE ? "extmem-device" : "extmem-host");
+    char name[64] = "extmem-host";
+    if (kind == RANGE_DEVICE) {
+        make_nonce(r->buffer_id, r->nonce);
+        mem_object_name(r->nonce, name);
+    }
+    int err = os_memory_create(&r->mem, r->map_size, name);
     if (err)
         goto fail_free;
     if ((err = os_memory_map(&r->mem, 0, r->map_size, &addr)))
@@ -73,12 +105,16 @@ void mem_register(struct ctx *ctx, struct range *r)
 }
 
 /* Unregisters and frees r; the caller has removed it from the address map. */
-static void range_free(struct range *r)
+void mem_free_range(struct range *r)
 {
     os_mutex_lock(&r->ctx->lock);
     list_del(&r->ctx_node);
     os_mutex_unlock(&r->ctx->lock);
     os_memory_unmap((void *)r->unmap_base, r->unmap_len);
+    if (r->kind == RANGE_IPC) {
+        ipc_range_forget(r); /* frees r */
+        return;
+    }
     if (r->kind != RANGE_EXTERNAL) /* external buffers own no handle: their object does */
         os_memory_close(&r->mem);
     free(r);
@@ -95,7 +131,7 @@ void mem_free_context(struct ctx *ctx)
         amap_lock_write();
         amap_remove(&amap_memory, r);
         amap_unlock();
-        range_free(r);
+        mem_free_range(r);
     }
 }
 
@@ -236,7 +272,7 @@ CUresult CUDAAPI cuMemFree(CUdeviceptr dptr)
     struct range *range = take_allocation((uintptr_t)dptr, RANGE_DEVICE);
     if (!range)
         return not_an_allocation("cuMemFree", "dptr", (uintptr_t)dptr, RANGE_DEVICE);
-    range_free(range);
+    mem_free_range(range);
     return CUDA_SUCCESS;
 }
 
@@ -331,7 +367,7 @@ CUresult CUDAAPI cuMemFreeHost(void *p)
     struct range *range = take_allocation((uintptr_t)p, RANGE_HOST);
     if (!range)
         return not_an_allocation("cuMemFreeHost", "p", (uintptr_t)p, RANGE_HOST);
-    range_free(range);
+    mem_free_range(range);
     return CUDA_SUCCESS;
 }
 

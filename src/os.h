@@ -111,6 +111,22 @@ void os_thread_join(os_thread t);
 void os_thread_detach(os_thread t);
 void os_yield(void);
 
+/* ---- Waiting on a word of memory, also across processes (src/<os>/wait.c) ---- */
+/* Sleeps while *addr == expected (spurious wake-ups are allowed). `shared`: the word lives in
+ * memory shared with other processes. */
+void os_wait_on(void *addr, uint32_t expected, bool shared);
+void os_wake_all(void *addr, bool shared);
+
+/* ---- Other processes (src/<os>/process.c) ---- */
+/* A value that changes when a pid is reused: the process's start time; 0 if it is gone. */
+uint64_t os_process_start_time(int pid);
+/* Opens the memory object another process holds as handle `remote` (Linux:
+ * /proc/<pid>/fd/<n>). Fails when the process is gone, the handle is closed, or this
+ * process may not reach into that one (another user). */
+int os_process_open_handle(int pid, os_handle remote, os_handle *out);
+/* The object's identity and name (Linux: inode and the fd's link text). */
+int os_handle_identity(os_handle h, uint64_t *id, uint64_t *size, char *name, size_t name_size);
+
 /* ---- System facts (src/<os>/system.c) ---- */
 uint64_t os_time_ns(void); /* monotonic */
 unsigned int os_cpu_count(void);

@@ -18,6 +18,8 @@
 #undef cuDevicePrimaryCtxReset
 #undef cuDevicePrimaryCtxSetFlags
 #undef cuGetProcAddress
+#undef cuIpcOpenMemHandle
+EXTMEM_API CUresult CUDAAPI cuIpcOpenMemHandle(CUdeviceptr *pdptr, CUipcMemHandle handle, unsigned int Flags);
 CUresult CUDAAPI cuStreamDestroy(CUstream hStream);
 CUresult CUDAAPI cuEventDestroy(CUevent hEvent);
 CUresult CUDAAPI cuEventElapsedTime(float *pMilliseconds, CUevent hStart, CUevent hEnd);
@@ -139,6 +141,12 @@ static const struct entry entries[] = {
     E("cuImportExternalMemory", 10000, cuImportExternalMemory),
     E("cuExternalMemoryGetMappedBuffer", 10000, cuExternalMemoryGetMappedBuffer),
     E("cuDestroyExternalMemory", 10000, cuDestroyExternalMemory),
+    E("cuIpcGetMemHandle", 4010, cuIpcGetMemHandle),
+    E("cuIpcOpenMemHandle", 4010, cuIpcOpenMemHandle),
+    E("cuIpcOpenMemHandle", 11000, cuIpcOpenMemHandle_v2),
+    E("cuIpcCloseMemHandle", 4010, cuIpcCloseMemHandle),
+    E("cuIpcGetEventHandle", 4010, cuIpcGetEventHandle),
+    E("cuIpcOpenEventHandle", 4010, cuIpcOpenEventHandle),
     E("cuGetProcAddress", 11030, cuGetProcAddress),
     E("cuGetProcAddress", 12000, cuGetProcAddress_v2),
 };

@@ -97,6 +97,7 @@
 #define cuEventDestroy            cuEventDestroy_v2
 #define cuEventElapsedTime        cuEventElapsedTime_v2
 #define cuGetProcAddress          cuGetProcAddress_v2
+#define cuIpcOpenMemHandle        cuIpcOpenMemHandle_v2
 
 #ifdef __cplusplus
 extern "C" {
@@ -130,6 +131,17 @@ typedef struct CUctxCigParam_st CUctxCigParam;
 typedef struct CUuuid_st {
     char bytes[16];
 } CUuuid;
+
+/* Interprocess handles: 64 opaque bytes (extmem's layout: src/ipc.c). */
+#define CU_IPC_HANDLE_SIZE 64
+typedef struct CUipcEventHandle_st {
+    char reserved[CU_IPC_HANDLE_SIZE];
+} CUipcEventHandle_v1;
+typedef CUipcEventHandle_v1 CUipcEventHandle;
+typedef struct CUipcMemHandle_st {
+    char reserved[CU_IPC_HANDLE_SIZE];
+} CUipcMemHandle_v1;
+typedef CUipcMemHandle_v1 CUipcMemHandle;
 
 /* The legacy and per-thread default streams, as special handle values. */
 #define CU_STREAM_LEGACY     ((CUstream)0x1)
@@ -541,6 +553,10 @@ typedef enum CUexternalMemoryHandleType_enum {
  * Vulkan dedicated allocation). */
 #define CUDA_EXTERNAL_MEMORY_DEDICATED 0x1
 
+typedef enum CUipcMem_flags_enum {
+    CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS = 0x1
+} CUipcMem_flags;
+
 /* cuMemHostAlloc flags. */
 #define CU_MEMHOSTALLOC_PORTABLE      0x01
 #define CU_MEMHOSTALLOC_DEVICEMAP     0x02
@@ -832,6 +848,20 @@ EXTMEM_API CUresult CUDAAPI cuExternalMemoryGetMappedBuffer(CUdeviceptr *devPtr,
                                                             const CUDA_EXTERNAL_MEMORY_BUFFER_DESC *bufferDesc);
 /* Buffers still mapped stay usable until cuMemFree, as on the driver. */
 EXTMEM_API CUresult CUDAAPI cuDestroyExternalMemory(CUexternalMemory extMem);
+
+/* ---- Interprocess communication (../shared/seeds/002_2ab34fea44c5cb4f.txt; DESIGN.md §9) ----
+ * A handle is a capability: it names the exporting process (pid and start time), the memory
+ * object and a 128-bit random nonce; nothing forged, stale or guessed opens memory, and the OS
+ * keeps processes of other users out. Codes for each case: docs/ipc.md. */
+EXTMEM_API CUresult CUDAAPI cuIpcGetMemHandle(CUipcMemHandle *pHandle, CUdeviceptr dptr);
+/* Flags must be CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS. Opening a handle again in the same context
+ * returns the same pointer and counts a reference; handles of one exporting process may be
+ * open in one context of this process at a time. */
+EXTMEM_API CUresult CUDAAPI cuIpcOpenMemHandle(CUdeviceptr *pdptr, CUipcMemHandle handle, unsigned int Flags);
+EXTMEM_API CUresult CUDAAPI cuIpcCloseMemHandle(CUdeviceptr dptr);
+/* The event must have been created with CU_EVENT_INTERPROCESS | CU_EVENT_DISABLE_TIMING. */
+EXTMEM_API CUresult CUDAAPI cuIpcGetEventHandle(CUipcEventHandle *pHandle, CUevent event);
+EXTMEM_API CUresult CUDAAPI cuIpcOpenEventHandle(CUevent *phEvent, CUipcEventHandle handle);
 
 /* ---- Entry points by name ---- */
 /* symbol is the base name ("cuMemAlloc"); the newest variant introduced at or before

@@ -1,0 +1,36 @@
+/*
+ * src/event.h: events. The state of an event is a few counters that can live in memory shared
+ * with other processes, so an interprocess event recorded in one process is waited on in
+ * another (ipc.c).
+ */
+#ifndef EXTMEM_EVENT_H
+#define EXTMEM_EVENT_H
+
+#include "internal.h"
+
+struct event_state {
+    _Atomic uint64_t recorded;  /* sequence number of the latest record */
+    _Atomic uint64_t completed; /* highest record whose work has run */
+    _Atomic uint64_t time_ns;   /* when `completed` was reached */
+    _Atomic uint32_t wake;      /* bumped at each completion: what waiters sleep on */
+    uint32_t reserved;
+};
+
+struct event {
+    struct obj base;
+    struct ctx *ctx; /* a reference */
+    unsigned int flags;
+    struct event_state *state; /* &local, or a page shared with other processes */
+    struct event_state local;
+    bool shared;
+    os_memory shm;         /* interprocess events: the shared page's memory object */
+    uint8_t nonce[16];     /* interprocess events: proves a handle genuine (ipc.c) */
+    struct list_node ctx_node;
+};
+
+/* Creates an event of ctx. With shm, the state lives in that mapped page; the event takes
+ * shm and page whether it succeeds or not. */
+CUresult event_create(const char *fn, struct ctx *ctx, unsigned int flags, os_memory *shm, void *page,
+                      struct event **out);
+
+#endif

@@ -1,0 +1,338 @@
+/*
+ * Interprocess memory and events (../shared/seeds/002_2ab34fea44c5cb4f.txt; DESIGN.md §9).
+ *
+ * A handle carries what the opener needs and what proves it genuine:
+ *
+ *   bytes  0..7   magic: "xmIPCmem" or "xmIPCevt"
+ *   bytes  8..11  exporter pid
+ *   bytes 12..15  the exporter's descriptor of the memory object
+ *   bytes 16..23  the exporter's start time (a reused pid has another one)
+ *   bytes 24..31  the object's identity (inode)
+ *   bytes 32..39  the object's size
+ *   bytes 40..55  a 128-bit nonce, also in the object's name
+ *   bytes 56..63  zero
+ *
+ * The opener reaches the object through the OS (/proc/<pid>/fd/<n> on Linux, which the kernel
+ * refuses to other users) and checks identity, size and name; anything forged, stale or
+ * guessed fails with a reason. The mapping it makes keeps the memory alive on its own, so an
+ * exporter that exits or frees the memory does not pull it from under the importer.
+ */
+#include "event.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MEM_MAGIC "xmIPCmem"
+#define EVENT_MAGIC "xmIPCevt"
+
+struct ipc_handle {
+    char magic[8];
+    uint32_t pid;
+    int32_t fd;
+    uint64_t start_time;
+    uint64_t id;
+    uint64_t size;
+    uint8_t nonce[16];
+    uint8_t zero[8];
+};
+_Static_assert(sizeof(struct ipc_handle) == CU_IPC_HANDLE_SIZE, "an IPC handle is 64 bytes");
+
+/* An opened memory handle: counted per context, as the specification asks. */
+struct ipc_range {
+    struct range r;
+    uint32_t pid;
+    uint64_t start_time;
+    uint8_t nonce[16];
+    int refs;
+    struct list_node node; /* ipc_opened */
+};
+
+static os_mutex ipc_lock = OS_MUTEX_INITIALIZER;
+static struct list_node ipc_opened = {&ipc_opened, &ipc_opened};
+
+static uint64_t self_start_time(void)
+{
+    static uint64_t t;
+    if (!t)
+        t = os_process_start_time(os_process_id());
+    return t;
+}
+
+static void hex(const uint8_t *bytes, size_t n, char *out)
+{
+    for (size_t i = 0; i < n; ++i)
+        snprintf(out + 2 * i, 3, "%02x", bytes[i]);
+}
+
+/* Fills h for an object this process holds as `handle`. */
+static CUresult make_handle(const char *fn, const char *magic, os_handle handle, const uint8_t nonce[16],
+                            struct ipc_handle *h)
+{
+    char name[256];
+    uint64_t id, size;
+    int err = os_handle_identity(handle, &id, &size, name, sizeof(name));
+    if (err) {
+        char text[128];
+        return fail(CUDA_ERROR_OPERATING_SYSTEM, "%s: cannot read the memory object's identity: %s", fn,
+                    os_error_string(err, text, sizeof(text)));
+    }
+    memset(h, 0, sizeof(*h));
+    memcpy(h->magic, magic, 8);
+    h->pid = (uint32_t)os_process_id();
+    h->fd = (int32_t)handle;
+    h->start_time = self_start_time();
+    h->id = id;
+    h->size = size;
+    memcpy(h->nonce, nonce, 16);
+    return CUDA_SUCCESS;
+}
+
+/* Opens the object a handle names, after checking everything it claims. */
+static CUresult open_object(const char *fn, const struct ipc_handle *h, const char *magic, const char *name_prefix,
+                            os_memory *out)
+{
+    const char *what = strcmp(magic, MEM_MAGIC) == 0 ? "memory" : "event";
+    static const uint8_t zero[8];
+    if (memcmp(h->magic, magic, 8) != 0 || memcmp(h->zero, zero, 8) != 0 || h->pid == 0)
+        return fail(CUDA_ERROR_INVALID_VALUE, "%s: the handle is not an extmem %s handle", fn, what);
+    if (h->pid == (uint32_t)os_process_id())
+        return fail(CUDA_ERROR_INVALID_CONTEXT, "%s: the %s handle was exported by this process itself", fn, what);
+    uint64_t start = os_process_start_time((int)h->pid);
+    if (start == 0)
+        return fail(CUDA_ERROR_INVALID_HANDLE, "%s: the exporting process %u has exited", fn, h->pid);
+    if (start != h->start_time)
+        return fail(CUDA_ERROR_INVALID_HANDLE, "%s: the exporting process %u has exited (its pid now belongs to "
+                    "another process)", fn, h->pid);
+    os_handle fd;
+    int err = os_process_open_handle((int)h->pid, (os_handle)h->fd, &fd);
+    if (err == 13 /* EACCES */ || err == 1 /* EPERM */)
+        return fail(CUDA_ERROR_NOT_PERMITTED, "%s: this process may not open memory of process %u (another user?)", fn,
+                    h->pid);
+    if (err)
+        return fail(CUDA_ERROR_INVALID_HANDLE, "%s: process %u no longer holds the memory (it was freed)", fn, h->pid);
+    char name[256], expect[128];
+    uint64_t id, size;
+    snprintf(expect, sizeof(expect), "/memfd:%s", name_prefix);
+    hex(h->nonce, 16, expect + strlen(expect));
+    err = os_handle_identity(fd, &id, &size, name, sizeof(name));
+    if (err || id != h->id || size != h->size || strncmp(name, expect, strlen(expect)) != 0) {
+        os_handle_close(fd);
+        return fail(CUDA_ERROR_INVALID_HANDLE, "%s: the handle does not name memory process %u exported (freed, or "
+                    "forged)", fn, h->pid);
+    }
+    out->handle = fd;
+    out->size = (size_t)size;
+    return CUDA_SUCCESS;
+}
+
+/* ---- Memory ---- */
+
+CUresult CUDAAPI cuIpcGetMemHandle(CUipcMemHandle *pHandle, CUdeviceptr dptr)
+{
+    static const char fn[] = "cuIpcGetMemHandle";
+    struct ctx *ctx;
+    CUresult r = ctx_current(fn, &ctx);
+    if (r)
+        return r;
+    ctx_release(ctx);
+    if (!pHandle)
+        return fail(CUDA_ERROR_INVALID_VALUE, "%s: pHandle is NULL", fn);
+    amap_lock_read();
+    struct range *range = amap_find(&amap_memory, (uintptr_t)dptr);
+    bool ok = range && range->kind == RANGE_DEVICE && range->base == (uintptr_t)dptr;
+    os_handle fd = ok ? range->mem.handle : OS_INVALID_HANDLE;
+    uint8_t nonce[16];
+    if (ok)
+        memcpy(nonce, range->nonce, 16);
+    range_kind kind = range ? range->kind : RANGE_DEVICE;
+    amap_unlock();
+    if (!ok)
+        return fail(CUDA_ERROR_INVALID_VALUE, "%s: 0x%llx is not the start of a cuMemAlloc allocation%s", fn,
+                    (unsigned long long)dptr, range && kind != RANGE_DEVICE ? " (only cuMemAlloc memory is shareable "
+                                                                                "this way)" : "");
+    struct ipc_handle h;
+    if ((r = make_handle(fn, MEM_MAGIC, fd, nonce, &h)))
+        return r;
+    memcpy(pHandle, &h, sizeof(h));
+    return CUDA_SUCCESS;
+}
+
+static struct ipc_range *find_opened(const struct ipc_handle *h, struct ctx **other_ctx)
+{
+    *other_ctx = NULL;
+    for (struct list_node *it = ipc_opened.next; it != &ipc_opened; it = it->next) {
+        struct ipc_range *o = list_entry(it, struct ipc_range, node);
+        if (o->pid != h->pid || o->start_time != h->start_time)
+            continue;
+        if (memcmp(o->nonce, h->nonce, 16) == 0)
+            return o;
+        *other_ctx = o->r.ctx;
+    }
+    return NULL;
+}
+
+CUresult CUDAAPI cuIpcOpenMemHandle(CUdeviceptr *pdptr, CUipcMemHandle handle, unsigned int Flags)
+{
+    static const char fn[] = "cuIpcOpenMemHandle";
+    struct ctx *ctx;
+    CUresult r = ctx_current(fn, &ctx);
+    if (r)
+        return r;
+    struct ipc_handle h;
+    memcpy(&h, &handle, sizeof(h));
+    os_memory mem = {OS_INVALID_HANDLE, 0};
+    struct ipc_range *ir = NULL;
+    if (!pdptr) {
+        r = fail(CUDA_ERROR_INVALID_VALUE, "%s: pdptr is NULL", fn);
+        goto out;
+    }
+    if (Flags != CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS) {
+        r = fail(CUDA_ERROR_INVALID_VALUE, "%s: Flags is %u: it must be CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS (1)", fn,
+                 Flags);
+        goto out;
+    }
+    os_mutex_lock(&ipc_lock);
+    struct ctx *other = NULL;
+    struct ipc_range *open = find_opened(&h, &other);
+    if (open && open->r.ctx == ctx) {
+        open->refs++;
+        *pdptr = (CUdeviceptr)open->r.base;
+        os_mutex_unlock(&ipc_lock);
+        goto out;
+    }
+    os_mutex_unlock(&ipc_lock);
+    if (open || (other && other != ctx)) {
+        r = fail(CUDA_ERROR_INVALID_CONTEXT, "%s: another context of this process has memory of process %u open: one "
+                 "context per device may open a process's handles", fn, h.pid);
+        goto out;
+    }
+    if ((r = open_object(fn, &h, MEM_MAGIC, "extmem-device-", &mem)))
+        goto out;
+    void *addr;
+    int err = os_memory_map(&mem, 0, mem.size, &addr);
+    if (err || !(ir = calloc(1, sizeof(*ir)))) {
+        if (!err)
+            os_memory_unmap(addr, mem.size);
+        r = fail(CUDA_ERROR_MAP_FAILED, "%s: mapping the memory of process %u failed", fn, h.pid);
+        goto out;
+    }
+    /* The mapping keeps the memory: the descriptor can go. */
+    ir->r.base = ir->r.unmap_base = (uintptr_t)addr;
+    ir->r.size = ir->r.map_size = ir->r.unmap_len = mem.size;
+    ir->r.kind = RANGE_IPC;
+    ir->r.mem.handle = OS_INVALID_HANDLE;
+    ir->pid = h.pid;
+    ir->start_time = h.start_time;
+    memcpy(ir->nonce, h.nonce, 16);
+    ir->refs = 1;
+    os_mutex_lock(&ipc_lock);
+    list_add(&ipc_opened, &ir->node);
+    os_mutex_unlock(&ipc_lock);
+    mem_register(ctx, &ir->r);
+    *pdptr = (CUdeviceptr)(uintptr_t)addr;
+out:
+    if (mem.handle != OS_INVALID_HANDLE)
+        os_memory_close(&mem);
+    ctx_release(ctx);
+    return r;
+}
+
+void ipc_range_forget(struct range *r)
+{
+    struct ipc_range *ir = (struct ipc_range *)r;
+    os_mutex_lock(&ipc_lock);
+    list_del(&ir->node);
+    os_mutex_unlock(&ipc_lock);
+    free(ir);
+}
+
+CUresult CUDAAPI cuIpcCloseMemHandle(CUdeviceptr dptr)
+{
+    static const char fn[] = "cuIpcCloseMemHandle";
+    struct ctx *ctx;
+    CUresult r = ctx_current(fn, &ctx);
+    if (r)
+        return r;
+    ctx_release(ctx);
+    amap_lock_write();
+    struct range *range = amap_find(&amap_memory, (uintptr_t)dptr);
+    bool ok = range && range->kind == RANGE_IPC && range->base == (uintptr_t)dptr;
+    bool last = false;
+    if (ok) {
+        struct ipc_range *ir = (struct ipc_range *)range;
+        os_mutex_lock(&ipc_lock);
+        last = --ir->refs == 0;
+        os_mutex_unlock(&ipc_lock);
+        if (last)
+            amap_remove(&amap_memory, range);
+    }
+    amap_unlock();
+    if (!ok)
+        return fail(CUDA_ERROR_INVALID_VALUE, "%s: 0x%llx is not a pointer cuIpcOpenMemHandle returned (or it was "
+                    "closed)", fn, (unsigned long long)dptr);
+    if (last)
+        mem_free_range(range);
+    return CUDA_SUCCESS;
+}
+
+/* ---- Events ---- */
+
+CUresult CUDAAPI cuIpcGetEventHandle(CUipcEventHandle *pHandle, CUevent event)
+{
+    static const char fn[] = "cuIpcGetEventHandle";
+    REQUIRE_INIT(fn);
+    if (!pHandle)
+        return fail(CUDA_ERROR_INVALID_VALUE, "%s: pHandle is NULL", fn);
+    struct event *e;
+    CUresult r = event_lookup(fn, event, &e);
+    if (r)
+        return r;
+    struct ipc_handle h;
+    if (!e->shared)
+        r = fail(CUDA_ERROR_INVALID_VALUE, "%s: the event was not created with CU_EVENT_INTERPROCESS", fn);
+    else if (!(r = make_handle(fn, EVENT_MAGIC, e->shm.handle, e->nonce, &h)))
+        memcpy(pHandle, &h, sizeof(h));
+    event_release(e);
+    return r;
+}
+
+CUresult CUDAAPI cuIpcOpenEventHandle(CUevent *phEvent, CUipcEventHandle handle)
+{
+    static const char fn[] = "cuIpcOpenEventHandle";
+    struct ctx *ctx;
+    CUresult r = ctx_current(fn, &ctx);
+    if (r)
+        return r;
+    struct ipc_handle h;
+    memcpy(&h, &handle, sizeof(h));
+    os_memory shm = {OS_INVALID_HANDLE, 0};
+    void *page = NULL;
+    struct event *e;
+    if (!phEvent)
+        r = fail(CUDA_ERROR_INVALID_VALUE, "%s: phEvent is NULL", fn);
+    else if (!(r = open_object(fn, &h, EVENT_MAGIC, "extmem-event-", &shm)) && os_memory_map(&shm, 0, shm.size, &page))
+        r = fail(CUDA_ERROR_MAP_FAILED, "%s: mapping the event of process %u failed", fn, h.pid);
+    if (!r) {
+        r = event_create(fn, ctx, CU_EVENT_INTERPROCESS | CU_EVENT_DISABLE_TIMING, &shm, page, &e);
+        shm.handle = OS_INVALID_HANDLE; /* the event's now, whatever happened */
+        page = NULL;
+        if (!r) {
+            memcpy(e->nonce, h.nonce, 16);
+            *phEvent = (CUevent)(uintptr_t)e->base.handle;
+        }
+    }
+    if (page)
+        os_memory_unmap(page, shm.size);
+    if (shm.handle != OS_INVALID_HANDLE)
+        os_memory_close(&shm);
+    ctx_release(ctx);
+    return r;
+}
+
+#undef cuIpcOpenMemHandle
+EXTMEM_API CUresult CUDAAPI cuIpcOpenMemHandle(CUdeviceptr *pdptr, CUipcMemHandle handle, unsigned int Flags);
+CUresult CUDAAPI cuIpcOpenMemHandle(CUdeviceptr *pdptr, CUipcMemHandle handle, unsigned int Flags)
+{
+    return cuIpcOpenMemHandle_v2(pdptr, handle, Flags);
+}
