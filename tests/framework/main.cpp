@@ -18,6 +18,9 @@ class FdLeakCheck : public ::testing::EmptyTestEventListener {
 
 int main(int argc, char **argv)
 {
+    int child = extmem_test::run_child_role(argc, argv);
+    if (child >= 0)
+        return child;
     ::testing::InitGoogleTest(&argc, argv);
     ::testing::UnitTest::GetInstance()->listeners().Append(new FdLeakCheck);
     return RUN_ALL_TESTS();

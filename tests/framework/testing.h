@@ -4,8 +4,11 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <functional>
 #include <string>
+#include <sys/types.h>
+#include <vector>
 
 #include "extmem/extmem.h"
 
@@ -24,6 +27,43 @@ struct ChildResult {
     int signal;      /* when killed by a signal */
 };
 ChildResult run_in_child(const std::function<int()> &fn);
+
+/* ---- Real child processes: the test program run again in a role ----
+ * EXTMEM_CHILD_ROLE(name) { ... } defines a role; spawn_role() starts this program as a new
+ * process (exec, so the child initialises extmem itself, as a real second process does) that
+ * runs the role with the given arguments and exits with its return value. The child's stdout
+ * is a pipe the parent reads lines from; its stdin is a pipe the parent writes lines to. */
+typedef int (*ChildRole)(const std::vector<std::string> &args);
+struct ChildRoleRegistrar {
+    ChildRoleRegistrar(const char *name, ChildRole fn);
+};
+#define EXTMEM_CHILD_ROLE(name)                                                      \
+    static int name##_role(const std::vector<std::string> &args);                   \
+    static ::extmem_test::ChildRoleRegistrar name##_registrar(#name, name##_role);   \
+    static int name##_role(const std::vector<std::string> &args)
+
+class Child {
+public:
+    Child(const std::string &role, const std::vector<std::string> &args = {});
+    ~Child();
+    std::string read_line();               /* "" at end of file */
+    void write_line(const std::string &s);
+    int wait();                            /* exit code, or 128 + signal */
+    pid_t pid() const { return pid_; }
+private:
+    pid_t pid_ = -1;
+    FILE *out_ = nullptr;
+    int in_ = -1;
+    int status_ = -1;
+};
+
+/* Runs the role named by argv when this program was started as a child; returns -1 when it
+ * was not. Called by the framework's main. */
+int run_child_role(int argc, char **argv);
+
+/* Bytes as hex text and back, to pass handles on command lines and pipes. */
+std::string to_hex(const void *data, size_t size);
+bool from_hex(const std::string &text, void *data, size_t size);
 
 /* A current context on the software device for the length of a test. */
 class ContextTest : public ::testing::Test {

@@ -1,0 +1,406 @@
+// CUDA IPC between real processes: memory and event handles are capabilities
+// (../shared/seeds/002_2ab34fea44c5cb4f.txt; DESIGN.md §9; docs/ipc.md).
+#include "framework/testing.h"
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cstring>
+#include <memory>
+
+using namespace extmem_test;
+
+namespace {
+
+/* Every role starts like a fresh program: init, a context. */
+CUcontext start_role()
+{
+    CUcontext ctx = nullptr;
+    if (cuInit(0) || cuCtxCreate(&ctx, nullptr, 0, 0))
+        return nullptr;
+    return ctx;
+}
+
+std::string code_name(CUresult r)
+{
+    const char *n = "?";
+    cuGetErrorName(r, &n);
+    return n;
+}
+
+CUipcMemHandle mem_handle_from(const std::string &hex)
+{
+    CUipcMemHandle h{};
+    from_hex(hex, &h, sizeof(h));
+    return h;
+}
+
+} // namespace
+
+/* Opens the handle in argv[0], checks the first word is argv[1], writes argv[2] there, and
+ * prints what happened. Waits for a line on stdin before closing. */
+EXTMEM_CHILD_ROLE(importer)
+{
+    if (!start_role())
+        return 10;
+    int fds = open_fd_count();
+    CUdeviceptr p = 0;
+    CUresult r = cuIpcOpenMemHandle(&p, mem_handle_from(args[0]), CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS);
+    printf("open %s %s\n", code_name(r).c_str(), r ? extmem_error_detail() : "");
+    if (r)
+        return 0;
+    unsigned int word = 0;
+    cuMemcpyDtoH(&word, p, 4);
+    printf("read %u\n", word);
+    unsigned int mine = (unsigned int)std::stoul(args[1]);
+    cuMemcpyHtoD(p + 4, &mine, 4);
+    printf("wrote\n");
+    char line[64];
+    if (!fgets(line, sizeof(line), stdin)) // the parent's go-ahead
+        return 11;
+    cuMemcpyDtoH(&word, p, 4); // the memory stays valid whatever the exporter did meanwhile
+    printf("read-again %u\n", word);
+    r = cuIpcCloseMemHandle(p);
+    printf("close %s fds %d\n", code_name(r).c_str(), open_fd_count() - fds);
+    return 0;
+}
+
+/* Tries to open a handle and prints the code and the reason. */
+EXTMEM_CHILD_ROLE(try_open)
+{
+    if (!start_role())
+        return 10;
+    CUdeviceptr p = 0;
+    CUresult r = cuIpcOpenMemHandle(&p, mem_handle_from(args[0]), CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS);
+    printf("%s %s\n", code_name(r).c_str(), extmem_error_detail());
+    if (!r)
+        cuIpcCloseMemHandle(p);
+    return 0;
+}
+
+/* Allocates, fills with argv[0], prints the handle, waits for a line, then frees and exits. */
+EXTMEM_CHILD_ROLE(exporter)
+{
+    if (!start_role())
+        return 10;
+    CUdeviceptr p;
+    if (cuMemAlloc(&p, 1 << 20))
+        return 12;
+    cuMemsetD32(p, (unsigned int)std::stoul(args[0]), (1 << 20) / 4);
+    CUipcMemHandle h;
+    if (cuIpcGetMemHandle(&h, p))
+        return 13;
+    printf("%s\n", to_hex(&h, sizeof(h)).c_str());
+    char line[64];
+    if (!fgets(line, sizeof(line), stdin))
+        return 0;
+    cuMemFree(p);
+    return 0;
+}
+
+/* Opens an event handle, reports its state, waits for it, and reports again. */
+EXTMEM_CHILD_ROLE(event_waiter)
+{
+    if (!start_role())
+        return 10;
+    CUipcEventHandle h{};
+    from_hex(args[0], &h, sizeof(h));
+    CUevent e = nullptr;
+    CUresult r = cuIpcOpenEventHandle(&e, h);
+    printf("open %s %s\n", code_name(r).c_str(), r ? extmem_error_detail() : "");
+    if (r)
+        return 0;
+    printf("query %s\n", code_name(cuEventQuery(e)).c_str());
+    CUstream s;
+    cuStreamCreate(&s, 0);
+    cuStreamWaitEvent(s, e, 0);
+    printf("sync %s\n", code_name(cuStreamSynchronize(s)).c_str()); // returns once the parent's work ran
+    printf("query %s\n", code_name(cuEventQuery(e)).c_str());
+    cuStreamDestroy(s);
+    printf("destroy %s\n", code_name(cuEventDestroy(e)).c_str());
+    return 0;
+}
+
+class Ipc : public ContextTest {
+protected:
+    void SetUp() override
+    {
+        ContextTest::SetUp();
+        ASSERT_OK(cuMemAlloc(&mem, 1 << 20));
+        ASSERT_OK(cuMemsetD32(mem, 42, (1 << 20) / 4));
+        ASSERT_OK(cuIpcGetMemHandle(&handle, mem));
+        hex = to_hex(&handle, sizeof(handle));
+    }
+    void TearDown() override
+    {
+        if (mem)
+            EXPECT_OK(cuMemFree(mem));
+        ContextTest::TearDown();
+    }
+    CUdeviceptr mem = 0;
+    CUipcMemHandle handle{};
+    std::string hex;
+};
+
+TEST_F(Ipc, AnotherProcess_OpensTheSameMemory_AndClosesWithoutLeaks)
+{
+    int fds = open_fd_count();
+    {
+        Child c("importer", {hex, "7"});
+        EXPECT_EQ("open CUDA_SUCCESS ", c.read_line());
+        EXPECT_EQ("read 42", c.read_line());
+        EXPECT_EQ("wrote", c.read_line());
+        EXPECT_EQ(7u, ((unsigned int *)mem)[1]); // the child's write, in our memory
+        ((unsigned int *)mem)[0] = 43;
+        c.write_line("go");
+        EXPECT_EQ("read-again 43", c.read_line());
+        EXPECT_EQ("close CUDA_SUCCESS fds 0", c.read_line()); // the child leaked nothing
+        EXPECT_EQ(0, c.wait());
+    }
+    EXPECT_EQ(fds, open_fd_count()); // nor did we
+}
+
+TEST_F(Ipc, ManyImporters_ShareOneExport)
+{
+    std::vector<std::unique_ptr<Child>> children;
+    for (int i = 0; i < 6; ++i)
+        children.emplace_back(new Child("importer", {hex, std::to_string(100 + i)}));
+    for (auto &c : children) {
+        EXPECT_EQ("open CUDA_SUCCESS ", c->read_line());
+        EXPECT_EQ("read 42", c->read_line());
+        EXPECT_EQ("wrote", c->read_line());
+    }
+    for (auto &c : children) {
+        c->write_line("go");
+        EXPECT_EQ("read-again 42", c->read_line());
+        EXPECT_EQ("close CUDA_SUCCESS fds 0", c->read_line());
+        EXPECT_EQ(0, c->wait());
+    }
+    unsigned int last = ((unsigned int *)mem)[1];
+    EXPECT_GE(last, 100u);
+    EXPECT_LE(last, 105u);
+}
+
+TEST_F(Ipc, ManyHandlesInFlight)
+{
+    std::vector<CUdeviceptr> ptrs(16);
+    std::vector<std::unique_ptr<Child>> children;
+    for (size_t i = 0; i < ptrs.size(); ++i) {
+        ASSERT_OK(cuMemAlloc(&ptrs[i], 4096));
+        ASSERT_OK(cuMemsetD32(ptrs[i], (unsigned int)(1000 + i), 1024));
+        CUipcMemHandle h;
+        ASSERT_OK(cuIpcGetMemHandle(&h, ptrs[i]));
+        children.emplace_back(new Child("importer", {to_hex(&h, sizeof(h)), "1"}));
+    }
+    for (size_t i = 0; i < ptrs.size(); ++i) {
+        EXPECT_EQ("open CUDA_SUCCESS ", children[i]->read_line());
+        EXPECT_EQ("read " + std::to_string(1000 + i), children[i]->read_line());
+        EXPECT_EQ("wrote", children[i]->read_line());
+        children[i]->write_line("go");
+        children[i]->read_line();
+        EXPECT_EQ("close CUDA_SUCCESS fds 0", children[i]->read_line());
+        EXPECT_EQ(0, children[i]->wait());
+        EXPECT_OK(cuMemFree(ptrs[i]));
+    }
+}
+
+TEST_F(Ipc, ForgedHandles_OpenNothing)
+{
+    CUipcMemHandle zero{};
+    CUipcMemHandle flipped = handle;
+    flipped.reserved[45] ^= 1; // one bit of the nonce
+    CUipcMemHandle other_fd = handle;
+    other_fd.reserved[12] ^= 1;
+    CUipcMemHandle reused_pid = handle;
+    reused_pid.reserved[16] ^= 1; // the start time: as if the pid now belonged to another process
+    CUipcMemHandle random;
+    for (auto &b : random.reserved)
+        b = (char)rand();
+    const struct {
+        CUipcMemHandle h;
+        const char *expect;
+    } cases[] = {
+        {zero, "CUDA_ERROR_INVALID_VALUE"},        {random, "CUDA_ERROR_INVALID_VALUE"},
+        {flipped, "CUDA_ERROR_INVALID_HANDLE"},    {other_fd, "CUDA_ERROR_INVALID_HANDLE"},
+        {reused_pid, "CUDA_ERROR_INVALID_HANDLE"},
+    };
+    for (auto &c : cases) {
+        Child child("try_open", {to_hex(&c.h, sizeof(c.h))});
+        std::string line = child.read_line();
+        EXPECT_EQ(0u, line.find(c.expect)) << line;
+        EXPECT_EQ(0, child.wait());
+    }
+}
+
+TEST_F(Ipc, OpenInTheExportingProcess_IsRefused)
+{
+    CUdeviceptr p;
+    EXPECT_CU(CUDA_ERROR_INVALID_CONTEXT, cuIpcOpenMemHandle(&p, handle, CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS));
+    EXPECT_DETAIL_HAS("exported by this process");
+}
+
+TEST_F(Ipc, OpenAfterTheExporterFreedTheMemory_IsInvalidHandle)
+{
+    ASSERT_OK(cuMemFree(mem));
+    mem = 0;
+    Child c("try_open", {hex});
+    std::string line = c.read_line();
+    EXPECT_EQ(0u, line.find("CUDA_ERROR_INVALID_HANDLE")) << line;
+    EXPECT_NE(std::string::npos, line.find("freed")) << line;
+    EXPECT_EQ(0, c.wait());
+}
+
+TEST_F(Ipc, OpenAfterTheExporterExited_IsInvalidHandle)
+{
+    std::string exported;
+    {
+        Child exporter("exporter", {"5"});
+        exported = exporter.read_line();
+        exporter.write_line("exit");
+        EXPECT_EQ(0, exporter.wait());
+    }
+    Child c("try_open", {exported});
+    std::string line = c.read_line();
+    EXPECT_EQ(0u, line.find("CUDA_ERROR_INVALID_HANDLE")) << line;
+    EXPECT_NE(std::string::npos, line.find("has exited")) << line;
+    EXPECT_EQ(0, c.wait());
+}
+
+TEST_F(Ipc, TheImportersMemoryOutlivesTheExporter)
+{
+    Child exporter("exporter", {"77"});
+    CUipcMemHandle h = mem_handle_from(exporter.read_line());
+    CUdeviceptr p = 0;
+    ASSERT_OK(cuIpcOpenMemHandle(&p, h, CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS));
+    exporter.write_line("free and exit");
+    EXPECT_EQ(0, exporter.wait());
+    unsigned int v = 0;
+    EXPECT_OK(cuMemcpyDtoH(&v, p + 4096, 4));
+    EXPECT_EQ(77u, v);
+    EXPECT_OK(cuMemsetD32(p, 1, 1024)); // still writable
+    EXPECT_OK(cuIpcCloseMemHandle(p));
+}
+
+TEST_F(Ipc, OpeningAgain_CountsReferences)
+{
+    Child exporter("exporter", {"9"});
+    CUipcMemHandle h = mem_handle_from(exporter.read_line());
+    int fds = open_fd_count();
+    CUdeviceptr a = 0, b = 0;
+    ASSERT_OK(cuIpcOpenMemHandle(&a, h, CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS));
+    ASSERT_OK(cuIpcOpenMemHandle(&b, h, CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS));
+    EXPECT_EQ(a, b);
+    EXPECT_OK(cuIpcCloseMemHandle(a));
+    unsigned int v = 0;
+    EXPECT_OK(cuMemcpyDtoH(&v, a, 4)); // one reference left
+    EXPECT_EQ(9u, v);
+    EXPECT_OK(cuIpcCloseMemHandle(a));
+    EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuIpcCloseMemHandle(a));
+    EXPECT_EQ(fds, open_fd_count());
+    exporter.write_line("done");
+    EXPECT_EQ(0, exporter.wait());
+}
+
+TEST_F(Ipc, OneContextPerExportingProcess)
+{
+    Child exporter("exporter", {"3"});
+    CUipcMemHandle h = mem_handle_from(exporter.read_line());
+    CUdeviceptr a = 0, b = 0;
+    ASSERT_OK(cuIpcOpenMemHandle(&a, h, CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS));
+    CUcontext second;
+    ASSERT_OK(cuCtxCreate(&second, nullptr, 0, 0));
+    EXPECT_CU(CUDA_ERROR_INVALID_CONTEXT, cuIpcOpenMemHandle(&b, h, CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS));
+    EXPECT_DETAIL_HAS("one context per device");
+    ASSERT_OK(cuCtxDestroy(second));
+    EXPECT_OK(cuIpcCloseMemHandle(a));
+    exporter.write_line("done");
+    EXPECT_EQ(0, exporter.wait());
+}
+
+TEST_F(Ipc, AProcessOfAnotherUser_CannotOpenTheHandle)
+{
+    if (geteuid() != 0)
+        GTEST_SKIP() << "dropping to another user needs root (CI runs as root)";
+    auto r = run_in_child([&] {
+        if (setgid(65534) != 0 || setuid(65534) != 0)
+            return 20;
+        Child c("try_open", {hex});
+        std::string line = c.read_line();
+        c.wait();
+        return line.find("CUDA_ERROR_NOT_PERMITTED") == 0 ? 0 : 21;
+    });
+    EXPECT_TRUE(r.exited);
+    EXPECT_EQ(0, r.exit_code);
+}
+
+TEST_F(Ipc, BadArguments)
+{
+    CUdeviceptr p;
+    CUipcMemHandle h;
+    EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuIpcGetMemHandle(nullptr, mem));
+    EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuIpcGetMemHandle(&h, mem + 4096));
+    EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuIpcGetMemHandle(&h, 0));
+    void *host;
+    ASSERT_OK(cuMemAllocHost(&host, 4096));
+    EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuIpcGetMemHandle(&h, (CUdeviceptr)host));
+    EXPECT_OK(cuMemFreeHost(host));
+    EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuIpcOpenMemHandle(nullptr, handle, CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS));
+    EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuIpcOpenMemHandle(&p, handle, 2));
+    EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuIpcCloseMemHandle(mem));
+    int attr = -1;
+    EXPECT_OK(cuPointerGetAttribute(&attr, CU_POINTER_ATTRIBUTE_IS_LEGACY_CUDA_IPC_CAPABLE, mem));
+    EXPECT_EQ(1, attr);
+    EXPECT_OK(cuDeviceGetAttribute(&attr, CU_DEVICE_ATTRIBUTE_IPC_EVENT_SUPPORTED, 0));
+    EXPECT_EQ(1, attr);
+}
+
+TEST_F(Ipc, AnEventRecordedHere_IsWaitedOnInAnotherProcess)
+{
+    CUevent e;
+    ASSERT_OK(cuEventCreate(&e, CU_EVENT_INTERPROCESS | CU_EVENT_DISABLE_TIMING));
+    CUipcEventHandle h;
+    ASSERT_OK(cuIpcGetEventHandle(&h, e));
+    CUstream s;
+    ASSERT_OK(cuStreamCreate(&s, 0));
+    static std::atomic<bool> gate{false};
+    gate = false;
+    ASSERT_OK(cuLaunchHostFunc(s, [](void *) {
+        while (!gate.load())
+            usleep(1000);
+    }, nullptr));
+    ASSERT_OK(cuEventRecord(e, s));
+    Child c("event_waiter", {to_hex(&h, sizeof(h))});
+    EXPECT_EQ("open CUDA_SUCCESS ", c.read_line());
+    EXPECT_EQ("query CUDA_ERROR_NOT_READY", c.read_line());
+    gate = true;
+    EXPECT_EQ("sync CUDA_SUCCESS", c.read_line());
+    EXPECT_EQ("query CUDA_SUCCESS", c.read_line());
+    EXPECT_EQ("destroy CUDA_SUCCESS", c.read_line());
+    EXPECT_EQ(0, c.wait());
+    EXPECT_OK(cuStreamDestroy(s));
+    EXPECT_OK(cuEventDestroy(e));
+}
+
+TEST_F(Ipc, EventHandles_BadArguments)
+{
+    CUevent plain, e;
+    CUipcEventHandle h;
+    ASSERT_OK(cuEventCreate(&plain, CU_EVENT_DISABLE_TIMING));
+    EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuIpcGetEventHandle(&h, plain));
+    EXPECT_DETAIL_HAS("CU_EVENT_INTERPROCESS");
+    EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuIpcGetEventHandle(nullptr, plain));
+    EXPECT_CU(CUDA_ERROR_INVALID_HANDLE, cuIpcGetEventHandle(&h, (CUevent)0x77));
+    ASSERT_OK(cuEventCreate(&e, CU_EVENT_INTERPROCESS | CU_EVENT_DISABLE_TIMING));
+    ASSERT_OK(cuIpcGetEventHandle(&h, e));
+    CUevent opened;
+    EXPECT_CU(CUDA_ERROR_INVALID_CONTEXT, cuIpcOpenEventHandle(&opened, h)); // our own
+    CUipcEventHandle zero{};
+    EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuIpcOpenEventHandle(&opened, zero));
+    CUipcMemHandle as_mem;
+    memcpy(&as_mem, &h, sizeof(h)); // an event handle is not a memory handle
+    CUdeviceptr p;
+    EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuIpcOpenMemHandle(&p, as_mem, CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS));
+    EXPECT_OK(cuEventDestroy(plain));
+    EXPECT_OK(cuEventDestroy(e));
+}
