@@ -1,6 +1,7 @@
 // CUDA IPC between real processes: memory and event handles are capabilities
 // (../shared/seeds/002_2ab34fea44c5cb4f.txt; DESIGN.md §9; docs/ipc.md).
 #include "framework/testing.h"
+#include "extmem/cuda_runtime_api.h"
 
 #include <sys/wait.h>
 #include <unistd.h>
@@ -403,4 +404,33 @@ TEST_F(Ipc, EventHandles_BadArguments)
     EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuIpcOpenMemHandle(&p, as_mem, CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS));
     EXPECT_OK(cuEventDestroy(plain));
     EXPECT_OK(cuEventDestroy(e));
+}
+
+/* The runtime's calls: opens the cudaIpcMemHandle_t in argv[0] and prints the first word. */
+EXTMEM_CHILD_ROLE(rt_importer)
+{
+    cudaIpcMemHandle_t h;
+    from_hex(args[0], &h, sizeof(h));
+    void *p = nullptr;
+    cudaError_t e = cudaIpcOpenMemHandle(&p, h, cudaIpcMemLazyEnablePeerAccess);
+    unsigned int word = 0;
+    if (e == cudaSuccess)
+        cudaMemcpy(&word, p, 4, cudaMemcpyDeviceToHost);
+    printf("%s %u %s\n", cudaGetErrorName(e), word, cudaGetErrorName(cudaIpcCloseMemHandle(p)));
+    return 0;
+}
+
+TEST(IpcRuntime, HandlesRoundTripThroughTheRuntimeCalls)
+{
+    void *p = nullptr;
+    ASSERT_EQ(cudaSuccess, cudaMalloc(&p, 4096));
+    ASSERT_EQ(cudaSuccess, cudaMemset(p, 0x11, 4096));
+    cudaIpcMemHandle_t h;
+    ASSERT_EQ(cudaSuccess, cudaIpcGetMemHandle(&h, p));
+    Child c("rt_importer", {to_hex(&h, sizeof(h))});
+    EXPECT_EQ("cudaSuccess 286331153 cudaSuccess", c.read_line());
+    EXPECT_EQ(0, c.wait());
+    EXPECT_EQ(cudaErrorInvalidValue, cudaIpcOpenMemHandle(&p, h, 2));
+    EXPECT_EQ(cudaSuccess, cudaFree(p));
+    cudaGetLastError();
 }

@@ -38,8 +38,9 @@ void run_seed(uint64_t seed, size_t steps)
     std::printf("seed %llu: %zu steps, at most %zu mappings live; succeeded/called: %s\n", (unsigned long long)seed,
                 r.steps, r.max_mappings, summary.c_str());
     EXPECT_TRUE(ok) << "seed " << seed << " (VMM_MODEL_SEED=" << seed << " reproduces it):\n" << r.message;
-    if (ok)
+    if (ok) {
         EXPECT_EQ(steps, r.steps) << "the bytes ran out before the last step";
+    }
 }
 
 class VmmModel : public ContextTest, public ::testing::WithParamInterface<uint64_t> {};
@@ -53,9 +54,7 @@ TEST_P(VmmModel, RandomSequence_MatchesTheModelAfterEveryStep)
 }
 
 INSTANTIATE_TEST_SUITE_P(Seeds, VmmModel, ::testing::Range<uint64_t>(1, 21),
-                         [](const ::testing::TestParamInfo<uint64_t> &info) {
-                             return "seed" + std::to_string(info.param);
-                         });
+                         [](const ::testing::TestParamInfo<uint64_t> &p) { return "seed" + std::to_string(p.param); });
 
 // A seed (and step count) from the environment, to reproduce or extend a run by hand.
 TEST_F(VmmModelByHand, SeedFromEnvironment_MatchesTheModel)

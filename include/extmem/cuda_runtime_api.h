@@ -181,6 +181,16 @@ EXTMEM_API cudaError_t CUDARTAPI cudaHostAlloc(void **pHost, size_t size, unsign
  *   cudaErrorInvalidValue  ptr is not the start of a live page-locked allocation */
 EXTMEM_API cudaError_t CUDARTAPI cudaFreeHost(void *ptr);
 
+/* ---- Interprocess communication ----
+ * The driver's cuIpc* rules and codes (extmem/cuda.h, docs/ipc.md), mapped to cudaError_t:
+ * a handle that names nothing live is cudaErrorInvalidResourceHandle; the exporting process
+ * opening its own handle, or a second context, is cudaErrorInvalidContext. */
+EXTMEM_API cudaError_t CUDARTAPI cudaIpcGetEventHandle(cudaIpcEventHandle_t *handle, cudaEvent_t event);
+EXTMEM_API cudaError_t CUDARTAPI cudaIpcOpenEventHandle(cudaEvent_t *event, cudaIpcEventHandle_t handle);
+EXTMEM_API cudaError_t CUDARTAPI cudaIpcGetMemHandle(cudaIpcMemHandle_t *handle, void *devPtr);
+EXTMEM_API cudaError_t CUDARTAPI cudaIpcOpenMemHandle(void **devPtr, cudaIpcMemHandle_t handle, unsigned int flags);
+EXTMEM_API cudaError_t CUDARTAPI cudaIpcCloseMemHandle(void *devPtr);
+
 /* ---- External memory ----
  * The driver's rules and codes (see cuImportExternalMemory in extmem/cuda.h), mapped to
  * cudaError_t; the DMABUF_FD type of the driver API has no runtime name in CUDA 13.0. */

@@ -12,11 +12,6 @@
 
 #include "runtime/runtime.h"
 
-static CUdeviceptr rt_dptr(const void *p)
-{
-    return (CUdeviceptr)(uintptr_t)p;
-}
-
 /* True when the driver knows p: device memory, page-locked host memory, or other memory
  * mapped for the device. cuPointerGetAttributes answers zeros for an unknown address
  * instead of failing, so the question records no error. */

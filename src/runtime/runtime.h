@@ -73,6 +73,9 @@ cudaError_t rt_reset_device(void);
 /* ---- Streams (stream.c) ---- */
 
 /* The stream a _ptsz form means: NULL is the per-thread stream there. */
+/* A runtime pointer as a driver device pointer (unified addressing: the same value). */
+static inline CUdeviceptr rt_dptr(const void *p) { return (CUdeviceptr)(uintptr_t)p; }
+
 static inline cudaStream_t rt_ptsz(cudaStream_t stream)
 {
     return stream ? stream : cudaStreamPerThread;

@@ -173,7 +173,7 @@ static void note(struct driver *d, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(d->op, sizeof(d->op), fmt, ap);
     va_end(ap);
-    snprintf(d->trace[d->step % TRACE_LINES], LINE, "%zu: %s", d->step, d->op);
+    snprintf(d->trace[d->step % TRACE_LINES], LINE, "%zu: %.180s", d->step, d->op);
 }
 
 static void failf(struct driver *d, const char *fmt, ...)
