@@ -98,32 +98,36 @@ static CUresult open_object(const char *fn, const struct ipc_handle *h, const ch
         return fail(CUDA_ERROR_INVALID_VALUE, "%s: the handle is not an extmem %s handle", fn, what);
     if (h->pid == (uint32_t)os_process_id())
         return fail(CUDA_ERROR_INVALID_CONTEXT, "%s: the %s handle was exported by this process itself", fn, what);
+    /* Reach the object first; the process's start time only explains a failure (a reused pid
+     * cannot pass the identity and nonce checks anyway), which keeps the common path short. */
+    os_handle fd = OS_INVALID_HANDLE;
+    int err = os_process_open_handle((int)h->pid, (os_handle)h->fd, &fd);
+    char name[256], expect[128];
+    uint64_t id = 0, size = 0;
+    snprintf(expect, sizeof(expect), "/memfd:%s", name_prefix);
+    hex(h->nonce, 16, expect + strlen(expect));
+    bool genuine = !err && !os_handle_identity(fd, &id, &size, name, sizeof(name)) && id == h->id &&
+                   size == h->size && strncmp(name, expect, strlen(expect)) == 0;
+    if (genuine) {
+        out->handle = fd;
+        out->size = (size_t)size;
+        return CUDA_SUCCESS;
+    }
+    if (!err)
+        os_handle_close(fd);
     uint64_t start = os_process_start_time((int)h->pid);
     if (start == 0)
         return fail(CUDA_ERROR_INVALID_HANDLE, "%s: the exporting process %u has exited", fn, h->pid);
     if (start != h->start_time)
         return fail(CUDA_ERROR_INVALID_HANDLE, "%s: the exporting process %u has exited (its pid now belongs to "
                     "another process)", fn, h->pid);
-    os_handle fd;
-    int err = os_process_open_handle((int)h->pid, (os_handle)h->fd, &fd);
     if (err == 13 /* EACCES */ || err == 1 /* EPERM */)
         return fail(CUDA_ERROR_NOT_PERMITTED, "%s: this process may not open memory of process %u (another user?)", fn,
                     h->pid);
     if (err)
         return fail(CUDA_ERROR_INVALID_HANDLE, "%s: process %u no longer holds the memory (it was freed)", fn, h->pid);
-    char name[256], expect[128];
-    uint64_t id, size;
-    snprintf(expect, sizeof(expect), "/memfd:%s", name_prefix);
-    hex(h->nonce, 16, expect + strlen(expect));
-    err = os_handle_identity(fd, &id, &size, name, sizeof(name));
-    if (err || id != h->id || size != h->size || strncmp(name, expect, strlen(expect)) != 0) {
-        os_handle_close(fd);
-        return fail(CUDA_ERROR_INVALID_HANDLE, "%s: the handle does not name memory process %u exported (freed, or "
-                    "forged)", fn, h->pid);
-    }
-    out->handle = fd;
-    out->size = (size_t)size;
-    return CUDA_SUCCESS;
+    return fail(CUDA_ERROR_INVALID_HANDLE, "%s: the handle does not name memory process %u exported (freed, or forged)",
+                fn, h->pid);
 }
 
 /* ---- Memory ---- */

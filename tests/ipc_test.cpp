@@ -213,8 +213,9 @@ TEST_F(Ipc, ForgedHandles_OpenNothing)
     flipped.reserved[45] ^= 1; // one bit of the nonce
     CUipcMemHandle other_fd = handle;
     other_fd.reserved[12] ^= 1;
-    CUipcMemHandle reused_pid = handle;
-    reused_pid.reserved[16] ^= 1; // the start time: as if the pid now belonged to another process
+    CUipcMemHandle reused_pid = handle; // as if our pid now belonged to another process: another
+    reused_pid.reserved[16] ^= 1;       // start time, and something else at the descriptor
+    reused_pid.reserved[12] ^= 2;
     CUipcMemHandle random;
     for (auto &b : random.reserved)
         b = (char)rand();
@@ -230,6 +231,8 @@ TEST_F(Ipc, ForgedHandles_OpenNothing)
         Child child("try_open", {to_hex(&c.h, sizeof(c.h))});
         std::string line = child.read_line();
         EXPECT_EQ(0u, line.find(c.expect)) << line;
+        if (&c == &cases[4])
+            EXPECT_NE(std::string::npos, line.find("now belongs to another process")) << line;
         EXPECT_EQ(0, child.wait());
     }
 }

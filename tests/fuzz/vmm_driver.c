@@ -122,7 +122,7 @@ static const char *const op_names[VMM_OP_COUNT] = {
 };
 
 /* How often each operation is chosen (out of the sum). */
-static const unsigned op_weights[VMM_OP_COUNT] = {8, 6, 6, 4, 14, 8, 10, 4, 10, 10, 5, 3, 3, 4, 4, 3};
+static const unsigned op_weights[VMM_OP_COUNT] = {8, 5, 6, 3, 16, 6, 10, 4, 10, 10, 5, 3, 3, 4, 4, 3};
 
 const char *vmm_driver_op_name(int op) { return op >= 0 && op < VMM_OP_COUNT ? op_names[op] : "?"; }
 
@@ -357,6 +357,23 @@ DEFINE_PICK(pick_map, map, MAX_MAP)
 DEFINE_PICK(pick_res, res, MAX_RES)
 DEFINE_PICK(pick_alloc, alloc, MAX_ALLOC)
 DEFINE_PICK(pick_fd, fd, MAX_FD)
+
+/* Mostly a mapping that allows the access (so writes and reads happen), sometimes any. */
+static int pick_map_allowing(struct driver *d, int access)
+{
+    if (take(d, 4) == 0)
+        return pick_map(d);
+    int n = 0;
+    for (int i = 0; i < MAX_MAP; ++i)
+        n += d->map[i].live && (d->map[i].access & access) == access;
+    if (n == 0)
+        return pick_map(d);
+    int k = (int)take(d, (unsigned)n);
+    for (int i = 0; i < MAX_MAP; ++i)
+        if (d->map[i].live && (d->map[i].access & access) == access && k-- == 0)
+            return i;
+    return -1;
+}
 
 static void mem_unhold(struct driver *d, int m)
 {
@@ -895,7 +912,7 @@ static void stamp_kernel(const extmem_block *block, void *p)
 
 static void op_write(struct driver *d)
 {
-    int m = pick_map(d);
+    int m = pick_map_allowing(d, ACCESS_RW);
     unsigned via = take(d, 8);
     if (m < 0) {
         note(d, "write: skipped, nothing is mapped");
@@ -950,7 +967,7 @@ static void op_write(struct driver *d)
 
 static void op_read(struct driver *d)
 {
-    int m = pick_map(d);
+    int m = pick_map_allowing(d, ACCESS_READ);
     bool other = take(d, 2) == 0, copy = take(d, 4) == 0;
     if (other) {
         /* Prefer another mapping of the memory written last: the write must show there. */
