@@ -20,7 +20,7 @@ using namespace extmem_test;
 
 namespace {
 
-constexpr size_t kSteps = 2000;
+constexpr size_t kSteps = 5000;
 constexpr size_t kBytesPerStep = 32; // an operation takes at most ~12 choices of a byte or two
 
 void run_seed(uint64_t seed, size_t steps)
