@@ -23,6 +23,7 @@ struct event {
     struct event_state *state; /* &local, or a page shared with other processes */
     struct event_state local;
     bool shared;
+    bool imported;         /* opened from another process's handle */
     os_memory shm;         /* interprocess events: the shared page's memory object */
     uint8_t nonce[16];     /* interprocess events: proves a handle genuine (ipc.c) */
     struct list_node ctx_node;

@@ -8,7 +8,7 @@
  *   bytes 12..15  the exporter's descriptor of the memory object
  *   bytes 16..23  the exporter's start time (a reused pid has another one)
  *   bytes 24..31  the object's identity (inode)
- *   bytes 32..39  the object's size
+ *   bytes 32..39  the allocation's size (the object is that, rounded up to whole pages)
  *   bytes 40..55  a 128-bit nonce, also in the object's name
  *   bytes 56..63  zero
  *
@@ -65,9 +65,9 @@ static void hex(const uint8_t *bytes, size_t n, char *out)
         snprintf(out + 2 * i, 3, "%02x", bytes[i]);
 }
 
-/* Fills h for an object this process holds as `handle`. */
-static CUresult make_handle(const char *fn, const char *magic, os_handle handle, const uint8_t nonce[16],
-                            struct ipc_handle *h)
+/* Fills h for an object this process holds as `handle`, of `size` bytes (0: the object's). */
+static CUresult make_handle(const char *fn, const char *magic, os_handle handle, uint64_t alloc_size,
+                            const uint8_t nonce[16], struct ipc_handle *h)
 {
     char name[256];
     uint64_t id, size;
@@ -83,7 +83,7 @@ static CUresult make_handle(const char *fn, const char *magic, os_handle handle,
     h->fd = (int32_t)handle;
     h->start_time = self_start_time();
     h->id = id;
-    h->size = size;
+    h->size = alloc_size ? alloc_size : size;
     memcpy(h->nonce, nonce, 16);
     return CUDA_SUCCESS;
 }
@@ -92,10 +92,14 @@ static CUresult make_handle(const char *fn, const char *magic, os_handle handle,
 static CUresult open_object(const char *fn, const struct ipc_handle *h, const char *magic, const char *name_prefix,
                             os_memory *out)
 {
-    const char *what = strcmp(magic, MEM_MAGIC) == 0 ? "memory" : "event";
+    bool memory = strcmp(magic, MEM_MAGIC) == 0;
+    const char *what = memory ? "memory" : "event";
     static const uint8_t zero[8];
+    /* The driver's codes: a memory handle that is not one is an invalid value; an event
+     * handle, a failed mapping. */
     if (memcmp(h->magic, magic, 8) != 0 || memcmp(h->zero, zero, 8) != 0 || h->pid == 0)
-        return fail(CUDA_ERROR_INVALID_VALUE, "%s: the handle is not an extmem %s handle", fn, what);
+        return fail(memory ? CUDA_ERROR_INVALID_VALUE : CUDA_ERROR_MAP_FAILED, "%s: the handle is not an extmem %s "
+                    "handle", fn, what);
     if (h->pid == (uint32_t)os_process_id())
         return fail(CUDA_ERROR_INVALID_CONTEXT, "%s: the %s handle was exported by this process itself", fn, what);
     /* Reach the object first; the process's start time only explains a failure (a reused pid
@@ -106,8 +110,9 @@ static CUresult open_object(const char *fn, const struct ipc_handle *h, const ch
     uint64_t id = 0, size = 0;
     snprintf(expect, sizeof(expect), "/memfd:%s", name_prefix);
     hex(h->nonce, 16, expect + strlen(expect));
+    size_t page = os_page_size();
     bool genuine = !err && !os_handle_identity(fd, &id, &size, name, sizeof(name)) && id == h->id &&
-                   size == h->size && strncmp(name, expect, strlen(expect)) == 0;
+                   h->size && size == (h->size + page - 1) / page * page && strncmp(name, expect, strlen(expect)) == 0;
     if (genuine) {
         out->handle = fd;
         out->size = (size_t)size;
@@ -124,9 +129,10 @@ static CUresult open_object(const char *fn, const struct ipc_handle *h, const ch
     if (err == 13 /* EACCES */ || err == 1 /* EPERM */)
         return fail(CUDA_ERROR_NOT_PERMITTED, "%s: this process may not open memory of process %u (another user?)", fn,
                     h->pid);
+    /* The process is there but the object is not: freed (the driver's code), or forged. */
     if (err)
-        return fail(CUDA_ERROR_INVALID_HANDLE, "%s: process %u no longer holds the memory (it was freed)", fn, h->pid);
-    return fail(CUDA_ERROR_INVALID_HANDLE, "%s: the handle does not name memory process %u exported (freed, or forged)",
+        return fail(CUDA_ERROR_INVALID_VALUE, "%s: process %u no longer holds the memory (it was freed)", fn, h->pid);
+    return fail(CUDA_ERROR_INVALID_VALUE, "%s: the handle does not name memory process %u exported (freed, or forged)",
                 fn, h->pid);
 }
 
@@ -142,21 +148,23 @@ CUresult CUDAAPI cuIpcGetMemHandle(CUipcMemHandle *pHandle, CUdeviceptr dptr)
     ctx_release(ctx);
     if (!pHandle)
         return fail(CUDA_ERROR_INVALID_VALUE, "%s: pHandle is NULL", fn);
+    /* Any address inside an allocation names the whole allocation, as on the driver. */
     amap_lock_read();
     struct range *range = amap_find(&amap_memory, (uintptr_t)dptr);
-    bool ok = range && range->kind == RANGE_DEVICE && range->base == (uintptr_t)dptr;
+    bool ok = range && range->kind == RANGE_DEVICE && (uintptr_t)dptr - range->base < range->size;
     os_handle fd = ok ? range->mem.handle : OS_INVALID_HANDLE;
+    uint64_t size = ok ? range->size : 0;
     uint8_t nonce[16];
     if (ok)
         memcpy(nonce, range->nonce, 16);
     range_kind kind = range ? range->kind : RANGE_DEVICE;
     amap_unlock();
     if (!ok)
-        return fail(CUDA_ERROR_INVALID_VALUE, "%s: 0x%llx is not the start of a cuMemAlloc allocation%s", fn,
+        return fail(CUDA_ERROR_INVALID_VALUE, "%s: 0x%llx is not in a cuMemAlloc allocation%s", fn,
                     (unsigned long long)dptr, range && kind != RANGE_DEVICE ? " (only cuMemAlloc memory is shareable "
                                                                                 "this way)" : "");
     struct ipc_handle h;
-    if ((r = make_handle(fn, MEM_MAGIC, fd, nonce, &h)))
+    if ((r = make_handle(fn, MEM_MAGIC, fd, size, nonce, &h)))
         return r;
     memcpy(pHandle, &h, sizeof(h));
     return CUDA_SUCCESS;
@@ -187,13 +195,15 @@ CUresult CUDAAPI cuIpcOpenMemHandle(CUdeviceptr *pdptr, CUipcMemHandle handle, u
     memcpy(&h, &handle, sizeof(h));
     os_memory mem = {OS_INVALID_HANDLE, 0};
     struct ipc_range *ir = NULL;
-    if (!pdptr) {
-        r = fail(CUDA_ERROR_INVALID_VALUE, "%s: pdptr is NULL", fn);
-        goto out;
-    }
-    if (Flags != CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS) {
+    /* The specification: Flags must be CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS; the driver checks only
+     * that bit, first. */
+    if (!(Flags & CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS)) {
         r = fail(CUDA_ERROR_INVALID_VALUE, "%s: Flags is %u: it must be CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS (1)", fn,
                  Flags);
+        goto out;
+    }
+    if (!pdptr) {
+        r = fail(CUDA_ERROR_INVALID_VALUE, "%s: pdptr is NULL", fn);
         goto out;
     }
     os_mutex_lock(&ipc_lock);
@@ -207,7 +217,7 @@ CUresult CUDAAPI cuIpcOpenMemHandle(CUdeviceptr *pdptr, CUipcMemHandle handle, u
     }
     os_mutex_unlock(&ipc_lock);
     if (open || (other && other != ctx)) {
-        r = fail(CUDA_ERROR_INVALID_CONTEXT, "%s: another context of this process has memory of process %u open: one "
+        r = fail(CUDA_ERROR_INVALID_HANDLE, "%s: another context of this process has memory of process %u open: one "
                  "context per device may open a process's handles", fn, h.pid);
         goto out;
     }
@@ -223,7 +233,8 @@ CUresult CUDAAPI cuIpcOpenMemHandle(CUdeviceptr *pdptr, CUipcMemHandle handle, u
     }
     /* The mapping keeps the memory: the descriptor can go. */
     ir->r.base = ir->r.unmap_base = (uintptr_t)addr;
-    ir->r.size = ir->r.map_size = ir->r.unmap_len = mem.size;
+    ir->r.size = (size_t)h.size; /* the allocation's own size, as the driver reports it */
+    ir->r.map_size = ir->r.unmap_len = mem.size;
     ir->r.kind = RANGE_IPC;
     ir->r.mem.handle = OS_INVALID_HANDLE;
     ir->pid = h.pid;
@@ -293,10 +304,14 @@ CUresult CUDAAPI cuIpcGetEventHandle(CUipcEventHandle *pHandle, CUevent event)
     if (r)
         return r;
     struct ipc_handle h;
-    if (!e->shared)
-        r = fail(CUDA_ERROR_INVALID_VALUE, "%s: the event was not created with CU_EVENT_INTERPROCESS", fn);
-    else if (!(r = make_handle(fn, EVENT_MAGIC, e->shm.handle, e->nonce, &h)))
+    /* The driver's code for both, and it zeroes the output. */
+    if (!e->shared || e->imported) {
+        memset(pHandle, 0, sizeof(*pHandle));
+        r = fail(CUDA_ERROR_INVALID_HANDLE, "%s: %s", fn, e->imported ? "the event was opened from another process's "
+                 "handle: only its creator exports it" : "the event was not created with CU_EVENT_INTERPROCESS");
+    } else if (!(r = make_handle(fn, EVENT_MAGIC, e->shm.handle, 0, e->nonce, &h))) {
         memcpy(pHandle, &h, sizeof(h));
+    }
     event_release(e);
     return r;
 }
@@ -323,6 +338,7 @@ CUresult CUDAAPI cuIpcOpenEventHandle(CUevent *phEvent, CUipcEventHandle handle)
         page = NULL;
         if (!r) {
             memcpy(e->nonce, h.nonce, 16);
+            e->imported = true;
             *phEvent = (CUevent)(uintptr_t)e->base.handle;
         }
     }

@@ -119,6 +119,8 @@ EXTMEM_CHILD_ROLE(event_waiter)
     printf("sync %s\n", code_name(cuStreamSynchronize(s)).c_str()); // returns once the parent's work ran
     printf("query %s\n", code_name(cuEventQuery(e)).c_str());
     cuStreamDestroy(s);
+    CUipcEventHandle again;
+    printf("re-export %s\n", code_name(cuIpcGetEventHandle(&again, e)).c_str());
     printf("destroy %s\n", code_name(cuEventDestroy(e)).c_str());
     return 0;
 }
@@ -224,7 +226,7 @@ TEST_F(Ipc, ForgedHandles_OpenNothing)
         const char *expect;
     } cases[] = {
         {zero, "CUDA_ERROR_INVALID_VALUE"},        {random, "CUDA_ERROR_INVALID_VALUE"},
-        {flipped, "CUDA_ERROR_INVALID_HANDLE"},    {other_fd, "CUDA_ERROR_INVALID_HANDLE"},
+        {flipped, "CUDA_ERROR_INVALID_VALUE"},     {other_fd, "CUDA_ERROR_INVALID_VALUE"},
         {reused_pid, "CUDA_ERROR_INVALID_HANDLE"},
     };
     for (auto &c : cases) {
@@ -244,13 +246,13 @@ TEST_F(Ipc, OpenInTheExportingProcess_IsRefused)
     EXPECT_DETAIL_HAS("exported by this process");
 }
 
-TEST_F(Ipc, OpenAfterTheExporterFreedTheMemory_IsInvalidHandle)
+TEST_F(Ipc, OpenAfterTheExporterFreedTheMemory_IsInvalidValue)
 {
     ASSERT_OK(cuMemFree(mem));
     mem = 0;
     Child c("try_open", {hex});
     std::string line = c.read_line();
-    EXPECT_EQ(0u, line.find("CUDA_ERROR_INVALID_HANDLE")) << line;
+    EXPECT_EQ(0u, line.find("CUDA_ERROR_INVALID_VALUE")) << line; // the driver's code
     EXPECT_NE(std::string::npos, line.find("freed")) << line;
     EXPECT_EQ(0, c.wait());
 }
@@ -314,10 +316,12 @@ TEST_F(Ipc, OneContextPerExportingProcess)
     ASSERT_OK(cuIpcOpenMemHandle(&a, h, CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS));
     CUcontext second;
     ASSERT_OK(cuCtxCreate(&second, nullptr, 0, 0));
-    EXPECT_CU(CUDA_ERROR_INVALID_CONTEXT, cuIpcOpenMemHandle(&b, h, CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS));
+    EXPECT_CU(CUDA_ERROR_INVALID_HANDLE, cuIpcOpenMemHandle(&b, h, CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS));
     EXPECT_DETAIL_HAS("one context per device");
+    EXPECT_OK(cuIpcCloseMemHandle(a)); // from the other context: allowed, as on the driver
+    EXPECT_OK(cuIpcOpenMemHandle(&b, h, CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS)); // now the second context may
+    EXPECT_OK(cuIpcCloseMemHandle(b));
     ASSERT_OK(cuCtxDestroy(second));
-    EXPECT_OK(cuIpcCloseMemHandle(a));
     exporter.write_line("done");
     EXPECT_EQ(0, exporter.wait());
 }
@@ -343,7 +347,8 @@ TEST_F(Ipc, BadArguments)
     CUdeviceptr p;
     CUipcMemHandle h;
     EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuIpcGetMemHandle(nullptr, mem));
-    EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuIpcGetMemHandle(&h, mem + 4096));
+    ASSERT_OK(cuIpcGetMemHandle(&h, mem + 4096)); // an inner address names the whole allocation
+    EXPECT_EQ(0, memcmp(&h, &handle, sizeof(h)));
     EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuIpcGetMemHandle(&h, 0));
     void *host;
     ASSERT_OK(cuMemAllocHost(&host, 4096));
@@ -380,6 +385,7 @@ TEST_F(Ipc, AnEventRecordedHere_IsWaitedOnInAnotherProcess)
     gate = true;
     EXPECT_EQ("sync CUDA_SUCCESS", c.read_line());
     EXPECT_EQ("query CUDA_SUCCESS", c.read_line());
+    EXPECT_EQ("re-export CUDA_ERROR_INVALID_HANDLE", c.read_line());
     EXPECT_EQ("destroy CUDA_SUCCESS", c.read_line());
     EXPECT_EQ(0, c.wait());
     EXPECT_OK(cuStreamDestroy(s));
@@ -391,8 +397,10 @@ TEST_F(Ipc, EventHandles_BadArguments)
     CUevent plain, e;
     CUipcEventHandle h;
     ASSERT_OK(cuEventCreate(&plain, CU_EVENT_DISABLE_TIMING));
-    EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuIpcGetEventHandle(&h, plain));
+    memset(&h, 1, sizeof(h));
+    EXPECT_CU(CUDA_ERROR_INVALID_HANDLE, cuIpcGetEventHandle(&h, plain)); // the driver's code
     EXPECT_DETAIL_HAS("CU_EVENT_INTERPROCESS");
+    EXPECT_EQ(0, h.reserved[0]); // and it zeroes the output
     EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuIpcGetEventHandle(nullptr, plain));
     EXPECT_CU(CUDA_ERROR_INVALID_HANDLE, cuIpcGetEventHandle(&h, (CUevent)0x77));
     ASSERT_OK(cuEventCreate(&e, CU_EVENT_INTERPROCESS | CU_EVENT_DISABLE_TIMING));
@@ -400,7 +408,7 @@ TEST_F(Ipc, EventHandles_BadArguments)
     CUevent opened;
     EXPECT_CU(CUDA_ERROR_INVALID_CONTEXT, cuIpcOpenEventHandle(&opened, h)); // our own
     CUipcEventHandle zero{};
-    EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuIpcOpenEventHandle(&opened, zero));
+    EXPECT_CU(CUDA_ERROR_MAP_FAILED, cuIpcOpenEventHandle(&opened, zero)); // the driver's code
     CUipcMemHandle as_mem;
     memcpy(&as_mem, &h, sizeof(h)); // an event handle is not a memory handle
     CUdeviceptr p;
@@ -436,4 +444,71 @@ TEST(IpcRuntime, HandlesRoundTripThroughTheRuntimeCalls)
     EXPECT_EQ(cudaErrorInvalidValue, cudaIpcOpenMemHandle(&p, h, 2));
     EXPECT_EQ(cudaSuccess, cudaFree(p));
     cudaGetLastError();
+}
+
+/* Opens the event handle in argv[0] and records it behind 200 ms of work in its own stream. */
+EXTMEM_CHILD_ROLE(event_recorder)
+{
+    if (!start_role())
+        return 10;
+    CUipcEventHandle h{};
+    from_hex(args[0], &h, sizeof(h));
+    CUevent e;
+    CUstream s;
+    if (cuIpcOpenEventHandle(&e, h) || cuStreamCreate(&s, 0))
+        return 11;
+    cuLaunchHostFunc(s, [](void *) { usleep(200 * 1000); }, nullptr);
+    printf("record %s\n", code_name(cuEventRecord(e, s)).c_str());
+    char line[16];
+    if (!fgets(line, sizeof(line), stdin))
+        return 12;
+    cuStreamDestroy(s);
+    cuEventDestroy(e);
+    return 0;
+}
+
+TEST_F(Ipc, AnEventRecordedInTheImporter_IsSeenByTheExporter)
+{
+    CUevent e;
+    ASSERT_OK(cuEventCreate(&e, CU_EVENT_INTERPROCESS | CU_EVENT_DISABLE_TIMING));
+    CUipcEventHandle h;
+    ASSERT_OK(cuIpcGetEventHandle(&h, e));
+    Child c("event_recorder", {to_hex(&h, sizeof(h))});
+    EXPECT_EQ("record CUDA_SUCCESS", c.read_line());
+    EXPECT_CU(CUDA_ERROR_NOT_READY, cuEventQuery(e)); // the child's work is still running
+    EXPECT_OK(cuEventSynchronize(e));
+    EXPECT_OK(cuEventQuery(e));
+    c.write_line("done");
+    EXPECT_EQ(0, c.wait());
+    EXPECT_OK(cuEventDestroy(e));
+}
+
+TEST_F(Ipc, AnOpenedAllocation_ReportsItsOwnSize)
+{
+    CUdeviceptr small;
+    ASSERT_OK(cuMemAlloc(&small, 1000));
+    CUipcMemHandle h;
+    ASSERT_OK(cuIpcGetMemHandle(&h, small));
+    auto r = [&] {
+        Child c("range_of", {to_hex(&h, sizeof(h))});
+        std::string line = c.read_line();
+        c.wait();
+        return line;
+    }();
+    EXPECT_EQ("CUDA_SUCCESS 1000", r);
+    EXPECT_OK(cuMemFree(small));
+}
+
+/* Opens the handle in argv[0] and prints cuMemGetAddressRange's size for the pointer. */
+EXTMEM_CHILD_ROLE(range_of)
+{
+    if (!start_role())
+        return 10;
+    CUdeviceptr p = 0, base = 0;
+    size_t size = 0;
+    CUresult r = cuIpcOpenMemHandle(&p, mem_handle_from(args[0]), CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS);
+    if (!r)
+        r = cuMemGetAddressRange(&base, &size, p);
+    printf("%s %zu\n", code_name(r).c_str(), size);
+    return 0;
 }
