@@ -1,0 +1,19 @@
+#!/bin/sh
+# run.sh BUILD_DIR PROJECT_DIR WORK_DIR: installs the build and builds PROJECT against it.
+set -eu
+build=$1 project=$2 work=$3
+rm -rf "$work"
+mkdir -p "$work"
+cmake --install "$build" --prefix "$work/prefix" >/dev/null
+
+cmake -S "$project" -B "$work/cmake" -G "$GENERATOR" -DCMAKE_PREFIX_PATH="$work/prefix" >/dev/null
+cmake --build "$work/cmake" >/dev/null
+LD_LIBRARY_PATH="$work/prefix/lib:$work/prefix/lib64:${LD_LIBRARY_PATH:-}" "$work/cmake/consumer"
+echo "consumer: cmake package OK"
+
+pc=$(find "$work/prefix" -name extmem.pc -path '*pkgconfig*' | head -n 1)
+export PKG_CONFIG_PATH=$(dirname "$pc")
+"$CC" -o "$work/consumer-pc" "$project/consumer.c" $(pkg-config --cflags --libs extmem) \
+  -Wl,-rpath,"$work/prefix/lib:$work/prefix/lib64"
+"$work/consumer-pc"
+echo "consumer: pkg-config OK"
