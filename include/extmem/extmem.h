@@ -30,9 +30,10 @@ EXTMEM_API CUresult extmem_error_code(void);
 /* Forgets the recorded failure of this thread. */
 EXTMEM_API void extmem_error_clear(void);
 
-/* EXTMEM_LOG=error|warn|info|trace prints each failure (and, at trace, each call) to stderr as
- * it happens. extmem_log_set overrides the environment: 0 off, 1 error, 2 warn, 3 info,
- * 4 trace. */
+/* EXTMEM_LOG=error (or warn) prints each failure with its reason to stderr as it happens;
+ * info (or trace) adds what extmem sets up: the device at cuInit, each import of external
+ * memory, lookups cuGetProcAddress could not answer. extmem_log_set overrides the
+ * environment: 0 off, 1 error, 2 warn, 3 info, 4 trace. */
 EXTMEM_API void extmem_log_set(int level);
 
 /* The library's version, "major.minor.patch". */
