@@ -69,9 +69,8 @@ static void hex(const uint8_t *bytes, size_t n, char *out)
 static CUresult make_handle(const char *fn, const char *magic, os_handle handle, uint64_t alloc_size,
                             const uint8_t nonce[16], struct ipc_handle *h)
 {
-    char name[256];
     uint64_t id, size;
-    int err = os_handle_identity(handle, &id, &size, name, sizeof(name));
+    int err = os_handle_identity(handle, &id, &size, NULL, 0);
     if (err) {
         char text[128];
         return fail(CUDA_ERROR_OPERATING_SYSTEM, "%s: cannot read the memory object's identity: %s", fn,

@@ -76,6 +76,19 @@ int os_external_identify(os_handle h, bool dmabuf, os_external *out, char *why, 
 int os_external_map(os_handle h, uint64_t offset, size_t size, void **ptr, void **base, size_t *len);
 void os_handle_close(os_handle h);
 
+/* ---- dma-bufs from memory objects (src/<os>/dmabuf.c; DESIGN.md §10) ---- */
+typedef struct os_dmabuf_piece {
+    os_handle memory; /* an os_memory's handle */
+    uint64_t offset;  /* page-aligned */
+    uint64_t size;    /* page-aligned */
+} os_dmabuf_piece;
+/* True when this machine can make dma-bufs of memory objects (Linux: /dev/udmabuf works);
+ * otherwise *why says what is missing. Probed once per process. */
+bool os_dmabuf_supported(const char **why);
+/* Makes one dma-buf of the pieces, in order, over the very same pages; *out is a new handle
+ * (close-on-exec). Returns 0 or an OS error; *why explains an EINVAL (a provider's limit). */
+int os_dmabuf_create(const os_dmabuf_piece *pieces, size_t count, os_handle *out, char *why, size_t why_size);
+
 /* ---- Address space for VMM (src/<os>/vmm.c) ---- */
 enum { OS_ACCESS_NONE = 0, OS_ACCESS_READ = 1, OS_ACCESS_READWRITE = 3 };
 /* Reserves size bytes aligned to alignment (a power of two), at hint when that is free. */
@@ -124,7 +137,8 @@ uint64_t os_process_start_time(int pid);
  * /proc/<pid>/fd/<n>). Fails when the process is gone, the handle is closed, or this
  * process may not reach into that one (another user). */
 int os_process_open_handle(int pid, os_handle remote, os_handle *out);
-/* The object's identity and name (Linux: inode and the fd's link text). */
+/* The object's identity, size and (unless name is NULL) name (Linux: inode, size, and the fd's
+ * link text). */
 int os_handle_identity(os_handle h, uint64_t *id, uint64_t *size, char *name, size_t name_size);
 
 /* ---- System facts (src/<os>/system.c) ---- */

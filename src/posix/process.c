@@ -51,10 +51,12 @@ int os_handle_identity(os_handle h, uint64_t *id, uint64_t *size, char *name, si
     struct stat st;
     if (fstat(h, &st) != 0)
         return errno;
-    char link[64];
-    snprintf(link, sizeof(link), "/proc/self/fd/%d", h);
-    ssize_t n = readlink(link, name, name_size - 1);
-    name[n > 0 ? n : 0] = '\0';
+    if (name) {
+        char link[64];
+        snprintf(link, sizeof(link), "/proc/self/fd/%d", h);
+        ssize_t n = readlink(link, name, name_size - 1);
+        name[n > 0 ? n : 0] = '\0';
+    }
     *id = (uint64_t)st.st_ino;
     *size = (uint64_t)st.st_size;
     return 0;
