@@ -159,6 +159,10 @@ static int attribute_value(CUdevice_attribute a)
     case CU_DEVICE_ATTRIBUTE_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED: return 1;
     case CU_DEVICE_ATTRIBUTE_IPC_EVENT_SUPPORTED: return OS_HAS_POSIX_FD;
     case CU_DEVICE_ATTRIBUTE_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR_SUPPORTED: return OS_HAS_POSIX_FD;
+    /* 1 only where a dma-buf provider works on this machine (Linux: /dev/udmabuf); host
+     * allocations are memfds like device memory, so both answer the same. */
+    case CU_DEVICE_ATTRIBUTE_DMA_BUF_SUPPORTED: return os_dmabuf_supported(NULL);
+    case CU_DEVICE_ATTRIBUTE_HOST_ALLOC_DMA_BUF_SUPPORTED: return os_dmabuf_supported(NULL);
     default:
         /* Everything the software device does not have: shared and constant memory,
          * registers, textures and surfaces, PCI identity, ECC, managed memory, stream memory

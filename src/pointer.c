@@ -129,6 +129,13 @@ CUresult CUDAAPI cuPointerGetAttribute(void *data, CUpointer_attribute attribute
     if (!info.known)
         return fail(CUDA_ERROR_INVALID_VALUE, "%s: 0x%llx is not memory extmem allocated or registered", fn,
                     (unsigned long long)ptr);
+    /* A mapping without access has no device pointer yet (the driver writes 0 and refuses). */
+    if (attribute == CU_POINTER_ATTRIBUTE_DEVICE_POINTER && info.kind == RANGE_MAPPING &&
+        info.access == OS_ACCESS_NONE) {
+        memset(data, 0, sizeof(CUdeviceptr));
+        return fail(CUDA_ERROR_INVALID_VALUE, "%s: 0x%llx is mapped but has no access yet (cuMemSetAccess)", fn,
+                    (unsigned long long)ptr);
+    }
     /* The driver answers no host pointer for cuMemAlloc memory, although on the software
      * device the host could use the same address: code must not rely on that. */
     if (attribute == CU_POINTER_ATTRIBUTE_HOST_POINTER && info.kind != RANGE_HOST)

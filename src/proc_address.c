@@ -141,6 +141,7 @@ static const struct entry entries[] = {
     E("cuImportExternalMemory", 10000, cuImportExternalMemory),
     E("cuExternalMemoryGetMappedBuffer", 10000, cuExternalMemoryGetMappedBuffer),
     E("cuDestroyExternalMemory", 10000, cuDestroyExternalMemory),
+    E("cuMemGetHandleForAddressRange", 11070, cuMemGetHandleForAddressRange),
     E("cuIpcGetMemHandle", 4010, cuIpcGetMemHandle),
     E("cuIpcOpenMemHandle", 4010, cuIpcOpenMemHandle),
     E("cuIpcOpenMemHandle", 11000, cuIpcOpenMemHandle_v2),

@@ -136,8 +136,19 @@ CUresult CUDAAPI cuMemUnmap(CUdeviceptr ptr, size_t size)
     }
     while (!result && (r = amap_find_overlap(&amap_memory, p, size))) {
         struct mapping *m = (struct mapping *)r;
+        int err = os_unmap_fixed((void *)r->base, r->size);
+        if (err && os_memory_is_mapped((void *)r->base, r->size)) {
+            /* Still mapped: keep it registered, so nothing is half-done. */
+            char text[128];
+            result = fail(CUDA_ERROR_OUT_OF_MEMORY, "%s: unmapping [0x%llx, +%zu) failed: %s (the process may be at "
+                          "the OS's limit on mappings, vm.max_map_count on Linux)", fn, (unsigned long long)r->base,
+                          r->size, os_error_string(err, text, sizeof(text)));
+            break;
+        }
+        if (err)
+            log_info("%s: [0x%llx, +%zu) is unmapped but could not be reserved again", fn, (unsigned long long)r->base,
+                     r->size);
         amap_remove(&amap_memory, r);
-        os_unmap_fixed((void *)r->base, r->size);
         mapping_free(m);
     }
     amap_unlock();
@@ -206,13 +217,23 @@ CUresult CUDAAPI cuMemGetAccess(unsigned long long *flags, const CUmemLocation *
     REQUIRE_INIT(fn);
     if (!flags || !location)
         return fail(CUDA_ERROR_INVALID_VALUE, "%s: %s is NULL", fn, !flags ? "flags" : "location");
-    CUresult r = check_location(fn, location);
+    if (!ptr)
+        return fail(CUDA_ERROR_INVALID_VALUE, "%s: ptr is 0", fn);
+    /* The driver's answers: the host always reads and writes device mappings; another device
+     * ordinal is an invalid device. */
+    bool host = location->type == CU_MEM_LOCATION_TYPE_HOST;
+    CUresult r = host ? CUDA_SUCCESS
+                      : location->type != CU_MEM_LOCATION_TYPE_DEVICE
+                            ? fail(CUDA_ERROR_INVALID_VALUE, "%s: location.type %d is not a device or the host", fn,
+                                   (int)location->type)
+                            : device_check(fn, location->id);
     if (r)
         return r;
     amap_lock_read();
     struct range *range = amap_find(&amap_memory, (uintptr_t)ptr);
     bool mapped = range && range->kind == RANGE_MAPPING;
-    *flags = mapped ? (unsigned long long)((struct mapping *)range)->access : 0; /* the driver writes 0 too */
+    unsigned long long access = mapped ? (unsigned long long)((struct mapping *)range)->access : 0;
+    *flags = host && mapped ? CU_MEM_ACCESS_FLAGS_PROT_READWRITE : access; /* unmapped: 0, as the driver writes */
     amap_unlock();
     if (!mapped)
         return fail(CUDA_ERROR_INVALID_VALUE, "%s: 0x%llx is not in a range mapped with cuMemMap", fn,

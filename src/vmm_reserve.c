@@ -33,8 +33,9 @@ CUresult CUDAAPI cuMemAddressReserve(CUdeviceptr *ptr, size_t size, size_t align
     if (err) {
         free(res);
         char text[128];
-        return fail(CUDA_ERROR_OUT_OF_MEMORY, "%s: the OS has no %zu bytes of address space aligned to %zu: %s", fn,
-                    size, alignment, os_error_string(err, text, sizeof(text)));
+        return fail(CUDA_ERROR_OUT_OF_MEMORY, "%s: the OS refused %zu bytes of address space aligned to %zu: %s (too "
+                    "large, or the process is at its limit on mappings, vm.max_map_count on Linux)", fn, size,
+                    alignment, os_error_string(err, text, sizeof(text)));
     }
     res->r.base = (uintptr_t)p;
     res->r.size = res->r.map_size = size;

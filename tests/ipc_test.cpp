@@ -137,8 +137,9 @@ protected:
     }
     void TearDown() override
     {
-        if (mem)
+        if (mem) {
             EXPECT_OK(cuMemFree(mem));
+        }
         ContextTest::TearDown();
     }
     CUdeviceptr mem = 0;
@@ -233,8 +234,9 @@ TEST_F(Ipc, ForgedHandles_OpenNothing)
         Child child("try_open", {to_hex(&c.h, sizeof(c.h))});
         std::string line = child.read_line();
         EXPECT_EQ(0u, line.find(c.expect)) << line;
-        if (&c == &cases[4])
+        if (&c == &cases[4]) {
             EXPECT_NE(std::string::npos, line.find("now belongs to another process")) << line;
+        }
         EXPECT_EQ(0, child.wait());
     }
 }

@@ -49,7 +49,20 @@ int os_map_fixed(const os_memory *mem, size_t offset, void *addr, size_t size)
 int os_unmap_fixed(void *addr, size_t size)
 {
     void *p = mmap(addr, size, PROT_NONE, RESERVE_FLAGS | MAP_FIXED, -1, 0);
-    return p == MAP_FAILED ? errno : 0;
+    if (p != MAP_FAILED)
+        return 0;
+    /* At the process's mapping limit (vm.max_map_count) the replacement can be refused: unmap
+     * (which never needs a new mapping) and reserve the hole again. */
+    int err = errno;
+    if (munmap(addr, size) != 0)
+        return errno;
+    p = mmap(addr, size, PROT_NONE, RESERVE_FLAGS | MAP_FIXED_NOREPLACE, -1, 0);
+    if (p == MAP_FAILED || p != addr) {
+        if (p != MAP_FAILED)
+            munmap(p, size);
+        return err; /* unmapped, but the range is no longer reserved */
+    }
+    return 0;
 }
 
 int os_protect(void *addr, size_t size, int access)

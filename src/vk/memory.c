@@ -54,7 +54,7 @@ CUresult extmem_vk_import_memory(VkDevice device, VkDeviceMemory memory, VkDevic
         char why[400];
         snprintf(why, sizeof(why), "%s", extmem_error_detail());
         close(fd);
-        return vk_fail(r, "%s: %s (the exported fd %d is closed)", fn, why, fd);
+        return vk_fail(r, "%s: %s [the fd %d was this call's own export: it is closed]", fn, why, fd);
     }
     return CUDA_SUCCESS;
 }

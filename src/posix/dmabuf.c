@@ -1,0 +1,192 @@
+/*
+ * dma-bufs on Linux through udmabuf (DESIGN.md §10, docs/dmabuf.md): the kernel's udmabuf
+ * driver turns pages of sealed memfds into a real dma-buf, so a range of device memory (which
+ * is memfds, src/posix/memory.c) becomes a dma-buf over the very same pages, without a copy.
+ * udmabuf wants memfds sealed against shrinking and not against writing: extmem's carry
+ * F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL and nothing else.
+ */
+#include "os.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#if defined(__has_include)
+#if __has_include(<linux/udmabuf.h>)
+#include <linux/udmabuf.h>
+#endif
+#endif
+#ifndef UDMABUF_CREATE_LIST
+/* The kernel's user ABI (include/uapi/linux/udmabuf.h, stable since Linux 4.20), for C
+ * libraries whose kernel headers predate it. */
+#include <linux/ioctl.h>
+#include <linux/types.h>
+#define UDMABUF_FLAGS_CLOEXEC 0x01
+struct udmabuf_create {
+    __u32 memfd;
+    __u32 flags;
+    __u64 offset;
+    __u64 size;
+};
+struct udmabuf_create_item {
+    __u32 memfd;
+    __u32 __pad;
+    __u64 offset;
+    __u64 size;
+};
+struct udmabuf_create_list {
+    __u32 flags;
+    __u32 count;
+    struct udmabuf_create_item list[];
+};
+#define UDMABUF_CREATE _IOW('u', 0x42, struct udmabuf_create)
+#define UDMABUF_CREATE_LIST _IOW('u', 0x43, struct udmabuf_create_list)
+#endif
+
+#define DEFAULT_DEVICE "/dev/udmabuf"
+#define PARAMETERS "/sys/module/udmabuf/parameters/"
+
+/* EXTMEM_UDMABUF names another device node (tests point it at a missing path to see the
+ * unsupported path on a machine that has udmabuf). */
+static const char *device_path(void)
+{
+    const char *env = getenv("EXTMEM_UDMABUF");
+    return env && env[0] ? env : DEFAULT_DEVICE;
+}
+
+static int open_device(int *fd)
+{
+    *fd = open(device_path(), O_RDWR | O_CLOEXEC);
+    return *fd < 0 ? errno : 0;
+}
+
+static pthread_once_t probe_once = PTHREAD_ONCE_INIT;
+static bool probe_ok;
+static char probe_why[320];
+
+/* A dma-buf provider works when it makes a dma-buf of one sealed page: a device node that
+ * opens but is something else, or a driver that refuses extmem's seals, does not count. */
+static void probe(void)
+{
+    const char *path = device_path();
+    struct stat st;
+    if (stat(path, &st) != 0) {
+        int err = errno;
+        if (err == ENOENT && strcmp(path, DEFAULT_DEVICE) == 0)
+            snprintf(probe_why, sizeof(probe_why),
+                     "%s does not exist: this kernel has no udmabuf driver (CONFIG_UDMABUF; `modprobe udmabuf` "
+                     "where it is a module)", path);
+        else
+            snprintf(probe_why, sizeof(probe_why), "%s: %s (errno %d)", path, strerror(err), err);
+        return;
+    }
+    int dev = -1;
+    int err = open_device(&dev);
+    if (err) {
+        snprintf(probe_why, sizeof(probe_why), "%s cannot be opened for reading and writing: %s (errno %d)%s", path,
+                 strerror(err), err, err == EACCES ? "; it needs the permission to open it (root, or a udev rule)" : "");
+        return;
+    }
+    int memfd = memfd_create("extmem-udmabuf-probe", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+    long page = sysconf(_SC_PAGESIZE);
+    if (memfd < 0 || ftruncate(memfd, page) != 0 ||
+        fcntl(memfd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL) != 0) {
+        err = errno;
+        snprintf(probe_why, sizeof(probe_why), "a sealed memfd for the probe failed: %s (errno %d)", strerror(err), err);
+        goto out;
+    }
+    struct udmabuf_create create = {.memfd = (__u32)memfd, .flags = UDMABUF_FLAGS_CLOEXEC, .offset = 0,
+                                    .size = (__u64)page};
+    int buf = ioctl(dev, UDMABUF_CREATE, &create);
+    if (buf < 0) {
+        err = errno;
+        snprintf(probe_why, sizeof(probe_why), "%s refused to make a dma-buf of one sealed memfd page: %s (errno %d)%s",
+                 path, strerror(err), err, err == ENOTTY ? ": it is not a udmabuf device" : "");
+        goto out;
+    }
+    close(buf);
+    probe_ok = true;
+out:
+    if (memfd >= 0)
+        close(memfd);
+    close(dev);
+}
+
+bool os_dmabuf_supported(const char **why)
+{
+    pthread_once(&probe_once, probe);
+    if (why)
+        *why = probe_ok ? "" : probe_why;
+    return probe_ok;
+}
+
+/* A udmabuf parameter (/sys/module/udmabuf/parameters/NAME), or -1 when it cannot be read. */
+static long parameter(const char *name)
+{
+    char path[128];
+    snprintf(path, sizeof(path), PARAMETERS "%s", name);
+    FILE *f = fopen(path, "re");
+    long v = -1;
+    if (f) {
+        if (fscanf(f, "%ld", &v) != 1)
+            v = -1;
+        fclose(f);
+    }
+    return v;
+}
+
+/* udmabuf answers EINVAL for its own limits as for bad arguments; the arguments extmem passes
+ * are right by construction, so a limit is the likely cause: name it. */
+static void explain_einval(size_t count, uint64_t total, char *why, size_t why_size)
+{
+    long list_limit = parameter("list_limit"), size_limit_mb = parameter("size_limit_mb");
+    if (list_limit >= 0 && count > (size_t)list_limit)
+        snprintf(why, why_size,
+                 "the range is backed by %zu pieces, more than the udmabuf driver's list_limit of %ld "
+                 "(" PARAMETERS "list_limit)", count, list_limit);
+    else if (size_limit_mb >= 0 && total > (uint64_t)size_limit_mb << 20)
+        snprintf(why, why_size,
+                 "the range is %llu bytes, more than the udmabuf driver's size_limit_mb of %ld MiB "
+                 "(" PARAMETERS "size_limit_mb; root can raise it)", (unsigned long long)total, size_limit_mb);
+    else
+        snprintf(why, why_size, "the udmabuf driver refused the range (EINVAL)");
+}
+
+int os_dmabuf_create(const os_dmabuf_piece *pieces, size_t count, os_handle *out, char *why, size_t why_size)
+{
+    why[0] = '\0';
+    if (count == 0 || count > UINT32_MAX / sizeof(struct udmabuf_create_item))
+        return EINVAL;
+    struct udmabuf_create_list *list = malloc(sizeof(*list) + count * sizeof(list->list[0]));
+    if (!list)
+        return ENOMEM;
+    list->flags = UDMABUF_FLAGS_CLOEXEC;
+    list->count = (__u32)count;
+    uint64_t total = 0;
+    for (size_t i = 0; i < count; ++i) {
+        list->list[i].memfd = (__u32)pieces[i].memory;
+        list->list[i].__pad = 0;
+        list->list[i].offset = pieces[i].offset;
+        list->list[i].size = pieces[i].size;
+        total += pieces[i].size;
+    }
+    int dev = -1, err = open_device(&dev);
+    if (!err) {
+        int fd = ioctl(dev, UDMABUF_CREATE_LIST, list);
+        err = fd < 0 ? errno : 0;
+        if (!err)
+            *out = fd;
+        close(dev);
+    }
+    free(list);
+    if (err == EINVAL)
+        explain_einval(count, total, why, why_size);
+    return err;
+}
