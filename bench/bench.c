@@ -9,7 +9,10 @@
  *   - against NVIDIA's cuda.h and libcuda (see bench/README.md): the real driver, kernels
  *     loaded from a PTX string. The module calls are looked up with cuGetProcAddress, so this
  *     binary also starts on a driver without them (extmem's libcuda.so.1) and skips those rows.
- * The OS baseline is plain Linux and runs in both.
+ * The OS baseline is plain Linux and runs in both. The VMM rows (cuMemCreate, cuMemMap, ...)
+ * are set beside the raw calls the software device builds them from (DESIGN.md §8): an
+ * mmap(MAP_FIXED|MAP_SHARED) of a memfd into PROT_NONE address space, mprotect, and an
+ * anonymous PROT_NONE mmap back over it.
  *
  * Options: --quick (few runs and a 32 MiB copy, for a CI smoke test), --json, --runs N.
  */
@@ -52,12 +55,20 @@
  * shared/BEHAVIOR.md, "Costs on that machine". */
 #define REFERENCE_NOTE "real driver on an NVIDIA H100 (580.159.04, CUDA 13.0), median of 41 runs, from BEHAVIOR.md"
 #define REF_ALLOC_FREE_2MIB_US 90.0
+#define REF_VMM_MAP_ACCESS_UNMAP_GRANULE_US 47.0
+#define REF_VMM_MAP_ACCESS_UNMAP_256MIB_US 80.0
+#define REF_VMM_FULL_CYCLE_US 77.0
+#define REF_VMM_4096_MAPS_US 4880.0
+#define REF_VMM_EXPORT_US 543.0        /* BEHAVIOR.md: the export alone */
+#define REF_VMM_EXPORT_CLOSE_US 1067.0 /* docs/driver-observations.md §15: export + close */
 
 #define MIB ((size_t)1 << 20)
 #define ALLOC_BYTES (2 * MIB)
 
 struct config {
     size_t runs;               /* rows of single short sequences */
+    size_t bulk_runs;          /* rows of 4096 mappings */
+    size_t lookups;            /* lookups per timed run */
     size_t batch_runs;         /* batches of launches */
     size_t launches_per_batch;
     size_t copy_runs;
@@ -66,7 +77,7 @@ struct config {
 };
 
 struct row {
-    const char *key;
+    char key[48];
     char sequence[96];
     bench_stats st;
     double reference_us; /* < 0: none recorded */
@@ -77,14 +88,14 @@ struct row {
     char note[160];
 };
 
-static struct row rows[8];
+static struct row rows[40];
 static size_t row_count;
 
 static struct row *new_row(const char *key, const char *sequence)
 {
     struct row *r = &rows[row_count++];
     memset(r, 0, sizeof(*r));
-    r->key = key;
+    snprintf(r->key, sizeof(r->key), "%s", key);
     snprintf(r->sequence, sizeof(r->sequence), "%s", sequence);
     r->reference_us = -1;
     r->ratio = -1;
@@ -368,6 +379,453 @@ static void bench_copies(const struct config *cfg, struct row *dtod, struct row 
     dtod->ratio_text = "of memcpy()";
 }
 
+/* ---- Virtual memory management against the OS calls it is built from ---- */
+
+static size_t vmm_granularity;
+
+static CUmemAllocationProp vmm_prop(void)
+{
+    CUmemAllocationProp prop;
+    memset(&prop, 0, sizeof(prop));
+    prop.type = CU_MEM_ALLOCATION_TYPE_PINNED;
+    prop.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
+    prop.location.id = 0;
+    prop.requestedHandleTypes = CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR;
+    return prop;
+}
+
+static CUmemAccessDesc vmm_rw(void)
+{
+    CUmemAccessDesc rw;
+    memset(&rw, 0, sizeof(rw));
+    rw.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
+    rw.location.id = 0;
+    rw.flags = CU_MEM_ACCESS_FLAGS_PROT_READWRITE;
+    return rw;
+}
+
+static void die_os(const char *what)
+{
+    fprintf(stderr, "bench: %s failed: %s\n", what, strerror(errno));
+    exit(1);
+}
+
+/* A sealed memfd of size bytes, as cuMemCreate makes (src/posix/memory.c). */
+static int os_memfd(size_t size)
+{
+    int fd = memfd_create("bench-vmm", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+    if (fd < 0 || ftruncate(fd, (off_t)size) != 0 ||
+        fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL) != 0)
+        die_os("memfd_create + ftruncate + F_ADD_SEALS");
+    return fd;
+}
+
+#define OS_RESERVE_FLAGS (MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE)
+
+/* PROT_NONE address space aligned to align: over-reserve, trim the ends (cuMemAddressReserve). */
+static void *os_reserve(size_t size, size_t align)
+{
+    unsigned char *p = mmap(NULL, size + align, PROT_NONE, OS_RESERVE_FLAGS, -1, 0);
+    if (p == MAP_FAILED)
+        die_os("mmap PROT_NONE");
+    uintptr_t start = ((uintptr_t)p + align - 1) & ~(uintptr_t)(align - 1);
+    size_t head = start - (uintptr_t)p, tail = align - head;
+    if ((head && munmap(p, head) != 0) || (tail && munmap((void *)(start + size), tail) != 0))
+        die_os("munmap");
+    return (void *)start;
+}
+
+static void os_map(void *at, size_t size, int fd)
+{
+    if (mmap(at, size, PROT_NONE, MAP_SHARED | MAP_FIXED, fd, 0) == MAP_FAILED)
+        die_os("mmap MAP_FIXED of a memfd");
+}
+
+static void os_map_back(void *at, size_t size)
+{
+    if (mmap(at, size, PROT_NONE, OS_RESERVE_FLAGS | MAP_FIXED, -1, 0) == MAP_FAILED)
+        die_os("mmap PROT_NONE back");
+}
+
+/* cuMemMap + cuMemSetAccess + cuMemUnmap of size bytes, and the same in raw OS calls. */
+static void bench_map_access_unmap(const struct config *cfg, size_t size, struct row *vmm, struct row *os)
+{
+    CUmemAllocationProp prop = vmm_prop();
+    CUmemAccessDesc rw = vmm_rw();
+    CUmemGenericAllocationHandle h;
+    CUdeviceptr p;
+    CHECK(cuMemCreate(&h, size, &prop, 0));
+    CHECK(cuMemAddressReserve(&p, size, 0, 0, 0));
+    double *s = samples_buffer(cfg->runs);
+    for (size_t i = 0; i < cfg->runs + 5; ++i) {
+        double t0 = bench_now_us();
+        CHECK(cuMemMap(p, size, 0, h, 0));
+        CHECK(cuMemSetAccess(p, size, &rw, 1));
+        CHECK(cuMemUnmap(p, size));
+        double t = bench_now_us() - t0;
+        if (i >= 5)
+            s[i - 5] = t;
+    }
+    vmm->st = bench_summarise(s, cfg->runs);
+    CHECK(cuMemAddressFree(p, size));
+    CHECK(cuMemRelease(h));
+
+    int fd = os_memfd(size);
+    void *q = os_reserve(size, vmm_granularity);
+    for (size_t i = 0; i < cfg->runs + 5; ++i) {
+        double t0 = bench_now_us();
+        os_map(q, size, fd);
+        if (mprotect(q, size, PROT_READ | PROT_WRITE) != 0)
+            die_os("mprotect");
+        os_map_back(q, size);
+        double t = bench_now_us() - t0;
+        if (i >= 5)
+            s[i - 5] = t;
+    }
+    os->st = bench_summarise(s, cfg->runs);
+    munmap(q, size);
+    close(fd);
+    free(s);
+    vmm->ratio = os->st.median > 0 ? vmm->st.median / os->st.median : -1;
+    vmm->ratio_text = "the OS calls";
+}
+
+/* The whole life of one granule: create, reserve, map, access, unmap, free, release. */
+static void bench_full_cycle(const struct config *cfg, struct row *vmm, struct row *os)
+{
+    size_t g = vmm_granularity;
+    CUmemAllocationProp prop = vmm_prop();
+    CUmemAccessDesc rw = vmm_rw();
+    double *s = samples_buffer(cfg->runs);
+    for (size_t i = 0; i < cfg->runs + 5; ++i) {
+        CUmemGenericAllocationHandle h;
+        CUdeviceptr p;
+        double t0 = bench_now_us();
+        CHECK(cuMemCreate(&h, g, &prop, 0));
+        CHECK(cuMemAddressReserve(&p, g, 0, 0, 0));
+        CHECK(cuMemMap(p, g, 0, h, 0));
+        CHECK(cuMemSetAccess(p, g, &rw, 1));
+        CHECK(cuMemUnmap(p, g));
+        CHECK(cuMemAddressFree(p, g));
+        CHECK(cuMemRelease(h));
+        double t = bench_now_us() - t0;
+        if (i >= 5)
+            s[i - 5] = t;
+    }
+    vmm->st = bench_summarise(s, cfg->runs);
+    for (size_t i = 0; i < cfg->runs + 5; ++i) {
+        double t0 = bench_now_us();
+        int fd = os_memfd(g);
+        void *q = os_reserve(g, g);
+        os_map(q, g, fd);
+        if (mprotect(q, g, PROT_READ | PROT_WRITE) != 0)
+            die_os("mprotect");
+        os_map_back(q, g);
+        if (munmap(q, g) != 0)
+            die_os("munmap");
+        close(fd);
+        double t = bench_now_us() - t0;
+        if (i >= 5)
+            s[i - 5] = t;
+    }
+    os->st = bench_summarise(s, cfg->runs);
+    free(s);
+    vmm->ratio = os->st.median > 0 ? vmm->st.median / os->st.median : -1;
+    vmm->ratio_text = "the OS calls";
+}
+
+/* 4096 one-granule mappings of one allocation side by side in one reservation (the total);
+ * unmapped between runs with one call, untimed. */
+#define BULK_MAPS 4096
+
+static void bench_bulk_maps(const struct config *cfg, struct row *vmm, struct row *os)
+{
+    size_t g = vmm_granularity, span = (size_t)BULK_MAPS * g;
+    CUmemAllocationProp prop = vmm_prop();
+    CUmemGenericAllocationHandle h;
+    CUdeviceptr p;
+    CHECK(cuMemCreate(&h, g, &prop, 0));
+    CHECK(cuMemAddressReserve(&p, span, 0, 0, 0));
+    double *s = samples_buffer(cfg->bulk_runs);
+    for (size_t i = 0; i < cfg->bulk_runs + 1; ++i) {
+        double t0 = bench_now_us();
+        for (size_t k = 0; k < BULK_MAPS; ++k)
+            CHECK(cuMemMap(p + k * g, g, 0, h, 0));
+        double t = bench_now_us() - t0;
+        CHECK(cuMemUnmap(p, span));
+        if (i >= 1)
+            s[i - 1] = t;
+    }
+    vmm->st = bench_summarise(s, cfg->bulk_runs);
+    CHECK(cuMemAddressFree(p, span));
+    CHECK(cuMemRelease(h));
+
+    int fd = os_memfd(g);
+    unsigned char *q = os_reserve(span, g);
+    for (size_t i = 0; i < cfg->bulk_runs + 1; ++i) {
+        double t0 = bench_now_us();
+        for (size_t k = 0; k < BULK_MAPS; ++k)
+            os_map(q + k * g, g, fd);
+        double t = bench_now_us() - t0;
+        os_map_back(q, span);
+        if (i >= 1)
+            s[i - 1] = t;
+    }
+    os->st = bench_summarise(s, cfg->bulk_runs);
+    munmap(q, span);
+    close(fd);
+    free(s);
+    vmm->ratio = os->st.median > 0 ? vmm->st.median / os->st.median : -1;
+    vmm->ratio_text = "the OS calls";
+}
+
+/* cuMemExportToShareableHandle, alone (the fd closed outside the timing) and with the close. */
+static void bench_export(const struct config *cfg, struct row *alone, struct row *with_close, struct row *os)
+{
+    CUmemAllocationProp prop = vmm_prop();
+    CUmemGenericAllocationHandle h;
+    CHECK(cuMemCreate(&h, vmm_granularity, &prop, 0));
+    double *s = samples_buffer(cfg->runs);
+    for (size_t i = 0; i < cfg->runs + 5; ++i) {
+        int fd = -1;
+        double t0 = bench_now_us();
+        CHECK(cuMemExportToShareableHandle(&fd, h, CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, 0));
+        double t = bench_now_us() - t0;
+        close(fd);
+        if (i >= 5)
+            s[i - 5] = t;
+    }
+    alone->st = bench_summarise(s, cfg->runs);
+    for (size_t i = 0; i < cfg->runs + 5; ++i) {
+        int fd = -1;
+        double t0 = bench_now_us();
+        CHECK(cuMemExportToShareableHandle(&fd, h, CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, 0));
+        close(fd);
+        double t = bench_now_us() - t0;
+        if (i >= 5)
+            s[i - 5] = t;
+    }
+    with_close->st = bench_summarise(s, cfg->runs);
+    CHECK(cuMemRelease(h));
+    int mfd = os_memfd(vmm_granularity);
+    for (size_t i = 0; i < cfg->runs + 5; ++i) {
+        double t0 = bench_now_us();
+        int fd = fcntl(mfd, F_DUPFD_CLOEXEC, 0);
+        if (fd < 0)
+            die_os("fcntl(F_DUPFD_CLOEXEC)");
+        close(fd);
+        double t = bench_now_us() - t0;
+        if (i >= 5)
+            s[i - 5] = t;
+    }
+    os->st = bench_summarise(s, cfg->runs);
+    close(mfd);
+    free(s);
+    with_close->ratio = os->st.median > 0 ? with_close->st.median / os->st.median : -1;
+    with_close->ratio_text = "the OS calls";
+}
+
+/* How the cost of a map and of a pointer lookup grows with the mappings already live: live
+ * one-granule mappings side by side in one reservation (with access, so lookups find them),
+ * then the timed calls. The OS row maps a memfd into address space of its own in the same
+ * process, so the kernel has as many mappings to search. */
+struct scale_rows {
+    struct row *map, *os_map, *attr, *range;
+};
+
+static uint64_t xorshift(uint64_t *x)
+{
+    *x ^= *x << 13;
+    *x ^= *x >> 7;
+    *x ^= *x << 17;
+    return *x;
+}
+
+static void bench_scaling(const struct config *cfg, size_t live, const struct scale_rows *out)
+{
+    size_t g = vmm_granularity, span = (live + 2) * g;
+    CUmemAllocationProp prop = vmm_prop();
+    CUmemAccessDesc rw = vmm_rw();
+    CUmemGenericAllocationHandle h;
+    CUdeviceptr p;
+    CHECK(cuMemCreate(&h, g, &prop, 0));
+    CHECK(cuMemAddressReserve(&p, span, 0, 0, 0));
+    for (size_t k = 0; k < live; ++k)
+        CHECK(cuMemMap(p + k * g, g, 0, h, 0));
+    CHECK(cuMemSetAccess(p, live * g, &rw, 1));
+    CUdeviceptr spare = p + (live + 1) * g; /* one granule of gap after the live ones */
+
+    double *s = samples_buffer(cfg->runs);
+    for (size_t i = 0; i < cfg->runs + 5; ++i) {
+        double t0 = bench_now_us();
+        CHECK(cuMemMap(spare, g, 0, h, 0));
+        double t = bench_now_us() - t0;
+        CHECK(cuMemUnmap(spare, g));
+        if (i >= 5)
+            s[i - 5] = t;
+    }
+    out->map->st = bench_summarise(s, cfg->runs);
+
+    int fd = os_memfd(g);
+    void *q = os_reserve(g, g);
+    for (size_t i = 0; i < cfg->runs + 5; ++i) {
+        double t0 = bench_now_us();
+        os_map(q, g, fd);
+        double t = bench_now_us() - t0;
+        os_map_back(q, g);
+        if (i >= 5)
+            s[i - 5] = t;
+    }
+    out->os_map->st = bench_summarise(s, cfg->runs);
+    munmap(q, g);
+    close(fd);
+    out->map->ratio = out->os_map->st.median > 0 ? out->map->st.median / out->os_map->st.median : -1;
+    out->map->ratio_text = "the OS call";
+
+    /* Lookups of random addresses inside random live mappings, cfg->lookups per run. */
+    CUdeviceptr *addr = malloc(cfg->lookups * sizeof(*addr));
+    if (!addr) {
+        fprintf(stderr, "bench: out of host memory\n");
+        exit(1);
+    }
+    uint64_t x = 88172645463325252ull;
+    for (size_t i = 0; i < cfg->lookups; ++i)
+        addr[i] = p + (xorshift(&x) % live) * g + xorshift(&x) % g;
+    for (size_t i = 0; i < cfg->runs + 5; ++i) {
+        CUdeviceptr start = 0, sum = 0;
+        double t0 = bench_now_us();
+        for (size_t k = 0; k < cfg->lookups; ++k) {
+            CHECK(cuPointerGetAttribute(&start, CU_POINTER_ATTRIBUTE_RANGE_START_ADDR, addr[k]));
+            sum += start;
+        }
+        double t = (bench_now_us() - t0) / (double)cfg->lookups;
+        if (sum != p * cfg->lookups) {
+            fprintf(stderr, "bench: RANGE_START_ADDR is not the reservation\n");
+            exit(1);
+        }
+        if (i >= 5)
+            s[i - 5] = t;
+    }
+    out->attr->st = bench_summarise(s, cfg->runs);
+    for (size_t i = 0; i < cfg->runs + 5; ++i) {
+        CUdeviceptr base = 0;
+        size_t size = 0;
+        double t0 = bench_now_us();
+        for (size_t k = 0; k < cfg->lookups; ++k)
+            CHECK(cuMemGetAddressRange(&base, &size, addr[k]));
+        double t = (bench_now_us() - t0) / (double)cfg->lookups;
+        if (size != g) {
+            fprintf(stderr, "bench: cuMemGetAddressRange did not give the mapping\n");
+            exit(1);
+        }
+        if (i >= 5)
+            s[i - 5] = t;
+    }
+    out->range->st = bench_summarise(s, cfg->runs);
+    free(addr);
+    free(s);
+    CHECK(cuMemUnmap(p, span));
+    CHECK(cuMemAddressFree(p, span));
+    CHECK(cuMemRelease(h));
+}
+
+/* The physical limit: Linux allows vm.max_map_count mappings per process; each cuMemMap is
+ * one. Maps one granule side by side until the driver refuses, and reports how far it got
+ * and what it answered. extmem only: on the real driver GPU mappings are not host VMAs. */
+struct map_limit {
+    long max_map_count;
+    size_t mapped;
+    CUresult result;
+    char detail[256];
+    double seconds;
+};
+
+static struct map_limit map_limit = {-1, 0, CUDA_SUCCESS, "", 0};
+
+static void probe_map_limit(void)
+{
+    FILE *f = fopen("/proc/sys/vm/max_map_count", "r");
+    if (!f || fscanf(f, "%ld", &map_limit.max_map_count) != 1)
+        map_limit.max_map_count = -1;
+    if (f)
+        fclose(f);
+#if defined(EXTMEM_EXTMEM_H) && !defined(BENCH_SANITIZED) /* a sanitizer's runtime dies without mmap */
+    if (map_limit.max_map_count <= 0 || map_limit.max_map_count > (1 << 20))
+        return;
+    size_t g = vmm_granularity, slots = (size_t)map_limit.max_map_count + 1000;
+    CUmemAllocationProp prop = vmm_prop();
+    CUmemGenericAllocationHandle h;
+    CUdeviceptr p;
+    CHECK(cuMemCreate(&h, g, &prop, 0));
+    CHECK(cuMemAddressReserve(&p, slots * g, 0, 0, 0));
+    double t0 = bench_now_us();
+    for (map_limit.mapped = 0; map_limit.mapped < slots; ++map_limit.mapped) {
+        map_limit.result = cuMemMap(p + map_limit.mapped * g, g, 0, h, 0);
+        if (map_limit.result != CUDA_SUCCESS) {
+            snprintf(map_limit.detail, sizeof(map_limit.detail), "%s", extmem_error_detail());
+            break;
+        }
+    }
+    map_limit.seconds = (bench_now_us() - t0) / 1e6;
+    /* cuMemAddressFree munmaps the whole range whatever is left in it. */
+    CHECK(cuMemUnmap(p, slots * g));
+    CHECK(cuMemAddressFree(p, slots * g));
+    CHECK(cuMemRelease(h));
+#endif
+}
+
+static void bench_vmm(const struct config *cfg)
+{
+    CUmemAllocationProp prop = vmm_prop();
+    CHECK(cuMemGetAllocationGranularity(&vmm_granularity, &prop, CU_MEM_ALLOC_GRANULARITY_MINIMUM));
+    struct row *mau = new_row("vmm_map_access_unmap_granule", "cuMemMap + SetAccess + Unmap, one granule");
+    struct row *os_mau = new_row("os_map_protect_unmap_granule", "OS: mmap memfd MAP_FIXED + mprotect + mmap back, 2 MiB");
+    struct row *mau256 = new_row("vmm_map_access_unmap_256mib", "cuMemMap + SetAccess + Unmap, 256 MiB");
+    struct row *os_mau256 = new_row("os_map_protect_unmap_256mib", "OS: mmap memfd MAP_FIXED + mprotect + mmap back, 256 MiB");
+    struct row *cycle = new_row("vmm_full_cycle_granule", "Create+Reserve+Map+Access+Unmap+Free+Release, one granule");
+    struct row *os_cycle_row = new_row("os_full_cycle_granule", "OS: memfd, reserve, map, mprotect, map back, munmap, close");
+    char text[96];
+    snprintf(text, sizeof(text), "%d x cuMemMap one granule into one reservation (total)", BULK_MAPS);
+    struct row *bulk = new_row("vmm_map_4096", text);
+    snprintf(text, sizeof(text), "OS: %d x mmap memfd MAP_FIXED (total)", BULK_MAPS);
+    struct row *os_bulk = new_row("os_map_4096", text);
+    struct row *exp = new_row("vmm_export", "cuMemExportToShareableHandle (fd closed untimed)");
+    struct row *exp_close = new_row("vmm_export_close", "cuMemExportToShareableHandle + close");
+    struct row *os_dup = new_row("os_dup_close", "OS: fcntl(F_DUPFD_CLOEXEC) + close");
+    bench_map_access_unmap(cfg, vmm_granularity, mau, os_mau);
+    mau->reference_us = REF_VMM_MAP_ACCESS_UNMAP_GRANULE_US;
+    bench_map_access_unmap(cfg, 256 * MIB, mau256, os_mau256);
+    mau256->reference_us = REF_VMM_MAP_ACCESS_UNMAP_256MIB_US;
+    bench_full_cycle(cfg, cycle, os_cycle_row);
+    cycle->reference_us = REF_VMM_FULL_CYCLE_US;
+    bench_bulk_maps(cfg, bulk, os_bulk);
+    bulk->reference_us = REF_VMM_4096_MAPS_US;
+    bench_export(cfg, exp, exp_close, os_dup);
+    exp->reference_us = REF_VMM_EXPORT_US;
+    exp_close->reference_us = REF_VMM_EXPORT_CLOSE_US;
+
+    static const size_t live[] = {1, 1000, 60000};
+    for (size_t i = 0; i < sizeof(live) / sizeof(live[0]); ++i) {
+        const char *plural = live[i] == 1 ? "" : "s";
+        struct scale_rows rs;
+        char key[48];
+        snprintf(text, sizeof(text), "cuMemMap one granule, %zu live mapping%s", live[i], plural);
+        snprintf(key, sizeof(key), "vmm_map_live_%zu", live[i]);
+        rs.map = new_row(key, text);
+        snprintf(text, sizeof(text), "OS: mmap memfd MAP_FIXED, %zu live mapping%s", live[i], plural);
+        snprintf(key, sizeof(key), "os_map_live_%zu", live[i]);
+        rs.os_map = new_row(key, text);
+        snprintf(text, sizeof(text), "cuPointerGetAttribute(RANGE_START), %zu live", live[i]);
+        snprintf(key, sizeof(key), "vmm_pointer_attribute_live_%zu", live[i]);
+        rs.attr = new_row(key, text);
+        snprintf(text, sizeof(text), "cuMemGetAddressRange, %zu live mapping%s", live[i], plural);
+        snprintf(key, sizeof(key), "vmm_address_range_live_%zu", live[i]);
+        rs.range = new_row(key, text);
+        bench_scaling(cfg, live[i], &rs);
+    }
+    probe_map_limit();
+}
+
 /* ---- Output ---- */
 
 static void host_description(char *out, size_t size)
@@ -434,6 +892,19 @@ static void print_text(const struct config *cfg, const char *device, int driver,
     }
     printf("\nref: %s\n", REFERENCE_NOTE);
     printf("GB/s: bytes copied per second (1 GB = 1e9 bytes), from the median\n");
+    printf("lookups: the time of one call, from runs of %zu calls at random addresses in the live mappings\n",
+           cfg->lookups);
+#ifdef EXTMEM_EXTMEM_H
+    if (map_limit.max_map_count > 0)
+        printf("limit: vm.max_map_count = %ld mappings per process, the physical limit on live cuMemMap mappings\n",
+               map_limit.max_map_count);
+#endif
+    if (map_limit.mapped) {
+        const char *name = NULL;
+        cuGetErrorName(map_limit.result, &name);
+        printf("       %zu one-granule mappings succeeded (%.2f s), then cuMemMap returned %s: %s\n", map_limit.mapped,
+               map_limit.seconds, name ? name : "?", map_limit.detail);
+    }
 }
 
 static void json_string(const char *s)
@@ -499,7 +970,18 @@ static void print_json(const struct config *cfg, const char *device, int driver,
         }
         printf("%s\n", i + 1 < row_count ? "," : "");
     }
-    printf("  ]\n}\n");
+    printf("  ],\n  \"max_map_count\": %ld", map_limit.max_map_count);
+    if (map_limit.mapped) {
+        const char *name = NULL;
+        cuGetErrorName(map_limit.result, &name);
+        printf(",\n  \"map_limit\": {\"mapped\": %zu, \"seconds\": %.3f, \"result\": ", map_limit.mapped,
+               map_limit.seconds);
+        json_string(name ? name : "?");
+        printf(", \"detail\": ");
+        json_string(map_limit.detail);
+        printf("}");
+    }
+    printf("\n}\n");
 }
 
 static void usage(FILE *to)
@@ -512,7 +994,7 @@ static void usage(FILE *to)
 
 int main(int argc, char **argv)
 {
-    struct config cfg = {201, 41, 1000, 41, 256 * MIB, false, false};
+    struct config cfg = {201, 21, 1000, 41, 1000, 41, 256 * MIB, false, false};
     for (int i = 1; i < argc; ++i) {
         if (strcmp(argv[i], "--quick") == 0) {
             cfg.quick = true;
@@ -535,6 +1017,8 @@ int main(int argc, char **argv)
         cfg.launches_per_batch = 100;
         cfg.copy_runs = 3;
         cfg.copy_bytes = 32 * MIB;
+        cfg.bulk_runs = 3;
+        cfg.lookups = 100;
     }
 
     CUdevice dev;
@@ -571,6 +1055,7 @@ int main(int argc, char **argv)
     snprintf(os->note, sizeof(os->note), "the physical limit of an allocation");
     bench_launches(&cfg, batched, round_trip);
     bench_copies(&cfg, dtod, plain);
+    bench_vmm(&cfg);
 
     if (cfg.json)
         print_json(&cfg, device, driver, host);

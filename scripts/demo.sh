@@ -1,9 +1,19 @@
 #!/usr/bin/env bash
-# The demo command: installs what it needs, builds extmem and runs the demo on the software
-# device.
+# The demo command: installs what it needs, builds extmem and runs the Vulkan demo: a compute
+# shader on lavapipe fills a buffer, extmem imports it without a copy, a software-device
+# kernel transforms it, Vulkan verifies it; then extmem memory goes to Vulkan the same way.
+#   scripts/demo.sh               the Vulkan demo (extmem-vulkan-demo)
+#   scripts/demo.sh --no-vulkan   the software device alone (extmem-demo)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+demo=extmem-vulkan-demo
+if [ "${1:-}" = "--no-vulkan" ]; then
+  demo=extmem-demo
+  shift
+fi
+
 scripts/deps.sh
-cmake -S . -B build/demo -G Ninja -DCMAKE_BUILD_TYPE=Release -DEXTMEM_TESTS=OFF >/dev/null
-cmake --build build/demo -j "$(nproc)" --target extmem-demo
-exec build/demo/samples/extmem-demo "$@"
+cmake -S . -B build/demo -G Ninja -DCMAKE_BUILD_TYPE=Release -DEXTMEM_TESTS=OFF -DEXTMEM_VULKAN=ON >/dev/null
+cmake --build build/demo -j "$(nproc)" --target "$demo"
+exec "build/demo/samples/$demo" "$@"

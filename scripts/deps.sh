@@ -4,6 +4,9 @@
 set -euo pipefail
 
 packages=(cmake ninja-build gcc g++ clang libclang-rt-dev pkg-config libgtest-dev)
+# Vulkan interop (src/vk, the Vulkan demo and tests/vk): the loader and headers, volk, Mesa's
+# lavapipe (the software device's Vulkan partner) and glslangValidator for the shaders.
+packages+=(libvulkan-dev libvulkan-volk-dev mesa-vulkan-drivers glslang-tools)
 packages+=("$@")
 
 missing=()

@@ -67,7 +67,7 @@ static CUresult submit_copy(const char *fn, CUstream stream, uintptr_t dst, size
     CUresult r = target_get(fn, stream, &t);
     if (r)
         return r;
-    size_t dst_len, src_len;
+    size_t dst_len = 0, src_len = 0;
     if (!extent(dst_pitch, width, height, &dst_len) || !extent(src_pitch, width, height, &src_len))
         r = fail(CUDA_ERROR_INVALID_VALUE, "%s: %zu rows of pitch %zu overflow the address space", fn, height,
                  dst_pitch > src_pitch ? dst_pitch : src_pitch);

@@ -4,6 +4,7 @@
  * is honest for what the device is; docs/attributes.md explains each.
  */
 #include "internal.h"
+#include "vk/pairing.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,13 +32,39 @@ CUresult device_check(const char *fn, CUdevice dev)
     return CUDA_SUCCESS;
 }
 
+/* The software device's own identity: a fixed, RFC 4122 version-5 shaped UUID, the same on
+ * every machine and run. */
+static const unsigned char own_uuid[16] = {0x65, 0x78, 0x74, 0x6d, 0x65, 0x6d, 0x50, 0x73,
+                                           0x80, 0x66, 0x74, 0x77, 0x61, 0x72, 0x65, 0x00};
+
+/* Interop code pairs devices by UUID, as NVIDIA's samples do (DESIGN.md §7): in a program that
+ * uses Vulkan, the software device answers with lavapipe's deviceUUID, its partner. Asking
+ * Vulkan costs milliseconds and memory, so by default extmem asks only once the program has
+ * loaded the Vulkan loader itself, and keeps the answer once it has one.
+ * EXTMEM_VULKAN_PAIRING=0 never pairs; =1 always does. docs/vulkan-interop.md has the costs. */
+static bool paired_uuid(unsigned char uuid[16])
+{
+    static os_mutex lock = OS_MUTEX_INITIALIZER;
+    static unsigned char answer[16];
+    static int state; /* 0: not asked yet; 1: paired; -1: never (forced off, or no lavapipe) */
+    const char *env = os_getenv("EXTMEM_VULKAN_PAIRING");
+    int mode = env && *env ? atoi(env) : -1;
+    os_mutex_lock(&lock);
+    if (state == 0 && mode == 0)
+        state = -1;
+    if (state == 0 && (mode == 1 || os_library_loaded(OS_VULKAN_LOADER)))
+        state = extmem_vk_lavapipe_uuid(answer) == 0 ? 1 : -1;
+    bool paired = state == 1;
+    if (paired)
+        memcpy(uuid, answer, 16);
+    os_mutex_unlock(&lock);
+    return paired;
+}
+
 void device_uuid(CUuuid *uuid)
 {
-    /* A fixed, RFC 4122 version-5 shaped identity: the same on every machine and run, so a
-     * program can recognise the software device by its UUID. */
-    static const unsigned char id[16] = {0x65, 0x78, 0x74, 0x6d, 0x65, 0x6d, 0x50, 0x73,
-                                         0x80, 0x66, 0x74, 0x77, 0x61, 0x72, 0x65, 0x00};
-    memcpy(uuid->bytes, id, sizeof(id));
+    if (!paired_uuid((unsigned char *)uuid->bytes))
+        memcpy(uuid->bytes, own_uuid, sizeof(own_uuid));
 }
 
 CUresult CUDAAPI cuDeviceGet(CUdevice *device, int ordinal)

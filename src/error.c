@@ -60,6 +60,16 @@ CUresult extmem__fail(CUresult code, const char *file, int line, const char *fmt
     return code;
 }
 
+CUresult extmem_error_set(CUresult code, const char *fmt, ...)
+{
+    char text[sizeof(detail)];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(text, sizeof(text), fmt, ap);
+    va_end(ap);
+    return extmem__fail(code, "interop", 0, "%s", text);
+}
+
 void log_info(const char *fmt, ...)
 {
     if (log_level() < LOG_INFO)

@@ -24,6 +24,7 @@ typedef void *os_handle;
 #define OS_INVALID_HANDLE ((os_handle)0)
 #define OS_MUTEX_INITIALIZER {0}
 #define OS_HAS_POSIX_FD 0
+#define OS_VULKAN_LOADER "vulkan-1.dll"
 #else
 #include <pthread.h>
 #define OS_THREAD_LOCAL _Thread_local
@@ -36,6 +37,7 @@ typedef int os_handle;
 #define OS_INVALID_HANDLE (-1)
 #define OS_MUTEX_INITIALIZER PTHREAD_MUTEX_INITIALIZER
 #define OS_HAS_POSIX_FD 1
+#define OS_VULKAN_LOADER "libvulkan.so.1"
 #endif
 
 /* ---- Shareable memory (src/<os>/memory.c) ----
@@ -155,6 +157,8 @@ int os_process_id(void);
 unsigned int os_cpu_clock_khz(void);
 size_t os_l2_cache_size(void);
 const char *os_cpu_model(void);
+/* True when the shared library `name` is already loaded in this process (nothing is loaded). */
+bool os_library_loaded(const char *name);
 /* Called once by cuInit: allow as many open handles as the process may have, since every
  * allocation holds one. */
 void os_raise_handle_limit(void);

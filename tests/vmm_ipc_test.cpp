@@ -27,12 +27,12 @@ using namespace extmem_test;
 namespace {
 
 // One running extmem-vmm-child and our end of its socket.
-class Child {
+class ChildProcess {
 public:
-    Child() = default;
-    Child(const Child &) = delete;
-    Child &operator=(const Child &) = delete;
-    ~Child()
+    ChildProcess() = default;
+    ChildProcess(const ChildProcess &) = delete;
+    ChildProcess &operator=(const ChildProcess &) = delete;
+    ~ChildProcess()
     {
         if (sock_ >= 0)
             close(sock_);
@@ -207,7 +207,7 @@ TEST_F(VmmIpc, ChildImportsMapsAndWritesBack_ParentSeesTheChildsBytes)
     int fd = export_fd(s.handle);
     ASSERT_GE(fd, 0);
 
-    Child child;
+    ChildProcess child;
     ASSERT_TRUE(child.start());
     vmm_child_request req{};
     req.op = VMM_CHILD_READ_WRITE_BACK;
@@ -237,7 +237,7 @@ TEST_F(VmmIpc, MemMapIpcPattern_FourChildrenComputeTheirSlicesAtOnce_ParentVerif
     int fd = export_fd(s.handle);
     ASSERT_GE(fd, 0);
 
-    std::vector<Child> children(kChildren);
+    std::vector<ChildProcess> children(kChildren);
     for (uint32_t i = 0; i < kChildren; ++i) {
         ASSERT_TRUE(children[i].start());
         vmm_child_request req{};
@@ -275,7 +275,7 @@ TEST_F(VmmIpc, ParentReleasesAndUnmapsBeforeTheChildMaps_TheFdKeepsTheMemoryAliv
     CUmemAllocationProp out;
     EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuMemGetAllocationPropertiesFromHandle(&out, old));
 
-    Child child;
+    ChildProcess child;
     ASSERT_TRUE(child.start());
     vmm_child_request req{};
     req.op = VMM_CHILD_ROUND_TRIP;
@@ -306,7 +306,7 @@ TEST_F(VmmIpc, ManyExportsAndImports_LeakNoFdInParentOrChild)
     Shared s;
     create_and_map(&s, gran);
     write_pattern(s, 3);
-    Child child;
+    ChildProcess child;
     ASSERT_TRUE(child.start());
     int child_before = child.count_fds();
     ASSERT_GT(child_before, 0);
@@ -334,7 +334,7 @@ TEST_F(VmmIpc, ChildGivenAForeignMemfd_RefusesItAndLeavesItOpen)
     int foreign = memfd_create("not-extmem", MFD_CLOEXEC);
     ASSERT_GE(foreign, 0);
     ASSERT_EQ(0, ftruncate(foreign, (off_t)gran));
-    Child child;
+    ChildProcess child;
     ASSERT_TRUE(child.start());
     int child_before = child.count_fds();
     vmm_child_request req{};
@@ -358,7 +358,7 @@ TEST_F(VmmIpc, ChildExitsWithoutUnmapping_ParentKeepsItsMappingAndTheChildsBytes
     write_pattern(s, 20);
     int fd = export_fd(s.handle);
     ASSERT_GE(fd, 0);
-    Child child;
+    ChildProcess child;
     ASSERT_TRUE(child.start());
     vmm_child_request req{};
     req.op = VMM_CHILD_WRITE_AND_EXIT;

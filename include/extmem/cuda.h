@@ -553,6 +553,17 @@ typedef enum CUexternalMemoryHandleType_enum {
  * Vulkan dedicated allocation). */
 #define CUDA_EXTERNAL_MEMORY_DEDICATED 0x1
 
+/* What cuMemGetHandleForAddressRange returns: a dma-buf fd is the only kind. */
+typedef enum CUmemRangeHandleType_enum {
+    CU_MEM_RANGE_HANDLE_TYPE_DMA_BUF_FD = 0x1,
+    CU_MEM_RANGE_HANDLE_TYPE_MAX        = 0x7FFFFFFF
+} CUmemRangeHandleType;
+
+/* cuMemGetHandleForAddressRange flags: a dma-buf mapped through the device's PCIe BAR1. */
+typedef enum CUmemRangeFlags_enum {
+    CU_MEM_RANGE_FLAG_DMA_BUF_MAPPING_TYPE_PCIE = 0x1
+} CUmemRangeFlags;
+
 typedef enum CUipcMem_flags_enum {
     CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS = 0x1
 } CUipcMem_flags;
@@ -848,6 +859,27 @@ EXTMEM_API CUresult CUDAAPI cuExternalMemoryGetMappedBuffer(CUdeviceptr *devPtr,
                                                             const CUDA_EXTERNAL_MEMORY_BUFFER_DESC *bufferDesc);
 /* Buffers still mapped stay usable until cuMemFree, as on the driver. */
 EXTMEM_API CUresult CUDAAPI cuDestroyExternalMemory(CUexternalMemory extMem);
+
+/* ---- dma-buf export (../shared/seeds/000_5a44d3b7857fd408.txt; DESIGN.md §10) ----
+ * handle points to an int that receives a new dma-buf fd (close-on-exec, read-write), the
+ * caller's to close, over the very same pages as the range (no copy); it stays valid after
+ * the memory is freed or unmapped. The range is page-aligned and lies in one cuMemAlloc
+ * allocation (its whole pages), in VMM mappings side by side (any access), or, where
+ * CU_DEVICE_ATTRIBUTE_HOST_ALLOC_DMA_BUF_SUPPORTED is 1, in one host allocation.
+ * CUDA_ERROR_INVALID_VALUE, nothing written: handle NULL; handleType not DMA_BUF_FD; flags
+ *   with bits set but not CU_MEM_RANGE_FLAG_DMA_BUF_MAPPING_TYPE_PCIE; dptr 0; size 0; dptr
+ *   or size not a multiple of the host page size; the range wraps around.
+ * CUDA_ERROR_INVALID_CONTEXT, nothing written: no current context (after the checks above).
+ * From here on a failure writes -1, as the driver does.
+ * CUDA_ERROR_INVALID_VALUE: the range is not in such memory, runs past its allocation, is not
+ *   mapped throughout, or is host memory where the host attribute is 0.
+ * CUDA_ERROR_NOT_SUPPORTED: flags has the PCIe bit (the software device has no BAR); this
+ *   machine has no dma-buf provider (CU_DEVICE_ATTRIBUTE_DMA_BUF_SUPPORTED is 0: Linux
+ *   without /dev/udmabuf, Windows); the range is over the provider's limits (udmabuf's
+ *   size_limit_mb, list_limit). The error detail says which.
+ * CUDA_ERROR_OUT_OF_MEMORY, CUDA_ERROR_OPERATING_SYSTEM: the kernel failed. docs/dmabuf.md. */
+EXTMEM_API CUresult CUDAAPI cuMemGetHandleForAddressRange(void *handle, CUdeviceptr dptr, size_t size,
+                                                          CUmemRangeHandleType handleType, unsigned long long flags);
 
 /* ---- Interprocess communication (../shared/seeds/002_2ab34fea44c5cb4f.txt; DESIGN.md §9) ----
  * A handle is a capability: it names the exporting process (pid and start time), the memory

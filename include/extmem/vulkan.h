@@ -41,7 +41,10 @@ extern "C" {
  *                                  its KHR form
  *   CUDA_ERROR_NOT_FOUND           no physical device of instance has dev's UUID (the detail
  *                                  lists the devices seen with their UUIDs)
- *   CUDA_ERROR_OUT_OF_MEMORY       vkEnumeratePhysicalDevices or a host allocation failed */
+ *   CUDA_ERROR_OUT_OF_MEMORY       vkEnumeratePhysicalDevices ran out of memory, or a host
+ *                                  allocation failed
+ *   CUDA_ERROR_UNKNOWN             vkEnumeratePhysicalDevices failed otherwise (the detail names
+ *                                  its VkResult) */
 EXTMEM_API CUresult extmem_vk_find_paired_device(VkInstance instance, CUdevice dev,
                                                  VkPhysicalDevice *physicalDevice);
 

@@ -1,6 +1,7 @@
 /* System facts on Linux: clocks, CPUs, memory, randomness, limits. */
 #include "os.h"
 
+#include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -71,6 +72,14 @@ int os_random_bytes(void *buf, size_t size)
 const char *os_getenv(const char *name) { return getenv(name); }
 
 int os_process_id(void) { return (int)getpid(); }
+
+bool os_library_loaded(const char *name)
+{
+    void *lib = dlopen(name, RTLD_NOW | RTLD_LOCAL | RTLD_NOLOAD);
+    if (lib)
+        dlclose(lib);
+    return lib != NULL;
+}
 
 void os_raise_handle_limit(void)
 {

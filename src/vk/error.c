@@ -1,7 +1,6 @@
 /*
  * Failures of the Vulkan helpers land where extmem's own do (DESIGN.md §5): the core's
- * thread-local reason, read with extmem_error_detail(). The core records them through
- * extmem_error_set; a core without it gets the reason printed under EXTMEM_LOG instead.
+ * thread-local reason, read with extmem_error_detail(), recorded through extmem_error_set.
  */
 #include "vk_internal.h"
 
@@ -10,12 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Exported by the core for its interop libraries (weak: the helpers also run on a core that
- * predates it). */
-#if defined(__GNUC__)
-__attribute__((weak)) EXTMEM_API CUresult extmem_error_set(CUresult code, const char *fmt, ...);
-#endif
-
 CUresult vk_fail(CUresult code, const char *fmt, ...)
 {
     char text[512];
@@ -23,15 +16,7 @@ CUresult vk_fail(CUresult code, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(text, sizeof(text), fmt, ap);
     va_end(ap);
-    if (extmem_error_set)
-        return extmem_error_set(code, "%s", text);
-    const char *log = getenv("EXTMEM_LOG");
-    if (log && *log && strcmp(log, "off") != 0) {
-        const char *name = NULL;
-        cuGetErrorName(code, &name);
-        fprintf(stderr, "extmem: error: %s [%s]\n", text, name ? name : "?");
-    }
-    return code;
+    return extmem_error_set(code, "%s", text);
 }
 
 const char *vk_result_name(VkResult r)
