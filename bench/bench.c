@@ -61,6 +61,7 @@
 #define REF_VMM_4096_MAPS_US 4880.0
 #define REF_VMM_EXPORT_US 543.0        /* BEHAVIOR.md: the export alone */
 #define REF_VMM_EXPORT_CLOSE_US 1067.0 /* docs/driver-observations.md §15: export + close */
+#define REF_IMPORT_CYCLE_US 616.0 /* BEHAVIOR.md: import + mapped buffer + free + destroy, 2 or 256 MiB */
 
 #define MIB ((size_t)1 << 20)
 #define ALLOC_BYTES (2 * MIB)
@@ -88,7 +89,7 @@ struct row {
     char note[160];
 };
 
-static struct row rows[40];
+static struct row rows[48];
 static size_t row_count;
 
 static struct row *new_row(const char *key, const char *sequence)
@@ -826,6 +827,71 @@ static void bench_vmm(const struct config *cfg)
     probe_map_limit();
 }
 
+/* ---- External memory ----
+ * cuImportExternalMemory + cuExternalMemoryGetMappedBuffer + cuMemFree + cuDestroyExternalMemory
+ * of an exported fd, as BEHAVIOR.md times it (the fd is exported untimed before each run, as
+ * the import consumes it), beside the raw calls the buffer is made of: mmap of the same fd
+ * and munmap. The import maps nothing up front, so neither depends on the size. */
+static void bench_import(const struct config *cfg, size_t size, struct row *imp, struct row *os)
+{
+    CUmemAllocationProp prop = vmm_prop();
+    CUmemGenericAllocationHandle h;
+    CHECK(cuMemCreate(&h, size, &prop, 0));
+    double *s = samples_buffer(cfg->runs);
+    for (size_t i = 0; i < cfg->runs + 5; ++i) {
+        int fd = -1;
+        CHECK(cuMemExportToShareableHandle(&fd, h, CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, 0));
+        CUDA_EXTERNAL_MEMORY_HANDLE_DESC d;
+        memset(&d, 0, sizeof(d));
+        d.type = CU_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD;
+        d.handle.fd = fd;
+        d.size = size;
+        CUDA_EXTERNAL_MEMORY_BUFFER_DESC b;
+        memset(&b, 0, sizeof(b));
+        b.size = size;
+        CUexternalMemory e;
+        CUdeviceptr p;
+        double t0 = bench_now_us();
+        CHECK(cuImportExternalMemory(&e, &d));
+        CHECK(cuExternalMemoryGetMappedBuffer(&p, e, &b));
+        CHECK(cuMemFree(p));
+        CHECK(cuDestroyExternalMemory(e));
+        double t = bench_now_us() - t0;
+        if (i >= 5)
+            s[i - 5] = t;
+    }
+    imp->st = bench_summarise(s, cfg->runs);
+    int fd = -1;
+    CHECK(cuMemExportToShareableHandle(&fd, h, CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, 0));
+    for (size_t i = 0; i < cfg->runs + 5; ++i) {
+        double t0 = bench_now_us();
+        void *m = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+        if (m == MAP_FAILED)
+            die_os("mmap of the exported fd");
+        munmap(m, size);
+        double t = bench_now_us() - t0;
+        if (i >= 5)
+            s[i - 5] = t;
+    }
+    os->st = bench_summarise(s, cfg->runs);
+    close(fd);
+    CHECK(cuMemRelease(h));
+    free(s);
+    imp->reference_us = REF_IMPORT_CYCLE_US;
+    imp->ratio = os->st.median > 0 ? imp->st.median / os->st.median : -1;
+    imp->ratio_text = "the OS calls";
+}
+
+static void bench_external(const struct config *cfg)
+{
+    struct row *imp2 = new_row("import_cycle_2mib", "Import+MappedBuffer+MemFree+Destroy, 2 MiB");
+    struct row *os2 = new_row("os_mmap_fd_2mib", "OS: mmap of the same fd + munmap, 2 MiB");
+    struct row *imp256 = new_row("import_cycle_256mib", "Import+MappedBuffer+MemFree+Destroy, 256 MiB");
+    struct row *os256 = new_row("os_mmap_fd_256mib", "OS: mmap of the same fd + munmap, 256 MiB");
+    bench_import(cfg, vmm_granularity, imp2, os2);
+    bench_import(cfg, 256 * MIB, imp256, os256);
+}
+
 /* ---- Output ---- */
 
 static void host_description(char *out, size_t size)
@@ -1056,6 +1122,7 @@ int main(int argc, char **argv)
     bench_launches(&cfg, batched, round_trip);
     bench_copies(&cfg, dtod, plain);
     bench_vmm(&cfg);
+    bench_external(&cfg);
 
     if (cfg.json)
         print_json(&cfg, device, driver, host);
