@@ -53,7 +53,7 @@ struct vmm_child_reply {
     int32_t fd_open_after_import;  /* 1 when the received fd was still open after the import */
     int32_t fds;                   /* COUNT_FDS: open fds of the child */
     int32_t mismatches;            /* bytes that differed from the expected pattern */
-    char step[64];                 /* the call or check that failed */
+    char step[160];                /* the call or check that failed */
     char detail[256];              /* extmem_error_detail() after it */
 };
 
