@@ -208,9 +208,12 @@ CUresult mem_check_access(const char *fn, const char *what, uintptr_t addr, size
                         (unsigned long long)addr, size, (unsigned long long)base, rsize);
         return CUDA_SUCCESS;
     }
-    if (!os_memory_is_mapped((const void *)addr, size ? size : 1))
-        return fail(CUDA_ERROR_INVALID_VALUE, "%s: %s [0x%llx, +%zu) is neither extmem memory nor mapped host memory", fn,
-                    what, (unsigned long long)addr, size);
+    /* Host memory the caller owns: it must be there and readable (a PROT_NONE guard page
+     * would fault in the copy). A read-only destination is the caller's to avoid, as on the
+     * driver: checking writability would mean writing to the caller's memory. */
+    if (!os_memory_is_readable((const void *)addr, size ? size : 1))
+        return fail(CUDA_ERROR_INVALID_VALUE, "%s: %s [0x%llx, +%zu) is neither extmem memory nor readable host memory",
+                    fn, what, (unsigned long long)addr, size);
     return CUDA_SUCCESS;
 }
 

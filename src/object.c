@@ -24,6 +24,20 @@ static struct slot *slots;
 static uint32_t slot_count, slot_capacity;
 static uint32_t free_head = UINT32_MAX;
 
+/* When the library is unloaded (dlclose of a drop-in libcuda.so.1) with nothing left alive,
+ * the table goes too, so leak checkers see a clean unload. */
+#if defined(__GNUC__)
+__attribute__((destructor)) static void registry_unload(void)
+{
+    for (uint32_t s = 0; s < slot_count; ++s)
+        if (slots[s].obj)
+            return;
+    free(slots);
+    slots = NULL;
+    slot_count = slot_capacity = 0;
+}
+#endif
+
 static uint64_t make_handle(uint32_t slot, uint32_t generation, obj_type type)
 {
     return (uint64_t)generation << 32 | (uint64_t)(slot + 1) << 4 | (uint64_t)type;

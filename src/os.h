@@ -55,6 +55,9 @@ int os_memory_unmap(void *addr, size_t size);
 void os_memory_close(os_memory *mem);
 /* True when every page of [addr, addr + size) is mapped in this process. */
 bool os_memory_is_mapped(const void *addr, size_t size);
+/* True when every page of [addr, addr + size) can be read, without touching it (a mapped but
+ * PROT_NONE page is not readable). */
+bool os_memory_is_readable(const void *addr, size_t size);
 
 /* ---- External memory objects (src/<os>/external.c) ---- */
 typedef enum os_external_kind {

@@ -73,8 +73,18 @@ TEST_F(Copy, NullOrUnmappedPointers_AreInvalidValue)
     ASSERT_NE(MAP_FAILED, hole);
     munmap(hole, 8192);
     EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuMemcpyHtoD(a, hole, 16));
-    EXPECT_DETAIL_HAS("neither extmem memory nor mapped host memory");
+    EXPECT_DETAIL_HAS("neither extmem memory nor readable host memory");
     EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuMemcpy(a, (CUdeviceptr)-4096, 100));
+}
+
+TEST_F(Copy, MappedButInaccessibleHostMemory_IsInvalidValueNotACrash)
+{
+    void *guard = mmap(nullptr, 8192, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    ASSERT_NE(MAP_FAILED, guard);
+    EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuMemcpyHtoD(a, guard, 16)); // a guard page: mapped, not readable
+    EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuMemcpyDtoH((char *)guard + 4096, a, 16));
+    EXPECT_DETAIL_HAS("readable host memory");
+    munmap(guard, 8192);
 }
 
 TEST_F(Copy, ZeroBytes_IsANoOp)

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <sys/mman.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 size_t os_page_size(void)
@@ -53,6 +54,34 @@ void os_memory_close(os_memory *mem)
     if (mem->handle >= 0)
         close(mem->handle);
     mem->handle = OS_INVALID_HANDLE;
+}
+
+bool os_memory_is_readable(const void *addr, size_t size)
+{
+    /* process_vm_readv on this very process reads one byte of each page through the kernel,
+     * which reports EFAULT for a page it cannot read instead of faulting: 256 pages a call. */
+    size_t page = os_page_size();
+    uintptr_t p = (uintptr_t)addr, end = p + size;
+    if (size == 0 || end < p)
+        return size == 0;
+    pid_t self = getpid();
+    while (p < end) {
+        struct iovec remote[256];
+        unsigned char scratch[256];
+        int n = 0;
+        for (; n < 256 && p < end; ++n) {
+            remote[n].iov_base = (void *)p;
+            remote[n].iov_len = 1;
+            p = (p & ~(uintptr_t)(page - 1)) + page;
+        }
+        struct iovec local = {scratch, (size_t)n};
+        ssize_t got = process_vm_readv(self, &local, 1, remote, (unsigned long)n, 0);
+        if (got < 0 && (errno == ENOSYS || errno == EPERM)) /* forbidden here (seccomp): map check */
+            return os_memory_is_mapped(addr, size);
+        if (got != n)
+            return false;
+    }
+    return true;
 }
 
 bool os_memory_is_mapped(const void *addr, size_t size)

@@ -217,6 +217,10 @@ static int do_free(struct state *s)
     CUresult want = s->buffers[k].live ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
     if (!s->buffers[k].live && !s->buffers[k].ptr)
         return 1;
+    /* A freed buffer's address may belong to a newer buffer now: not a stale pointer then. */
+    for (int other = 0; !s->buffers[k].live && other < MAX_BUFFERS; ++other)
+        if (s->buffers[other].live && s->buffers[other].ptr == s->buffers[k].ptr)
+            return 1;
     CUresult got = cuMemFree(s->buffers[k].ptr);
     if (got != want)
         return differs(s, "cuMemFree of buffer %u: got %d, want %d\n", k, got, want);
