@@ -184,6 +184,9 @@ CUresult mem_check_access(const char *fn, const char *what, uintptr_t addr, size
 /* With the maps read-locked: checks that [addr, addr + size) is covered by contiguous VMM
  * mappings, starting with first (which contains addr); on failure *why says what is wrong. */
 bool vmm_covered(const struct range *first, uintptr_t addr, size_t size, int need_access, const char **why);
+/* Fails with CUDA_ERROR_OUT_OF_MEMORY when size is more than the memory the machine has
+ * available (device memory is host memory). */
+CUresult mem_check_available(const char *fn, size_t size);
 /* Frees every allocation of ctx (context destruction). */
 void mem_free_context(struct ctx *ctx);
 /* Registers r (base, size, map_size, unmap_*, kind set by the caller) as an allocation of ctx. */

@@ -47,11 +47,8 @@ static CUresult os_failure(const char *fn, int err, size_t size)
     return fail(CUDA_ERROR_OPERATING_SYSTEM, "%s: creating %zu bytes of shareable memory failed: %s", fn, size, text);
 }
 
-/* Creates, maps and registers one allocation of ctx. */
-static CUresult range_create(const char *fn, struct ctx *ctx, size_t size, range_kind kind, unsigned int flags,
-                             struct range **out)
+CUresult mem_check_available(const char *fn, size_t size)
 {
-    size_t page = os_page_size();
     /* The free memory answers most requests cheaply; only larger ones read what is available
      * counting reclaimable cache (a slower read of /proc/meminfo on Linux). */
     uint64_t available = os_memory_free();
@@ -60,6 +57,17 @@ static CUresult range_create(const char *fn, struct ctx *ctx, size_t size, range
     if (size > available)
         return fail(CUDA_ERROR_OUT_OF_MEMORY, "%s: %zu bytes is more than the %llu bytes of memory available", fn, size,
                     (unsigned long long)available);
+    return CUDA_SUCCESS;
+}
+
+/* Creates, maps and registers one allocation of ctx. */
+static CUresult range_create(const char *fn, struct ctx *ctx, size_t size, range_kind kind, unsigned int flags,
+                             struct range **out)
+{
+    size_t page = os_page_size();
+    CUresult check = mem_check_available(fn, size);
+    if (check)
+        return check;
     struct range *r = calloc(1, sizeof(*r));
     if (!r)
         return fail(CUDA_ERROR_OUT_OF_MEMORY, "%s: out of host memory for the allocation record", fn);

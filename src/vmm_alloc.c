@@ -113,12 +113,8 @@ CUresult CUDAAPI cuMemCreate(CUmemGenericAllocationHandle *handle, size_t size, 
     CUresult r = check_prop(fn, prop);
     if (r)
         return r;
-    uint64_t available = os_memory_free();
-    if (size > available)
-        available = os_memory_available();
-    if (size > available)
-        return fail(CUDA_ERROR_OUT_OF_MEMORY, "%s: %zu bytes is more than the %llu bytes of memory available", fn, size,
-                    (unsigned long long)available);
+    if ((r = mem_check_available(fn, size)))
+        return r;
     os_memory mem;
     int err = os_memory_create(&mem, size, "extmem-vmm");
     if (err) {
