@@ -7,6 +7,10 @@ packages=(cmake ninja-build gcc g++ clang libclang-rt-dev pkg-config libgtest-de
 # Vulkan interop (src/vk, the Vulkan demo and tests/vk): the loader and headers, volk, Mesa's
 # lavapipe (the software device's Vulkan partner) and glslangValidator for the shaders.
 packages+=(libvulkan-dev libvulkan-volk-dev mesa-vulkan-drivers glslang-tools)
+# The dma-buf VM test (scripts/vm, docs/dmabuf.md): qemu, a static busybox and cpio for the
+# initramfs, and what builds the udmabuf module (make, binutils; libelf1 for the kernel's objtool).
+# The kernel packages themselves are fetched with `apt-get download` into a cache, not installed.
+packages+=(qemu-system-x86 busybox-static cpio xz-utils make binutils libelf1)
 packages+=("$@")
 
 missing=()

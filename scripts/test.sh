@@ -20,6 +20,9 @@ run_suite() { # build-dir, extra cmake args...
   (cd "$dir" && ctest -j "$jobs" --output-on-failure --timeout 300)
 }
 
+# The plain pass includes the dma-buf VM test (ctest label `vm`, docs/dmabuf.md): Debian's
+# kernel under qemu with a udmabuf module; the first run on a machine fetches and builds the
+# kernel side (about half a minute), later runs reuse ~/.cache/extmem-vm.
 echo "== extmem: build and test (gcc, release with assertions)"
 run_suite build/test -DCMAKE_BUILD_TYPE=RelWithDebInfo
 
