@@ -3,6 +3,7 @@
 #include "framework/testing.h"
 #include "extmem/cuda_runtime_api.h"
 
+#include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -513,4 +514,28 @@ EXTMEM_CHILD_ROLE(range_of)
         r = cuMemGetAddressRange(&base, &size, p);
     printf("%s %zu\n", code_name(r).c_str(), size);
     return 0;
+}
+
+TEST_F(Ipc, AnImporterThatDies_LeavesTheExporterUnharmed)
+{
+    {
+        Child c("importer", {hex, "5"});
+        EXPECT_EQ("open CUDA_SUCCESS ", c.read_line());
+        EXPECT_EQ("read 42", c.read_line());
+        EXPECT_EQ("wrote", c.read_line());
+        kill(c.pid(), SIGKILL); // dies with the memory mapped and the handle open
+        EXPECT_EQ(128 + SIGKILL, c.wait());
+    }
+    EXPECT_EQ(5u, ((unsigned int *)mem)[1]); // what it wrote stays; the memory is ours as before
+    EXPECT_OK(cuMemsetD32(mem, 9, 1024));
+    CUipcMemHandle again;
+    EXPECT_OK(cuIpcGetMemHandle(&again, mem));
+    Child next("importer", {hex, "6"}); // and can be shared again
+    EXPECT_EQ("open CUDA_SUCCESS ", next.read_line());
+    EXPECT_EQ("read 9", next.read_line());
+    next.read_line();
+    next.write_line("go");
+    next.read_line();
+    EXPECT_EQ("close CUDA_SUCCESS fds 0", next.read_line());
+    EXPECT_EQ(0, next.wait()); // the framework then checks that nothing leaked here
 }
