@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The test command: installs what the tests need, builds extmem with warnings as errors and
-# runs the whole suite, then again under AddressSanitizer + UndefinedBehaviorSanitizer.
+# runs the whole suite, then the Windows build under wine (scripts/test-windows.sh), then the
+# suite again under AddressSanitizer + UndefinedBehaviorSanitizer.
 #   scripts/test.sh            everything
 #   scripts/test.sh --quick    the plain build only (no sanitizer pass)
 set -euo pipefail
@@ -25,6 +26,9 @@ run_suite() { # build-dir, extra cmake args...
 # kernel side (about half a minute), later runs reuse ~/.cache/extmem-vm.
 echo "== extmem: build and test (gcc, release with assertions)"
 run_suite build/test -DCMAKE_BUILD_TYPE=RelWithDebInfo
+
+# The Windows build (mingw-w64) and its tests under wine: about a minute and a half cold.
+scripts/test-windows.sh build/windows
 
 if [ $quick -eq 0 ]; then
   echo "== extmem: build and test under ASan + UBSan (clang)"

@@ -187,7 +187,7 @@ static CUresult create(const struct pieces *p, int *fd_out)
     char why[256];
     int err = os_dmabuf_create(p->v, p->count, &fd, why, sizeof(why));
     if (!err) {
-        *fd_out = (int)fd;
+        *fd_out = os_handle_to_int32(fd);
         return CUDA_SUCCESS;
     }
     char text[128];

@@ -58,11 +58,17 @@ static CUresult check_desc(const char *fn, const CUDA_EXTERNAL_MEMORY_HANDLE_DES
     switch (d->type) {
     case CU_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD:
     case CU_EXTERNAL_MEMORY_HANDLE_TYPE_DMABUF_FD:
+        if (!OS_HAS_POSIX_FD)
+            return fail(CUDA_ERROR_NOT_SUPPORTED, "%s: %s handles are POSIX file descriptors: this is the Windows build",
+                        fn, type_name(d->type));
         return CUDA_SUCCESS;
     case CU_EXTERNAL_MEMORY_HANDLE_TYPE_NVSCIBUF:
         return fail(CUDA_ERROR_NOT_SUPPORTED, "%s: NvSciBuf objects exist on NVIDIA's Tegra and DRIVE platforms only",
                     fn);
     default:
+        if (!OS_HAS_POSIX_FD) /* OPAQUE_WIN32(_KMT), D3D11, D3D12: DESIGN.md §7, issue 7 */
+            return fail(CUDA_ERROR_NOT_SUPPORTED, "%s: %s handles are not implemented on Windows yet", fn,
+                        type_name(d->type));
         return fail(CUDA_ERROR_NOT_SUPPORTED, "%s: %s handles are Windows handles: this is the Linux build", fn,
                     type_name(d->type));
     }
@@ -84,7 +90,7 @@ CUresult CUDAAPI cuImportExternalMemory(CUexternalMemory *extMem_out, const CUDA
     bool dmabuf = d->type == CU_EXTERNAL_MEMORY_HANDLE_TYPE_DMABUF_FD;
     os_external object;
     char why[200] = "";
-    int err = os_external_identify((os_handle)d->handle.fd, dmabuf, &object, why, sizeof(why));
+    int err = os_external_identify(os_handle_from_int32(d->handle.fd), dmabuf, &object, why, sizeof(why));
     if (err && why[0])
         return fail(CUDA_ERROR_INVALID_VALUE, "%s: fd %d %s; it stays open and yours", fn, d->handle.fd, why);
     if (err) {
@@ -104,7 +110,7 @@ CUresult CUDAAPI cuImportExternalMemory(CUexternalMemory *extMem_out, const CUDA
         return fail(CUDA_ERROR_OUT_OF_MEMORY, "%s: out of host memory for the handle table", fn);
     }
     /* Success: the specification transfers the fd to extmem now, and only now. */
-    e->handle = (os_handle)d->handle.fd;
+    e->handle = os_handle_from_int32(d->handle.fd);
     log_info("%s: fd %d (%s, %zu bytes at offset %zu) imported as 0x%llx", fn, d->handle.fd, type_name(d->type),
              object.data_size, object.data_offset, (unsigned long long)e->base.handle);
     *extMem_out = (CUexternalMemory)(uintptr_t)e->base.handle;

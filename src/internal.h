@@ -20,19 +20,11 @@
 
 /* Records code with a reason ("function: what: why") for this thread, logs it under
  * EXTMEM_LOG, and returns code: `return fail(CUDA_ERROR_INVALID_VALUE, "cuMemAlloc: ...")`. */
-CUresult extmem__fail(CUresult code, const char *file, int line, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 4, 5)))
-#endif
-    ;
+CUresult extmem__fail(CUresult code, const char *file, int line, const char *fmt, ...) EXTMEM_PRINTF_FORMAT(4, 5);
 #define fail(code, ...) extmem__fail((code), __FILE__, __LINE__, __VA_ARGS__)
 
 /* Logs at info or trace level when EXTMEM_LOG asks for it. */
-void log_info(const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 1, 2)))
-#endif
-    ;
+void log_info(const char *fmt, ...) EXTMEM_PRINTF_FORMAT(1, 2);
 enum { LOG_OFF, LOG_ERROR, LOG_WARN, LOG_INFO, LOG_TRACE };
 int log_level(void);
 

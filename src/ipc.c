@@ -5,7 +5,7 @@
  *
  *   bytes  0..7   magic: "xmIPCmem" or "xmIPCevt"
  *   bytes  8..11  exporter pid
- *   bytes 12..15  the exporter's descriptor of the memory object
+ *   bytes 12..15  the exporter's descriptor of the memory object (a HANDLE on Windows)
  *   bytes 16..23  the exporter's start time (a reused pid has another one)
  *   bytes 24..31  the object's identity (inode)
  *   bytes 32..39  the allocation's size (the object is that, rounded up to whole pages)
@@ -13,8 +13,8 @@
  *   bytes 56..63  zero
  *
  * The opener reaches the object through the OS (/proc/<pid>/fd/<n> on Linux, which the kernel
- * refuses to other users) and checks identity, size and name; anything forged, stale or
- * guessed fails with a reason. The mapping it makes keeps the memory alive on its own, so an
+ * refuses to other users; DuplicateHandle out of the exporter on Windows) and checks identity,
+ * size and name; anything forged, stale or guessed fails with a reason. The mapping it makes keeps the memory alive on its own, so an
  * exporter that exits or frees the memory does not pull it from under the importer.
  */
 #include "event.h"
@@ -79,7 +79,7 @@ static CUresult make_handle(const char *fn, const char *magic, os_handle handle,
     memset(h, 0, sizeof(*h));
     memcpy(h->magic, magic, 8);
     h->pid = (uint32_t)os_process_id();
-    h->fd = (int32_t)handle;
+    h->fd = os_handle_to_int32(handle);
     h->start_time = self_start_time();
     h->id = id;
     h->size = alloc_size ? alloc_size : size;
@@ -104,10 +104,10 @@ static CUresult open_object(const char *fn, const struct ipc_handle *h, const ch
     /* Reach the object first; the process's start time only explains a failure (a reused pid
      * cannot pass the identity and nonce checks anyway), which keeps the common path short. */
     os_handle fd = OS_INVALID_HANDLE;
-    int err = os_process_open_handle((int)h->pid, (os_handle)h->fd, &fd);
+    int err = os_process_open_handle((int)h->pid, os_handle_from_int32(h->fd), &fd);
     char name[256], expect[128];
     uint64_t id = 0, size = 0;
-    snprintf(expect, sizeof(expect), "/memfd:%s", name_prefix);
+    snprintf(expect, sizeof(expect), "%s", name_prefix);
     hex(h->nonce, 16, expect + strlen(expect));
     size_t page = os_page_size();
     bool genuine = !err && !os_handle_identity(fd, &id, &size, name, sizeof(name)) && id == h->id &&
@@ -125,7 +125,7 @@ static CUresult open_object(const char *fn, const struct ipc_handle *h, const ch
     if (start != h->start_time)
         return fail(CUDA_ERROR_INVALID_HANDLE, "%s: the exporting process %u has exited (its pid now belongs to "
                     "another process)", fn, h->pid);
-    if (err == 13 /* EACCES */ || err == 1 /* EPERM */)
+    if (os_error_is_access_denied(err))
         return fail(CUDA_ERROR_NOT_PERMITTED, "%s: this process may not open memory of process %u (another user?)", fn,
                     h->pid);
     /* The process is there but the object is not: freed (the driver's code), or forged. */

@@ -14,14 +14,25 @@
 #include <stdint.h>
 
 #if defined(_WIN32)
+#if defined(_MSC_VER) && !defined(__clang__)
 #define OS_THREAD_LOCAL __declspec(thread)
+#else
+#define OS_THREAD_LOCAL _Thread_local /* mingw-w64 gcc ignores __declspec(thread) */
+#endif
+/* Stand-ins for SRWLOCK and CONDITION_VARIABLE (one pointer each; zero is their initial
+ * value), so that no core file includes windows.h; src/win32/thread.c checks the sizes. */
 typedef struct os_mutex { void *srw; } os_mutex;
 typedef struct os_cond { void *cv; } os_cond;
 typedef struct os_thread { void *handle; } os_thread;
 typedef struct os_rwlock { void *srw; } os_rwlock;
 #define OS_RWLOCK_INITIALIZER {0}
-typedef void *os_handle;
+typedef void *os_handle; /* a HANDLE */
 #define OS_INVALID_HANDLE ((os_handle)0)
+/* Kernel handles are 32-bit values sign-extended, so 32-bit and 64-bit processes can share
+ * them (Microsoft's "Interprocess Communication Between 32-bit and 64-bit Applications"):
+ * IPC handles carry them in 32 bits. */
+static inline int32_t os_handle_to_int32(os_handle h) { return (int32_t)(intptr_t)h; }
+static inline os_handle os_handle_from_int32(int32_t v) { return (os_handle)(intptr_t)v; }
 #define OS_MUTEX_INITIALIZER {0}
 #define OS_HAS_POSIX_FD 0
 #define OS_VULKAN_LOADER "vulkan-1.dll"
@@ -33,8 +44,10 @@ typedef pthread_cond_t os_cond;
 typedef pthread_t os_thread;
 typedef pthread_rwlock_t os_rwlock;
 #define OS_RWLOCK_INITIALIZER PTHREAD_RWLOCK_INITIALIZER
-typedef int os_handle;
+typedef int os_handle; /* a file descriptor */
 #define OS_INVALID_HANDLE (-1)
+static inline int32_t os_handle_to_int32(os_handle h) { return h; }
+static inline os_handle os_handle_from_int32(int32_t v) { return v; }
 #define OS_MUTEX_INITIALIZER PTHREAD_MUTEX_INITIALIZER
 #define OS_HAS_POSIX_FD 1
 #define OS_VULKAN_LOADER "libvulkan.so.1"
@@ -104,6 +117,9 @@ int os_map_fixed(const os_memory *mem, size_t offset, void *addr, size_t size);
 /* Puts the reservation back over a mapped range. */
 int os_unmap_fixed(void *addr, size_t size);
 int os_protect(void *addr, size_t size, int access);
+/* How this OS layer does the above, in words, for logs (Windows: placeholders, or the
+ * fallback and why; src/win32/vmm.c). */
+const char *os_vmm_method(void);
 /* A new handle for the same memory object, for export. */
 int os_handle_dup(os_handle h, os_handle *out);
 /* Checks that h is a memory object extmem created (in any process) and opens it as mem (a new
@@ -142,8 +158,9 @@ uint64_t os_process_start_time(int pid);
  * /proc/<pid>/fd/<n>). Fails when the process is gone, the handle is closed, or this
  * process may not reach into that one (another user). */
 int os_process_open_handle(int pid, os_handle remote, os_handle *out);
-/* The object's identity, size and (unless name is NULL) name (Linux: inode, size, and the fd's
- * link text). */
+/* The object's identity, size and (unless name is NULL) name: the name os_memory_create was
+ * given, possibly followed by the OS's decoration (Linux: inode, size, and the memfd's name,
+ * " (deleted)" after it; Windows: a hash of the section's unique name, its size, and that name). */
 int os_handle_identity(os_handle h, uint64_t *id, uint64_t *size, char *name, size_t name_size);
 
 /* ---- System facts (src/<os>/system.c) ---- */
@@ -172,5 +189,7 @@ int os_last_error(void);
 const char *os_error_string(int err, char *buf, size_t size);
 /* True when err means the system is out of memory or out of address space. */
 bool os_error_is_out_of_memory(int err);
+/* True when err means this process lacks the permission (EACCES, EPERM; ERROR_ACCESS_DENIED). */
+bool os_error_is_access_denied(int err);
 
 #endif /* EXTMEM_OS_H */

@@ -179,6 +179,9 @@ CUresult CUDAAPI cuMemExportToShareableHandle(void *shareableHandle, CUmemGeneri
         return fail(CUDA_ERROR_INVALID_VALUE,
                     "%s: handleType %d: only CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR exists on this platform", fn,
                     (int)handleType);
+    if (!OS_HAS_POSIX_FD) /* an int cannot hold the HANDLE os_handle_dup makes there */
+        return fail(CUDA_ERROR_NOT_SUPPORTED, "%s: POSIX file descriptors do not exist on Windows, and extmem does not "
+                    "export CU_MEM_HANDLE_TYPE_WIN32 handles yet", fn);
     struct vmm_alloc *a;
     CUresult r = vmm_alloc_lookup(fn, handle, &a);
     if (r)
@@ -214,6 +217,9 @@ CUresult CUDAAPI cuMemImportFromShareableHandle(CUmemGenericAllocationHandle *ha
                         : CUDA_ERROR_INVALID_VALUE,
                     "%s: shHandleType %d: only CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR exists on this platform", fn,
                     (int)shHandleType);
+    if (!OS_HAS_POSIX_FD)
+        return fail(CUDA_ERROR_NOT_SUPPORTED, "%s: POSIX file descriptors do not exist on Windows, and extmem does not "
+                    "import CU_MEM_HANDLE_TYPE_WIN32 handles yet", fn);
     /* The POSIX convention: the fd itself travels in the pointer argument. */
     intptr_t fd = (intptr_t)osHandle;
     if (fd < 0 || fd > INT32_MAX)

@@ -37,6 +37,7 @@ CUresult CUDAAPI cuMemAddressReserve(CUdeviceptr *ptr, size_t size, size_t align
                     "large, or the process is at its limit on mappings, vm.max_map_count on Linux)", fn, size,
                     alignment, os_error_string(err, text, sizeof(text)));
     }
+    log_info("%s: [%p, +%zu) reserved; VMM on this OS: %s", fn, p, size, os_vmm_method());
     res->r.base = (uintptr_t)p;
     res->r.size = res->r.map_size = size;
     res->r.kind = RANGE_RESERVATION;

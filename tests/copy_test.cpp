@@ -1,8 +1,6 @@
 // Copies and fills, synchronous and in streams.
 #include "framework/testing.h"
 
-#include <sys/mman.h>
-
 #include <cstring>
 #include <vector>
 
@@ -69,9 +67,9 @@ TEST_F(Copy, NullOrUnmappedPointers_AreInvalidValue)
     EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuMemcpyHtoD(a, nullptr, 16));
     EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuMemcpyDtoH(nullptr, a, 16));
     EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuMemcpyHtoD(0, host, 16));
-    void *hole = mmap(nullptr, 8192, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    ASSERT_NE(MAP_FAILED, hole);
-    munmap(hole, 8192);
+    void *hole = map_inaccessible(8192);
+    ASSERT_NE(nullptr, hole);
+    unmap_inaccessible(hole, 8192);
     EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuMemcpyHtoD(a, hole, 16));
     EXPECT_DETAIL_HAS("neither extmem memory nor readable host memory");
     EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuMemcpy(a, (CUdeviceptr)-4096, 100));
@@ -79,12 +77,12 @@ TEST_F(Copy, NullOrUnmappedPointers_AreInvalidValue)
 
 TEST_F(Copy, MappedButInaccessibleHostMemory_IsInvalidValueNotACrash)
 {
-    void *guard = mmap(nullptr, 8192, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    ASSERT_NE(MAP_FAILED, guard);
+    void *guard = map_inaccessible(8192);
+    ASSERT_NE(nullptr, guard);
     EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuMemcpyHtoD(a, guard, 16)); // a guard page: mapped, not readable
     EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuMemcpyDtoH((char *)guard + 4096, a, 16));
     EXPECT_DETAIL_HAS("readable host memory");
-    munmap(guard, 8192);
+    unmap_inaccessible(guard, 8192);
 }
 
 TEST_F(Copy, ZeroBytes_IsANoOp)

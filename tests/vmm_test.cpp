@@ -1,49 +1,12 @@
 // Virtual memory management: reservations, physical allocations, mappings and access, on
 // real OS mappings (../shared/seeds/003_3a96fd0a7bd408ba.txt, BEHAVIOR.md's VMM table).
-#include "framework/testing.h"
+#include "vmm_fixture.h"
 
 #include <csignal>
-#include <fcntl.h>
-#include <sys/mman.h>
-#include <unistd.h>
 #include <cstring>
 #include <vector>
 
 using namespace extmem_test;
-
-namespace {
-
-class Vmm : public ContextTest {
-protected:
-    void SetUp() override
-    {
-        ContextTest::SetUp();
-        prop.type = CU_MEM_ALLOCATION_TYPE_PINNED;
-        prop.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
-        prop.location.id = 0;
-        prop.requestedHandleTypes = CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR;
-        ASSERT_OK(cuMemGetAllocationGranularity(&gran, &prop, CU_MEM_ALLOC_GRANULARITY_MINIMUM));
-        rw.location = prop.location;
-        rw.flags = CU_MEM_ACCESS_FLAGS_PROT_READWRITE;
-    }
-    CUmemGenericAllocationHandle create(size_t size)
-    {
-        CUmemGenericAllocationHandle h = 0;
-        EXPECT_OK(cuMemCreate(&h, size, &prop, 0));
-        return h;
-    }
-    CUdeviceptr reserve(size_t size)
-    {
-        CUdeviceptr p = 0;
-        EXPECT_OK(cuMemAddressReserve(&p, size, 0, 0, 0));
-        return p;
-    }
-    CUmemAllocationProp prop{};
-    CUmemAccessDesc rw{};
-    size_t gran = 0;
-};
-
-} // namespace
 
 TEST_F(Vmm, Granularity_Is2MiB_MinimumAndRecommended)
 {
@@ -431,30 +394,6 @@ TEST_F(Vmm, RetainAllocationHandle_GivesTheHandleBackAndCountsIt)
     EXPECT_OK(cuMemAddressFree(p, gran));
 }
 
-TEST_F(Vmm, ExportAndImportInOneProcess_MapTheSameMemory)
-{
-    CUmemGenericAllocationHandle h = create(gran), imported = 0;
-    int fd = -1;
-    ASSERT_OK(cuMemExportToShareableHandle(&fd, h, CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, 0));
-    ASSERT_GE(fd, 0);
-    ASSERT_OK(cuMemImportFromShareableHandle(&imported, (void *)(uintptr_t)fd, CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR));
-    EXPECT_TRUE(fd_is_open(fd)); // the caller's fd is still the caller's
-    close(fd);
-    CUdeviceptr a = reserve(gran), b = reserve(gran);
-    ASSERT_OK(cuMemMap(a, gran, 0, h, 0));
-    ASSERT_OK(cuMemMap(b, gran, 0, imported, 0));
-    ASSERT_OK(cuMemSetAccess(a, gran, &rw, 1));
-    ASSERT_OK(cuMemSetAccess(b, gran, &rw, 1));
-    ((int *)a)[1000] = 1234;
-    EXPECT_EQ(1234, ((int *)b)[1000]);
-    for (CUdeviceptr p : {a, b}) {
-        EXPECT_OK(cuMemUnmap(p, gran));
-        EXPECT_OK(cuMemAddressFree(p, gran));
-    }
-    EXPECT_OK(cuMemRelease(h));
-    EXPECT_OK(cuMemRelease(imported));
-}
-
 TEST_F(Vmm, Export_BadArguments)
 {
     CUmemGenericAllocationHandle h = create(gran);
@@ -471,28 +410,4 @@ TEST_F(Vmm, Export_BadArguments)
     EXPECT_DETAIL_HAS("requestedHandleTypes");
     EXPECT_OK(cuMemRelease(h2));
     EXPECT_OK(cuMemRelease(h));
-}
-
-TEST_F(Vmm, Import_RefusesForeignOrBadDescriptors_AndLeavesThemOpen)
-{
-    CUmemGenericAllocationHandle h;
-    auto import = [&](intptr_t fd) {
-        return cuMemImportFromShareableHandle(&h, (void *)fd, CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR);
-    };
-    int foreign = memfd_create("not-extmem", 0);
-    ASSERT_EQ(0, ftruncate(foreign, gran));
-    EXPECT_CU(CUDA_ERROR_INVALID_VALUE, import(foreign));
-    EXPECT_DETAIL_HAS("is not memory exported by extmem");
-    EXPECT_TRUE(fd_is_open(foreign));
-    close(foreign);
-    int devnull = open("/dev/null", O_RDONLY);
-    EXPECT_CU(CUDA_ERROR_INVALID_VALUE, import(devnull));
-    EXPECT_TRUE(fd_is_open(devnull));
-    close(devnull);
-    EXPECT_CU(CUDA_ERROR_INVALID_VALUE, import(devnull)); // closed now
-    EXPECT_DETAIL_HAS("Bad file descriptor");
-    EXPECT_CU(CUDA_ERROR_INVALID_VALUE, import(-1));
-    EXPECT_CU(CUDA_ERROR_NOT_SUPPORTED, cuMemImportFromShareableHandle(&h, (void *)3, CU_MEM_HANDLE_TYPE_WIN32));
-    EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuMemImportFromShareableHandle(nullptr, (void *)3,
-                                                                       CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR));
 }

@@ -30,11 +30,7 @@ EXTMEM_API CUresult extmem_error_code(void);
 /* For extmem's interop libraries (extmem_vulkan): records code and the reason ("function: what:
  * why") as this thread's failure, as extmem's own calls do, and logs it under EXTMEM_LOG.
  * Returns code. */
-EXTMEM_API CUresult extmem_error_set(CUresult code, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 2, 3)))
-#endif
-    ;
+EXTMEM_API CUresult extmem_error_set(CUresult code, const char *fmt, ...) EXTMEM_PRINTF_FORMAT(2, 3);
 
 /* Forgets the recorded failure of this thread. */
 EXTMEM_API void extmem_error_clear(void);

@@ -20,3 +20,5 @@ bool os_error_is_out_of_memory(int err)
 {
     return err == ENOMEM || err == ENOSPC || err == EMFILE || err == ENFILE || err == EFBIG;
 }
+
+bool os_error_is_access_denied(int err) { return err == EACCES || err == EPERM; }

@@ -52,10 +52,13 @@ int os_handle_identity(os_handle h, uint64_t *id, uint64_t *size, char *name, si
     if (fstat(h, &st) != 0)
         return errno;
     if (name) {
-        char link[64];
+        /* The link text of a memfd is "/memfd:<name> (deleted)": os.h promises the name first. */
+        char link[64], target[256];
         snprintf(link, sizeof(link), "/proc/self/fd/%d", h);
-        ssize_t n = readlink(link, name, name_size - 1);
-        name[n > 0 ? n : 0] = '\0';
+        ssize_t n = readlink(link, target, sizeof(target) - 1);
+        target[n > 0 ? n : 0] = '\0';
+        const char *memfd = "/memfd:";
+        snprintf(name, name_size, "%s", strncmp(target, memfd, strlen(memfd)) == 0 ? target + strlen(memfd) : target);
     }
     *id = (uint64_t)st.st_ino;
     *size = (uint64_t)st.st_size;

@@ -65,6 +65,8 @@ int os_unmap_fixed(void *addr, size_t size)
     return 0;
 }
 
+const char *os_vmm_method(void) { return "mmap(MAP_FIXED | MAP_SHARED) of memfds over PROT_NONE reservations"; }
+
 int os_protect(void *addr, size_t size, int access)
 {
     int prot = access == OS_ACCESS_READWRITE ? PROT_READ | PROT_WRITE : access == OS_ACCESS_READ ? PROT_READ : PROT_NONE;

@@ -18,11 +18,7 @@
 #define RT_THREAD_LOCAL _Thread_local
 #endif
 
-#if defined(__GNUC__) || defined(__clang__)
-#define RT_PRINTF(f, a) __attribute__((format(printf, f, a)))
-#else
-#define RT_PRINTF(f, a)
-#endif
+#define RT_PRINTF(f, a) EXTMEM_PRINTF_FORMAT(f, a)
 
 /* Provided by the core (src/error.c): records a failure's reason in the thread and logs it
  * under EXTMEM_LOG; returns code. */

@@ -1,7 +1,14 @@
+// Child processes on POSIX (framework/testing.h): forked ones, and the test program run again
+// in a role. framework/win32.cpp is the Windows version of this file and fds.cpp.
 #include "framework/testing.h"
 
+#include <fcntl.h>
+#include <signal.h>
+#include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+extern char **environ;
 
 namespace extmem_test {
 
@@ -24,18 +31,71 @@ ChildResult run_in_child(const std::function<int()> &fn)
     return r;
 }
 
-void ContextTest::SetUp()
+Child::Child(const std::string &role, const std::vector<std::string> &args)
 {
-    ASSERT_OK(cuInit(0));
-    CUdevice dev;
-    ASSERT_OK(cuDeviceGet(&dev, 0));
-    ASSERT_OK(cuCtxCreate(&ctx, nullptr, 0, dev));
+    int to_child[2], from_child[2];
+    if (pipe2(to_child, O_CLOEXEC) != 0 || pipe2(from_child, O_CLOEXEC) != 0)
+        return;
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_adddup2(&actions, to_child[0], 0);
+    posix_spawn_file_actions_adddup2(&actions, from_child[1], 1);
+    std::vector<std::string> all = {"/proc/self/exe", "--extmem-child-role", role};
+    all.insert(all.end(), args.begin(), args.end());
+    std::vector<char *> argv;
+    for (auto &a : all)
+        argv.push_back(const_cast<char *>(a.c_str()));
+    argv.push_back(nullptr);
+    char exe[4096];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+    exe[n > 0 ? n : 0] = '\0';
+    if (posix_spawn(&pid_, exe, &actions, nullptr, argv.data(), environ) != 0)
+        pid_ = -1;
+    posix_spawn_file_actions_destroy(&actions);
+    close(to_child[0]);
+    close(from_child[1]);
+    in_ = to_child[1];
+    out_ = fdopen(from_child[0], "r");
 }
 
-void ContextTest::TearDown()
+Child::~Child()
 {
-    if (ctx)
-        EXPECT_OK(cuCtxDestroy(ctx));
+    if (in_ >= 0)
+        close(in_);
+    if (pid_ > 0 && status_ < 0) {
+        kill(pid_, SIGKILL);
+        wait();
+    }
+    if (out_)
+        fclose(out_);
+}
+
+std::string Child::read_line()
+{
+    char buf[512];
+    if (!out_ || !fgets(buf, sizeof(buf), out_))
+        return "";
+    std::string s(buf);
+    if (!s.empty() && s.back() == '\n')
+        s.pop_back();
+    return s;
+}
+
+void Child::write_line(const std::string &s)
+{
+    std::string line = s + "\n";
+    if (in_ >= 0 && write(in_, line.data(), line.size()) != (ssize_t)line.size())
+        perror("write to child");
+}
+
+int Child::wait()
+{
+    if (status_ >= 0 || pid_ <= 0)
+        return status_;
+    int st = 0;
+    waitpid(pid_, &st, 0);
+    status_ = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+    return status_;
 }
 
 } // namespace extmem_test

@@ -2,6 +2,7 @@
 
 #include <dirent.h>
 #include <fcntl.h>
+#include <sys/mman.h>
 
 namespace extmem_test {
 
@@ -19,5 +20,13 @@ int open_fd_count()
 }
 
 bool fd_is_open(int fd) { return fcntl(fd, F_GETFD) != -1; }
+
+void *map_inaccessible(size_t size)
+{
+    void *p = mmap(nullptr, size, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    return p == MAP_FAILED ? nullptr : p;
+}
+
+void unmap_inaccessible(void *p, size_t size) { munmap(p, size); }
 
 } // namespace extmem_test

@@ -1,15 +1,8 @@
-// Child processes that are this test program again, in a role (framework/testing.h).
+// The framework's portable parts (framework/testing.h): child roles (the test program run
+// again as a child; child.cpp and win32.cpp start them), hex helpers, and ContextTest.
 #include "framework/testing.h"
 
-#include <fcntl.h>
-#include <signal.h>
-#include <spawn.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
 #include <map>
-
-extern char **environ;
 
 namespace extmem_test {
 
@@ -31,75 +24,10 @@ int run_child_role(int argc, char **argv)
         return 99;
     }
     std::vector<std::string> args(argv + 3, argv + argc);
-    setvbuf(stdout, nullptr, _IOLBF, 0);
+    /* The parent reads the child's lines as they come. Unbuffered rather than line-buffered:
+     * Windows' C runtime has no line buffering (it takes _IOLBF for full buffering). */
+    setvbuf(stdout, nullptr, _IONBF, 0);
     return it->second(args);
-}
-
-Child::Child(const std::string &role, const std::vector<std::string> &args)
-{
-    int to_child[2], from_child[2];
-    if (pipe2(to_child, O_CLOEXEC) != 0 || pipe2(from_child, O_CLOEXEC) != 0)
-        return;
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_adddup2(&actions, to_child[0], 0);
-    posix_spawn_file_actions_adddup2(&actions, from_child[1], 1);
-    std::vector<std::string> all = {"/proc/self/exe", "--extmem-child-role", role};
-    all.insert(all.end(), args.begin(), args.end());
-    std::vector<char *> argv;
-    for (auto &a : all)
-        argv.push_back(const_cast<char *>(a.c_str()));
-    argv.push_back(nullptr);
-    char exe[4096];
-    ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-    exe[n > 0 ? n : 0] = '\0';
-    if (posix_spawn(&pid_, exe, &actions, nullptr, argv.data(), environ) != 0)
-        pid_ = -1;
-    posix_spawn_file_actions_destroy(&actions);
-    close(to_child[0]);
-    close(from_child[1]);
-    in_ = to_child[1];
-    out_ = fdopen(from_child[0], "r");
-}
-
-Child::~Child()
-{
-    if (in_ >= 0)
-        close(in_);
-    if (pid_ > 0 && status_ < 0) {
-        kill(pid_, SIGKILL);
-        wait();
-    }
-    if (out_)
-        fclose(out_);
-}
-
-std::string Child::read_line()
-{
-    char buf[512];
-    if (!out_ || !fgets(buf, sizeof(buf), out_))
-        return "";
-    std::string s(buf);
-    if (!s.empty() && s.back() == '\n')
-        s.pop_back();
-    return s;
-}
-
-void Child::write_line(const std::string &s)
-{
-    std::string line = s + "\n";
-    if (in_ >= 0 && write(in_, line.data(), line.size()) != (ssize_t)line.size())
-        perror("write to child");
-}
-
-int Child::wait()
-{
-    if (status_ >= 0 || pid_ <= 0)
-        return status_;
-    int st = 0;
-    waitpid(pid_, &st, 0);
-    status_ = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-    return status_;
 }
 
 std::string to_hex(const void *data, size_t size)
@@ -121,6 +49,20 @@ bool from_hex(const std::string &text, void *data, size_t size)
     for (size_t i = 0; i < size; ++i)
         static_cast<unsigned char *>(data)[i] = (unsigned char)std::stoi(text.substr(2 * i, 2), nullptr, 16);
     return true;
+}
+
+void ContextTest::SetUp()
+{
+    ASSERT_OK(cuInit(0));
+    CUdevice dev;
+    ASSERT_OK(cuDeviceGet(&dev, 0));
+    ASSERT_OK(cuCtxCreate(&ctx, nullptr, 0, dev));
+}
+
+void ContextTest::TearDown()
+{
+    if (ctx)
+        EXPECT_OK(cuCtxDestroy(ctx));
 }
 
 } // namespace extmem_test

@@ -7,20 +7,36 @@
 #include <cstdio>
 #include <functional>
 #include <string>
-#include <sys/types.h>
 #include <vector>
+#if !defined(_WIN32)
+#include <sys/types.h>
+#endif
 
 #include "extmem/extmem.h"
 
 namespace extmem_test {
 
-/* Number of open file descriptors of this process. */
+/* Number of open file descriptors of this process (Windows: of its handles to the kinds of
+ * object extmem holds, sections and processes; framework/win32.cpp says why). */
 int open_fd_count();
 
-/* True when fd is an open descriptor of this process. */
+/* True when fd is an open descriptor of this process (Windows: an open handle's value). */
 bool fd_is_open(int fd);
 
-/* Runs fn in a forked child and returns how it ended. */
+/* Host memory that is mapped but cannot be read or written (PROT_NONE; PAGE_NOACCESS), and its
+ * release: unmapped again, the same addresses are a hole. */
+void *map_inaccessible(size_t size);
+void unmap_inaccessible(void *p, size_t size);
+
+/* A process id: pid_t on POSIX, a DWORD's value on Windows (whose C runtime has no pid_t). */
+#if defined(_WIN32)
+typedef int process_id;
+#else
+typedef pid_t process_id;
+#endif
+
+/* Runs fn in a forked child and returns how it ended (POSIX only: Windows cannot fork, and
+ * there it reports a child that never ran). */
 struct ChildResult {
     bool exited;     /* exited normally */
     int exit_code;   /* when exited */
@@ -49,9 +65,10 @@ public:
     std::string read_line();               /* "" at end of file */
     void write_line(const std::string &s);
     int wait();                            /* exit code, or 128 + signal */
-    pid_t pid() const { return pid_; }
+    process_id pid() const { return pid_; }
 private:
-    pid_t pid_ = -1;
+    process_id pid_ = -1;
+    void *process_ = nullptr; /* Windows: the child's process handle */
     FILE *out_ = nullptr;
     int in_ = -1;
     int status_ = -1;

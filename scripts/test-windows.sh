@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# The Windows build and its tests, from Linux: cross-compiles extmem with mingw-w64
+# (cmake/mingw-w64-x86_64.cmake) and runs the suite under wine. scripts/test.sh calls it.
+#   scripts/test-windows.sh            build into build/windows and run ctest under wine
+#   scripts/test-windows.sh DIR        another build folder
+# Wine's prefix lives in ~/.cache/extmem-wine (made on the first run, about ten seconds). One
+# wineserver stays up for the whole run, so each of ctest's processes starts in milliseconds;
+# it is stopped at the end.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+build=${1:-build/windows}
+
+scripts/deps.sh mingw-w64 wine64
+jobs=$(nproc)
+
+export WINEPREFIX=${WINEPREFIX:-${XDG_CACHE_HOME:-$HOME/.cache}/extmem-wine}
+export WINEDEBUG=-all
+export WINEDLLOVERRIDES="mscoree,mshtml=" # no Mono or Gecko installer prompts in a new prefix
+wineserver=$(command -v wineserver || echo /usr/lib/wine/wineserver)
+wine=$(command -v wine64 || command -v wine || echo /usr/lib/wine/wine64)
+mkdir -p "$WINEPREFIX"
+if [ ! -f "$WINEPREFIX/system.reg" ]; then
+  echo "== extmem: making the wine prefix $WINEPREFIX"
+  "$wine" wineboot.exe -i >/dev/null 2>&1 || true
+  "$wineserver" -w # until the new prefix's own server and services have gone
+fi
+
+# Wine's own services (services.exe, winedevice.exe...) start with the first program and live
+# as long as the wineserver: started here, with their output to /dev/null, they do not hold
+# the pipes of ninja's test discovery or ctest open. -k at the end stops them all. A server
+# that already runs for this prefix (another run's) is used as it is, and left running.
+if "$wineserver" -p 2>/dev/null; then
+  trap '"$wineserver" -k 2>/dev/null || true' EXIT
+fi
+"$wine" wineboot.exe >/dev/null 2>&1 || true
+
+echo "== extmem: Windows build (mingw-w64, $(x86_64-w64-mingw32-gcc-posix -dumpversion)) in $build"
+cmake -S . -B "$build" -G Ninja -DCMAKE_TOOLCHAIN_FILE=cmake/mingw-w64-x86_64.cmake \
+  -DCMAKE_BUILD_TYPE=RelWithDebInfo -DEXTMEM_WERROR=ON -DEXTMEM_TESTS=ON >/dev/null
+cmake --build "$build" -j "$jobs"
+
+echo "== extmem: Windows tests under $("$wine" --version)"
+# Which VMM path this wine gives (placeholders, or the fallback and why): src/win32/vmm.c.
+{ EXTMEM_LOG=info "$wine" "$build/bin/vmm_conformance_test.exe" --gtest_filter='*GetAccess_PtrZero*' 2>&1 |
+  sed -n 's/.*VMM on this OS: /VMM: /p' | head -n 1; } || true
+# A failed test runs once more: about one wine process in ten thousand dies by a signal or
+# without a word (once at exit, after extmem-demo had printed PASSED; the cause is not found
+# yet, docs/windows.md). A test that fails twice fails the run; Linux runs without retries.
+(cd "$build" && ctest -j "$jobs" --output-on-failure --timeout 120 --repeat until-pass:2)
