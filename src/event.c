@@ -7,7 +7,6 @@
 #include "event.h"
 #include "per_thread.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -105,11 +104,10 @@ CUresult event_create(const char *fn, struct ctx *ctx, unsigned int flags, os_me
 /* Creates the shared page of an interprocess event: a memfd named with a fresh nonce. */
 static CUresult create_shared_page(const char *fn, os_memory *shm, void **page, uint8_t nonce[16])
 {
-    char name[64] = "extmem-event-";
+    char name[64];
     if (os_random_bytes(nonce, 16))
         return fail(CUDA_ERROR_OPERATING_SYSTEM, "%s: no random bytes for the event's identity", fn);
-    for (int i = 0; i < 16; ++i)
-        snprintf(name + 13 + 2 * i, 3, "%02x", nonce[i]);
+    mem_object_name("extmem-event-", nonce, name);
     int err = os_memory_create(shm, os_page_size(), name);
     if (!err && (err = os_memory_map(shm, 0, shm->size, page)))
         os_memory_close(shm);

@@ -183,8 +183,10 @@ CUresult mem_check_available(const char *fn, size_t size);
 void mem_free_context(struct ctx *ctx);
 /* Registers r (base, size, map_size, unmap_*, kind set by the caller) as an allocation of ctx. */
 void mem_register(struct ctx *ctx, struct range *r);
-/* The name of the memfd behind device memory with this nonce: "extmem-device-<32 hex>". */
-void mem_object_name(const uint8_t nonce[16], char name[64]);
+/* The name of a memory object carrying a nonce: prefix then 32 hex digits. Device memory is
+ * "extmem-device-<nonce>", an interprocess event's page "extmem-event-<nonce>" (ipc.c checks
+ * the name of what a handle opens against it). */
+void mem_object_name(const char *prefix, const uint8_t nonce[16], char name[64]);
 /* Frees a range the caller has taken out of the address map. */
 void mem_free_range(struct range *r);
 /* ipc.c: forgets an opened IPC range that is being freed. */

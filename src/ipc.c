@@ -19,7 +19,6 @@
  */
 #include "event.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -57,12 +56,6 @@ static uint64_t self_start_time(void)
     if (!t)
         t = os_process_start_time(os_process_id());
     return t;
-}
-
-static void hex(const uint8_t *bytes, size_t n, char *out)
-{
-    for (size_t i = 0; i < n; ++i)
-        snprintf(out + 2 * i, 3, "%02x", bytes[i]);
 }
 
 /* Fills h for an object this process holds as `handle`, of `size` bytes (0: the object's). */
@@ -105,10 +98,9 @@ static CUresult open_object(const char *fn, const struct ipc_handle *h, const ch
      * cannot pass the identity and nonce checks anyway), which keeps the common path short. */
     os_handle fd = OS_INVALID_HANDLE;
     int err = os_process_open_handle((int)h->pid, os_handle_from_int32(h->fd), &fd);
-    char name[256], expect[128];
+    char name[256], expect[64];
     uint64_t id = 0, size = 0;
-    snprintf(expect, sizeof(expect), "%s", name_prefix);
-    hex(h->nonce, 16, expect + strlen(expect));
+    mem_object_name(name_prefix, h->nonce, expect);
     size_t page = os_page_size();
     bool genuine = !err && !os_handle_identity(fd, &id, &size, name, sizeof(name)) && id == h->id &&
                    h->size && size == (h->size + page - 1) / page * page && strncmp(name, expect, strlen(expect)) == 0;

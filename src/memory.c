@@ -29,11 +29,11 @@ static void make_nonce(uint64_t id, uint8_t nonce[16])
         nonce[8 + i] ^= (uint8_t)(id >> (8 * i));
 }
 
-void mem_object_name(const uint8_t nonce[16], char name[64])
+void mem_object_name(const char *prefix, const uint8_t nonce[16], char name[64])
 {
-    memcpy(name, "extmem-device-", 14);
-    for (int i = 0; i < 16; ++i)
-        snprintf(name + 14 + 2 * i, 3, "%02x", nonce[i]);
+    size_t n = (size_t)snprintf(name, 64, "%s", prefix);
+    for (int i = 0; i < 16 && n + 2 < 64; ++i, n += 2)
+        snprintf(name + n, 3, "%02x", nonce[i]);
 }
 
 static size_t round_up(size_t v, size_t to) { return (v + to - 1) / to * to; }
@@ -75,13 +75,12 @@ static CUresult range_create(const char *fn, struct ctx *ctx, size_t size, range
     r->map_size = round_up(size, page);
     r->kind = kind;
     r->flags = flags;
-    r->ctx = ctx;
     r->buffer_id = atomic_fetch_add(&next_buffer_id, 1);
     void *addr;
     char name[64] = "extmem-host";
     if (kind == RANGE_DEVICE) {
         make_nonce(r->buffer_id, r->nonce);
-        mem_object_name(r->nonce, name);
+        mem_object_name("extmem-device-", r->nonce, name);
     }
     int err = os_memory_create(&r->mem, r->map_size, name);
     if (err)

@@ -141,9 +141,7 @@ void os_cond_wait(os_cond *c, os_mutex *m);
 void os_cond_signal(os_cond *c);
 void os_cond_broadcast(os_cond *c);
 int os_thread_create(os_thread *t, void (*fn)(void *), void *arg);
-void os_thread_join(os_thread t);
 void os_thread_detach(os_thread t);
-void os_yield(void);
 
 /* ---- Waiting on a word of memory, also across processes (src/<os>/wait.c) ---- */
 /* Sleeps while *addr == expected (spurious wake-ups are allowed). `shared`: the word lives in

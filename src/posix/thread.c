@@ -1,7 +1,6 @@
 /* Threads and synchronisation on POSIX: thin wrappers over pthreads. */
 #include "os.h"
 
-#include <sched.h>
 #include <stdlib.h>
 
 void os_mutex_init(os_mutex *m) { pthread_mutex_init(m, NULL); }
@@ -52,6 +51,4 @@ int os_thread_create(os_thread *t, void (*fn)(void *), void *arg)
     return err;
 }
 
-void os_thread_join(os_thread t) { pthread_join(t, NULL); }
 void os_thread_detach(os_thread t) { pthread_detach(t); }
-void os_yield(void) { sched_yield(); }

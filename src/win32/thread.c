@@ -79,11 +79,4 @@ int os_thread_create(os_thread *t, void (*fn)(void *), void *arg)
     return 0;
 }
 
-void os_thread_join(os_thread t)
-{
-    WaitForSingleObject(t.handle, INFINITE);
-    CloseHandle(t.handle);
-}
-
 void os_thread_detach(os_thread t) { CloseHandle(t.handle); }
-void os_yield(void) { SwitchToThread(); }
