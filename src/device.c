@@ -184,8 +184,11 @@ static int attribute_value(CUdevice_attribute a)
     case CU_DEVICE_ATTRIBUTE_NUMA_ID: return -1;
     case CU_DEVICE_ATTRIBUTE_HOST_NUMA_ID: return -1;
     case CU_DEVICE_ATTRIBUTE_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED: return 1;
-    case CU_DEVICE_ATTRIBUTE_IPC_EVENT_SUPPORTED: return OS_HAS_POSIX_FD;
+    case CU_DEVICE_ATTRIBUTE_IPC_EVENT_SUPPORTED: return 1;
+    /* The platform's own handle types (vmm_alloc.c): fds on Linux, NT and KMT handles on Windows. */
     case CU_DEVICE_ATTRIBUTE_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR_SUPPORTED: return OS_HAS_POSIX_FD;
+    case CU_DEVICE_ATTRIBUTE_HANDLE_TYPE_WIN32_HANDLE_SUPPORTED: return !OS_HAS_POSIX_FD;
+    case CU_DEVICE_ATTRIBUTE_HANDLE_TYPE_WIN32_KMT_HANDLE_SUPPORTED: return !OS_HAS_POSIX_FD;
     /* 1 only where a dma-buf provider works on this machine (Linux: /dev/udmabuf); host
      * allocations are memfds like device memory, so both answer the same. */
     case CU_DEVICE_ATTRIBUTE_DMA_BUF_SUPPORTED: return os_dmabuf_supported(NULL);

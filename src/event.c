@@ -108,7 +108,7 @@ static CUresult create_shared_page(const char *fn, os_memory *shm, void **page, 
     if (os_random_bytes(nonce, 16))
         return fail(CUDA_ERROR_OPERATING_SYSTEM, "%s: no random bytes for the event's identity", fn);
     mem_object_name("extmem-event-", nonce, name);
-    int err = os_memory_create(shm, os_page_size(), name);
+    int err = os_memory_create(shm, os_page_size(), name, NULL);
     if (!err && (err = os_memory_map(shm, 0, shm->size, page)))
         os_memory_close(shm);
     if (err) {

@@ -8,11 +8,13 @@
  */
 #include "internal.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 
 struct ext_memory {
     struct obj base;
-    os_handle handle;   /* the imported fd: extmem's from the successful import on */
+    os_handle handle;   /* extmem's: the imported fd (from the successful import on), or on
+                         * Windows its own handle to the section (the caller's stays theirs) */
     os_external object; /* what it is and where its bytes are */
     unsigned long long size; /* the size the application imported */
     CUexternalMemoryHandleType type;
@@ -66,12 +68,77 @@ static CUresult check_desc(const char *fn, const CUDA_EXTERNAL_MEMORY_HANDLE_DES
         return fail(CUDA_ERROR_NOT_SUPPORTED, "%s: NvSciBuf objects exist on NVIDIA's Tegra and DRIVE platforms only",
                     fn);
     default:
-        if (!OS_HAS_POSIX_FD) /* OPAQUE_WIN32(_KMT), D3D11, D3D12: DESIGN.md §7, issue 7 */
-            return fail(CUDA_ERROR_NOT_SUPPORTED, "%s: %s handles are not implemented on Windows yet", fn,
-                        type_name(d->type));
+        break;
+    }
+    if (OS_HAS_POSIX_FD)
         return fail(CUDA_ERROR_NOT_SUPPORTED, "%s: %s handles are Windows handles: this is the Linux build", fn,
                     type_name(d->type));
+    const void *handle = d->handle.win32.handle, *name = d->handle.win32.name;
+    switch (d->type) {
+    case CU_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_WIN32:
+        /* The specification: "exactly one of handle and name must not be NULL". */
+        if (!handle == !name)
+            return fail(CUDA_ERROR_INVALID_VALUE, "%s: OPAQUE_WIN32 takes exactly one of handle.win32.handle and "
+                        "handle.win32.name; %s", fn, handle ? "both are set" : "both are NULL");
+        return CUDA_SUCCESS;
+    case CU_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_WIN32_KMT:
+        /* The specification: the handle must be non-NULL and the name NULL. */
+        if (!handle || name)
+            return fail(CUDA_ERROR_INVALID_VALUE, "%s: OPAQUE_WIN32_KMT takes handle.win32.handle and no name (KMT "
+                        "handles have none); %s", fn, !handle ? "the handle is NULL" : "a name is set");
+        return CUDA_SUCCESS;
+    default: /* D3D11, D3D12: DESIGN.md §7, issue 8 */
+        return fail(CUDA_ERROR_NOT_SUPPORTED, "%s: %s: extmem does not import Direct3D memory yet; share a section "
+                    "(OPAQUE_WIN32) instead", fn, type_name(d->type));
     }
+}
+
+/* A UTF-16 name for messages: ASCII as it is, anything else as '?', long names cut. */
+static void name_text(const uint16_t *name, char *out, size_t size)
+{
+    size_t n = 0;
+    for (; name[n] && n + 1 < size; ++n)
+        out[n] = name[n] >= 0x20 && name[n] < 0x7f ? (char)name[n] : '?';
+    out[n] = '\0';
+}
+
+/* Where the memory object is: *h is the caller's fd or handle, or (*opened) a handle extmem
+ * opened by the name or KMT token the caller gave. *label names it in messages. */
+static CUresult locate(const char *fn, const CUDA_EXTERNAL_MEMORY_HANDLE_DESC *d, os_handle *h, bool *opened,
+                       char *label, size_t label_size)
+{
+    *opened = false;
+    if (d->type == CU_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD || d->type == CU_EXTERNAL_MEMORY_HANDLE_TYPE_DMABUF_FD) {
+        *h = os_handle_from_int32(d->handle.fd);
+        snprintf(label, label_size, "fd %d", d->handle.fd);
+        return CUDA_SUCCESS;
+    }
+    if (d->handle.win32.handle && d->type == CU_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_WIN32) {
+        *h = (os_handle)(intptr_t)d->handle.win32.handle;
+        snprintf(label, label_size, "handle %p", d->handle.win32.handle);
+        return CUDA_SUCCESS;
+    }
+    char text[128];
+    int err;
+    if (d->handle.win32.name) {
+        char name[80];
+        name_text(d->handle.win32.name, name, sizeof(name));
+        snprintf(label, label_size, "the memory named \"%s\"", name);
+        if ((err = os_external_open_name(d->handle.win32.name, h)))
+            return fail(CUDA_ERROR_INVALID_VALUE, "%s: no memory object can be opened by the name \"%s\": %s", fn, name,
+                        os_error_string(err, text, sizeof(text)));
+    } else {
+        uintptr_t token = (uintptr_t)d->handle.win32.handle;
+        snprintf(label, label_size, "KMT handle 0x%llx", (unsigned long long)token);
+        if (token > UINT32_MAX)
+            return fail(CUDA_ERROR_INVALID_VALUE, "%s: %s is not a KMT handle (a D3DKMT_HANDLE has 32 bits)", fn, label);
+        if ((err = os_external_open_token((uint32_t)token, h)))
+            return fail(CUDA_ERROR_INVALID_VALUE, "%s: no memory object has the %s (a KMT handle holds no reference: "
+                        "it ends with the last handle to its memory): %s", fn, label,
+                        os_error_string(err, text, sizeof(text)));
+    }
+    *opened = true;
+    return CUDA_SUCCESS;
 }
 
 CUresult CUDAAPI cuImportExternalMemory(CUexternalMemory *extMem_out, const CUDA_EXTERNAL_MEMORY_HANDLE_DESC *memHandleDesc)
@@ -87,31 +154,52 @@ CUresult CUDAAPI cuImportExternalMemory(CUexternalMemory *extMem_out, const CUDA
     const CUDA_EXTERNAL_MEMORY_HANDLE_DESC *d = memHandleDesc;
     if ((r = check_desc(fn, d)))
         return r;
+    /* Whose handle it is after a success: the specification transfers an fd to extmem; an NT
+     * handle stays the caller's (extmem holds a duplicate); what extmem opened is its own. */
+    bool fd = OS_HAS_POSIX_FD, opened;
+    const char *stays = fd ? "; it stays open and yours" : "; it stays yours";
+    os_handle h;
+    char label[128];
+    if ((r = locate(fn, d, &h, &opened, label, sizeof(label))))
+        return r;
+    if (opened)
+        stays = "";
     bool dmabuf = d->type == CU_EXTERNAL_MEMORY_HANDLE_TYPE_DMABUF_FD;
     os_external object;
-    char why[200] = "";
-    int err = os_external_identify(os_handle_from_int32(d->handle.fd), dmabuf, &object, why, sizeof(why));
+    char why[200] = "", text[128];
+    int err = os_external_identify(h, dmabuf, &object, why, sizeof(why));
+    struct ext_memory *e = NULL;
     if (err && why[0])
-        return fail(CUDA_ERROR_INVALID_VALUE, "%s: fd %d %s; it stays open and yours", fn, d->handle.fd, why);
-    if (err) {
-        char text[128];
-        return fail(CUDA_ERROR_INVALID_VALUE, "%s: fd %d cannot be imported: %s", fn, d->handle.fd,
-                    os_error_string(err, text, sizeof(text)));
+        r = fail(CUDA_ERROR_INVALID_VALUE, "%s: %s %s%s", fn, label, why, stays);
+    else if (err)
+        r = fail(CUDA_ERROR_INVALID_VALUE, "%s: %s cannot be imported: %s%s", fn, label,
+                 os_error_string(err, text, sizeof(text)), stays);
+    else if (!(e = calloc(1, sizeof(*e))))
+        r = fail(CUDA_ERROR_OUT_OF_MEMORY, "%s: out of host memory%s", fn, stays);
+    else if (!fd && !opened && (err = os_handle_dup(h, &h)))
+        r = fail(CUDA_ERROR_OPERATING_SYSTEM, "%s: duplicating %s failed: %s%s", fn, label,
+                 os_error_string(err, text, sizeof(text)), stays);
+    else
+        opened = opened || !fd;
+    if (r) {
+        if (opened)
+            os_handle_close(h);
+        free(e);
+        return r;
     }
-    struct ext_memory *e = calloc(1, sizeof(*e));
-    if (!e)
-        return fail(CUDA_ERROR_OUT_OF_MEMORY, "%s: out of host memory; fd %d stays open and yours", fn, d->handle.fd);
-    e->handle = OS_INVALID_HANDLE;
+    /* h is extmem's from here on when it opened or duplicated it; an fd only on success. */
+    e->handle = fd ? OS_INVALID_HANDLE : h;
     e->object = object;
     e->size = d->size;
     e->type = d->type;
     if (!obj_register(&e->base, OBJ_EXTERNAL_MEMORY, ext_free)) {
         ext_free(&e->base);
-        return fail(CUDA_ERROR_OUT_OF_MEMORY, "%s: out of host memory for the handle table", fn);
+        return fail(CUDA_ERROR_OUT_OF_MEMORY, "%s: out of host memory for the handle table%s", fn, fd ? stays : "");
     }
     /* Success: the specification transfers the fd to extmem now, and only now. */
-    e->handle = os_handle_from_int32(d->handle.fd);
-    log_info("%s: fd %d (%s, %zu bytes at offset %zu) imported as 0x%llx", fn, d->handle.fd, type_name(d->type),
+    if (fd)
+        e->handle = h;
+    log_info("%s: %s (%s, %zu bytes at offset %zu) imported as 0x%llx", fn, label, type_name(d->type),
              object.data_size, object.data_offset, (unsigned long long)e->base.handle);
     *extMem_out = (CUexternalMemory)(uintptr_t)e->base.handle;
     return CUDA_SUCCESS;

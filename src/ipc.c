@@ -5,7 +5,7 @@
  *
  *   bytes  0..7   magic: "xmIPCmem" or "xmIPCevt"
  *   bytes  8..11  exporter pid
- *   bytes 12..15  the exporter's descriptor of the memory object (a HANDLE on Windows)
+ *   bytes 12..15  the exporter's token of the memory object (its fd; on Windows, the section's)
  *   bytes 16..23  the exporter's start time (a reused pid has another one)
  *   bytes 24..31  the object's identity (inode)
  *   bytes 32..39  the allocation's size (the object is that, rounded up to whole pages)
@@ -13,8 +13,9 @@
  *   bytes 56..63  zero
  *
  * The opener reaches the object through the OS (/proc/<pid>/fd/<n> on Linux, which the kernel
- * refuses to other users; DuplicateHandle out of the exporter on Windows) and checks identity,
- * size and name; anything forged, stale or guessed fails with a reason. The mapping it makes keeps the memory alive on its own, so an
+ * refuses to other users; on Windows the section named after the nonce, pid and token, whose
+ * DACL admits its owner alone; os_ipc_open) and checks identity, size and name; anything
+ * forged, stale or guessed fails with a reason. The mapping it makes keeps the memory alive on its own, so an
  * exporter that exits or frees the memory does not pull it from under the importer.
  */
 #include "event.h"
@@ -58,12 +59,12 @@ static uint64_t self_start_time(void)
     return t;
 }
 
-/* Fills h for an object this process holds as `handle`, of `size` bytes (0: the object's). */
-static CUresult make_handle(const char *fn, const char *magic, os_handle handle, uint64_t alloc_size,
+/* Fills h for an object of this process, of `size` bytes (0: the object's). */
+static CUresult make_handle(const char *fn, const char *magic, const os_memory *mem, uint64_t alloc_size,
                             const uint8_t nonce[16], struct ipc_handle *h)
 {
     uint64_t id, size;
-    int err = os_handle_identity(handle, &id, &size, NULL, 0);
+    int err = os_handle_identity(mem->handle, &id, &size, NULL, 0);
     if (err) {
         char text[128];
         return fail(CUDA_ERROR_OPERATING_SYSTEM, "%s: cannot read the memory object's identity: %s", fn,
@@ -72,7 +73,7 @@ static CUresult make_handle(const char *fn, const char *magic, os_handle handle,
     memset(h, 0, sizeof(*h));
     memcpy(h->magic, magic, 8);
     h->pid = (uint32_t)os_process_id();
-    h->fd = os_handle_to_int32(handle);
+    h->fd = os_ipc_token(mem);
     h->start_time = self_start_time();
     h->id = id;
     h->size = alloc_size ? alloc_size : size;
@@ -97,10 +98,10 @@ static CUresult open_object(const char *fn, const struct ipc_handle *h, const ch
     /* Reach the object first; the process's start time only explains a failure (a reused pid
      * cannot pass the identity and nonce checks anyway), which keeps the common path short. */
     os_handle fd = OS_INVALID_HANDLE;
-    int err = os_process_open_handle((int)h->pid, os_handle_from_int32(h->fd), &fd);
     char name[256], expect[64];
-    uint64_t id = 0, size = 0;
     mem_object_name(name_prefix, h->nonce, expect);
+    int err = os_ipc_open((int)h->pid, h->fd, expect, &fd);
+    uint64_t id = 0, size = 0;
     size_t page = os_page_size();
     bool genuine = !err && !os_handle_identity(fd, &id, &size, name, sizeof(name)) && id == h->id &&
                    h->size && size == (h->size + page - 1) / page * page && strncmp(name, expect, strlen(expect)) == 0;
@@ -143,7 +144,7 @@ CUresult CUDAAPI cuIpcGetMemHandle(CUipcMemHandle *pHandle, CUdeviceptr dptr)
     amap_lock_read();
     struct range *range = amap_find(&amap_memory, (uintptr_t)dptr);
     bool ok = range && range->kind == RANGE_DEVICE && (uintptr_t)dptr - range->base < range->size;
-    os_handle fd = ok ? range->mem.handle : OS_INVALID_HANDLE;
+    os_memory mem = ok ? range->mem : (os_memory){.handle = OS_INVALID_HANDLE};
     uint64_t size = ok ? range->size : 0;
     uint8_t nonce[16];
     if (ok)
@@ -155,7 +156,7 @@ CUresult CUDAAPI cuIpcGetMemHandle(CUipcMemHandle *pHandle, CUdeviceptr dptr)
                     (unsigned long long)dptr, range && kind != RANGE_DEVICE ? " (only cuMemAlloc memory is shareable "
                                                                                 "this way)" : "");
     struct ipc_handle h;
-    if ((r = make_handle(fn, MEM_MAGIC, fd, size, nonce, &h)))
+    if ((r = make_handle(fn, MEM_MAGIC, &mem, size, nonce, &h)))
         return r;
     memcpy(pHandle, &h, sizeof(h));
     return CUDA_SUCCESS;
@@ -184,7 +185,7 @@ CUresult CUDAAPI cuIpcOpenMemHandle(CUdeviceptr *pdptr, CUipcMemHandle handle, u
         return r;
     struct ipc_handle h;
     memcpy(&h, &handle, sizeof(h));
-    os_memory mem = {OS_INVALID_HANDLE, 0};
+    os_memory mem = {.handle = OS_INVALID_HANDLE};
     struct ipc_range *ir = NULL;
     /* The specification: Flags must be CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS; the driver checks only
      * that bit, first. */
@@ -300,7 +301,7 @@ CUresult CUDAAPI cuIpcGetEventHandle(CUipcEventHandle *pHandle, CUevent event)
         memset(pHandle, 0, sizeof(*pHandle));
         r = fail(CUDA_ERROR_INVALID_HANDLE, "%s: %s", fn, e->imported ? "the event was opened from another process's "
                  "handle: only its creator exports it" : "the event was not created with CU_EVENT_INTERPROCESS");
-    } else if (!(r = make_handle(fn, EVENT_MAGIC, e->shm.handle, 0, e->nonce, &h))) {
+    } else if (!(r = make_handle(fn, EVENT_MAGIC, &e->shm, 0, e->nonce, &h))) {
         memcpy(pHandle, &h, sizeof(h));
     }
     event_release(e);
@@ -316,7 +317,7 @@ CUresult CUDAAPI cuIpcOpenEventHandle(CUevent *phEvent, CUipcEventHandle handle)
         return r;
     struct ipc_handle h;
     memcpy(&h, &handle, sizeof(h));
-    os_memory shm = {OS_INVALID_HANDLE, 0};
+    os_memory shm = {.handle = OS_INVALID_HANDLE};
     void *page = NULL;
     struct event *e;
     if (!phEvent)

@@ -82,7 +82,7 @@ static CUresult range_create(const char *fn, struct ctx *ctx, size_t size, range
         make_nonce(r->buffer_id, r->nonce);
         mem_object_name("extmem-device-", r->nonce, name);
     }
-    int err = os_memory_create(&r->mem, r->map_size, name);
+    int err = os_memory_create(&r->mem, r->map_size, name, NULL);
     if (err)
         goto fail_free;
     if ((err = os_memory_map(&r->mem, 0, r->map_size, &addr)))

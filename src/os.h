@@ -58,11 +58,29 @@ static inline os_handle os_handle_from_int32(int32_t v) { return v; }
  * on Windows) mapped shared, so any allocation can be exported without a copy. */
 typedef struct os_memory {
     os_handle handle;
-    size_t size; /* bytes in the object: a multiple of the page size */
+    size_t size;        /* bytes in the object: a multiple of the page size */
+    uint32_t token;     /* Windows: what names the section besides its name and the pid (IPC),
+                         * or its KMT token when `global`; Linux: 0 */
+    bool global;        /* Windows: reachable by its token alone (a KMT handle) */
+    bool inheritable;   /* Windows: exported handles are inherited by child processes */
 } os_memory;
 
+/* Who else may open a new memory object, and how. Windows only: on Linux a memory object
+ * reaches just the processes its fd is given to. */
+typedef struct os_share {
+    /* A SECURITY_ATTRIBUTES or an OBJECT_ATTRIBUTES (CUmemAllocationProp::win32HandleMetaData):
+     * its security descriptor guards the object, its inherit flag the exported handles. NULL:
+     * the creating user alone (an owner-only DACL, DESIGN.md §9). */
+    const void *security;
+    bool global; /* also reachable by a token that holds no reference (KMT), os_memory.token */
+} os_share;
+
 size_t os_page_size(void);
-int os_memory_create(os_memory *mem, size_t size, const char *name);
+/* Creates a memory object of size bytes. `name` (unique per object when it carries a nonce)
+ * is how extmem recognises its own objects; `share` may be NULL (the defaults). */
+int os_memory_create(os_memory *mem, size_t size, const char *name, const os_share *share);
+/* Checks that `security` is something os_share.security accepts; 0, or EINVAL with *why. */
+int os_share_check(const void *security, char *why, size_t why_size);
 int os_memory_map(const os_memory *mem, size_t offset, size_t size, void **addr);
 int os_memory_unmap(void *addr, size_t size);
 void os_memory_close(os_memory *mem);
@@ -77,6 +95,7 @@ typedef enum os_external_kind {
     OS_EXTERNAL_EXTMEM = 1, /* an extmem allocation (cuMemExportToShareableHandle) */
     OS_EXTERNAL_MESA,       /* a Mesa memory fd (lavapipe's vkGetMemoryFdKHR): header, then data */
     OS_EXTERNAL_DMABUF,     /* a dma-buf */
+    OS_EXTERNAL_SECTION,    /* Windows: a section another program made: all of it is data */
 } os_external_kind;
 
 typedef struct os_external {
@@ -89,6 +108,10 @@ typedef struct os_external {
  * a dma-buf), without taking or changing it. Returns 0, an OS error for an unusable handle,
  * or EINVAL with *why saying what h is instead. */
 int os_external_identify(os_handle h, bool dmabuf, os_external *out, char *why, size_t why_size);
+/* Windows: opens the memory object (a section) of a NUL-terminated UTF-16 name, or of a KMT
+ * token; *out is extmem's own handle. Returns 0 or the OS error; Linux: ENOTSUP. */
+int os_external_open_name(const uint16_t *name, os_handle *out);
+int os_external_open_token(uint32_t token, os_handle *out);
 /* Maps [offset, offset + size) of the object's file shared and writable; *base and *len are
  * what to unmap, *ptr the address of offset. */
 int os_external_map(os_handle h, uint64_t offset, size_t size, void **ptr, void **base, size_t *len);
@@ -120,8 +143,14 @@ int os_protect(void *addr, size_t size, int access);
 /* How this OS layer does the above, in words, for logs (Windows: placeholders, or the
  * fallback and why; src/win32/vmm.c). */
 const char *os_vmm_method(void);
-/* A new handle for the same memory object, for export. */
+/* A new handle for the same object (not inheritable; close-on-exec). */
 int os_handle_dup(os_handle h, os_handle *out);
+/* A new handle of mem for the application (cuMemExportToShareableHandle): inheritable when
+ * the object's security attributes asked for that. */
+int os_memory_export(const os_memory *mem, os_handle *out);
+/* Opens the memory object of a KMT token (os_memory.token of a `global` object). Returns 0,
+ * or ERROR_FILE_NOT_FOUND when no object has the token (any more); Linux: ENOTSUP. */
+int os_memory_open_token(uint32_t token, os_memory *mem);
 /* Checks that h is a memory object extmem created (in any process) and opens it as mem (a new
  * handle; h stays the caller's). Returns 0, or an OS error; *why explains a refusal when
  * the object is readable but not extmem's (then the return is EINVAL). */
@@ -152,10 +181,14 @@ void os_wake_all(void *addr, bool shared);
 /* ---- Other processes (src/<os>/process.c) ---- */
 /* A value that changes when a pid is reused: the process's start time; 0 if it is gone. */
 uint64_t os_process_start_time(int pid);
-/* Opens the memory object another process holds as handle `remote` (Linux:
- * /proc/<pid>/fd/<n>). Fails when the process is gone, the handle is closed, or this
- * process may not reach into that one (another user). */
-int os_process_open_handle(int pid, os_handle remote, os_handle *out);
+/* What an IPC handle carries to name mem besides its name and the exporter's pid: Linux, the
+ * fd; Windows, the section's token. */
+int32_t os_ipc_token(const os_memory *mem);
+/* Opens the memory object another process exported as (name, token): Linux, that process's
+ * /proc/<pid>/fd/<token>, which the kernel refuses to other users; Windows, the named section
+ * Local\<name>-<pid>-<token>, whose DACL admits its owner alone, so no process needs rights
+ * over another. Fails when the object is gone or this process may not open it. */
+int os_ipc_open(int pid, int32_t token, const char *name, os_handle *out);
 /* The object's identity, size and (unless name is NULL) name: the name os_memory_create was
  * given, possibly followed by the OS's decoration (Linux: inode, size, and the memfd's name,
  * " (deleted)" after it; Windows: a hash of the section's unique name, its size, and that name). */

@@ -1,8 +1,8 @@
 /*
  * src/vmm.h: the objects of virtual memory management (DESIGN.md §8).
  *
- * A physical allocation (cuMemCreate, cuMemImportFromShareableHandle) is a sealed memfd with
- * a handle. A reservation is PROT_NONE address space. A mapping maps an allocation into a
+ * A physical allocation (cuMemCreate, cuMemImportFromShareableHandle) is a memory object (a
+ * sealed memfd; a section on Windows) with a handle. A reservation is PROT_NONE address space. A mapping maps an allocation into a
  * reservation and holds a reference to it, so releasing the handle keeps the memory alive
  * until the last unmap. Every change happens under the address maps' write lock.
  */
@@ -18,7 +18,7 @@ struct vmm_alloc {
     os_memory mem;
     size_t size;
     CUmemAllocationProp prop; /* what cuMemGetAllocationPropertiesFromHandle reports */
-    bool exportable;          /* POSIX fds may be exported */
+    unsigned int export_types; /* the CU_MEM_HANDLE_TYPE_* it may be exported as */
     int user_refs;
     size_t mappings;
 };

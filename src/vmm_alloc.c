@@ -1,9 +1,13 @@
 /*
- * Physical allocations: cuMemCreate, cuMemRelease, their properties, and sharing them through
- * POSIX file descriptors (cuMemExportToShareableHandle / cuMemImportFromShareableHandle).
+ * Physical allocations: cuMemCreate, cuMemRelease, their properties, and sharing them
+ * (cuMemExportToShareableHandle / cuMemImportFromShareableHandle) through the platform's
+ * handles: POSIX file descriptors on Linux; on Windows NT handles of the section
+ * (CU_MEM_HANDLE_TYPE_WIN32, guarded by the security attributes of win32HandleMetaData) and KMT
+ * handles (CU_MEM_HANDLE_TYPE_WIN32_KMT: a token that holds no reference; src/win32/memory.c).
  */
 #include "vmm.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -34,6 +38,16 @@ void vmm_alloc_drop_holder(struct vmm_alloc *a)
         obj_unregister(&a->base);
 }
 
+/* The handle types this platform has, and the other platform's. */
+#define NATIVE_TYPES \
+    (OS_HAS_POSIX_FD ? (unsigned)CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR \
+                     : (unsigned)(CU_MEM_HANDLE_TYPE_WIN32 | CU_MEM_HANDLE_TYPE_WIN32_KMT))
+#define FOREIGN_TYPES \
+    ((unsigned)(CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR | CU_MEM_HANDLE_TYPE_WIN32 | CU_MEM_HANDLE_TYPE_WIN32_KMT) & \
+     ~NATIVE_TYPES)
+#define NATIVE_NAMES \
+    (OS_HAS_POSIX_FD ? "CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR" : "CU_MEM_HANDLE_TYPE_WIN32 and _WIN32_KMT")
+
 /* cuMemCreate's checks of prop, in the driver's order: the device, then the type and the
  * location, then the handle types. Like the driver, it keeps compression and RDMA requests
  * (the memory is ordinary memory either way) and ignores unknown handle-type bits. */
@@ -52,12 +66,20 @@ static CUresult check_prop(const char *fn, const CUmemAllocationProp *prop)
         return fail(CUDA_ERROR_INVALID_VALUE, "%s: prop->allocFlags.usage 0x%x is not supported", fn,
                     prop->allocFlags.usage);
     unsigned int types = (unsigned int)prop->requestedHandleTypes;
-    if (types & (CU_MEM_HANDLE_TYPE_WIN32 | CU_MEM_HANDLE_TYPE_WIN32_KMT))
-        return fail(CUDA_ERROR_INVALID_VALUE, "%s: prop->requestedHandleTypes 0x%x: Win32 handles exist on Windows "
-                    "only", fn, types);
+    if (types & FOREIGN_TYPES)
+        return fail(CUDA_ERROR_INVALID_VALUE, "%s: prop->requestedHandleTypes 0x%x: %s exist on %s only", fn, types,
+                    OS_HAS_POSIX_FD ? "Win32 handles" : "POSIX file descriptors", OS_HAS_POSIX_FD ? "Windows" : "Linux");
     if (types & CU_MEM_HANDLE_TYPE_FABRIC)
         return fail(CUDA_ERROR_NOT_PERMITTED, "%s: fabric handles need an NVLink fabric, which the software device "
                     "does not have", fn);
+    /* CUDA's header: the metadata goes with CU_MEM_HANDLE_TYPE_WIN32, "in all other cases,
+     * this field is required to be zero" (the driver on Linux: INVALID_VALUE). */
+    if (prop->win32HandleMetaData && !(types & CU_MEM_HANDLE_TYPE_WIN32))
+        return fail(CUDA_ERROR_INVALID_VALUE, "%s: prop->win32HandleMetaData is set but prop->requestedHandleTypes "
+                    "0x%x lacks CU_MEM_HANDLE_TYPE_WIN32: it must be NULL", fn, types);
+    char why[160];
+    if (prop->win32HandleMetaData && os_share_check(prop->win32HandleMetaData, why, sizeof(why)))
+        return fail(CUDA_ERROR_INVALID_VALUE, "%s: prop->win32HandleMetaData %s", fn, why);
     return CUDA_SUCCESS;
 }
 
@@ -76,8 +98,8 @@ CUresult CUDAAPI cuMemGetAllocationGranularity(size_t *granularity, const CUmemA
 }
 
 /* Registers a new allocation over mem (which it takes) with one application handle. */
-static CUresult alloc_register(const char *fn, os_memory mem, const CUmemAllocationProp *prop, bool exportable,
-                               CUmemGenericAllocationHandle *handle)
+static CUresult alloc_register(const char *fn, os_memory mem, const CUmemAllocationProp *prop,
+                               unsigned int export_types, CUmemGenericAllocationHandle *handle)
 {
     struct vmm_alloc *a = calloc(1, sizeof(*a));
     if (!a) {
@@ -87,7 +109,7 @@ static CUresult alloc_register(const char *fn, os_memory mem, const CUmemAllocat
     a->mem = mem;
     a->size = mem.size;
     a->prop = *prop;
-    a->exportable = exportable;
+    a->export_types = export_types;
     a->user_refs = 1;
     if (!obj_register(&a->base, OBJ_ALLOCATION, alloc_free)) {
         alloc_free(&a->base);
@@ -115,8 +137,10 @@ CUresult CUDAAPI cuMemCreate(CUmemGenericAllocationHandle *handle, size_t size, 
         return r;
     if ((r = mem_check_available(fn, size)))
         return r;
+    unsigned int types = (unsigned int)prop->requestedHandleTypes & NATIVE_TYPES; /* unknown bits are dropped */
+    os_share share = {.security = prop->win32HandleMetaData, .global = types & CU_MEM_HANDLE_TYPE_WIN32_KMT};
     os_memory mem;
-    int err = os_memory_create(&mem, size, "extmem-vmm");
+    int err = os_memory_create(&mem, size, "extmem-vmm", &share);
     if (err) {
         char text[128];
         return fail(os_error_is_out_of_memory(err) ? CUDA_ERROR_OUT_OF_MEMORY : CUDA_ERROR_OPERATING_SYSTEM,
@@ -124,9 +148,8 @@ CUresult CUDAAPI cuMemCreate(CUmemGenericAllocationHandle *handle, size_t size, 
                     os_error_string(err, text, sizeof(text)));
     }
     CUmemAllocationProp copy = *prop;
-    copy.win32HandleMetaData = NULL;
-    copy.requestedHandleTypes &= CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR; /* unknown bits are dropped */
-    return alloc_register(fn, mem, &copy, copy.requestedHandleTypes != 0, handle);
+    copy.requestedHandleTypes = (CUmemAllocationHandleType)types;
+    return alloc_register(fn, mem, &copy, types, handle);
 }
 
 CUresult CUDAAPI cuMemRelease(CUmemGenericAllocationHandle handle)
@@ -166,6 +189,14 @@ CUresult CUDAAPI cuMemGetAllocationPropertiesFromHandle(CUmemAllocationProp *pro
     return CUDA_SUCCESS;
 }
 
+static const char *handle_type_name(unsigned int t)
+{
+    return t == CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR ? "CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR"
+           : t == CU_MEM_HANDLE_TYPE_WIN32               ? "CU_MEM_HANDLE_TYPE_WIN32"
+           : t == CU_MEM_HANDLE_TYPE_WIN32_KMT           ? "CU_MEM_HANDLE_TYPE_WIN32_KMT"
+                                                         : "that handle type";
+}
+
 CUresult CUDAAPI cuMemExportToShareableHandle(void *shareableHandle, CUmemGenericAllocationHandle handle,
                                               CUmemAllocationHandleType handleType, unsigned long long flags)
 {
@@ -175,31 +206,70 @@ CUresult CUDAAPI cuMemExportToShareableHandle(void *shareableHandle, CUmemGeneri
         return fail(CUDA_ERROR_INVALID_VALUE, "%s: shareableHandle is NULL", fn);
     if (flags != 0)
         return fail(CUDA_ERROR_INVALID_VALUE, "%s: flags is 0x%llx: it must be 0", fn, flags);
-    if (handleType != CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR)
-        return fail(CUDA_ERROR_INVALID_VALUE,
-                    "%s: handleType %d: only CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR exists on this platform", fn,
-                    (int)handleType);
-    if (!OS_HAS_POSIX_FD) /* an int cannot hold the HANDLE os_handle_dup makes there */
-        return fail(CUDA_ERROR_NOT_SUPPORTED, "%s: POSIX file descriptors do not exist on Windows, and extmem does not "
-                    "export CU_MEM_HANDLE_TYPE_WIN32 handles yet", fn);
+    unsigned int type = (unsigned int)handleType;
+    if (!(type & NATIVE_TYPES) || (type & (type - 1)))
+        return fail(CUDA_ERROR_INVALID_VALUE, "%s: handleType %d: only %s exist on this platform", fn, (int)handleType,
+                    NATIVE_NAMES);
     struct vmm_alloc *a;
     CUresult r = vmm_alloc_lookup(fn, handle, &a);
     if (r)
         return r;
-    if (!a->exportable) {
+    if (!(a->export_types & type)) {
         vmm_alloc_release(a);
-        return fail(CUDA_ERROR_INVALID_VALUE, "%s: the allocation was not created with CU_MEM_HANDLE_TYPE_POSIX_FILE_"
-                    "DESCRIPTOR in prop.requestedHandleTypes", fn);
+        return fail(CUDA_ERROR_INVALID_VALUE, "%s: the allocation was not created with %s in "
+                    "prop.requestedHandleTypes", fn, handle_type_name(type));
+    }
+    if (type == CU_MEM_HANDLE_TYPE_WIN32_KMT) {
+        /* A D3DKMT_HANDLE, 32 bits: the token that names the object without a reference. */
+        uint32_t token = a->mem.token;
+        vmm_alloc_release(a);
+        memcpy(shareableHandle, &token, sizeof(token));
+        return CUDA_SUCCESS;
     }
     os_handle dup;
-    int err = os_handle_dup(a->mem.handle, &dup);
+    int err = os_memory_export(&a->mem, &dup);
     vmm_alloc_release(a);
     if (err) {
         char text[128];
         return fail(os_error_is_out_of_memory(err) ? CUDA_ERROR_OUT_OF_MEMORY : CUDA_ERROR_OPERATING_SYSTEM,
-                    "%s: duplicating the allocation's descriptor failed: %s", fn, os_error_string(err, text, sizeof(text)));
+                    "%s: duplicating the allocation's handle failed: %s", fn, os_error_string(err, text, sizeof(text)));
     }
-    memcpy(shareableHandle, &dup, sizeof(dup));
+    memcpy(shareableHandle, &dup, sizeof(dup)); /* an int fd on Linux, a HANDLE on Windows */
+    return CUDA_SUCCESS;
+}
+
+/* Opens what osHandle names as a memory object of extmem's; a refusal is INVALID_VALUE. */
+static CUresult open_shareable(const char *fn, void *osHandle, unsigned int type, os_memory *mem)
+{
+    char why[160] = "", text[128];
+    int err;
+    if (type == CU_MEM_HANDLE_TYPE_WIN32_KMT) {
+        uintptr_t token = (uintptr_t)osHandle;
+        if (token == 0 || token > UINT32_MAX)
+            return fail(CUDA_ERROR_INVALID_VALUE, "%s: %p is not a KMT handle (a D3DKMT_HANDLE: 32 bits, not 0)", fn,
+                        osHandle);
+        if ((err = os_memory_open_token((uint32_t)token, mem)))
+            return fail(CUDA_ERROR_INVALID_VALUE, "%s: no memory object has the KMT handle 0x%lx (a KMT handle holds "
+                        "no reference: it ends with the last handle to its memory): %s", fn, (unsigned long)token,
+                        os_error_string(err, text, sizeof(text)));
+        return CUDA_SUCCESS;
+    }
+    char what[48];
+    if (type == CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR) {
+        /* The POSIX convention: the fd itself travels in the pointer argument. */
+        intptr_t fd = (intptr_t)osHandle;
+        if (fd < 0 || fd > INT32_MAX)
+            return fail(CUDA_ERROR_INVALID_VALUE, "%s: %lld is not a file descriptor", fn, (long long)fd);
+        snprintf(what, sizeof(what), "fd %d", (int)fd);
+    } else {
+        snprintf(what, sizeof(what), "handle %p", osHandle);
+    }
+    err = os_memory_open((os_handle)(intptr_t)osHandle, mem, why, sizeof(why));
+    if (err && why[0])
+        return fail(CUDA_ERROR_INVALID_VALUE, "%s: %s %s", fn, what, why);
+    if (err)
+        return fail(CUDA_ERROR_INVALID_VALUE, "%s: %s cannot be used: %s", fn, what,
+                    os_error_string(err, text, sizeof(text)));
     return CUDA_SUCCESS;
 }
 
@@ -210,41 +280,28 @@ CUresult CUDAAPI cuMemImportFromShareableHandle(CUmemGenericAllocationHandle *ha
     REQUIRE_INIT(fn);
     if (!handle)
         return fail(CUDA_ERROR_INVALID_VALUE, "%s: handle is NULL", fn);
-    if (shHandleType != CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR)
-        return fail(shHandleType == CU_MEM_HANDLE_TYPE_WIN32 || shHandleType == CU_MEM_HANDLE_TYPE_WIN32_KMT ||
-                            shHandleType == CU_MEM_HANDLE_TYPE_FABRIC
-                        ? CUDA_ERROR_NOT_SUPPORTED
-                        : CUDA_ERROR_INVALID_VALUE,
-                    "%s: shHandleType %d: only CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR exists on this platform", fn,
-                    (int)shHandleType);
-    if (!OS_HAS_POSIX_FD)
-        return fail(CUDA_ERROR_NOT_SUPPORTED, "%s: POSIX file descriptors do not exist on Windows, and extmem does not "
-                    "import CU_MEM_HANDLE_TYPE_WIN32 handles yet", fn);
-    /* The POSIX convention: the fd itself travels in the pointer argument. */
-    intptr_t fd = (intptr_t)osHandle;
-    if (fd < 0 || fd > INT32_MAX)
-        return fail(CUDA_ERROR_INVALID_VALUE, "%s: %lld is not a file descriptor", fn, (long long)fd);
+    unsigned int type = (unsigned int)shHandleType;
+    if (!(type & NATIVE_TYPES) || (type & (type - 1)))
+        return fail((type & FOREIGN_TYPES) || type == CU_MEM_HANDLE_TYPE_FABRIC ? CUDA_ERROR_NOT_SUPPORTED
+                                                                               : CUDA_ERROR_INVALID_VALUE,
+                    "%s: shHandleType %d: only %s exist on this platform", fn, (int)shHandleType, NATIVE_NAMES);
+    /* The caller's handle stays the caller's: extmem opens the object anew. */
     os_memory mem;
-    char why[160] = "";
-    int err = os_memory_open((os_handle)fd, &mem, why, sizeof(why));
-    if (err) {
-        char text[128];
-        if (why[0])
-            return fail(CUDA_ERROR_INVALID_VALUE, "%s: fd %d %s", fn, (int)fd, why);
-        return fail(CUDA_ERROR_INVALID_VALUE, "%s: fd %d cannot be used: %s", fn, (int)fd,
-                    os_error_string(err, text, sizeof(text)));
-    }
+    CUresult r = open_shareable(fn, osHandle, type, &mem);
+    if (r)
+        return r;
     if (mem.size == 0 || mem.size % vmm_granularity()) {
         size_t size = mem.size;
         os_memory_close(&mem);
-        return fail(CUDA_ERROR_INVALID_VALUE, "%s: fd %d holds %zu bytes, not a multiple of the granularity %zu", fn,
-                    (int)fd, size, vmm_granularity());
+        return fail(CUDA_ERROR_INVALID_VALUE, "%s: the memory of %p holds %zu bytes, not a multiple of the "
+                    "granularity %zu", fn, osHandle, size, vmm_granularity());
     }
     /* Each import is a new handle. Its properties report no handle types, as the driver's
-     * do; it can still be exported again. */
+     * do; it can still be exported again (as a KMT handle only when it has a token). */
     CUmemAllocationProp prop = {0};
     prop.type = CU_MEM_ALLOCATION_TYPE_PINNED;
     prop.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
     prop.location.id = 0;
-    return alloc_register(fn, mem, &prop, true, handle);
+    unsigned int types = NATIVE_TYPES & ~(mem.global ? 0u : (unsigned)CU_MEM_HANDLE_TYPE_WIN32_KMT);
+    return alloc_register(fn, mem, &prop, types, handle);
 }

@@ -16,7 +16,7 @@ protected:
         CUmemAllocationProp prop{};
         prop.type = CU_MEM_ALLOCATION_TYPE_PINNED;
         prop.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
-        prop.requestedHandleTypes = CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR;
+        prop.requestedHandleTypes = kNativeHandleType;
         ASSERT_OK(cuMemGetAllocationGranularity(&gran, &prop, CU_MEM_ALLOC_GRANULARITY_MINIMUM));
         ASSERT_OK(cuMemCreate(&handle, gran, &prop, 0));
         ASSERT_OK(cuMemAddressReserve(&base, 2 * gran, 0, 0, 0));

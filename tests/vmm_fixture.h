@@ -15,7 +15,7 @@ protected:
         prop.type = CU_MEM_ALLOCATION_TYPE_PINNED;
         prop.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
         prop.location.id = 0;
-        prop.requestedHandleTypes = CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR;
+        prop.requestedHandleTypes = kNativeHandleType;
         ASSERT_OK(cuMemGetAllocationGranularity(&gran, &prop, CU_MEM_ALLOC_GRANULARITY_MINIMUM));
         rw.location = prop.location;
         rw.flags = CU_MEM_ACCESS_FLAGS_PROT_READWRITE;

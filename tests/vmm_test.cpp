@@ -268,9 +268,15 @@ TEST_F(Vmm, Create_BadArguments)
     bad.location.id = 1;
     EXPECT_CU(CUDA_ERROR_INVALID_DEVICE, cuMemCreate(&h, gran, &bad, 0));
     bad = prop;
-    bad.requestedHandleTypes = CU_MEM_HANDLE_TYPE_WIN32;
+    bad.requestedHandleTypes = kForeignHandleType; // the other platform's
     EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuMemCreate(&h, gran, &bad, 0));
-    EXPECT_DETAIL_HAS("Windows only");
+    EXPECT_DETAIL_HAS("only");
+    bad = prop;
+    int junk = 1; // the driver on Linux refuses any metadata; on Windows it must be security attributes
+    bad.win32HandleMetaData = &junk;
+    EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuMemCreate(&h, gran, &bad, 0));
+    EXPECT_DETAIL_HAS("win32HandleMetaData");
+    bad = prop;
     bad.requestedHandleTypes = CU_MEM_HANDLE_TYPE_FABRIC;
     EXPECT_CU(CUDA_ERROR_NOT_PERMITTED, cuMemCreate(&h, gran, &bad, 0));
     bad = prop;
@@ -290,14 +296,14 @@ TEST_F(Vmm, Create_KeepsCompressionAndRdmaRequests_AndDropsUnknownHandleBits)
     CUmemAllocationProp p = prop;
     p.allocFlags.compressionType = CU_MEM_ALLOCATION_COMP_GENERIC;
     p.allocFlags.gpuDirectRDMACapable = 1;
-    p.requestedHandleTypes = (CUmemAllocationHandleType)(CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR | 0x10);
+    p.requestedHandleTypes = (CUmemAllocationHandleType)(kNativeHandleType | 0x10);
     CUmemGenericAllocationHandle h;
     ASSERT_OK(cuMemCreate(&h, gran, &p, 0));
     CUmemAllocationProp out{};
     EXPECT_OK(cuMemGetAllocationPropertiesFromHandle(&out, h));
     EXPECT_EQ(CU_MEM_ALLOCATION_COMP_GENERIC, out.allocFlags.compressionType);
     EXPECT_EQ(1, out.allocFlags.gpuDirectRDMACapable);
-    EXPECT_EQ(CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, out.requestedHandleTypes);
+    EXPECT_EQ(kNativeHandleType, out.requestedHandleTypes);
     EXPECT_OK(cuMemRelease(h));
 }
 
@@ -382,7 +388,7 @@ TEST_F(Vmm, RetainAllocationHandle_GivesTheHandleBackAndCountsIt)
     EXPECT_OK(cuMemRelease(h));
     CUmemAllocationProp out{};
     EXPECT_OK(cuMemGetAllocationPropertiesFromHandle(&out, h));
-    EXPECT_EQ(CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, out.requestedHandleTypes);
+    EXPECT_EQ(kNativeHandleType, out.requestedHandleTypes);
     EXPECT_EQ(CU_MEM_LOCATION_TYPE_DEVICE, out.location.type);
     EXPECT_OK(cuMemRelease(r)); // the retain's reference: two releases in all
     EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuMemRelease(r));

@@ -117,3 +117,17 @@ void os_handle_close(os_handle h)
     if (h >= 0)
         close(h);
 }
+
+int os_external_open_name(const uint16_t *name, os_handle *out)
+{
+    (void)name;
+    (void)out;
+    return ENOTSUP; /* named memory objects are Windows's */
+}
+
+int os_external_open_token(uint32_t token, os_handle *out)
+{
+    (void)token;
+    (void)out;
+    return ENOTSUP;
+}

@@ -15,8 +15,9 @@ size_t os_page_size(void)
     return page;
 }
 
-int os_memory_create(os_memory *mem, size_t size, const char *name)
+int os_memory_create(os_memory *mem, size_t size, const char *name, const os_share *share)
 {
+    (void)share; /* os.h: a memfd reaches only the processes its fd is given to */
     int fd = memfd_create(name, MFD_CLOEXEC | MFD_ALLOW_SEALING);
     if (fd < 0)
         return errno;
@@ -26,8 +27,7 @@ int os_memory_create(os_memory *mem, size_t size, const char *name)
      * exporter) can trust it, and nobody can shrink it under a mapping (SIGBUS). */
     if (fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL) != 0)
         goto fail;
-    mem->handle = fd;
-    mem->size = size;
+    *mem = (os_memory){.handle = fd, .size = size};
     return 0;
 fail:;
     int err = errno;
@@ -93,4 +93,12 @@ bool os_memory_is_mapped(const void *addr, size_t size)
         return false;
     /* msync on a range answers ENOMEM when part of it is not mapped, without touching it. */
     return msync((void *)start, end - start, MS_ASYNC) == 0;
+}
+
+int os_share_check(const void *security, char *why, size_t why_size)
+{
+    (void)security;
+    (void)why;
+    (void)why_size;
+    return 0; /* nothing to check: Linux has no security attributes for memfds */
 }

@@ -82,6 +82,15 @@ int os_handle_dup(os_handle h, os_handle *out)
     return 0;
 }
 
+int os_memory_export(const os_memory *mem, os_handle *out) { return os_handle_dup(mem->handle, out); }
+
+int os_memory_open_token(uint32_t token, os_memory *mem)
+{
+    (void)token;
+    (void)mem;
+    return ENOTSUP; /* KMT tokens are Windows's */
+}
+
 int os_memory_open(os_handle h, os_memory *mem, char *why, size_t why_size)
 {
     struct stat st;
@@ -102,7 +111,6 @@ int os_memory_open(os_handle h, os_memory *mem, char *why, size_t why_size)
     int fd = fcntl(h, F_DUPFD_CLOEXEC, 0);
     if (fd < 0)
         return errno;
-    mem->handle = fd;
-    mem->size = (size_t)st.st_size;
+    *mem = (os_memory){.handle = fd, .size = (size_t)st.st_size};
     return 0;
 }

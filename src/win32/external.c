@@ -1,8 +1,9 @@
 /*
  * External memory objects on Windows: which handles extmem can import, and where their bytes
- * are. Only extmem's own sections are recognised (by their name, memory.c); the Linux kinds
- * (Mesa's memory fds, dma-bufs) do not exist here (DESIGN.md §7). Nothing here takes or changes
- * the caller's handle.
+ * are. A section (a file mapping object) is memory as it is: extmem's own (recognised by their
+ * name, memory.c) and any other program's, whole, from offset 0. The Linux kinds (Mesa's memory
+ * fds with their header, dma-bufs) do not exist here (DESIGN.md §7). Nothing here takes or
+ * changes the caller's handle.
  */
 #include "os.h"
 #include "win32.h"
@@ -26,14 +27,34 @@ int os_external_identify(os_handle h, bool dmabuf, os_external *out, char *why, 
     }
     if (err)
         return err;
-    if (strncmp(name, WIN32_EXTMEM_PREFIX, sizeof(WIN32_EXTMEM_PREFIX) - 1) != 0) {
-        snprintf(why, why_size, "is not memory from a compatible exporter (extmem); it is the section %s",
-                 name[0] ? name : "without a name");
-        return ERROR_INVALID_PARAMETER;
-    }
-    out->kind = OS_EXTERNAL_EXTMEM;
+    bool ours = strncmp(name, WIN32_EXTMEM_PREFIX, sizeof(WIN32_EXTMEM_PREFIX) - 1) == 0;
+    out->kind = ours ? OS_EXTERNAL_EXTMEM : OS_EXTERNAL_SECTION;
     out->data_offset = 0;
     out->data_size = (size_t)size;
+    return 0;
+}
+
+/* The access an importer needs: views for reading and writing, and SECTION_QUERY for the
+ * size (win32_section_info). */
+#define IMPORT_ACCESS (FILE_MAP_READ | FILE_MAP_WRITE | SECTION_QUERY)
+
+int os_external_open_name(const uint16_t *name, os_handle *out)
+{
+    HANDLE h = OpenFileMappingW(IMPORT_ACCESS, FALSE, (const WCHAR *)name);
+    if (!h)
+        return (int)GetLastError();
+    *out = h;
+    return 0;
+}
+
+int os_external_open_token(uint32_t token, os_handle *out)
+{
+    char name[64];
+    snprintf(name, sizeof(name), "Local\\extmem-kmt-%08lx", (unsigned long)token); /* memory.c */
+    HANDLE h = OpenFileMappingA(IMPORT_ACCESS, FALSE, name);
+    if (!h)
+        return (int)GetLastError();
+    *out = h;
     return 0;
 }
 

@@ -1,11 +1,11 @@
 /*
  * Other processes on Windows, and what a section handle is.
  *
- * IPC handles (src/ipc.c) name the exporter's section by its pid and handle value; the opener
- * duplicates that handle out of the exporter (OpenProcess(PROCESS_DUP_HANDLE) and
- * DuplicateHandle), which Windows allows to processes of the same user that are not protected.
- * DESIGN.md §9 prefers named sections with an owner-only DACL, which need no PROCESS_DUP_HANDLE:
- * that is still to do (issue 7), and would change only this file and the section's name.
+ * IPC handles (src/ipc.c) name the exporter's section: its name (with the nonce), the
+ * exporter's pid and the section's token make `Local\<name>-<pid>-<token>` (memory.c), which the
+ * opener opens by name. The section's DACL admits its owner alone, and the nonce cannot be
+ * guessed, so the handle is the capability: no process needs rights over another
+ * (PROCESS_DUP_HANDLE), as DESIGN.md §9 asks.
  *
  * A section's identity is its object name, unique per live section (memory.c), read through
  * ntdll's NtQueryObject; its size through NtQuerySection. Both are reached with GetProcAddress:
@@ -127,18 +127,18 @@ uint64_t os_process_start_time(int pid)
     return t;
 }
 
-int os_process_open_handle(int pid, os_handle remote, os_handle *out)
+int32_t os_ipc_token(const os_memory *mem) { return (int32_t)mem->token; }
+
+int os_ipc_open(int pid, int32_t token, const char *name, os_handle *out)
 {
-    HANDLE p = OpenProcess(PROCESS_DUP_HANDLE, FALSE, (DWORD)pid);
-    if (!p)
+    char full[160];
+    snprintf(full, sizeof(full), "Local\\%s-%d-%lu", name, pid, (unsigned long)(uint32_t)token);
+    /* SECTION_QUERY lets win32_section_info read the size without mapping a view. */
+    HANDLE h = OpenFileMappingA(FILE_MAP_READ | FILE_MAP_WRITE | SECTION_QUERY, FALSE, full);
+    if (!h)
         return (int)GetLastError();
-    HANDLE h = NULL;
-    int err = DuplicateHandle(p, remote, GetCurrentProcess(), &h, 0, FALSE, DUPLICATE_SAME_ACCESS) ? 0
-                                                                                                      : (int)GetLastError();
-    CloseHandle(p);
-    if (!err)
-        *out = h;
-    return err;
+    *out = h;
+    return 0;
 }
 
 /* FNV-1a: a section has no inode, so its unique name stands in for one. */

@@ -364,6 +364,31 @@ int os_handle_dup(os_handle h, os_handle *out)
     return 0;
 }
 
+int os_memory_export(const os_memory *mem, os_handle *out)
+{
+    HANDLE self = GetCurrentProcess(), dup = NULL;
+    if (!DuplicateHandle(self, mem->handle, self, &dup, 0, mem->inheritable, DUPLICATE_SAME_ACCESS))
+        return (int)GetLastError();
+    *out = dup;
+    return 0;
+}
+
+int os_memory_open_token(uint32_t token, os_memory *mem)
+{
+    HANDLE h;
+    int err = os_external_open_token(token, &h);
+    if (err)
+        return err;
+    uint64_t size = 0;
+    bool not_section;
+    if ((err = win32_section_info(h, &size, NULL, 0, &not_section))) {
+        CloseHandle(h);
+        return err;
+    }
+    *mem = (os_memory){.handle = h, .size = (size_t)size, .token = token, .global = true};
+    return 0;
+}
+
 int os_memory_open(os_handle h, os_memory *mem, char *why, size_t why_size)
 {
     uint64_t size = 0;
@@ -382,7 +407,6 @@ int os_memory_open(os_handle h, os_memory *mem, char *why, size_t why_size)
     os_handle dup = OS_INVALID_HANDLE;
     if ((err = os_handle_dup(h, &dup)))
         return err;
-    mem->handle = dup;
-    mem->size = (size_t)size;
+    *mem = (os_memory){.handle = dup, .size = (size_t)size};
     return 0;
 }

@@ -70,6 +70,18 @@ Child::~Child()
         fclose(out_);
 }
 
+void fault_kills_process()
+{
+    signal(SIGSEGV, SIG_DFL); // a sanitizer's handler would turn the fault into an exit code
+    signal(SIGBUS, SIG_DFL);
+}
+
+void Child::kill_now()
+{
+    if (pid_ > 0 && status_ < 0)
+        kill(pid_, SIGKILL);
+}
+
 std::string Child::read_line()
 {
     char buf[512];

@@ -28,6 +28,16 @@ bool fd_is_open(int fd);
 void *map_inaccessible(size_t size);
 void unmap_inaccessible(void *p, size_t size);
 
+/* The handle type this platform shares VMM allocations through (POSIX fds on Linux, NT
+ * handles on Windows), and one of the other platform's. */
+#if defined(_WIN32)
+constexpr CUmemAllocationHandleType kNativeHandleType = CU_MEM_HANDLE_TYPE_WIN32;
+constexpr CUmemAllocationHandleType kForeignHandleType = CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR;
+#else
+constexpr CUmemAllocationHandleType kNativeHandleType = CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR;
+constexpr CUmemAllocationHandleType kForeignHandleType = CU_MEM_HANDLE_TYPE_WIN32;
+#endif
+
 /* A process id: pid_t on POSIX, a DWORD's value on Windows (whose C runtime has no pid_t). */
 #if defined(_WIN32)
 typedef int process_id;
@@ -65,6 +75,7 @@ public:
     std::string read_line();               /* "" at end of file */
     void write_line(const std::string &s);
     int wait();                            /* exit code, or 128 + signal */
+    void kill_now();                       /* ends it at once: wait() then says 128 + 9 */
     process_id pid() const { return pid_; }
 private:
     process_id pid_ = -1;
@@ -73,6 +84,11 @@ private:
     int in_ = -1;
     int status_ = -1;
 };
+
+/* From now on a memory fault ends this process at once, as an uncaught SIGSEGV does on POSIX:
+ * no sanitizer's report, no debugger (wine's winedbg), and Child::wait() in the parent says
+ * 128 + 11 on both platforms. For roles that fault on purpose. */
+void fault_kills_process();
 
 /* Runs the role named by argv when this program was started as a child; returns -1 when it
  * was not. Called by the framework's main. */

@@ -193,6 +193,26 @@ Child::~Child()
         CloseHandle(process_);
 }
 
+static LONG CALLBACK end_on_fault(EXCEPTION_POINTERS *info)
+{
+    if (info->ExceptionRecord->ExceptionCode != EXCEPTION_ACCESS_VIOLATION)
+        return EXCEPTION_CONTINUE_SEARCH;
+    // ExceptionInformation: [0] 0 read, 1 write, 8 execute; [1] the address.
+    fprintf(stderr, "access violation: %s at %p\n", info->ExceptionRecord->ExceptionInformation[0] ? "write" : "read",
+            (void *)info->ExceptionRecord->ExceptionInformation[1]);
+    fflush(stderr);
+    TerminateProcess(GetCurrentProcess(), 128 + 11); // what a SIGSEGV'd child reports on POSIX
+    return EXCEPTION_CONTINUE_SEARCH;
+}
+
+void fault_kills_process() { AddVectoredExceptionHandler(1, end_on_fault); }
+
+void Child::kill_now()
+{
+    if (process_ && status_ < 0)
+        TerminateProcess(process_, 128 + 9); // what a SIGKILL'd child reports on POSIX
+}
+
 std::string Child::read_line()
 {
     char buf[512];
