@@ -14,6 +14,7 @@ static void event_free(struct obj *o)
 {
     struct event *e = (struct event *)o;
     if (e->shared) {
+        os_waker_close(&e->waker);
         os_memory_unmap(e->state, e->shm.size);
         os_memory_close(&e->shm);
     }
@@ -54,7 +55,10 @@ static void wait_for(struct event *e, uint64_t seq)
         uint32_t word = atomic_load(&st->wake);
         if (atomic_load(&st->completed) >= seq)
             break;
-        os_wait_on(&st->wake, word, e->shared);
+        if (e->shared)
+            os_wait_shared(&e->waker, (uint32_t *)&st->wake, word, (uint32_t *)&st->sleepers);
+        else
+            os_wait_on(&st->wake, word, false);
     }
 }
 
@@ -67,7 +71,10 @@ static void complete(struct event *e, uint64_t seq)
     if (done < seq)
         atomic_store(&st->time_ns, now);
     atomic_fetch_add(&st->wake, 1);
-    os_wake_all(&st->wake, e->shared);
+    if (e->shared)
+        os_wake_shared(&e->waker, (uint32_t *)&st->wake, (uint32_t *)&st->sleepers);
+    else
+        os_wake_all(&st->wake, false);
 }
 
 CUresult event_create(const char *fn, struct ctx *ctx, unsigned int flags, os_memory *shm, void *page,
@@ -89,6 +96,16 @@ CUresult event_create(const char *fn, struct ctx *ctx, unsigned int flags, os_me
         e->shared = true;
         e->shm = *shm;
         e->state = page;
+        int err = os_waker_open(shm, &e->waker);
+        if (err) {
+            char text[128];
+            os_memory_unmap(page, shm->size);
+            os_memory_close(shm);
+            ctx_release(ctx);
+            free(e);
+            return fail(CUDA_ERROR_OPERATING_SYSTEM, "%s: the interprocess event's waker failed: %s", fn,
+                        os_error_string(err, text, sizeof(text)));
+        }
     }
     if (!obj_register(&e->base, OBJ_EVENT, event_free)) {
         event_free(&e->base);

@@ -13,7 +13,7 @@ struct event_state {
     _Atomic uint64_t completed; /* highest record whose work has run */
     _Atomic uint64_t time_ns;   /* when `completed` was reached */
     _Atomic uint32_t wake;      /* bumped at each completion: what waiters sleep on */
-    uint32_t reserved;
+    _Atomic uint32_t sleepers;  /* interprocess events on Windows: waiters asleep (os_wait_shared) */
 };
 
 struct event {
@@ -25,6 +25,7 @@ struct event {
     bool shared;
     bool imported;         /* opened from another process's handle */
     os_memory shm;         /* interprocess events: the shared page's memory object */
+    os_waker waker;        /* interprocess events: wakes waiters in other processes */
     uint8_t nonce[16];     /* interprocess events: proves a handle genuine (ipc.c) */
     struct list_node ctx_node;
 };

@@ -178,6 +178,19 @@ void os_thread_detach(os_thread t);
 void os_wait_on(void *addr, uint32_t expected, bool shared);
 void os_wake_all(void *addr, bool shared);
 
+/* Waiting on a word that lives in a shared memory object (`page`), woken from any process.
+ * Linux: shared futexes do it, and the waker holds nothing. Windows: WaitOnAddress stays inside
+ * a process, so waiters count themselves in *sleepers (a word beside *word in the same memory)
+ * and sleep on a named semaphore beside the object, which the waker releases once per
+ * sleeper. Spurious wake-ups are allowed, as for os_wait_on. */
+typedef struct os_waker {
+    os_handle semaphore;
+} os_waker;
+int os_waker_open(const os_memory *page, os_waker *w);
+void os_waker_close(os_waker *w);
+void os_wait_shared(os_waker *w, uint32_t *word, uint32_t expected, uint32_t *sleepers);
+void os_wake_shared(os_waker *w, uint32_t *word, uint32_t *sleepers);
+
 /* ---- Other processes (src/<os>/process.c) ---- */
 /* A value that changes when a pid is reused: the process's start time; 0 if it is gone. */
 uint64_t os_process_start_time(int pid);

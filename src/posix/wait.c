@@ -15,3 +15,26 @@ void os_wake_all(void *addr, bool shared)
 {
     syscall(SYS_futex, addr, shared ? FUTEX_WAKE : FUTEX_WAKE_PRIVATE, 0x7fffffff, NULL, NULL, 0);
 }
+
+int os_waker_open(const os_memory *page, os_waker *w)
+{
+    (void)page;
+    w->semaphore = OS_INVALID_HANDLE; /* shared futexes need nothing beside the memory */
+    return 0;
+}
+
+void os_waker_close(os_waker *w) { (void)w; }
+
+void os_wait_shared(os_waker *w, uint32_t *word, uint32_t expected, uint32_t *sleepers)
+{
+    (void)w;
+    (void)sleepers;
+    os_wait_on(word, expected, true);
+}
+
+void os_wake_shared(os_waker *w, uint32_t *word, uint32_t *sleepers)
+{
+    (void)w;
+    (void)sleepers;
+    os_wake_all(word, true);
+}

@@ -44,7 +44,7 @@ size_t win32_allocation_granularity(void)
 /* The owner-only security descriptor: one ACE, all access for the process token's user. Made
  * once; NULL when the token cannot be read (then the token's default DACL applies, which
  * grants the user, SYSTEM and administrators). */
-static SECURITY_ATTRIBUTES *owner_only(void)
+SECURITY_ATTRIBUTES *win32_owner_only(void)
 {
     static INIT_ONCE once = INIT_ONCE_STATIC_INIT;
     static SECURITY_ATTRIBUTES sa;
@@ -138,7 +138,7 @@ static HANDLE create_section(size_t size, const char *name, SECURITY_ATTRIBUTES 
 int os_memory_create(os_memory *mem, size_t size, const char *name, const os_share *share)
 {
     static volatile LONG counter;
-    SECURITY_ATTRIBUTES given, *sa = owner_only();
+    SECURITY_ATTRIBUTES given, *sa = win32_owner_only();
     char why[8];
     if (share && share->security) {
         if (security_from(share->security, &given, why, sizeof(why)))

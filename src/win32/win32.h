@@ -40,6 +40,10 @@ size_t win32_allocation_granularity(void);
  * kind (a file, an event...). process.c. */
 int win32_section_info(HANDLE h, uint64_t *size, char *name, size_t name_size, bool *not_section);
 
+/* Security attributes whose DACL admits this process's user alone (memory.c); NULL when the
+ * token cannot be read (then the default DACL applies). */
+SECURITY_ATTRIBUTES *win32_owner_only(void);
+
 /* The object names extmem gives its sections start with this. */
 #define WIN32_EXTMEM_PREFIX "extmem-"
 
