@@ -10,7 +10,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build/windows}
 
-scripts/deps.sh mingw-w64 wine64
+# xvfb: wine creates Direct3D devices (tests/d3d12_test, the D3D samples) only with an X server.
+scripts/deps.sh mingw-w64 wine64 xvfb
 jobs=$(nproc)
 
 export WINEPREFIX=${WINEPREFIX:-${XDG_CACHE_HOME:-$HOME/.cache}/extmem-wine}
@@ -18,6 +19,19 @@ export WINEDEBUG=-all
 export WINEDLLOVERRIDES="mscoree,mshtml=" # no Mono or Gecko installer prompts in a new prefix
 wineserver=$(command -v wineserver || echo /usr/lib/wine/wineserver)
 wine=$(command -v wine64 || command -v wine || echo /usr/lib/wine/wine64)
+# An X server of our own for Direct3D under wine (vkd3d over lavapipe needs a display); it
+# stops with this script.
+display=""
+for n in $(seq 90 120); do
+  [ -e "/tmp/.X11-unix/X$n" ] || [ -e "/tmp/.X$n-lock" ] || { display=":$n"; break; }
+done
+Xvfb "$display" -screen 0 640x480x24 -nolisten tcp >/dev/null 2>&1 &
+xvfb_pid=$!
+stop_xvfb() { kill "$xvfb_pid" 2>/dev/null || true; }
+trap stop_xvfb EXIT
+export DISPLAY=$display
+for _ in $(seq 50); do [ -e "/tmp/.X11-unix/X${display#:}" ] && break; sleep 0.1; done
+
 mkdir -p "$WINEPREFIX"
 if [ ! -f "$WINEPREFIX/system.reg" ]; then
   echo "== extmem: making the wine prefix $WINEPREFIX"
@@ -30,7 +44,7 @@ fi
 # the pipes of ninja's test discovery or ctest open. -k at the end stops them all. A server
 # that already runs for this prefix (another run's) is used as it is, and left running.
 if "$wineserver" -p 2>/dev/null; then
-  trap '"$wineserver" -k 2>/dev/null || true' EXIT
+  trap '"$wineserver" -k 2>/dev/null || true; stop_xvfb' EXIT
 fi
 "$wine" wineboot.exe >/dev/null 2>&1 || true
 

@@ -94,6 +94,14 @@ struct range *amap_find(const struct amap *m, uintptr_t addr)
     return r && addr - r->base < r->map_size ? r : NULL;
 }
 
+struct range *amap_overlap(const struct amap *m, uintptr_t base, size_t size)
+{
+    /* Ranges do not overlap one another, so only the last one that starts before the end
+     * can reach into [base, base + size). */
+    struct range *r = size ? floor_range(m, base + size - 1) : NULL;
+    return r && r->base + r->map_size > base ? r : NULL;
+}
+
 struct range *amap_next(const struct amap *m, uintptr_t addr)
 {
     struct range *t = m->root, *best = NULL;

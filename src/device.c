@@ -4,6 +4,7 @@
  * is honest for what the device is; docs/attributes.md explains each.
  */
 #include "internal.h"
+#include "d3d/d3d.h"
 #include "vk/pairing.h"
 
 #include <stdio.h>
@@ -129,9 +130,14 @@ CUresult CUDAAPI cuDeviceGetLuid(char *luid, unsigned int *deviceNodeMask, CUdev
     CUresult r = device_check("cuDeviceGetLuid", dev);
     if (r)
         return r;
-    CUuuid uuid;
-    device_uuid(&uuid);
-    memcpy(luid, uuid.bytes, 8);
+    /* Direct3D code picks its adapter by this LUID (NVIDIA's samples do): where the program
+     * uses DXGI, it is the LUID of the adapter the software device works with (WARP;
+     * src/d3d/d3d12.c); elsewhere the UUID's first bytes. */
+    if (!d3d_adapter_luid((unsigned char *)luid)) {
+        CUuuid uuid;
+        device_uuid(&uuid);
+        memcpy(luid, uuid.bytes, 8);
+    }
     *deviceNodeMask = 1;
     return CUDA_SUCCESS;
 }

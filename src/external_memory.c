@@ -7,12 +7,14 @@
  * own, so destroying the external memory leaves live buffers usable, as on the driver.
  */
 #include "internal.h"
+#include "d3d/d3d.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 
 struct ext_memory {
     struct obj base;
+    struct ext_source source; /* Direct3D: memory at an address of this process (owner set) */
     os_handle handle;   /* extmem's: the imported fd (from the successful import on), or on
                          * Windows its own handle to the section (the caller's stays theirs) */
     os_external object; /* what it is and where its bytes are */
@@ -23,7 +25,10 @@ struct ext_memory {
 static void ext_free(struct obj *o)
 {
     struct ext_memory *e = (struct ext_memory *)o;
-    os_handle_close(e->handle);
+    if (e->source.owner)
+        e->source.release(e->source.owner);
+    else
+        os_handle_close(e->handle);
     free(e);
 }
 
@@ -87,9 +92,17 @@ static CUresult check_desc(const char *fn, const CUDA_EXTERNAL_MEMORY_HANDLE_DES
             return fail(CUDA_ERROR_INVALID_VALUE, "%s: OPAQUE_WIN32_KMT takes handle.win32.handle and no name (KMT "
                         "handles have none); %s", fn, !handle ? "the handle is NULL" : "a name is set");
         return CUDA_SUCCESS;
-    default: /* D3D11, D3D12: DESIGN.md §7, issue 8 */
-        return fail(CUDA_ERROR_NOT_SUPPORTED, "%s: %s: extmem does not import Direct3D memory yet; share a section "
-                    "(OPAQUE_WIN32) instead", fn, type_name(d->type));
+    case CU_EXTERNAL_MEMORY_HANDLE_TYPE_D3D11_RESOURCE_KMT:
+        /* The specification: a KMT handle, and no name. */
+        if (!handle || name)
+            return fail(CUDA_ERROR_INVALID_VALUE, "%s: D3D11_RESOURCE_KMT takes handle.win32.handle and no name; %s",
+                        fn, !handle ? "the handle is NULL" : "a name is set");
+        return CUDA_SUCCESS;
+    default: /* D3D12_HEAP, D3D12_RESOURCE, D3D11_RESOURCE: an NT handle or a name */
+        if (!handle == !name)
+            return fail(CUDA_ERROR_INVALID_VALUE, "%s: %s takes exactly one of handle.win32.handle and "
+                        "handle.win32.name; %s", fn, type_name(d->type), handle ? "both are set" : "both are NULL");
+        return CUDA_SUCCESS;
     }
 }
 
@@ -154,6 +167,13 @@ CUresult CUDAAPI cuImportExternalMemory(CUexternalMemory *extMem_out, const CUDA
     const CUDA_EXTERNAL_MEMORY_HANDLE_DESC *d = memHandleDesc;
     if ((r = check_desc(fn, d)))
         return r;
+    if (d->type >= CU_EXTERNAL_MEMORY_HANDLE_TYPE_D3D12_HEAP && d->type <= CU_EXTERNAL_MEMORY_HANDLE_TYPE_D3D11_RESOURCE_KMT) {
+        /* Direct3D opens its own handle (src/d3d); the caller's stays the caller's. */
+        struct ext_source src;
+        if ((r = d3d_open_shared(fn, d, &src)))
+            return r;
+        return ext_import_source(fn, &src, d->size, d->type, extMem_out);
+    }
     /* Whose handle it is after a success: the specification transfers an fd to extmem; an NT
      * handle stays the caller's (extmem holds a duplicate); what extmem opened is its own. */
     bool fd = OS_HAS_POSIX_FD, opened;
@@ -202,6 +222,29 @@ CUresult CUDAAPI cuImportExternalMemory(CUexternalMemory *extMem_out, const CUDA
     log_info("%s: %s (%s, %zu bytes at offset %zu) imported as 0x%llx", fn, label, type_name(d->type),
              object.data_size, object.data_offset, (unsigned long long)e->base.handle);
     *extMem_out = (CUexternalMemory)(uintptr_t)e->base.handle;
+    return CUDA_SUCCESS;
+}
+
+CUresult ext_import_source(const char *fn, const struct ext_source *src, unsigned long long size,
+                           CUexternalMemoryHandleType type, CUexternalMemory *out)
+{
+    struct ext_memory *e = calloc(1, sizeof(*e));
+    if (!e) {
+        src->release(src->owner);
+        return fail(CUDA_ERROR_OUT_OF_MEMORY, "%s: out of host memory", fn);
+    }
+    e->source = *src;
+    e->handle = OS_INVALID_HANDLE;
+    e->object = (os_external){.kind = OS_EXTERNAL_SECTION, .data_offset = 0, .data_size = src->size};
+    e->size = size ? size : src->size;
+    e->type = type;
+    if (!obj_register(&e->base, OBJ_EXTERNAL_MEMORY, ext_free)) {
+        ext_free(&e->base);
+        return fail(CUDA_ERROR_OUT_OF_MEMORY, "%s: out of host memory for the handle table", fn);
+    }
+    log_info("%s: %s memory (%zu bytes at %p) imported as 0x%llx", fn, type_name(type), src->size, src->ptr,
+             (unsigned long long)e->base.handle);
+    *out = (CUexternalMemory)(uintptr_t)e->base.handle;
     return CUDA_SUCCESS;
 }
 
@@ -256,7 +299,14 @@ CUresult CUDAAPI cuExternalMemoryGetMappedBuffer(CUdeviceptr *devPtr, CUexternal
         goto out;
     void *ptr, *base;
     size_t len;
-    int err = os_external_map(e->handle, e->object.data_offset + b->offset, (size_t)b->size, &ptr, &base, &len);
+    int err = 0;
+    if (e->source.owner) {
+        /* Memory of another API has one address: buffers of it may not overlap. */
+        ptr = base = (char *)e->source.ptr + b->offset;
+        len = 0;
+    } else {
+        err = os_external_map(e->handle, e->object.data_offset + b->offset, (size_t)b->size, &ptr, &base, &len);
+    }
     if (err) {
         free(range);
         char text[128];
@@ -271,7 +321,22 @@ CUresult CUDAAPI cuExternalMemoryGetMappedBuffer(CUdeviceptr *devPtr, CUexternal
     range->kind = RANGE_EXTERNAL;
     range->mem.handle = OS_INVALID_HANDLE;
     range->buffer_id = e->base.handle;
-    mem_register(ctx, range);
+    if (e->source.owner) {
+        /* The buffer holds the memory's owner as a mapping would: it outlives the import. */
+        e->source.retain(e->source.owner);
+        range->release = e->source.release;
+        range->owner = e->source.owner;
+        if (!mem_register_unless_overlapping(ctx, range)) {
+            e->source.release(e->source.owner);
+            free(range);
+            r = fail(CUDA_ERROR_INVALID_VALUE, "%s: [offset %llu, +%llu) overlaps a buffer already mapped from this "
+                     "%s memory, which has a single address: cuMemFree that buffer first", fn, b->offset, b->size,
+                     type_name(e->type));
+            goto out;
+        }
+    } else {
+        mem_register(ctx, range);
+    }
     *devPtr = (CUdeviceptr)(uintptr_t)ptr;
 out:
     if (e)

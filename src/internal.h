@@ -144,6 +144,9 @@ struct range {
     uint8_t nonce[16]; /* device memory: part of its memfd's name, proves IPC handles genuine */
     struct ctx *ctx;  /* owning context (not a reference: the context frees its ranges) */
     os_memory mem;
+    /* Memory another API owns (Direct3D): nothing to unmap; the owner is released instead. */
+    void (*release)(void *owner);
+    void *owner;
     struct list_node ctx_node; /* the context's allocations */
     /* treap links */
     struct range *left, *right;
@@ -163,6 +166,8 @@ void amap_unlock(void);
 void amap_insert(struct amap *m, struct range *r);
 void amap_remove(struct amap *m, struct range *r);
 struct range *amap_find(const struct amap *m, uintptr_t addr);
+/* A range that shares an address with [base, base + size), or NULL. */
+struct range *amap_overlap(const struct amap *m, uintptr_t base, size_t size);
 /* The first range (lowest base) that overlaps [addr, addr + size), or NULL. */
 struct range *amap_find_overlap(const struct amap *m, uintptr_t addr, size_t size);
 /* The range with the lowest base >= addr, or NULL. */
@@ -183,6 +188,9 @@ CUresult mem_check_available(const char *fn, size_t size);
 void mem_free_context(struct ctx *ctx);
 /* Registers r (base, size, map_size, unmap_*, kind set by the caller) as an allocation of ctx. */
 void mem_register(struct ctx *ctx, struct range *r);
+/* The same, unless r would share an address with a registered range (memory of another API,
+ * which has one address for all its buffers): then nothing is registered and it is false. */
+bool mem_register_unless_overlapping(struct ctx *ctx, struct range *r);
 /* The name of a memory object carrying a nonce: prefix then 32 hex digits. Device memory is
  * "extmem-device-<nonce>", an interprocess event's page "extmem-event-<nonce>" (ipc.c checks
  * the name of what a handle opens against it). */
@@ -253,5 +261,20 @@ struct pool_job {
 /* Runs job->run for every index on the pool, this thread helping, and returns when all ran. */
 void pool_run(struct pool_job *job);
 unsigned int pool_worker_count(void);
+
+/* ---- External memory that another API owns (src/d3d) ----
+ * Memory extmem reaches at an address of this process, kept alive by a reference to its owner
+ * (a Direct3D resource mapped for the CPU): imported as external memory without an OS handle. */
+struct ext_source {
+    void *ptr;   /* its bytes, in this process */
+    size_t size; /* how many */
+    void *owner;
+    void (*retain)(void *owner);
+    void (*release)(void *owner);
+};
+/* Registers src as external memory of `type`, `size` bytes as the application gave them (0:
+ * src's size); takes the caller's reference to src's owner whatever happens. */
+CUresult ext_import_source(const char *fn, const struct ext_source *src, unsigned long long size,
+                           CUexternalMemoryHandleType type, CUexternalMemory *out);
 
 #endif /* EXTMEM_INTERNAL_H */

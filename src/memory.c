@@ -111,13 +111,32 @@ void mem_register(struct ctx *ctx, struct range *r)
     os_mutex_unlock(&ctx->lock);
 }
 
+bool mem_register_unless_overlapping(struct ctx *ctx, struct range *r)
+{
+    r->ctx = ctx;
+    amap_lock_write();
+    bool free_space = !amap_overlap(&amap_memory, r->base, r->map_size);
+    if (free_space)
+        amap_insert(&amap_memory, r);
+    amap_unlock();
+    if (free_space) {
+        os_mutex_lock(&ctx->lock);
+        list_add(&ctx->ranges, &r->ctx_node);
+        os_mutex_unlock(&ctx->lock);
+    }
+    return free_space;
+}
+
 /* Unregisters and frees r; the caller has removed it from the address map. */
 void mem_free_range(struct range *r)
 {
     os_mutex_lock(&r->ctx->lock);
     list_del(&r->ctx_node);
     os_mutex_unlock(&r->ctx->lock);
-    os_memory_unmap((void *)r->unmap_base, r->unmap_len);
+    if (r->unmap_len)
+        os_memory_unmap((void *)r->unmap_base, r->unmap_len);
+    if (r->release)
+        r->release(r->owner);
     if (r->kind == RANGE_IPC) {
         ipc_range_forget(r); /* frees r */
         return;

@@ -1,0 +1,48 @@
+/*
+ * extmem/d3d.h: Direct3D 12 interop helpers of the software device (Windows only).
+ *
+ * The software device reaches Direct3D memory that the CPU can reach: a heap or a buffer in
+ * system memory (a custom heap with a CPU page property, or an upload or readback heap), mapped
+ * for the CPU. These helpers make such heaps and import them in one call; cuImportExternalMemory
+ * with D3D12_HEAP / D3D12_RESOURCE opens NT handles of them from another device or process.
+ * Device pairing: cuDeviceGetLuid (and cudaDeviceProp::luid) answers the LUID of the adapter the
+ * software device works with (WARP), so code that picks its adapter by LUID finds it.
+ * docs/d3d-interop.md has the rules.
+ */
+#ifndef EXTMEM_D3D_H
+#define EXTMEM_D3D_H
+
+#if !defined(_WIN32)
+#error "extmem/d3d.h is for Windows: Direct3D exists there only"
+#endif
+
+#include <d3d12.h>
+
+#include "extmem/cuda.h"
+#include "extmem/export.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Creates a heap of at least `size` bytes (rounded up to 64 KiB) that the software device can
+ * import: D3D12_HEAP_TYPE_CUSTOM with D3D12_CPU_PAGE_PROPERTY_WRITE_BACK in
+ * D3D12_MEMORY_POOL_L0 (system memory), D3D12_HEAP_FLAG_SHARED | ALLOW_ONLY_BUFFERS, so it can
+ * also be shared with ID3D12Device::CreateSharedHandle. *heap is a new reference. */
+EXTMEM_API CUresult extmem_d3d12_create_shareable_heap(ID3D12Device *device, UINT64 size, ID3D12Heap **heap);
+
+/* Imports a heap of this process as external memory of the current context, zero copy: the
+ * memory's size is the heap's. The heap must be CPU-visible and allow buffers (what
+ * extmem_d3d12_create_shareable_heap makes); extmem holds a reference to it until the external
+ * memory and every buffer mapped from it are gone. Type reported: D3D12_HEAP. */
+EXTMEM_API CUresult extmem_d3d12_import_heap(ID3D12Heap *heap, CUexternalMemory *extMem_out);
+
+/* The same for a buffer resource (committed or placed) in a CPU-visible heap; its size is the
+ * buffer's width. Type reported: D3D12_RESOURCE. */
+EXTMEM_API CUresult extmem_d3d12_import_resource(ID3D12Resource *buffer, CUexternalMemory *extMem_out);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* EXTMEM_D3D_H */

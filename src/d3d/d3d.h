@@ -1,0 +1,19 @@
+/*
+ * src/d3d/d3d.h: what the core asks of the Direct3D part (DESIGN.md §7). d3d12.c implements it
+ * on Windows; none.c elsewhere.
+ */
+#ifndef EXTMEM_D3D_D3D_H
+#define EXTMEM_D3D_D3D_H
+
+#include "internal.h"
+
+/* Opens the Direct3D object a descriptor of a D3D type names (its NT handle stays the
+ * caller's) and makes it memory at an address of this process: *out holds a reference to it.
+ * The descriptor's handle/name rules are checked already. */
+CUresult d3d_open_shared(const char *fn, const CUDA_EXTERNAL_MEMORY_HANDLE_DESC *d, struct ext_source *out);
+
+/* The LUID of the adapter the software device pairs with (WARP), when this process uses
+ * DXGI or EXTMEM_D3D_PAIRING=1 asks; false otherwise (the device keeps its own). */
+bool d3d_adapter_luid(unsigned char luid[8]);
+
+#endif

@@ -1,0 +1,379 @@
+// Direct3D 12 interop: device pairing by LUID, CPU-visible heaps and buffers imported zero-copy
+// (extmem/d3d.h), and cuImportExternalMemory's Direct3D rules
+// (../shared/seeds/004_899ba516d5a0237d.txt; DESIGN.md §7; docs/d3d-interop.md).
+// Direct3D runs for real: WARP on Windows; under wine, vkd3d over lavapipe (an X server is
+// needed: scripts/test-windows.sh starts Xvfb).
+#define WIDL_EXPLICIT_AGGREGATE_RETURNS // mingw-w64: the MSVC ABI for methods returning structs
+#include "framework/testing.h"
+
+#ifndef WIN32_LEAN_AND_MEAN
+#define WIN32_LEAN_AND_MEAN
+#endif
+#ifndef NOMINMAX
+#define NOMINMAX
+#endif
+#include <windows.h>
+#include <d3d12.h>
+#include <dxgi1_4.h>
+
+#include "extmem/cuda_runtime_api.h"
+#include "extmem/d3d.h"
+
+#include <cstring>
+#include <string>
+
+using namespace extmem_test;
+
+namespace {
+
+bool under_wine() { return GetProcAddress(GetModuleHandleA("ntdll.dll"), "wine_get_version") != nullptr; }
+
+// What NVIDIA's D3D12 samples do: the adapter whose LUID is the CUDA device's.
+IDXGIAdapter1 *adapter_with_luid(const LUID &luid)
+{
+    IDXGIFactory4 *factory = nullptr;
+    if (FAILED(CreateDXGIFactory1(IID_PPV_ARGS(&factory))))
+        return nullptr;
+    IDXGIAdapter1 *found = nullptr;
+    for (UINT i = 0; !found; ++i) {
+        IDXGIAdapter1 *a = nullptr;
+        if (factory->EnumAdapters1(i, &a) != S_OK)
+            break;
+        DXGI_ADAPTER_DESC1 desc;
+        a->GetDesc1(&desc);
+        if (memcmp(&desc.AdapterLuid, &luid, sizeof(luid)) == 0)
+            found = a;
+        else
+            a->Release();
+    }
+    if (!found) { // WARP is not among the enumerated adapters
+        IDXGIAdapter1 *warp = nullptr;
+        DXGI_ADAPTER_DESC1 desc;
+        if (SUCCEEDED(factory->EnumWarpAdapter(IID_PPV_ARGS(&warp))) && SUCCEEDED(warp->GetDesc1(&desc)) &&
+            memcmp(&desc.AdapterLuid, &luid, sizeof(luid)) == 0)
+            found = warp;
+        else if (warp)
+            warp->Release();
+    }
+    factory->Release();
+    return found;
+}
+
+LUID device_luid()
+{
+    char bytes[8] = {};
+    unsigned int mask = 0;
+    cuDeviceGetLuid(bytes, &mask, 0);
+    LUID luid;
+    memcpy(&luid, bytes, sizeof(luid));
+    return luid;
+}
+
+D3D12_HEAP_PROPERTIES heap_props(D3D12_HEAP_TYPE type)
+{
+    D3D12_HEAP_PROPERTIES p = {};
+    p.Type = type;
+    p.CreationNodeMask = p.VisibleNodeMask = 1;
+    return p;
+}
+
+D3D12_RESOURCE_DESC buffer_desc(UINT64 size)
+{
+    D3D12_RESOURCE_DESC d = {};
+    d.Dimension = D3D12_RESOURCE_DIMENSION_BUFFER;
+    d.Width = size;
+    d.Height = d.DepthOrArraySize = d.MipLevels = 1;
+    d.SampleDesc.Count = 1;
+    d.Layout = D3D12_TEXTURE_LAYOUT_ROW_MAJOR;
+    return d;
+}
+
+ULONG refs_of(IUnknown *o)
+{
+    o->AddRef();
+    return o->Release();
+}
+
+// A D3D12 device on the paired adapter, with a queue to copy buffers on the GPU (for WARP,
+// and vkd3d over lavapipe, the "GPU" is software too: these copies are Direct3D's, not extmem's).
+class D3D12 : public ContextTest {
+protected:
+    void SetUp() override
+    {
+        ContextTest::SetUp();
+        IDXGIAdapter1 *adapter = adapter_with_luid(device_luid());
+        ASSERT_NE(nullptr, adapter) << "no adapter has the software device's LUID";
+        HRESULT hr = D3D12CreateDevice(adapter, D3D_FEATURE_LEVEL_11_0, IID_PPV_ARGS(&device));
+        adapter->Release();
+        ASSERT_TRUE(SUCCEEDED(hr)) << "D3D12CreateDevice: 0x" << std::hex << hr;
+        D3D12_COMMAND_QUEUE_DESC q = {};
+        q.Type = D3D12_COMMAND_LIST_TYPE_DIRECT;
+        ASSERT_TRUE(SUCCEEDED(device->CreateCommandQueue(&q, IID_PPV_ARGS(&queue))));
+        ASSERT_TRUE(SUCCEEDED(device->CreateCommandAllocator(D3D12_COMMAND_LIST_TYPE_DIRECT, IID_PPV_ARGS(&allocator))));
+        ASSERT_TRUE(SUCCEEDED(device->CreateCommandList(0, D3D12_COMMAND_LIST_TYPE_DIRECT, allocator, nullptr,
+                                                        IID_PPV_ARGS(&list))));
+        list->Close();
+        ASSERT_TRUE(SUCCEEDED(device->CreateFence(0, D3D12_FENCE_FLAG_NONE, IID_PPV_ARGS(&fence))));
+        done = CreateEventA(nullptr, FALSE, FALSE, nullptr);
+    }
+    void TearDown() override
+    {
+        for (IUnknown *o : {(IUnknown *)list, (IUnknown *)allocator, (IUnknown *)queue, (IUnknown *)fence})
+            if (o)
+                o->Release();
+        if (device) {
+            EXPECT_EQ(0u, device->Release()); // extmem kept no reference to the application's device
+        }
+        if (done)
+            CloseHandle(done);
+        ContextTest::TearDown();
+    }
+    ID3D12Resource *committed(D3D12_HEAP_TYPE type, UINT64 size, D3D12_RESOURCE_STATES state)
+    {
+        D3D12_HEAP_PROPERTIES p = heap_props(type);
+        D3D12_RESOURCE_DESC d = buffer_desc(size);
+        ID3D12Resource *r = nullptr;
+        EXPECT_TRUE(SUCCEEDED(device->CreateCommittedResource(&p, D3D12_HEAP_FLAG_NONE, &d, state, nullptr,
+                                                              IID_PPV_ARGS(&r))));
+        return r;
+    }
+    ID3D12Resource *placed(ID3D12Heap *heap, UINT64 size)
+    {
+        D3D12_RESOURCE_DESC d = buffer_desc(size);
+        ID3D12Resource *r = nullptr;
+        EXPECT_TRUE(SUCCEEDED(device->CreatePlacedResource(heap, 0, &d, D3D12_RESOURCE_STATE_COMMON, nullptr,
+                                                           IID_PPV_ARGS(&r))));
+        return r;
+    }
+    // dst <- src on the GPU's queue, then waits for it.
+    void gpu_copy(ID3D12Resource *dst, ID3D12Resource *src, UINT64 size)
+    {
+        allocator->Reset();
+        list->Reset(allocator, nullptr);
+        list->CopyBufferRegion(dst, 0, src, 0, size);
+        list->Close();
+        ID3D12CommandList *lists[] = {list};
+        queue->ExecuteCommandLists(1, lists);
+        queue->Signal(fence, ++fence_value);
+        fence->SetEventOnCompletion(fence_value, done);
+        ASSERT_EQ(WAIT_OBJECT_0, WaitForSingleObject(done, 10000));
+    }
+    ID3D12Device *device = nullptr;
+    ID3D12CommandQueue *queue = nullptr;
+    ID3D12CommandAllocator *allocator = nullptr;
+    ID3D12GraphicsCommandList *list = nullptr;
+    ID3D12Fence *fence = nullptr;
+    UINT64 fence_value = 0;
+    HANDLE done = nullptr;
+};
+
+} // namespace
+
+TEST_F(D3D12, DeviceLuid_IsTheAdaptersThatDirect3DUses)
+{
+    char bytes[8];
+    unsigned int mask = 0;
+    ASSERT_OK(cuDeviceGetLuid(bytes, &mask, 0));
+    EXPECT_EQ(1u, mask);
+    LUID used = device->GetAdapterLuid();
+    EXPECT_EQ(0, memcmp(&used, bytes, 8));
+    cudaDeviceProp prop;
+    ASSERT_EQ(cudaSuccess, cudaGetDeviceProperties(&prop, 0));
+    EXPECT_EQ(0, memcmp(prop.luid, bytes, 8));
+    EXPECT_EQ(1u, prop.luidDeviceNodeMask);
+    printf("paired with the adapter of LUID %08lx:%08lx%s\n", (long)used.HighPart, (unsigned long)used.LowPart,
+           under_wine() ? " (wine: its one adapter, no WARP)" : "");
+}
+
+TEST_F(D3D12, ShareableHeap_ImportsInOneCall_ZeroCopyBothWays)
+{
+    const UINT64 size = 1 << 20;
+    ID3D12Heap *heap = nullptr;
+    ASSERT_OK(extmem_d3d12_create_shareable_heap(device, size, &heap));
+    ID3D12Resource *shared = placed(heap, size);
+    ID3D12Resource *upload = committed(D3D12_HEAP_TYPE_UPLOAD, size, D3D12_RESOURCE_STATE_GENERIC_READ);
+    ID3D12Resource *readback = committed(D3D12_HEAP_TYPE_READBACK, size, D3D12_RESOURCE_STATE_COPY_DEST);
+    unsigned int *words = nullptr;
+    ASSERT_TRUE(SUCCEEDED(upload->Map(0, nullptr, (void **)&words)));
+    for (unsigned int i = 0; i < size / 4; ++i)
+        words[i] = i;
+    upload->Unmap(0, nullptr);
+    gpu_copy(shared, upload, size); // Direct3D writes the heap
+
+    CUexternalMemory ext = nullptr;
+    ASSERT_OK(extmem_d3d12_import_heap(heap, &ext));
+    CUDA_EXTERNAL_MEMORY_BUFFER_DESC b = {};
+    b.size = size;
+    CUdeviceptr p = 0;
+    ASSERT_OK(cuExternalMemoryGetMappedBuffer(&p, ext, &b));
+    unsigned int v = 0;
+    EXPECT_OK(cuMemcpyDtoH(&v, p + 4 * 1000, 4)); // the software device reads what Direct3D wrote
+    EXPECT_EQ(1000u, v);
+    EXPECT_OK(cuMemsetD32(p + 4 * 2000, 0xfeed, 1)); // and writes what Direct3D then reads
+    gpu_copy(readback, shared, size);
+    ASSERT_TRUE(SUCCEEDED(readback->Map(0, nullptr, (void **)&words)));
+    EXPECT_EQ(0xfeedu, words[2000]);
+    EXPECT_EQ(1999u, words[1999]);
+    readback->Unmap(0, nullptr);
+
+    EXPECT_OK(cuMemFree(p));
+    EXPECT_OK(cuDestroyExternalMemory(ext));
+    for (IUnknown *o : {(IUnknown *)shared, (IUnknown *)upload, (IUnknown *)readback})
+        o->Release();
+    EXPECT_EQ(0u, heap->Release()); // extmem let go of every reference it took
+}
+
+TEST_F(D3D12, ABufferOfACpuVisibleHeap_ImportsAsAResource)
+{
+    ID3D12Resource *upload = committed(D3D12_HEAP_TYPE_UPLOAD, 65536, D3D12_RESOURCE_STATE_GENERIC_READ);
+    ULONG refs = refs_of(upload);
+    CUexternalMemory ext = nullptr;
+    ASSERT_OK(extmem_d3d12_import_resource(upload, &ext));
+    CUDA_EXTERNAL_MEMORY_BUFFER_DESC b = {};
+    b.size = 65536;
+    CUdeviceptr p = 0;
+    ASSERT_OK(cuExternalMemoryGetMappedBuffer(&p, ext, &b));
+    EXPECT_OK(cuMemsetD8(p, 7, 65536));
+    unsigned char *bytes = nullptr;
+    ASSERT_TRUE(SUCCEEDED(upload->Map(0, nullptr, (void **)&bytes)));
+    EXPECT_EQ(7, bytes[65535]);
+    upload->Unmap(0, nullptr);
+    b.size = 65536 + 1; // past the buffer's width
+    CUdeviceptr q = 0;
+    EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuExternalMemoryGetMappedBuffer(&q, ext, &b));
+    // The import and its buffer hold the resource; the application may let go of its own.
+    EXPECT_OK(cuDestroyExternalMemory(ext));
+    EXPECT_GT(refs_of(upload), refs);
+    EXPECT_OK(cuMemsetD8(p, 9, 16)); // the buffer outlives the import, as on the driver
+    EXPECT_OK(cuMemFree(p));
+    EXPECT_EQ(refs, refs_of(upload));
+    EXPECT_EQ(0u, upload->Release());
+}
+
+TEST_F(D3D12, GpuOnlyMemoryAndTextures_AreNotSupported_WithWhatToCreateInstead)
+{
+    D3D12_HEAP_DESC desc = {};
+    desc.SizeInBytes = 1 << 20;
+    desc.Properties = heap_props(D3D12_HEAP_TYPE_DEFAULT);
+    desc.Flags = D3D12_HEAP_FLAG_ALLOW_ONLY_BUFFERS;
+    ID3D12Heap *heap = nullptr;
+    ASSERT_TRUE(SUCCEEDED(device->CreateHeap(&desc, IID_PPV_ARGS(&heap))));
+    CUexternalMemory ext = nullptr;
+    EXPECT_CU(CUDA_ERROR_NOT_SUPPORTED, extmem_d3d12_import_heap(heap, &ext));
+    EXPECT_DETAIL_HAS("D3D12_HEAP_TYPE_DEFAULT");
+    EXPECT_DETAIL_HAS("extmem_d3d12_create_shareable_heap");
+    EXPECT_EQ(0u, heap->Release());
+    ID3D12Resource *gpu = committed(D3D12_HEAP_TYPE_DEFAULT, 65536, D3D12_RESOURCE_STATE_COMMON);
+    EXPECT_CU(CUDA_ERROR_NOT_SUPPORTED, extmem_d3d12_import_resource(gpu, &ext));
+    gpu->Release();
+    D3D12_RESOURCE_DESC tex = buffer_desc(64);
+    tex.Dimension = D3D12_RESOURCE_DIMENSION_TEXTURE2D;
+    tex.Height = 64;
+    tex.Format = DXGI_FORMAT_R8G8B8A8_UNORM;
+    tex.Layout = D3D12_TEXTURE_LAYOUT_UNKNOWN;
+    D3D12_HEAP_PROPERTIES p = heap_props(D3D12_HEAP_TYPE_DEFAULT);
+    ID3D12Resource *texture = nullptr;
+    ASSERT_TRUE(SUCCEEDED(device->CreateCommittedResource(&p, D3D12_HEAP_FLAG_NONE, &tex, D3D12_RESOURCE_STATE_COMMON,
+                                                          nullptr, IID_PPV_ARGS(&texture))));
+    EXPECT_CU(CUDA_ERROR_NOT_SUPPORTED, extmem_d3d12_import_resource(texture, &ext));
+    EXPECT_DETAIL_HAS("texture");
+    texture->Release();
+    EXPECT_EQ(nullptr, ext);
+    EXPECT_CU(CUDA_ERROR_INVALID_VALUE, extmem_d3d12_import_heap(nullptr, &ext));
+    EXPECT_CU(CUDA_ERROR_INVALID_VALUE, extmem_d3d12_create_shareable_heap(device, 0, &heap));
+    EXPECT_CU(CUDA_ERROR_INVALID_VALUE, extmem_d3d12_create_shareable_heap(nullptr, 65536, &heap));
+}
+
+TEST_F(D3D12, BuffersOfOneHeap_MayNotOverlap_ItHasOneAddress)
+{
+    ID3D12Heap *heap = nullptr;
+    ASSERT_OK(extmem_d3d12_create_shareable_heap(device, 1 << 20, &heap));
+    CUexternalMemory ext = nullptr;
+    ASSERT_OK(extmem_d3d12_import_heap(heap, &ext));
+    CUDA_EXTERNAL_MEMORY_BUFFER_DESC b = {};
+    b.size = 65536;
+    CUdeviceptr first = 0, second = 0, third = 0;
+    ASSERT_OK(cuExternalMemoryGetMappedBuffer(&first, ext, &b));
+    b.offset = 4096;
+    EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuExternalMemoryGetMappedBuffer(&second, ext, &b));
+    EXPECT_DETAIL_HAS("single address");
+    b.offset = 65536; // beside it: fine
+    ASSERT_OK(cuExternalMemoryGetMappedBuffer(&third, ext, &b));
+    EXPECT_EQ(first + 65536, third);
+    EXPECT_OK(cuMemFree(first));
+    b.offset = 4096;
+    b.size = 4096; // the first one is gone now
+    ASSERT_OK(cuExternalMemoryGetMappedBuffer(&second, ext, &b));
+    EXPECT_OK(cuMemFree(second));
+    EXPECT_OK(cuMemFree(third));
+    EXPECT_OK(cuDestroyExternalMemory(ext));
+    EXPECT_EQ(0u, heap->Release());
+}
+
+TEST_F(D3D12, ImportExternalMemory_FollowsTheSpecificationsDirect3DRules)
+{
+    ID3D12Heap *heap = nullptr;
+    ASSERT_OK(extmem_d3d12_create_shareable_heap(device, 1 << 20, &heap));
+    CUexternalMemory ext = nullptr;
+    CUDA_EXTERNAL_MEMORY_HANDLE_DESC d = {};
+    HANDLE event = CreateEventA(nullptr, TRUE, FALSE, nullptr);
+    d.size = 1 << 20;
+    d.type = CU_EXTERNAL_MEMORY_HANDLE_TYPE_D3D12_RESOURCE; // without CUDA_EXTERNAL_MEMORY_DEDICATED
+    d.handle.win32.handle = event;
+    EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuImportExternalMemory(&ext, &d));
+    EXPECT_DETAIL_HAS("CUDA_EXTERNAL_MEMORY_DEDICATED");
+    d.type = CU_EXTERNAL_MEMORY_HANDLE_TYPE_D3D12_HEAP;
+    d.handle.win32.name = L"extmem-heap"; // a handle and a name
+    EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuImportExternalMemory(&ext, &d));
+    EXPECT_DETAIL_HAS("exactly one");
+    d.handle.win32.handle = nullptr;
+    d.handle.win32.name = nullptr; // neither
+    EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuImportExternalMemory(&ext, &d));
+    d.type = CU_EXTERNAL_MEMORY_HANDLE_TYPE_D3D11_RESOURCE_KMT;
+    d.flags = CUDA_EXTERNAL_MEMORY_DEDICATED;
+    d.handle.win32.handle = (void *)(uintptr_t)0x40000002;
+    d.handle.win32.name = L"x"; // KMT handles have no names
+    EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuImportExternalMemory(&ext, &d));
+    d.handle.win32.name = nullptr;
+    EXPECT_CU(CUDA_ERROR_NOT_SUPPORTED, cuImportExternalMemory(&ext, &d));
+    EXPECT_DETAIL_HAS("Direct3D 11");
+    d.type = CU_EXTERNAL_MEMORY_HANDLE_TYPE_D3D12_HEAP;
+    d.flags = 0;
+    d.handle.win32.handle = (void *)(uintptr_t)0x7ffff000; // not a handle of this process
+    EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuImportExternalMemory(&ext, &d));
+    EXPECT_DETAIL_HAS("not an open handle");
+
+    HANDLE shared = nullptr;
+    HRESULT hr = device->CreateSharedHandle(heap, nullptr, GENERIC_ALL, nullptr, &shared);
+    if (hr == E_NOTIMPL) {
+        // wine 8: Direct3D objects cannot be shared, so no handle can name one. What extmem
+        // answers to a handle it cannot open there:
+        ASSERT_TRUE(under_wine()) << "CreateSharedHandle: E_NOTIMPL outside wine";
+        d.handle.win32.handle = event;
+        EXPECT_CU(CUDA_ERROR_NOT_SUPPORTED, cuImportExternalMemory(&ext, &d));
+        EXPECT_DETAIL_HAS("E_NOTIMPL");
+        EXPECT_TRUE(fd_is_open((int)(intptr_t)event));
+        printf("wine: ID3D12Device::CreateSharedHandle answers E_NOTIMPL; the NT-handle path runs on Windows only\n");
+    } else {
+        ASSERT_TRUE(SUCCEEDED(hr)) << std::hex << hr;
+        d.handle.win32.handle = event; // a handle, but of no Direct3D object
+        EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuImportExternalMemory(&ext, &d));
+        d.handle.win32.handle = shared;
+        d.size = (1 << 20) + 65536; // more than the heap
+        EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuImportExternalMemory(&ext, &d));
+        EXPECT_DETAIL_HAS("more than the heap");
+        d.size = 1 << 20;
+        ASSERT_OK(cuImportExternalMemory(&ext, &d));
+        EXPECT_TRUE(fd_is_open((int)(intptr_t)shared)); // the specification: it stays the caller's
+        CloseHandle(shared);
+        CUDA_EXTERNAL_MEMORY_BUFFER_DESC b = {};
+        b.size = 4096;
+        CUdeviceptr p = 0;
+        ASSERT_OK(cuExternalMemoryGetMappedBuffer(&p, ext, &b));
+        EXPECT_OK(cuMemsetD32(p, 5, 1024));
+        EXPECT_OK(cuMemFree(p));
+        EXPECT_OK(cuDestroyExternalMemory(ext));
+    }
+    CloseHandle(event);
+    EXPECT_EQ(0u, heap->Release());
+}
