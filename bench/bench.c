@@ -9,10 +9,11 @@
  *   - against NVIDIA's cuda.h and libcuda (see bench/README.md): the real driver, kernels
  *     loaded from a PTX string. The module calls are looked up with cuGetProcAddress, so this
  *     binary also starts on a driver without them (extmem's libcuda.so.1) and skips those rows.
- * The OS baseline is plain Linux and runs in both. The VMM rows (cuMemCreate, cuMemMap, ...)
- * are set beside the raw calls the software device builds them from (DESIGN.md §8): an
+ * The OS baseline runs in both. The VMM rows (cuMemCreate, cuMemMap, ...) are set beside the
+ * raw calls the software device builds them from (DESIGN.md §8): on Linux an
  * mmap(MAP_FIXED|MAP_SHARED) of a memfd into PROT_NONE address space, mprotect, and an
- * anonymous PROT_NONE mmap back over it.
+ * anonymous PROT_NONE mmap back over it; on Windows (the extmem build, cross-compiled with
+ * mingw-w64) views of a section mapped into VirtualAlloc reservations. bench_os.h has both.
  *
  * Options: --quick (few runs and a 32 MiB copy, for a CI smoke test), --json, --runs N.
  */
@@ -24,18 +25,14 @@
 #include <cuda.h>
 #endif
 
+#include "bench_os.h" /* the raw OS calls, POSIX or Windows: everything OS-specific is there */
 #include "timing.h"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <sys/utsname.h>
-#include <unistd.h>
 
 #ifdef EXTMEM_EXTMEM_H
 #define BENCH_BUILD "extmem"
@@ -155,21 +152,13 @@ static void bench_alloc_free(const struct config *cfg, struct row *r)
 }
 
 /* What a software-device allocation cannot avoid: a sealed memfd mapped shared
- * (src/posix/memory.c), then unmapped and closed. Returns 0 or an errno value. */
-static int os_cycle(size_t size)
+ * (src/posix/memory.c), or a named section and a view of it (src/win32/memory.c), then
+ * unmapped and closed. */
+static void os_cycle(size_t size)
 {
-    int fd = memfd_create("bench", MFD_CLOEXEC | MFD_ALLOW_SEALING);
-    if (fd < 0)
-        return errno;
-    int err = 0;
-    void *p = MAP_FAILED;
-    if (ftruncate(fd, (off_t)size) != 0 || fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL) != 0 ||
-        (p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0)) == MAP_FAILED)
-        err = errno;
-    if (p != MAP_FAILED && munmap(p, size) != 0)
-        err = errno;
-    close(fd);
-    return err;
+    bench_os_mem m = bench_os_mem_create(size);
+    bench_os_unmap_any(bench_os_map_any(m, size), size);
+    bench_os_mem_close(m);
 }
 
 static void bench_os_cycle(const struct config *cfg, struct row *r)
@@ -177,12 +166,8 @@ static void bench_os_cycle(const struct config *cfg, struct row *r)
     double *s = samples_buffer(cfg->runs);
     for (size_t i = 0; i < cfg->runs + 5; ++i) {
         double t0 = bench_now_us();
-        int err = os_cycle(ALLOC_BYTES);
+        os_cycle(ALLOC_BYTES);
         double t = bench_now_us() - t0;
-        if (err) {
-            fprintf(stderr, "bench: the OS cycle failed: %s\n", strerror(err));
-            exit(1);
-        }
         if (i >= 5) /* the first five warm up */
             s[i - 5] = t;
     }
@@ -391,7 +376,7 @@ static CUmemAllocationProp vmm_prop(void)
     prop.type = CU_MEM_ALLOCATION_TYPE_PINNED;
     prop.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
     prop.location.id = 0;
-    prop.requestedHandleTypes = CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR;
+    prop.requestedHandleTypes = BENCH_HANDLE_TYPE;
     return prop;
 }
 
@@ -403,49 +388,6 @@ static CUmemAccessDesc vmm_rw(void)
     rw.location.id = 0;
     rw.flags = CU_MEM_ACCESS_FLAGS_PROT_READWRITE;
     return rw;
-}
-
-static void die_os(const char *what)
-{
-    fprintf(stderr, "bench: %s failed: %s\n", what, strerror(errno));
-    exit(1);
-}
-
-/* A sealed memfd of size bytes, as cuMemCreate makes (src/posix/memory.c). */
-static int os_memfd(size_t size)
-{
-    int fd = memfd_create("bench-vmm", MFD_CLOEXEC | MFD_ALLOW_SEALING);
-    if (fd < 0 || ftruncate(fd, (off_t)size) != 0 ||
-        fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL) != 0)
-        die_os("memfd_create + ftruncate + F_ADD_SEALS");
-    return fd;
-}
-
-#define OS_RESERVE_FLAGS (MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE)
-
-/* PROT_NONE address space aligned to align: over-reserve, trim the ends (cuMemAddressReserve). */
-static void *os_reserve(size_t size, size_t align)
-{
-    unsigned char *p = mmap(NULL, size + align, PROT_NONE, OS_RESERVE_FLAGS, -1, 0);
-    if (p == MAP_FAILED)
-        die_os("mmap PROT_NONE");
-    uintptr_t start = ((uintptr_t)p + align - 1) & ~(uintptr_t)(align - 1);
-    size_t head = start - (uintptr_t)p, tail = align - head;
-    if ((head && munmap(p, head) != 0) || (tail && munmap((void *)(start + size), tail) != 0))
-        die_os("munmap");
-    return (void *)start;
-}
-
-static void os_map(void *at, size_t size, int fd)
-{
-    if (mmap(at, size, PROT_NONE, MAP_SHARED | MAP_FIXED, fd, 0) == MAP_FAILED)
-        die_os("mmap MAP_FIXED of a memfd");
-}
-
-static void os_map_back(void *at, size_t size)
-{
-    if (mmap(at, size, PROT_NONE, OS_RESERVE_FLAGS | MAP_FIXED, -1, 0) == MAP_FAILED)
-        die_os("mmap PROT_NONE back");
 }
 
 /* cuMemMap + cuMemSetAccess + cuMemUnmap of size bytes, and the same in raw OS calls. */
@@ -471,21 +413,20 @@ static void bench_map_access_unmap(const struct config *cfg, size_t size, struct
     CHECK(cuMemAddressFree(p, size));
     CHECK(cuMemRelease(h));
 
-    int fd = os_memfd(size);
-    void *q = os_reserve(size, vmm_granularity);
+    bench_os_mem m = bench_os_mem_create(size);
+    void *q = bench_os_reserve(size, vmm_granularity);
     for (size_t i = 0; i < cfg->runs + 5; ++i) {
         double t0 = bench_now_us();
-        os_map(q, size, fd);
-        if (mprotect(q, size, PROT_READ | PROT_WRITE) != 0)
-            die_os("mprotect");
-        os_map_back(q, size);
+        bench_os_map_fixed(q, size, m);
+        bench_os_protect_rw(q, size);
+        bench_os_map_back(q, size);
         double t = bench_now_us() - t0;
         if (i >= 5)
             s[i - 5] = t;
     }
     os->st = bench_summarise(s, cfg->runs);
-    munmap(q, size);
-    close(fd);
+    bench_os_unreserve(q, size);
+    bench_os_mem_close(m);
     free(s);
     vmm->ratio = os->st.median > 0 ? vmm->st.median / os->st.median : -1;
     vmm->ratio_text = "the OS calls";
@@ -516,15 +457,13 @@ static void bench_full_cycle(const struct config *cfg, struct row *vmm, struct r
     vmm->st = bench_summarise(s, cfg->runs);
     for (size_t i = 0; i < cfg->runs + 5; ++i) {
         double t0 = bench_now_us();
-        int fd = os_memfd(g);
-        void *q = os_reserve(g, g);
-        os_map(q, g, fd);
-        if (mprotect(q, g, PROT_READ | PROT_WRITE) != 0)
-            die_os("mprotect");
-        os_map_back(q, g);
-        if (munmap(q, g) != 0)
-            die_os("munmap");
-        close(fd);
+        bench_os_mem m = bench_os_mem_create(g);
+        void *q = bench_os_reserve(g, g);
+        bench_os_map_fixed(q, g, m);
+        bench_os_protect_rw(q, g);
+        bench_os_map_back(q, g);
+        bench_os_unreserve(q, g);
+        bench_os_mem_close(m);
         double t = bench_now_us() - t0;
         if (i >= 5)
             s[i - 5] = t;
@@ -561,26 +500,27 @@ static void bench_bulk_maps(const struct config *cfg, struct row *vmm, struct ro
     CHECK(cuMemAddressFree(p, span));
     CHECK(cuMemRelease(h));
 
-    int fd = os_memfd(g);
-    unsigned char *q = os_reserve(span, g);
+    bench_os_mem m = bench_os_mem_create(g);
+    unsigned char *q = bench_os_reserve(span, g);
     for (size_t i = 0; i < cfg->bulk_runs + 1; ++i) {
         double t0 = bench_now_us();
         for (size_t k = 0; k < BULK_MAPS; ++k)
-            os_map(q + k * g, g, fd);
+            bench_os_map_fixed(q + k * g, g, m);
         double t = bench_now_us() - t0;
-        os_map_back(q, span);
+        bench_os_map_back(q, span);
         if (i >= 1)
             s[i - 1] = t;
     }
     os->st = bench_summarise(s, cfg->bulk_runs);
-    munmap(q, span);
-    close(fd);
+    bench_os_unreserve(q, span);
+    bench_os_mem_close(m);
     free(s);
     vmm->ratio = os->st.median > 0 ? vmm->st.median / os->st.median : -1;
     vmm->ratio_text = "the OS calls";
 }
 
-/* cuMemExportToShareableHandle, alone (the fd closed outside the timing) and with the close. */
+/* cuMemExportToShareableHandle, alone (the fd or handle closed outside the timing) and with the
+ * close. */
 static void bench_export(const struct config *cfg, struct row *alone, struct row *with_close, struct row *os)
 {
     CUmemAllocationProp prop = vmm_prop();
@@ -588,39 +528,36 @@ static void bench_export(const struct config *cfg, struct row *alone, struct row
     CHECK(cuMemCreate(&h, vmm_granularity, &prop, 0));
     double *s = samples_buffer(cfg->runs);
     for (size_t i = 0; i < cfg->runs + 5; ++i) {
-        int fd = -1;
+        bench_os_mem shared;
         double t0 = bench_now_us();
-        CHECK(cuMemExportToShareableHandle(&fd, h, CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, 0));
+        CHECK(cuMemExportToShareableHandle(&shared, h, BENCH_HANDLE_TYPE, 0));
         double t = bench_now_us() - t0;
-        close(fd);
+        bench_os_mem_close(shared);
         if (i >= 5)
             s[i - 5] = t;
     }
     alone->st = bench_summarise(s, cfg->runs);
     for (size_t i = 0; i < cfg->runs + 5; ++i) {
-        int fd = -1;
+        bench_os_mem shared;
         double t0 = bench_now_us();
-        CHECK(cuMemExportToShareableHandle(&fd, h, CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, 0));
-        close(fd);
+        CHECK(cuMemExportToShareableHandle(&shared, h, BENCH_HANDLE_TYPE, 0));
+        bench_os_mem_close(shared);
         double t = bench_now_us() - t0;
         if (i >= 5)
             s[i - 5] = t;
     }
     with_close->st = bench_summarise(s, cfg->runs);
     CHECK(cuMemRelease(h));
-    int mfd = os_memfd(vmm_granularity);
+    bench_os_mem m = bench_os_mem_create(vmm_granularity);
     for (size_t i = 0; i < cfg->runs + 5; ++i) {
         double t0 = bench_now_us();
-        int fd = fcntl(mfd, F_DUPFD_CLOEXEC, 0);
-        if (fd < 0)
-            die_os("fcntl(F_DUPFD_CLOEXEC)");
-        close(fd);
+        bench_os_dup_close(m);
         double t = bench_now_us() - t0;
         if (i >= 5)
             s[i - 5] = t;
     }
     os->st = bench_summarise(s, cfg->runs);
-    close(mfd);
+    bench_os_mem_close(m);
     free(s);
     with_close->ratio = os->st.median > 0 ? with_close->st.median / os->st.median : -1;
     with_close->ratio_text = "the OS calls";
@@ -628,8 +565,8 @@ static void bench_export(const struct config *cfg, struct row *alone, struct row
 
 /* How the cost of a map and of a pointer lookup grows with the mappings already live: live
  * one-granule mappings side by side in one reservation (with access, so lookups find them),
- * then the timed calls. The OS row maps a memfd into address space of its own in the same
- * process, so the kernel has as many mappings to search. */
+ * then the timed calls. The OS row maps a memfd (a section) into address space of its own in
+ * the same process, so the kernel has as many mappings to search. */
 struct scale_rows {
     struct row *map, *os_map, *attr, *range;
 };
@@ -667,19 +604,19 @@ static void bench_scaling(const struct config *cfg, size_t live, const struct sc
     }
     out->map->st = bench_summarise(s, cfg->runs);
 
-    int fd = os_memfd(g);
-    void *q = os_reserve(g, g);
+    bench_os_mem m = bench_os_mem_create(g);
+    void *q = bench_os_reserve(g, g);
     for (size_t i = 0; i < cfg->runs + 5; ++i) {
         double t0 = bench_now_us();
-        os_map(q, g, fd);
+        bench_os_map_fixed(q, g, m);
         double t = bench_now_us() - t0;
-        os_map_back(q, g);
+        bench_os_map_back(q, g);
         if (i >= 5)
             s[i - 5] = t;
     }
     out->os_map->st = bench_summarise(s, cfg->runs);
-    munmap(q, g);
-    close(fd);
+    bench_os_unreserve(q, g);
+    bench_os_mem_close(m);
     out->map->ratio = out->os_map->st.median > 0 ? out->map->st.median / out->os_map->st.median : -1;
     out->map->ratio_text = "the OS call";
 
@@ -745,6 +682,7 @@ static struct map_limit map_limit = {-1, 0, CUDA_SUCCESS, "", 0};
 
 static void probe_map_limit(void)
 {
+#ifndef BENCH_OS_NO_MAP_LIMIT /* Windows: print_text says why not */
     FILE *f = fopen("/proc/sys/vm/max_map_count", "r");
     if (!f || fscanf(f, "%ld", &map_limit.max_map_count) != 1)
         map_limit.max_map_count = -1;
@@ -773,6 +711,7 @@ static void probe_map_limit(void)
     CHECK(cuMemAddressFree(p, slots * g));
     CHECK(cuMemRelease(h));
 #endif
+#endif
 }
 
 static void bench_vmm(const struct config *cfg)
@@ -780,19 +719,21 @@ static void bench_vmm(const struct config *cfg)
     CUmemAllocationProp prop = vmm_prop();
     CHECK(cuMemGetAllocationGranularity(&vmm_granularity, &prop, CU_MEM_ALLOC_GRANULARITY_MINIMUM));
     struct row *mau = new_row("vmm_map_access_unmap_granule", "cuMemMap + SetAccess + Unmap, one granule");
-    struct row *os_mau = new_row("os_map_protect_unmap_granule", "OS: mmap memfd MAP_FIXED + mprotect + mmap back, 2 MiB");
+    struct row *os_mau = new_row("os_map_protect_unmap_granule", "");
     struct row *mau256 = new_row("vmm_map_access_unmap_256mib", "cuMemMap + SetAccess + Unmap, 256 MiB");
-    struct row *os_mau256 = new_row("os_map_protect_unmap_256mib", "OS: mmap memfd MAP_FIXED + mprotect + mmap back, 256 MiB");
+    struct row *os_mau256 = new_row("os_map_protect_unmap_256mib", "");
+    snprintf(os_mau->sequence, sizeof(os_mau->sequence), BENCH_TEXT_OS_MAP_ACCESS_UNMAP, "2 MiB");
+    snprintf(os_mau256->sequence, sizeof(os_mau256->sequence), BENCH_TEXT_OS_MAP_ACCESS_UNMAP, "256 MiB");
     struct row *cycle = new_row("vmm_full_cycle_granule", "Create+Reserve+Map+Access+Unmap+Free+Release, one granule");
-    struct row *os_cycle_row = new_row("os_full_cycle_granule", "OS: memfd, reserve, map, mprotect, map back, munmap, close");
+    struct row *os_cycle_row = new_row("os_full_cycle_granule", BENCH_TEXT_OS_FULL_CYCLE);
     char text[96];
     snprintf(text, sizeof(text), "%d x cuMemMap one granule into one reservation (total)", BULK_MAPS);
     struct row *bulk = new_row("vmm_map_4096", text);
-    snprintf(text, sizeof(text), "OS: %d x mmap memfd MAP_FIXED (total)", BULK_MAPS);
+    snprintf(text, sizeof(text), BENCH_TEXT_OS_BULK, BULK_MAPS);
     struct row *os_bulk = new_row("os_map_4096", text);
     struct row *exp = new_row("vmm_export", "cuMemExportToShareableHandle (fd closed untimed)");
     struct row *exp_close = new_row("vmm_export_close", "cuMemExportToShareableHandle + close");
-    struct row *os_dup = new_row("os_dup_close", "OS: fcntl(F_DUPFD_CLOEXEC) + close");
+    struct row *os_dup = new_row("os_dup_close", BENCH_TEXT_OS_DUP_CLOSE);
     bench_map_access_unmap(cfg, vmm_granularity, mau, os_mau);
     mau->reference_us = REF_VMM_MAP_ACCESS_UNMAP_GRANULE_US;
     bench_map_access_unmap(cfg, 256 * MIB, mau256, os_mau256);
@@ -813,7 +754,7 @@ static void bench_vmm(const struct config *cfg)
         snprintf(text, sizeof(text), "cuMemMap one granule, %zu live mapping%s", live[i], plural);
         snprintf(key, sizeof(key), "vmm_map_live_%zu", live[i]);
         rs.map = new_row(key, text);
-        snprintf(text, sizeof(text), "OS: mmap memfd MAP_FIXED, %zu live mapping%s", live[i], plural);
+        snprintf(text, sizeof(text), BENCH_TEXT_OS_MAP_LIVE, live[i], plural);
         snprintf(key, sizeof(key), "os_map_live_%zu", live[i]);
         rs.os_map = new_row(key, text);
         snprintf(text, sizeof(text), "cuPointerGetAttribute(RANGE_START), %zu live", live[i]);
@@ -830,8 +771,10 @@ static void bench_vmm(const struct config *cfg)
 /* ---- External memory ----
  * cuImportExternalMemory + cuExternalMemoryGetMappedBuffer + cuMemFree + cuDestroyExternalMemory
  * of an exported fd, as BEHAVIOR.md times it (the fd is exported untimed before each run, as
- * the import consumes it), beside the raw calls the buffer is made of: mmap of the same fd
- * and munmap. The import maps nothing up front, so neither depends on the size. */
+ * the import consumes it; on Windows an NT handle, which stays the caller's and is closed
+ * untimed after the run), beside the raw calls the buffer is made of: mmap of the same fd and
+ * munmap (MapViewOfFile and UnmapViewOfFile). The import maps nothing up front, so neither
+ * depends on the size. */
 static void bench_import(const struct config *cfg, size_t size, struct row *imp, struct row *os)
 {
     CUmemAllocationProp prop = vmm_prop();
@@ -839,12 +782,11 @@ static void bench_import(const struct config *cfg, size_t size, struct row *imp,
     CHECK(cuMemCreate(&h, size, &prop, 0));
     double *s = samples_buffer(cfg->runs);
     for (size_t i = 0; i < cfg->runs + 5; ++i) {
-        int fd = -1;
-        CHECK(cuMemExportToShareableHandle(&fd, h, CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, 0));
+        bench_os_mem shared;
+        CHECK(cuMemExportToShareableHandle(&shared, h, BENCH_HANDLE_TYPE, 0));
         CUDA_EXTERNAL_MEMORY_HANDLE_DESC d;
         memset(&d, 0, sizeof(d));
-        d.type = CU_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD;
-        d.handle.fd = fd;
+        BENCH_SET_EXTERNAL_HANDLE(&d, shared);
         d.size = size;
         CUDA_EXTERNAL_MEMORY_BUFFER_DESC b;
         memset(&b, 0, sizeof(b));
@@ -857,24 +799,22 @@ static void bench_import(const struct config *cfg, size_t size, struct row *imp,
         CHECK(cuMemFree(p));
         CHECK(cuDestroyExternalMemory(e));
         double t = bench_now_us() - t0;
+        bench_os_imported_close(shared);
         if (i >= 5)
             s[i - 5] = t;
     }
     imp->st = bench_summarise(s, cfg->runs);
-    int fd = -1;
-    CHECK(cuMemExportToShareableHandle(&fd, h, CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, 0));
+    bench_os_mem shared;
+    CHECK(cuMemExportToShareableHandle(&shared, h, BENCH_HANDLE_TYPE, 0));
     for (size_t i = 0; i < cfg->runs + 5; ++i) {
         double t0 = bench_now_us();
-        void *m = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-        if (m == MAP_FAILED)
-            die_os("mmap of the exported fd");
-        munmap(m, size);
+        bench_os_unmap_any(bench_os_map_any(shared, size), size);
         double t = bench_now_us() - t0;
         if (i >= 5)
             s[i - 5] = t;
     }
     os->st = bench_summarise(s, cfg->runs);
-    close(fd);
+    bench_os_mem_close(shared);
     CHECK(cuMemRelease(h));
     free(s);
     imp->reference_us = REF_IMPORT_CYCLE_US;
@@ -885,35 +825,16 @@ static void bench_import(const struct config *cfg, size_t size, struct row *imp,
 static void bench_external(const struct config *cfg)
 {
     struct row *imp2 = new_row("import_cycle_2mib", "Import+MappedBuffer+MemFree+Destroy, 2 MiB");
-    struct row *os2 = new_row("os_mmap_fd_2mib", "OS: mmap of the same fd + munmap, 2 MiB");
+    struct row *os2 = new_row("os_mmap_fd_2mib", "");
     struct row *imp256 = new_row("import_cycle_256mib", "Import+MappedBuffer+MemFree+Destroy, 256 MiB");
-    struct row *os256 = new_row("os_mmap_fd_256mib", "OS: mmap of the same fd + munmap, 256 MiB");
+    struct row *os256 = new_row("os_mmap_fd_256mib", "");
+    snprintf(os2->sequence, sizeof(os2->sequence), BENCH_TEXT_OS_MAP_SAME, "2 MiB");
+    snprintf(os256->sequence, sizeof(os256->sequence), BENCH_TEXT_OS_MAP_SAME, "256 MiB");
     bench_import(cfg, vmm_granularity, imp2, os2);
     bench_import(cfg, 256 * MIB, imp256, os256);
 }
 
 /* ---- Output ---- */
-
-static void host_description(char *out, size_t size)
-{
-    char model[128] = "unknown CPU";
-    FILE *f = fopen("/proc/cpuinfo", "r");
-    if (f) {
-        char line[256];
-        while (fgets(line, sizeof(line), f)) {
-            char *colon = strchr(line, ':');
-            if (strncmp(line, "model name", 10) == 0 && colon) {
-                snprintf(model, sizeof(model), "%s", colon + 2);
-                model[strcspn(model, "\n")] = '\0';
-                break;
-            }
-        }
-        fclose(f);
-    }
-    struct utsname u;
-    const char *release = uname(&u) == 0 ? u.release : "?";
-    snprintf(out, size, "%s, %ld CPUs, Linux %s", model, sysconf(_SC_NPROCESSORS_ONLN), release);
-}
 
 static const char *format_us(double us, char *buf, size_t size)
 {
@@ -960,6 +881,9 @@ static void print_text(const struct config *cfg, const char *device, int driver,
     printf("GB/s: bytes copied per second (1 GB = 1e9 bytes), from the median\n");
     printf("lookups: the time of one call, from runs of %zu calls at random addresses in the live mappings\n",
            cfg->lookups);
+#ifdef BENCH_OS_NO_MAP_LIMIT
+    printf("%s\n", BENCH_OS_NO_MAP_LIMIT);
+#endif
 #ifdef EXTMEM_EXTMEM_H
     if (map_limit.max_map_count > 0)
         printf("limit: vm.max_map_count = %ld mappings per process, the physical limit on live cuMemMap mappings\n",
@@ -1097,10 +1021,10 @@ int main(int argc, char **argv)
     CHECK(cuDeviceGetName(device, (int)sizeof(device), dev));
     CHECK(cuDevicePrimaryCtxRetain(&ctx, dev));
     CHECK(cuCtxSetCurrent(ctx));
-    host_description(host, sizeof(host));
+    bench_os_host(host, sizeof(host));
 
     struct row *alloc = new_row("alloc_free_2mib", "cuMemAlloc + cuMemFree, 2 MiB");
-    struct row *os = new_row("os_cycle_2mib", "OS: memfd+ftruncate+seals+mmap+munmap+close, 2 MiB");
+    struct row *os = new_row("os_cycle_2mib", BENCH_TEXT_OS_CYCLE);
     char text[96];
     snprintf(text, sizeof(text), "launch empty 1-block kernel, async (%zu launches + 1 sync)", cfg.launches_per_batch);
     struct row *batched = new_row("launch_async", text);

@@ -1,12 +1,32 @@
 /*
  * bench/timing.h: a monotonic clock in microseconds and order statistics of a set of runs.
- * Plain C11 and POSIX, so the bench builds the same against extmem and against libcuda.
+ * Plain C11 and POSIX (clock_gettime), or Windows (QueryPerformanceCounter), so the bench
+ * builds the same against extmem and against libcuda, and for Windows with mingw-w64.
  */
 #ifndef BENCH_TIMING_H
 #define BENCH_TIMING_H
 
 #include <stddef.h>
 #include <stdlib.h>
+
+#ifdef _WIN32
+#ifndef WIN32_LEAN_AND_MEAN
+#define WIN32_LEAN_AND_MEAN
+#endif
+#include <windows.h>
+
+static inline double bench_now_us(void)
+{
+    static LARGE_INTEGER freq; /* fixed at boot; a race to set it writes the same value */
+    LARGE_INTEGER now;
+    if (!freq.QuadPart)
+        QueryPerformanceFrequency(&freq);
+    QueryPerformanceCounter(&now);
+    /* Whole seconds and the rest apart, so no precision is lost to a large count. */
+    long long f = freq.QuadPart, c = now.QuadPart;
+    return (double)(c / f) * 1e6 + (double)(c % f) * 1e6 / (double)f;
+}
+#else
 #include <time.h>
 
 static inline double bench_now_us(void)
@@ -15,6 +35,7 @@ static inline double bench_now_us(void)
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec / 1e3;
 }
+#endif
 
 typedef struct bench_stats {
     size_t runs;
