@@ -377,3 +377,40 @@ TEST_F(D3D12, ImportExternalMemory_FollowsTheSpecificationsDirect3DRules)
     CloseHandle(event);
     EXPECT_EQ(0u, heap->Release());
 }
+
+TEST_F(D3D12, ExtmemMemory_OpensAsADirect3DHeap_WhereThereIsID3D12Device3)
+{
+    const UINT64 size = 1 << 20;
+    CUdeviceptr p = 0;
+    ASSERT_OK(cuMemAlloc(&p, size));
+    ASSERT_OK(cuMemsetD32(p, 77, size / 4));
+    ID3D12Heap *heap = nullptr;
+    EXPECT_CU(CUDA_ERROR_INVALID_VALUE, extmem_d3d12_open_memory(device, p + 4096, &heap)); // not its start
+    EXPECT_DETAIL_HAS("give its start");
+    int local = 0;
+    EXPECT_CU(CUDA_ERROR_INVALID_VALUE, extmem_d3d12_open_memory(device, (CUdeviceptr)(uintptr_t)&local, &heap));
+    EXPECT_CU(CUDA_ERROR_INVALID_VALUE, extmem_d3d12_open_memory(nullptr, p, &heap));
+    CUresult r = extmem_d3d12_open_memory(device, p, &heap);
+    if (under_wine()) {
+        EXPECT_EQ(CUDA_ERROR_NOT_SUPPORTED, r) << extmem_error_detail();
+        EXPECT_DETAIL_HAS("ID3D12Device3");
+        printf("wine: no ID3D12Device3, so Direct3D cannot open extmem memory here; this runs on Windows only\n");
+    } else {
+        ASSERT_EQ(CUDA_SUCCESS, r) << extmem_error_detail();
+        D3D12_RESOURCE_DESC d = buffer_desc(size);
+        d.Flags = D3D12_RESOURCE_FLAG_ALLOW_CROSS_ADAPTER;
+        ID3D12Resource *over = nullptr;
+        ASSERT_TRUE(SUCCEEDED(device->CreatePlacedResource(heap, 0, &d, D3D12_RESOURCE_STATE_COMMON, nullptr,
+                                                           IID_PPV_ARGS(&over))));
+        ID3D12Resource *readback = committed(D3D12_HEAP_TYPE_READBACK, size, D3D12_RESOURCE_STATE_COPY_DEST);
+        gpu_copy(readback, over, size); // Direct3D reads the software device's bytes
+        unsigned int *words = nullptr;
+        ASSERT_TRUE(SUCCEEDED(readback->Map(0, nullptr, (void **)&words)));
+        EXPECT_EQ(77u, words[12345]);
+        readback->Unmap(0, nullptr);
+        readback->Release();
+        over->Release();
+        heap->Release();
+    }
+    EXPECT_OK(cuMemFree(p));
+}

@@ -41,6 +41,14 @@ EXTMEM_API CUresult extmem_d3d12_import_heap(ID3D12Heap *heap, CUexternalMemory 
  * buffer's width. Type reported: D3D12_RESOURCE. */
 EXTMEM_API CUresult extmem_d3d12_import_resource(ID3D12Resource *buffer, CUexternalMemory *extMem_out);
 
+/* The other way round: a heap of `device` over the memory of the cuMemAlloc or cuMemHostAlloc
+ * allocation that starts at dptr (ID3D12Device3::OpenExistingHeapFromFileMapping on its
+ * section; Windows 10 1709 and later, not wine 8): Direct3D then works on the software device's
+ * own bytes. Place buffers in it (D3D12_RESOURCE_FLAG_ALLOW_CROSS_ADAPTER) to copy to and from
+ * them. Direct3D wants heaps in multiples of 64 KiB: allocate such sizes. *heap is a new
+ * reference, which keeps the memory alive past cuMemFree. */
+EXTMEM_API CUresult extmem_d3d12_open_memory(ID3D12Device *device, CUdeviceptr dptr, ID3D12Heap **heap);
+
 #ifdef __cplusplus
 }
 #endif

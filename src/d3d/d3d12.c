@@ -353,6 +353,52 @@ CUresult d3d_open_shared(const char *fn, const CUDA_EXTERNAL_MEMORY_HANDLE_DESC 
     return r;
 }
 
+/* ---- The other way round: extmem memory opened by Direct3D 12 ----
+ * ID3D12Device3 (Windows 10 1709) opens a heap over existing memory. mingw-w64 10's d3d12.h
+ * declares ID3D12Device1 at most: ID3D12Device2 adds one method (CreatePipelineState), then
+ * come ID3D12Device3's, in this order. */
+DEFINE_GUID(extmem_IID_ID3D12Device3, 0x81dadc15, 0x2bad, 0x4392, 0x93, 0xc5, 0x10, 0x13, 0x45, 0xc4, 0xaa, 0x98);
+typedef struct device3_vtbl {
+    ID3D12Device1Vtbl device1;
+    void *CreatePipelineState; /* ID3D12Device2 */
+    HRESULT(STDMETHODCALLTYPE *OpenExistingHeapFromAddress)(void *self, const void *address, REFIID riid, void **heap);
+    HRESULT(STDMETHODCALLTYPE *OpenExistingHeapFromFileMapping)(void *self, HANDLE mapping, REFIID riid, void **heap);
+} device3_vtbl;
+typedef struct device3 {
+    const device3_vtbl *lpVtbl;
+} device3;
+
+CUresult extmem_d3d12_open_memory(ID3D12Device *device, CUdeviceptr dptr, ID3D12Heap **heap)
+{
+    static const char fn[] = "extmem_d3d12_open_memory";
+    if (!device || !heap)
+        return fail(CUDA_ERROR_INVALID_VALUE, "%s: %s is NULL", fn, !device ? "device" : "heap");
+    *heap = NULL;
+    /* The allocation's section, under the map's lock so that it cannot be freed meanwhile. */
+    CUresult r = CUDA_SUCCESS;
+    device3 *d3 = NULL;
+    HRESULT hr;
+    amap_lock_read();
+    struct range *range = amap_find(&amap_memory, (uintptr_t)dptr);
+    if (!range || (range->kind != RANGE_DEVICE && range->kind != RANGE_HOST))
+        r = fail(CUDA_ERROR_INVALID_VALUE, "%s: 0x%llx is not in a cuMemAlloc or cuMemHostAlloc allocation (VMM "
+                 "allocations: export a CU_MEM_HANDLE_TYPE_WIN32 handle and call OpenExistingHeapFromFileMapping)",
+                 fn, (unsigned long long)dptr);
+    else if (range->base != (uintptr_t)dptr)
+        r = fail(CUDA_ERROR_INVALID_VALUE, "%s: 0x%llx is inside an allocation; give its start 0x%llx (a heap covers "
+                 "the whole allocation)", fn, (unsigned long long)dptr, (unsigned long long)range->base);
+    else if (FAILED(hr = ID3D12Device_QueryInterface(device, &extmem_IID_ID3D12Device3, (void **)&d3)))
+        r = fail(CUDA_ERROR_NOT_SUPPORTED, "%s: this Direct3D 12 has no ID3D12Device3 (Windows 10 1709 and later "
+                 "have it; wine 8 does not): it cannot open existing memory (HRESULT 0x%08lx)", fn, (unsigned long)hr);
+    else if (FAILED(hr = d3->lpVtbl->OpenExistingHeapFromFileMapping(d3, range->mem.handle, &IID_ID3D12Heap,
+                                                                      (void **)heap)))
+        r = hresult_fail(fn, "ID3D12Device3::OpenExistingHeapFromFileMapping", hr);
+    amap_unlock();
+    if (d3)
+        ID3D12Device_Release((ID3D12Device *)d3);
+    return r;
+}
+
 /* ---- extmem/d3d.h ---- */
 
 CUresult extmem_d3d12_create_shareable_heap(ID3D12Device *device, UINT64 size, ID3D12Heap **heap)
