@@ -193,7 +193,7 @@ static const char *attribute_name(int a)
 
 /* ---- What the tool gathers ---- */
 
-#define FEATURE_COUNT 10
+#define FEATURE_COUNT 16 /* room for every platform's list; add_feature refuses more */
 
 struct feature {
     const char *key;   /* JSON key */
@@ -244,6 +244,12 @@ static bool has_entry_point(const char *symbol)
 
 static struct feature *add_feature(struct info *in, const char *key, const char *title)
 {
+    static struct feature overflow; /* written to, never listed */
+    if (in->feature_count == FEATURE_COUNT) {
+        fprintf(stderr, "extmem-info: more than %d features; %s is left out (raise FEATURE_COUNT)\n", FEATURE_COUNT,
+                key);
+        return &overflow;
+    }
     struct feature *f = &in->features[in->feature_count++];
     f->key = key;
     f->title = title;
@@ -322,18 +328,17 @@ static void dma_buf_feature(struct info *in)
 #endif
 }
 
-static void external_memory_feature(struct info *in, const char *key, const char *title, const char *works_why)
+/* A handle type of cuImportExternalMemory: works where `native` (this platform's type). */
+static void external_memory_feature(struct info *in, const char *key, const char *title, bool native,
+                                    const char *works_why)
 {
     struct feature *f = add_feature(in, key, title);
-#if defined(_WIN32)
-    (void)works_why;
-    say(f, false, "Linux only: file descriptors are a POSIX handle type");
-#else
-    if (!has_entry_point("cuImportExternalMemory"))
+    if (!native)
+        say(f, false, "%s", works_why);
+    else if (!has_entry_point("cuImportExternalMemory"))
         say(f, false, "not in this build: the library has no cuImportExternalMemory");
     else
         say(f, true, "%s", works_why);
-#endif
 }
 
 static void vulkan_feature(struct info *in)
@@ -400,10 +405,29 @@ static void gather_features(struct info *in)
             say(f, false, "not in this build: the library has no cuIpcGetMemHandle");
     }
     attribute_feature(in, "ipc_events", "IPC events", CU_DEVICE_ATTRIBUTE_IPC_EVENT_SUPPORTED, "cuIpcGetEventHandle");
-    external_memory_feature(in, "external_memory_opaque_fd", "external memory OPAQUE_FD",
+#if defined(_WIN32)
+    external_memory_feature(in, "external_memory_opaque_fd", "external memory OPAQUE_FD", false,
+                            "Linux only: file descriptors are a POSIX handle type");
+    external_memory_feature(in, "external_memory_dmabuf_fd", "external memory DMABUF_FD", false,
+                            "Linux only: dma-bufs are Linux kernel objects");
+    external_memory_feature(in, "external_memory_opaque_win32", "external memory OPAQUE_WIN32", true,
+                            "any section, by NT handle (it stays yours) or by name");
+    external_memory_feature(in, "external_memory_opaque_win32_kmt", "external memory OPAQUE_WIN32_KMT", true,
+                            "extmem's KMT tokens (cuMemExportToShareableHandle, CU_MEM_HANDLE_TYPE_WIN32_KMT)");
+    {
+        struct feature *f = add_feature(in, "d3d12", "Direct3D 12 memory");
+        char err[256];
+        if (library_loads("d3d12.dll", err, sizeof(err)))
+            say(f, true, "d3d12.dll loads: D3D12_HEAP / D3D12_RESOURCE memory the CPU reaches imports zero copy");
+        else
+            say(f, false, "d3d12.dll cannot be loaded: %s", err);
+    }
+#else
+    external_memory_feature(in, "external_memory_opaque_fd", "external memory OPAQUE_FD", true,
                             "own exports and Mesa lavapipe memfds; other fds are refused, as the real driver refuses them");
-    external_memory_feature(in, "external_memory_dmabuf_fd", "external memory DMABUF_FD",
+    external_memory_feature(in, "external_memory_dmabuf_fd", "external memory DMABUF_FD", true,
                             "a dma-buf fd is mapped with mmap");
+#endif
     vulkan_feature(in);
 }
 
