@@ -58,7 +58,7 @@ static void wait_for(struct event *e, uint64_t seq)
         if (e->shared)
             os_wait_shared(&e->waker, (uint32_t *)&st->wake, word, (uint32_t *)&st->sleepers);
         else
-            os_wait_on(&st->wake, word, false);
+            os_wait_on(&st->wake, word);
     }
 }
 
@@ -74,7 +74,7 @@ static void complete(struct event *e, uint64_t seq)
     if (e->shared)
         os_wake_shared(&e->waker, (uint32_t *)&st->wake, (uint32_t *)&st->sleepers);
     else
-        os_wake_all(&st->wake, false);
+        os_wake_all(&st->wake);
 }
 
 CUresult event_create(const char *fn, struct ctx *ctx, unsigned int flags, os_memory *shm, void *page,

@@ -78,32 +78,18 @@ static CUresult check_desc(const char *fn, const CUDA_EXTERNAL_MEMORY_HANDLE_DES
     if (OS_HAS_POSIX_FD)
         return fail(CUDA_ERROR_NOT_SUPPORTED, "%s: %s handles are Windows handles: this is the Linux build", fn,
                     type_name(d->type));
+    /* The specification: KMT handles (OPAQUE_WIN32_KMT, D3D11_RESOURCE_KMT) come without a
+     * name; the NT-handle types take "exactly one" of a handle and a name. */
     const void *handle = d->handle.win32.handle, *name = d->handle.win32.name;
-    switch (d->type) {
-    case CU_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_WIN32:
-        /* The specification: "exactly one of handle and name must not be NULL". */
-        if (!handle == !name)
-            return fail(CUDA_ERROR_INVALID_VALUE, "%s: OPAQUE_WIN32 takes exactly one of handle.win32.handle and "
-                        "handle.win32.name; %s", fn, handle ? "both are set" : "both are NULL");
-        return CUDA_SUCCESS;
-    case CU_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_WIN32_KMT:
-        /* The specification: the handle must be non-NULL and the name NULL. */
-        if (!handle || name)
-            return fail(CUDA_ERROR_INVALID_VALUE, "%s: OPAQUE_WIN32_KMT takes handle.win32.handle and no name (KMT "
-                        "handles have none); %s", fn, !handle ? "the handle is NULL" : "a name is set");
-        return CUDA_SUCCESS;
-    case CU_EXTERNAL_MEMORY_HANDLE_TYPE_D3D11_RESOURCE_KMT:
-        /* The specification: a KMT handle, and no name. */
-        if (!handle || name)
-            return fail(CUDA_ERROR_INVALID_VALUE, "%s: D3D11_RESOURCE_KMT takes handle.win32.handle and no name; %s",
-                        fn, !handle ? "the handle is NULL" : "a name is set");
-        return CUDA_SUCCESS;
-    default: /* D3D12_HEAP, D3D12_RESOURCE, D3D11_RESOURCE: an NT handle or a name */
-        if (!handle == !name)
-            return fail(CUDA_ERROR_INVALID_VALUE, "%s: %s takes exactly one of handle.win32.handle and "
-                        "handle.win32.name; %s", fn, type_name(d->type), handle ? "both are set" : "both are NULL");
-        return CUDA_SUCCESS;
-    }
+    bool kmt = d->type == CU_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_WIN32_KMT ||
+               d->type == CU_EXTERNAL_MEMORY_HANDLE_TYPE_D3D11_RESOURCE_KMT;
+    if (kmt && (!handle || name))
+        return fail(CUDA_ERROR_INVALID_VALUE, "%s: %s takes handle.win32.handle and no name (KMT handles have none); "
+                    "%s", fn, type_name(d->type), !handle ? "the handle is NULL" : "a name is set");
+    if (!kmt && !handle == !name)
+        return fail(CUDA_ERROR_INVALID_VALUE, "%s: %s takes exactly one of handle.win32.handle and handle.win32.name; "
+                    "%s", fn, type_name(d->type), handle ? "both are set" : "both are NULL");
+    return CUDA_SUCCESS;
 }
 
 /* A UTF-16 name for messages: ASCII as it is, anything else as '?', long names cut. */
@@ -176,13 +162,13 @@ CUresult CUDAAPI cuImportExternalMemory(CUexternalMemory *extMem_out, const CUDA
     }
     /* Whose handle it is after a success: the specification transfers an fd to extmem; an NT
      * handle stays the caller's (extmem holds a duplicate); what extmem opened is its own. */
-    bool fd = OS_HAS_POSIX_FD, opened;
+    bool fd = OS_HAS_POSIX_FD, ours; /* ours: h is extmem's own handle (opened or duplicated) */
     const char *stays = fd ? "; it stays open and yours" : "; it stays yours";
     os_handle h;
     char label[128];
-    if ((r = locate(fn, d, &h, &opened, label, sizeof(label))))
+    if ((r = locate(fn, d, &h, &ours, label, sizeof(label))))
         return r;
-    if (opened)
+    if (ours)
         stays = "";
     bool dmabuf = d->type == CU_EXTERNAL_MEMORY_HANDLE_TYPE_DMABUF_FD;
     os_external object;
@@ -196,13 +182,16 @@ CUresult CUDAAPI cuImportExternalMemory(CUexternalMemory *extMem_out, const CUDA
                  os_error_string(err, text, sizeof(text)), stays);
     else if (!(e = calloc(1, sizeof(*e))))
         r = fail(CUDA_ERROR_OUT_OF_MEMORY, "%s: out of host memory%s", fn, stays);
-    else if (!fd && !opened && (err = os_handle_dup(h, &h)))
-        r = fail(CUDA_ERROR_OPERATING_SYSTEM, "%s: duplicating %s failed: %s%s", fn, label,
-                 os_error_string(err, text, sizeof(text)), stays);
-    else
-        opened = opened || !fd;
+    else if (!fd && !ours) {
+        /* An NT handle stays the caller's: extmem keeps a duplicate of its own. */
+        if ((err = os_handle_dup(h, &h)))
+            r = fail(CUDA_ERROR_OPERATING_SYSTEM, "%s: duplicating %s failed: %s%s", fn, label,
+                     os_error_string(err, text, sizeof(text)), stays);
+        else
+            ours = true;
+    }
     if (r) {
-        if (opened)
+        if (ours)
             os_handle_close(h);
         free(e);
         return r;

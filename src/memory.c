@@ -100,22 +100,12 @@ fail_free:
     return os_failure(fn, err, size);
 }
 
-void mem_register(struct ctx *ctx, struct range *r)
+/* Registers r; with `exclusive`, only where no registered range shares an address with it. */
+static bool register_range(struct ctx *ctx, struct range *r, bool exclusive)
 {
     r->ctx = ctx;
     amap_lock_write();
-    amap_insert(&amap_memory, r);
-    amap_unlock();
-    os_mutex_lock(&ctx->lock);
-    list_add(&ctx->ranges, &r->ctx_node);
-    os_mutex_unlock(&ctx->lock);
-}
-
-bool mem_register_unless_overlapping(struct ctx *ctx, struct range *r)
-{
-    r->ctx = ctx;
-    amap_lock_write();
-    bool free_space = !amap_overlap(&amap_memory, r->base, r->map_size);
+    bool free_space = !exclusive || !amap_overlap(&amap_memory, r->base, r->map_size);
     if (free_space)
         amap_insert(&amap_memory, r);
     amap_unlock();
@@ -126,6 +116,10 @@ bool mem_register_unless_overlapping(struct ctx *ctx, struct range *r)
     }
     return free_space;
 }
+
+void mem_register(struct ctx *ctx, struct range *r) { register_range(ctx, r, false); }
+
+bool mem_register_unless_overlapping(struct ctx *ctx, struct range *r) { return register_range(ctx, r, true); }
 
 /* Unregisters and frees r; the caller has removed it from the address map. */
 void mem_free_range(struct range *r)

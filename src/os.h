@@ -173,10 +173,9 @@ int os_thread_create(os_thread *t, void (*fn)(void *), void *arg);
 void os_thread_detach(os_thread t);
 
 /* ---- Waiting on a word of memory, also across processes (src/<os>/wait.c) ---- */
-/* Sleeps while *addr == expected (spurious wake-ups are allowed). `shared`: the word lives in
- * memory shared with other processes. */
-void os_wait_on(void *addr, uint32_t expected, bool shared);
-void os_wake_all(void *addr, bool shared);
+/* Sleeps while *addr == expected (spurious wake-ups are allowed); the word is this process's. */
+void os_wait_on(void *addr, uint32_t expected);
+void os_wake_all(void *addr);
 
 /* Waiting on a word that lives in a shared memory object (`page`), woken from any process.
  * Linux: shared futexes do it, and the waker holds nothing. Windows: WaitOnAddress stays inside

@@ -307,9 +307,13 @@ CUresult d3d_open_shared(const char *fn, const CUDA_EXTERNAL_MEMORY_HANDLE_DESC 
                     "(extmem_d3d12_create_shareable_heap, ID3D12Device::CreateSharedHandle, D3D12_HEAP)", fn);
     bool is_heap = d->type == CU_EXTERNAL_MEMORY_HANDLE_TYPE_D3D12_HEAP;
     ID3D12Device *device = own_device();
-    if (!device)
-        return fail(CUDA_ERROR_NOT_SUPPORTED, "%s: extmem has no Direct3D 12 device to open the handle with: %s", fn,
-                    d3d.missing[0] ? d3d.missing : "D3D12CreateDevice failed");
+    if (!device) {
+        if (d3d.missing[0])
+            return fail(CUDA_ERROR_NOT_SUPPORTED, "%s: extmem has no Direct3D 12 device to open the handle with: %s",
+                        fn, d3d.missing);
+        return fail(CUDA_ERROR_NOT_SUPPORTED, "%s: extmem has no Direct3D 12 device to open the handle with: "
+                    "D3D12CreateDevice failed (HRESULT 0x%08lx)", fn, (unsigned long)d3d.device_result);
+    }
     HANDLE opened = NULL;
     HRESULT hr = S_OK;
     if (!handle && FAILED(hr = ID3D12Device_OpenSharedHandleByName(device, name, GENERIC_ALL, &opened))) {

@@ -6,15 +6,19 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-void os_wait_on(void *addr, uint32_t expected, bool shared)
+static void futex_wait(void *addr, uint32_t expected, int op)
 {
-    syscall(SYS_futex, addr, shared ? FUTEX_WAIT : FUTEX_WAIT_PRIVATE, expected, NULL, NULL, 0);
+    syscall(SYS_futex, addr, op, expected, NULL, NULL, 0);
 }
 
-void os_wake_all(void *addr, bool shared)
+static void futex_wake_all(void *addr, int op)
 {
-    syscall(SYS_futex, addr, shared ? FUTEX_WAKE : FUTEX_WAKE_PRIVATE, 0x7fffffff, NULL, NULL, 0);
+    syscall(SYS_futex, addr, op, 0x7fffffff, NULL, NULL, 0);
 }
+
+void os_wait_on(void *addr, uint32_t expected) { futex_wait(addr, expected, FUTEX_WAIT_PRIVATE); }
+
+void os_wake_all(void *addr) { futex_wake_all(addr, FUTEX_WAKE_PRIVATE); }
 
 int os_waker_open(const os_memory *page, os_waker *w)
 {
@@ -29,12 +33,12 @@ void os_wait_shared(os_waker *w, uint32_t *word, uint32_t expected, uint32_t *sl
 {
     (void)w;
     (void)sleepers;
-    os_wait_on(word, expected, true);
+    futex_wait(word, expected, FUTEX_WAIT);
 }
 
 void os_wake_shared(os_waker *w, uint32_t *word, uint32_t *sleepers)
 {
     (void)w;
     (void)sleepers;
-    os_wake_all(word, true);
+    futex_wake_all(word, FUTEX_WAKE);
 }

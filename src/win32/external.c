@@ -50,7 +50,7 @@ int os_external_open_name(const uint16_t *name, os_handle *out)
 int os_external_open_token(uint32_t token, os_handle *out)
 {
     char name[64];
-    snprintf(name, sizeof(name), "Local\\extmem-kmt-%08lx", (unsigned long)token); /* memory.c */
+    win32_kmt_name(name, sizeof(name), token);
     HANDLE h = OpenFileMappingA(IMPORT_ACCESS, FALSE, name);
     if (!h)
         return (int)GetLastError();

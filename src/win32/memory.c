@@ -19,26 +19,34 @@
 
 #include <stdio.h>
 
-size_t os_page_size(void)
+static SYSTEM_INFO si;
+
+static BOOL CALLBACK read_system_info(PINIT_ONCE once, void *param, void **context)
 {
-    static size_t page;
-    if (!page) {
-        SYSTEM_INFO si;
-        GetSystemInfo(&si);
-        page = si.dwPageSize;
-    }
-    return page;
+    (void)once, (void)param, (void)context;
+    GetSystemInfo(&si);
+    return TRUE;
 }
 
-size_t win32_allocation_granularity(void)
+static const SYSTEM_INFO *system_info(void)
 {
-    static size_t gran;
-    if (!gran) {
-        SYSTEM_INFO si;
-        GetSystemInfo(&si);
-        gran = si.dwAllocationGranularity;
-    }
-    return gran;
+    static INIT_ONCE once = INIT_ONCE_STATIC_INIT;
+    InitOnceExecuteOnce(&once, read_system_info, NULL, NULL);
+    return &si;
+}
+
+size_t os_page_size(void) { return system_info()->dwPageSize; }
+
+size_t win32_allocation_granularity(void) { return system_info()->dwAllocationGranularity; }
+
+void win32_section_name(char *out, size_t size, const char *name, unsigned long pid, uint32_t token)
+{
+    snprintf(out, size, "Local\\%s-%lu-%lu", name, pid, (unsigned long)token);
+}
+
+void win32_kmt_name(char *out, size_t size, uint32_t token)
+{
+    snprintf(out, size, "Local\\extmem-kmt-%08lx", (unsigned long)token);
 }
 
 /* The owner-only security descriptor: one ACE, all access for the process token's user. Made
@@ -139,7 +147,7 @@ int os_memory_create(os_memory *mem, size_t size, const char *name, const os_sha
 {
     static volatile LONG counter;
     SECURITY_ATTRIBUTES given, *sa = win32_owner_only();
-    char why[8];
+    char why[160];
     if (share && share->security) {
         if (security_from(share->security, &given, why, sizeof(why)))
             return ERROR_INVALID_PARAMETER; /* os_share_check said why, before */
@@ -158,11 +166,10 @@ int os_memory_create(os_memory *mem, size_t size, const char *name, const os_sha
             if ((err = os_random_bytes(&token, sizeof(token))))
                 return err;
             token |= 0x40000000u; /* never 0, which means "no handle" */
-            snprintf(full, sizeof(full), "Local\\extmem-kmt-%08lx", (unsigned long)token);
+            win32_kmt_name(full, sizeof(full), token);
         } else {
             token = (uint32_t)InterlockedIncrement(&counter);
-            snprintf(full, sizeof(full), "Local\\%s-%lu-%lu", name, (unsigned long)GetCurrentProcessId(),
-                     (unsigned long)token);
+            win32_section_name(full, sizeof(full), name, GetCurrentProcessId(), token);
         }
         h = create_section(size, full, &own, &err);
         if (err != ERROR_ALREADY_EXISTS)

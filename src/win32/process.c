@@ -132,7 +132,7 @@ int32_t os_ipc_token(const os_memory *mem) { return (int32_t)mem->token; }
 int os_ipc_open(int pid, int32_t token, const char *name, os_handle *out)
 {
     char full[160];
-    snprintf(full, sizeof(full), "Local\\%s-%d-%lu", name, pid, (unsigned long)(uint32_t)token);
+    win32_section_name(full, sizeof(full), name, (unsigned long)pid, (uint32_t)token);
     /* SECTION_QUERY lets win32_section_info read the size without mapping a view. */
     HANDLE h = OpenFileMappingA(FILE_MAP_READ | FILE_MAP_WRITE | SECTION_QUERY, FALSE, full);
     if (!h)

@@ -15,17 +15,9 @@
 #include <stdatomic.h>
 #include <stdio.h>
 
-void os_wait_on(void *addr, uint32_t expected, bool shared)
-{
-    /* A shared word waited on without its waker: wake every millisecond to look again. */
-    WaitOnAddress(addr, &expected, sizeof(expected), shared ? 1 : INFINITE);
-}
+void os_wait_on(void *addr, uint32_t expected) { WaitOnAddress(addr, &expected, sizeof(expected), INFINITE); }
 
-void os_wake_all(void *addr, bool shared)
-{
-    (void)shared;
-    WakeByAddressAll(addr);
-}
+void os_wake_all(void *addr) { WakeByAddressAll(addr); }
 
 int os_waker_open(const os_memory *page, os_waker *w)
 {

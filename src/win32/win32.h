@@ -40,6 +40,11 @@ size_t win32_allocation_granularity(void);
  * kind (a file, an event...). process.c. */
 int win32_section_info(HANDLE h, uint64_t *size, char *name, size_t name_size, bool *not_section);
 
+/* The full names of extmem's sections (memory.c): `Local\<name>-<pid>-<token>`, and
+ * `Local\extmem-kmt-<token>` for one reachable by its KMT token. */
+void win32_section_name(char *out, size_t size, const char *name, unsigned long pid, uint32_t token);
+void win32_kmt_name(char *out, size_t size, uint32_t token);
+
 /* Security attributes whose DACL admits this process's user alone (memory.c); NULL when the
  * token cannot be read (then the default DACL applies). */
 SECURITY_ATTRIBUTES *win32_owner_only(void);
