@@ -63,6 +63,8 @@ typedef struct os_memory {
                          * or its KMT token when `global`; Linux: 0 */
     bool global;        /* Windows: reachable by its token alone (a KMT handle) */
     bool inheritable;   /* Windows: exported handles are inherited by child processes */
+    bool read_only;     /* Linux: opened from a read-only fd (os_memory_open): its mappings
+                         * can never be made writable */
 } os_memory;
 
 /* Who else may open a new memory object, and how. Windows only: on Linux a memory object
@@ -152,7 +154,7 @@ int os_memory_export(const os_memory *mem, os_handle *out);
  * or ERROR_FILE_NOT_FOUND when no object has the token (any more); Linux: ENOTSUP. */
 int os_memory_open_token(uint32_t token, os_memory *mem);
 /* Checks that h is a memory object extmem created (in any process) and opens it as mem (a new
- * handle; h stays the caller's). Returns 0, or an OS error; *why explains a refusal when
+ * handle; h stays the caller's; mem.read_only when h allows no writing). Returns 0, or an OS error; *why explains a refusal when
  * the object is readable but not extmem's (then the return is EINVAL). */
 int os_memory_open(os_handle h, os_memory *mem, char *why, size_t why_size);
 
@@ -225,6 +227,12 @@ bool os_library_loaded(const char *name);
 /* Called once by cuInit: allow as many open handles as the process may have, since every
  * allocation holds one. */
 void os_raise_handle_limit(void);
+
+/* ---- Fault injection for tests (src/fault.c, one file for both OS layers) ----
+ * True when the environment variable EXTMEM_FAULT is "<call>@<hex address>" with an address
+ * inside [addr, addr + size): then the OS layer's `call` fails with the OS's out-of-memory
+ * error instead of doing its work. Checked by os_protect. */
+bool os_fault_injected(const char *call, const void *addr, size_t size);
 
 /* ---- Errors (src/<os>/error.c) ---- */
 int os_last_error(void);
