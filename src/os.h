@@ -83,7 +83,16 @@ size_t os_page_size(void);
 int os_memory_create(os_memory *mem, size_t size, const char *name, const os_share *share);
 /* Checks that `security` is something os_share.security accepts; 0, or EINVAL with *why. */
 int os_share_check(const void *security, char *why, size_t why_size);
+/* Maps [offset, offset + size) of mem shared and writable. Like every mapping of device memory
+ * the OS layer makes (os_map_fixed, os_external_map), it is not inherited by a fork() child:
+ * the child of an initialised process cannot use CUDA (docs/fork.md), and on the driver it
+ * cannot reach the parent's device memory either. */
 int os_memory_map(const os_memory *mem, size_t offset, size_t size, void **addr);
+/* Makes a mapping of os_memory_map inherited by fork() children after all: pinned host memory,
+ * which the driver maps shared and its fork children keep (docs/fork.md). */
+void os_memory_inherit(void *addr, size_t size);
+/* The other way round, for a mapping the OS layer made by other means (its own use). */
+void os_memory_keep_from_fork(void *addr, size_t size);
 int os_memory_unmap(void *addr, size_t size);
 void os_memory_close(os_memory *mem);
 /* True when every page of [addr, addr + size) is mapped in this process. */
@@ -193,6 +202,9 @@ void os_wait_shared(os_waker *w, uint32_t *word, uint32_t expected, uint32_t *sl
 void os_wake_shared(os_waker *w, uint32_t *word, uint32_t *sleepers);
 
 /* ---- Other processes (src/<os>/process.c) ---- */
+/* From now on, in_child runs in the child of every fork() of this process (pthread_atfork),
+ * before fork returns there. Windows has no fork: nothing happens. */
+void os_watch_fork(void (*in_child)(void));
 /* A value that changes when a pid is reused: the process's start time; 0 if it is gone. */
 uint64_t os_process_start_time(int pid);
 /* What an IPC handle carries to name mem besides its name and the exporter's pid: Linux, the

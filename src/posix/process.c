@@ -5,11 +5,18 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+void os_watch_fork(void (*in_child)(void))
+{
+    /* Registered once per process by cuInit; fails only without memory for the entry. */
+    (void)pthread_atfork(NULL, NULL, in_child);
+}
 
 uint64_t os_process_start_time(int pid)
 {

@@ -43,7 +43,12 @@ int os_unreserve(void *addr, size_t size) { return munmap(addr, size) == 0 ? 0 :
 int os_map_fixed(const os_memory *mem, size_t offset, void *addr, size_t size)
 {
     void *p = mmap(addr, size, PROT_NONE, MAP_SHARED | MAP_FIXED, mem->handle, (off_t)offset);
-    return p == MAP_FAILED ? errno : 0;
+    if (p == MAP_FAILED)
+        return errno;
+    /* Device memory: not the fork child's (os.h). The reservation around it is inherited as
+     * the driver's is, inaccessible. */
+    os_memory_keep_from_fork(p, size);
+    return 0;
 }
 
 int os_unmap_fixed(void *addr, size_t size)
