@@ -670,7 +670,10 @@ EXTMEM_API CUresult CUDAAPI cuGetErrorName(CUresult error, const char **pStr);
 EXTMEM_API CUresult CUDAAPI cuGetErrorString(CUresult error, const char **pStr);
 
 /* ---- Initialisation and version ---- */
-/* CUDA_ERROR_INVALID_VALUE if Flags is not 0. */
+/* CUDA_ERROR_INVALID_VALUE if Flags is not 0. CUDA_ERROR_NOT_INITIALIZED in a fork() child of
+ * a process that had called cuInit, as on the driver: there every call but cuDriverGetVersion,
+ * cuGetErrorName/String and cuGetProcAddress answers CUDA_ERROR_NOT_INITIALIZED, and the
+ * parent's device memory is not mapped (docs/fork.md). */
 EXTMEM_API CUresult CUDAAPI cuInit(unsigned int Flags);
 /* CUDA_ERROR_INVALID_VALUE if driverVersion is NULL. Works before cuInit. */
 EXTMEM_API CUresult CUDAAPI cuDriverGetVersion(int *driverVersion);
@@ -831,6 +834,8 @@ EXTMEM_API CUresult CUDAAPI cuMemAddressFree(CUdeviceptr ptr, size_t size);
 EXTMEM_API CUresult CUDAAPI cuMemMap(CUdeviceptr ptr, size_t size, size_t offset, CUmemGenericAllocationHandle handle,
                                      unsigned long long flags);
 EXTMEM_API CUresult CUDAAPI cuMemUnmap(CUdeviceptr ptr, size_t size);
+/* All or nothing: on any failure no mapping's access has changed (docs/vmm.md). Write access to
+ * an allocation imported from a read-only fd is CUDA_ERROR_INVALID_VALUE. */
 EXTMEM_API CUresult CUDAAPI cuMemSetAccess(CUdeviceptr ptr, size_t size, const CUmemAccessDesc *desc, size_t count);
 EXTMEM_API CUresult CUDAAPI cuMemGetAccess(unsigned long long *flags, const CUmemLocation *location, CUdeviceptr ptr);
 /* POSIX: shareableHandle points to an int that receives a new fd (O_CLOEXEC), the caller's
