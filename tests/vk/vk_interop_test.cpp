@@ -409,6 +409,7 @@ TEST_F(VulkanInterop, MemoryFromAnotherProcess_SentOverAUnixSocket_RoundTrips)
     desc.size = std::stoull(size_text);
     CUexternalMemory ext = nullptr;
     ASSERT_OK(cuImportExternalMemory(&ext, &desc)) << target;
+    EXPECT_FALSE(fd_is_open(fd)); // the caller's number is closed, as the driver closes it; extmem has its own
     CUdeviceptr p = 0;
     CUDA_EXTERNAL_MEMORY_BUFFER_DESC bd = {};
     bd.size = words * 4;
