@@ -172,6 +172,16 @@ struct record_work {
     uint64_t seq;
 };
 
+/* The record's sequence number is taken where it joins its stream's order, under the lock
+ * that orders the queue (DESIGN.md §6): a wait on another thread then captures either a
+ * record that is already queued, or the one before it, never one queued behind the wait
+ * itself or behind work waiting for that wait, which would deadlock. */
+static void record_queued(struct work *w)
+{
+    struct record_work *rw = (struct record_work *)w;
+    rw->seq = atomic_fetch_add(&rw->e->state->recorded, 1) + 1;
+}
+
 static void run_record(struct work *w)
 {
     struct record_work *rw = (struct record_work *)w;
@@ -203,7 +213,7 @@ static CUresult record(const char *fn, CUevent hEvent, CUstream hStream, unsigne
         r = fail(CUDA_ERROR_OUT_OF_MEMORY, "%s: out of host memory", fn);
         goto out;
     }
-    rw->seq = atomic_fetch_add(&e->state->recorded, 1) + 1;
+    rw->w.queued = record_queued;
     rw->w.run = run_record;
     rw->e = e;
     e = NULL; /* the work holds the reference now */

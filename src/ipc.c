@@ -262,6 +262,8 @@ CUresult CUDAAPI cuIpcCloseMemHandle(CUdeviceptr dptr)
     if (r)
         return r;
     ctx_release(ctx);
+    if ((r = device_wait_allowed(fn)))
+        return r;
     amap_lock_write();
     struct range *range = amap_find(&amap_memory, (uintptr_t)dptr);
     bool ok = range && range->kind == RANGE_IPC && range->base == (uintptr_t)dptr;
@@ -272,14 +274,16 @@ CUresult CUDAAPI cuIpcCloseMemHandle(CUdeviceptr dptr)
         last = --ir->refs == 0;
         os_mutex_unlock(&ipc_lock);
         if (last)
-            amap_remove(&amap_memory, range);
+            mem_unpublish(range);
     }
     amap_unlock();
     if (!ok)
         return fail(CUDA_ERROR_INVALID_VALUE, "%s: 0x%llx is not a pointer cuIpcOpenMemHandle returned (or it was "
                     "closed)", fn, (unsigned long long)dptr);
-    if (last)
+    if (last) {
+        device_drain(); /* as cuMemFree: queued work may still use the mapping */
         mem_free_range(range);
+    }
     return CUDA_SUCCESS;
 }
 

@@ -100,20 +100,21 @@ fail_free:
     return os_failure(fn, err, size);
 }
 
-/* Registers r; with `exclusive`, only where no registered range shares an address with it. */
+/* Registers r; with `exclusive`, only where no registered range shares an address with it.
+ * The range joins its context's list and the address map in one step under the maps' lock,
+ * so nothing can find it by address (and free it) before it belongs to its context. */
 static bool register_range(struct ctx *ctx, struct range *r, bool exclusive)
 {
     r->ctx = ctx;
     amap_lock_write();
     bool free_space = !exclusive || !amap_overlap(&amap_memory, r->base, r->map_size);
-    if (free_space)
-        amap_insert(&amap_memory, r);
-    amap_unlock();
     if (free_space) {
         os_mutex_lock(&ctx->lock);
         list_add(&ctx->ranges, &r->ctx_node);
         os_mutex_unlock(&ctx->lock);
+        amap_insert(&amap_memory, r);
     }
+    amap_unlock();
     return free_space;
 }
 
@@ -121,12 +122,16 @@ void mem_register(struct ctx *ctx, struct range *r) { register_range(ctx, r, fal
 
 bool mem_register_unless_overlapping(struct ctx *ctx, struct range *r) { return register_range(ctx, r, true); }
 
-/* Unregisters and frees r; the caller has removed it from the address map. */
-void mem_free_range(struct range *r)
+void mem_unpublish(struct range *r)
 {
+    amap_remove(&amap_memory, r);
     os_mutex_lock(&r->ctx->lock);
     list_del(&r->ctx_node);
     os_mutex_unlock(&r->ctx->lock);
+}
+
+void mem_free_range(struct range *r)
+{
     if (r->unmap_len)
         os_memory_unmap((void *)r->unmap_base, r->unmap_len);
     if (r->release)
@@ -140,17 +145,21 @@ void mem_free_range(struct range *r)
     free(r);
 }
 
+/* The context is being destroyed and its streams have drained (ctx_teardown). A range is
+ * taken from the list and the map under the maps' lock, as a free takes it, so a free racing
+ * the destruction and the destruction never both own it. */
 void mem_free_context(struct ctx *ctx)
 {
     for (;;) {
+        amap_lock_write();
         os_mutex_lock(&ctx->lock);
         struct range *r = list_empty(&ctx->ranges) ? NULL : list_entry(ctx->ranges.next, struct range, ctx_node);
         os_mutex_unlock(&ctx->lock);
+        if (r)
+            mem_unpublish(r);
+        amap_unlock();
         if (!r)
             return;
-        amap_lock_write();
-        amap_remove(&amap_memory, r);
-        amap_unlock();
         mem_free_range(r);
     }
 }
@@ -161,7 +170,7 @@ static struct range *take_allocation(uintptr_t addr, range_kind kind)
     amap_lock_write();
     struct range *r = amap_find(&amap_memory, addr);
     if (r && r->base == addr && (r->kind == kind || (kind == RANGE_DEVICE && r->kind == RANGE_EXTERNAL)))
-        amap_remove(&amap_memory, r);
+        mem_unpublish(r);
     else
         r = NULL;
     amap_unlock();
@@ -285,9 +294,13 @@ CUresult CUDAAPI cuMemAllocPitch(CUdeviceptr *dptr, size_t *pPitch, size_t Width
 
 CUresult CUDAAPI cuMemFree(CUdeviceptr dptr)
 {
-    struct ctx *ctx;
-    CUresult r = ctx_current("cuMemFree", &ctx);
+    REQUIRE_INIT("cuMemFree");
+    /* Before the context: a host function's thread has none, and this is the better reason. */
+    CUresult r = device_wait_allowed("cuMemFree");
     if (r)
+        return r;
+    struct ctx *ctx;
+    if ((r = ctx_current("cuMemFree", &ctx)))
         return r;
     ctx_release(ctx);
     if (dptr == 0)
@@ -295,6 +308,8 @@ CUresult CUDAAPI cuMemFree(CUdeviceptr dptr)
     struct range *range = take_allocation((uintptr_t)dptr, RANGE_DEVICE);
     if (!range)
         return not_an_allocation("cuMemFree", "dptr", (uintptr_t)dptr, RANGE_DEVICE);
+    /* Synchronous, as on the driver: work queued before the free may still use the memory. */
+    device_drain();
     mem_free_range(range);
     return CUDA_SUCCESS;
 }
@@ -380,9 +395,13 @@ CUresult CUDAAPI cuMemAllocHost(void **pp, size_t bytesize)
 
 CUresult CUDAAPI cuMemFreeHost(void *p)
 {
-    struct ctx *ctx;
-    CUresult r = ctx_current("cuMemFreeHost", &ctx);
+    REQUIRE_INIT("cuMemFreeHost");
+    /* Before the context: a host function's thread has none, and this is the better reason. */
+    CUresult r = device_wait_allowed("cuMemFreeHost");
     if (r)
+        return r;
+    struct ctx *ctx;
+    if ((r = ctx_current("cuMemFreeHost", &ctx)))
         return r;
     ctx_release(ctx);
     if (!p)
@@ -390,6 +409,7 @@ CUresult CUDAAPI cuMemFreeHost(void *p)
     struct range *range = take_allocation((uintptr_t)p, RANGE_HOST);
     if (!range)
         return not_an_allocation("cuMemFreeHost", "p", (uintptr_t)p, RANGE_HOST);
+    device_drain(); /* as cuMemFree */
     mem_free_range(range);
     return CUDA_SUCCESS;
 }

@@ -36,6 +36,9 @@ static inline os_handle os_handle_from_int32(int32_t v) { return (os_handle)(int
 #define OS_MUTEX_INITIALIZER {0}
 #define OS_HAS_POSIX_FD 0
 #define OS_VULKAN_LOADER "vulkan-1.dll"
+/* A DLL's destructors run under the loader lock (DllMain), where joining a thread deadlocks,
+ * and at process exit after the other threads were ended: extmem joins nothing there. */
+#define OS_JOIN_THREADS_AT_UNLOAD 0
 #else
 #include <pthread.h>
 #define OS_THREAD_LOCAL _Thread_local
@@ -51,6 +54,7 @@ static inline os_handle os_handle_from_int32(int32_t v) { return v; }
 #define OS_MUTEX_INITIALIZER PTHREAD_MUTEX_INITIALIZER
 #define OS_HAS_POSIX_FD 1
 #define OS_VULKAN_LOADER "libvulkan.so.1"
+#define OS_JOIN_THREADS_AT_UNLOAD 1
 #endif
 
 /* ---- Shareable memory (src/<os>/memory.c) ----
@@ -171,6 +175,8 @@ void os_cond_signal(os_cond *c);
 void os_cond_broadcast(os_cond *c);
 int os_thread_create(os_thread *t, void (*fn)(void *), void *arg);
 void os_thread_detach(os_thread t);
+/* Waits for t to end and frees what it holds. */
+void os_thread_join(os_thread t);
 
 /* ---- Waiting on a word of memory, also across processes (src/<os>/wait.c) ---- */
 /* Sleeps while *addr == expected (spurious wake-ups are allowed); the word is this process's. */

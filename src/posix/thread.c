@@ -52,3 +52,5 @@ int os_thread_create(os_thread *t, void (*fn)(void *), void *arg)
 }
 
 void os_thread_detach(os_thread t) { pthread_detach(t); }
+
+void os_thread_join(os_thread t) { pthread_join(t, NULL); }

@@ -80,3 +80,9 @@ int os_thread_create(os_thread *t, void (*fn)(void *), void *arg)
 }
 
 void os_thread_detach(os_thread t) { CloseHandle(t.handle); }
+
+void os_thread_join(os_thread t)
+{
+    WaitForSingleObject(t.handle, INFINITE);
+    CloseHandle(t.handle);
+}
