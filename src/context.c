@@ -51,11 +51,17 @@ static struct ctx *ctx_new(CUdevice dev, unsigned int flags, bool is_primary)
 static void ctx_teardown(struct ctx *ctx)
 {
     atomic_store(&ctx->destroyed, true);
-    /* Work on any context's streams may use this context's memory (unified addressing). */
-    device_drain();
+    /* Work on any context's streams may use this context's memory (unified addressing). The
+     * callers checked device_wait_allowed; only a nested submission can be refused here, and
+     * then the wait alone has to do. */
+    bool held = device_release_begin("context destruction") == CUDA_SUCCESS;
+    if (!held)
+        device_drain();
     stream_destroy_all(ctx);
     event_destroy_all(ctx);
     mem_free_context(ctx);
+    if (held)
+        device_release_end();
     if (!ctx->primary)
         obj_unregister(&ctx->base);
 }

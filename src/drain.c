@@ -31,6 +31,13 @@ static struct {
 static atomic_bool unloading;
 static OS_THREAD_LOCAL bool on_device_thread;
 
+/* Submissions (validate, then queue or run: between target_get and target_put) hold this
+ * shared; a release holds it exclusively while it waits for the device and unmaps. So a copy
+ * validated against memory that is being freed is queued before the release waits (and waited
+ * for), or runs after the memory is gone from the maps (and is refused): never in between. */
+static os_rwlock submit_lock = OS_RWLOCK_INITIALIZER;
+static OS_THREAD_LOCAL int submit_depth; /* nested submissions take the lock once */
+
 /* With device.lock held. */
 static void ready(void)
 {
@@ -161,6 +168,35 @@ void device_drain(void)
     if (!on_device_thread)
         drain();
 }
+
+void device_submit_begin(void)
+{
+    /* Device threads never take it: work they run cannot wait for a release that waits for
+     * that very work (and CUDA forbids their API calls anyway). */
+    if (!on_device_thread && submit_depth++ == 0)
+        os_rwlock_read(&submit_lock);
+}
+
+void device_submit_end(void)
+{
+    if (!on_device_thread && --submit_depth == 0)
+        os_rwlock_unlock(&submit_lock);
+}
+
+CUresult device_release_begin(const char *fn)
+{
+    CUresult r = device_wait_allowed(fn);
+    if (r)
+        return r;
+    if (submit_depth)
+        return fail(CUDA_ERROR_NOT_PERMITTED, "%s: called while this thread submits work (from a callback of a "
+                    "submission), which the release would wait for", fn);
+    os_rwlock_write(&submit_lock);
+    drain();
+    return CUDA_SUCCESS;
+}
+
+void device_release_end(void) { os_rwlock_unlock(&submit_lock); }
 
 void device_unload(void)
 {

@@ -260,6 +260,14 @@ void stream_wait_until(struct stream *s, uint64_t count);
 void device_drain(void);
 /* CUDA_ERROR_NOT_PERMITTED in a host function or kernel, which would wait for itself. */
 CUresult device_wait_allowed(const char *fn);
+/* Submissions (target_get .. target_put) against releases: a release call brackets its work
+ * with device_release_begin (refuses in device work, waits for the device, and keeps new
+ * submissions out until device_release_end), so no submission validated against memory the
+ * release frees is queued after the release waited. */
+void device_submit_begin(void);
+void device_submit_end(void);
+CUresult device_release_begin(const char *fn);
+void device_release_end(void);
 /* This thread runs device work (a stream worker, a pool thread): API calls that wait for the
  * device refuse instead of waiting for themselves. */
 void device_thread_mark(void);

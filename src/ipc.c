@@ -262,7 +262,8 @@ CUresult CUDAAPI cuIpcCloseMemHandle(CUdeviceptr dptr)
     if (r)
         return r;
     ctx_release(ctx);
-    if ((r = device_wait_allowed(fn)))
+    /* As cuMemFree: queued work may still use the mapping. */
+    if ((r = device_release_begin(fn)))
         return r;
     amap_lock_write();
     struct range *range = amap_find(&amap_memory, (uintptr_t)dptr);
@@ -277,13 +278,12 @@ CUresult CUDAAPI cuIpcCloseMemHandle(CUdeviceptr dptr)
             mem_unpublish(range);
     }
     amap_unlock();
+    if (last)
+        mem_free_range(range);
+    device_release_end();
     if (!ok)
         return fail(CUDA_ERROR_INVALID_VALUE, "%s: 0x%llx is not a pointer cuIpcOpenMemHandle returned (or it was "
                     "closed)", fn, (unsigned long long)dptr);
-    if (last) {
-        device_drain(); /* as cuMemFree: queued work may still use the mapping */
-        mem_free_range(range);
-    }
     return CUDA_SUCCESS;
 }
 

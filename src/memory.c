@@ -305,12 +305,15 @@ CUresult CUDAAPI cuMemFree(CUdeviceptr dptr)
     ctx_release(ctx);
     if (dptr == 0)
         return CUDA_SUCCESS;
+    /* Synchronous, as on the driver: work queued before the free may still use the memory. */
+    if ((r = device_release_begin("cuMemFree")))
+        return r;
     struct range *range = take_allocation((uintptr_t)dptr, RANGE_DEVICE);
+    if (range)
+        mem_free_range(range);
+    device_release_end();
     if (!range)
         return not_an_allocation("cuMemFree", "dptr", (uintptr_t)dptr, RANGE_DEVICE);
-    /* Synchronous, as on the driver: work queued before the free may still use the memory. */
-    device_drain();
-    mem_free_range(range);
     return CUDA_SUCCESS;
 }
 
@@ -406,11 +409,14 @@ CUresult CUDAAPI cuMemFreeHost(void *p)
     ctx_release(ctx);
     if (!p)
         return CUDA_SUCCESS;
+    if ((r = device_release_begin("cuMemFreeHost"))) /* as cuMemFree */
+        return r;
     struct range *range = take_allocation((uintptr_t)p, RANGE_HOST);
+    if (range)
+        mem_free_range(range);
+    device_release_end();
     if (!range)
         return not_an_allocation("cuMemFreeHost", "p", (uintptr_t)p, RANGE_HOST);
-    device_drain(); /* as cuMemFree */
-    mem_free_range(range);
     return CUDA_SUCCESS;
 }
 

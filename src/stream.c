@@ -184,7 +184,7 @@ CUresult stream_lookup(const char *fn, CUstream handle, struct stream **out)
     return CUDA_SUCCESS;
 }
 
-CUresult target_get(const char *fn, CUstream handle, struct target *t)
+static CUresult resolve(const char *fn, CUstream handle, struct target *t)
 {
     t->s = NULL;
     t->legacy = handle != CU_STREAM_PER_THREAD;
@@ -205,8 +205,17 @@ CUresult target_get(const char *fn, CUstream handle, struct target *t)
     return CUDA_SUCCESS;
 }
 
+CUresult target_get(const char *fn, CUstream handle, struct target *t)
+{
+    CUresult r = resolve(fn, handle, t);
+    if (!r)
+        device_submit_begin();
+    return r;
+}
+
 void target_put(struct target *t)
 {
+    device_submit_end();
     if (t->s)
         stream_release(t->s);
     ctx_release(t->ctx);
