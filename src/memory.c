@@ -60,9 +60,11 @@ CUresult mem_check_available(const char *fn, size_t size)
     return CUDA_SUCCESS;
 }
 
-/* Creates, maps and registers one allocation of ctx. */
+/* Creates, maps and registers one allocation of ctx; *base is its address. Once registered
+ * the range belongs to whoever frees it (another thread, with a stale pointer, may free it at
+ * once), so nothing reads it afterwards. */
 static CUresult range_create(const char *fn, struct ctx *ctx, size_t size, range_kind kind, unsigned int flags,
-                             struct range **out)
+                             uintptr_t *base)
 {
     size_t page = os_page_size();
     CUresult check = mem_check_available(fn, size);
@@ -89,8 +91,8 @@ static CUresult range_create(const char *fn, struct ctx *ctx, size_t size, range
         goto fail_close;
     r->base = r->unmap_base = (uintptr_t)addr;
     r->unmap_len = r->map_size;
+    *base = r->base;
     mem_register(ctx, r);
-    *out = r;
     return CUDA_SUCCESS;
 
 fail_close:
@@ -255,13 +257,13 @@ CUresult CUDAAPI cuMemAlloc(CUdeviceptr *dptr, size_t bytesize)
     CUresult r = ctx_current("cuMemAlloc", &ctx);
     if (r)
         return r;
-    struct range *range;
+    uintptr_t base;
     if (!dptr)
         r = fail(CUDA_ERROR_INVALID_VALUE, "cuMemAlloc: dptr is NULL");
     else if (bytesize == 0)
         r = fail(CUDA_ERROR_INVALID_VALUE, "cuMemAlloc: bytesize is 0: an allocation has at least one byte");
-    else if ((r = range_create("cuMemAlloc", ctx, bytesize, RANGE_DEVICE, 0, &range)) == CUDA_SUCCESS)
-        *dptr = (CUdeviceptr)range->base;
+    else if ((r = range_create("cuMemAlloc", ctx, bytesize, RANGE_DEVICE, 0, &base)) == CUDA_SUCCESS)
+        *dptr = (CUdeviceptr)base;
     ctx_release(ctx);
     return r;
 }
@@ -372,16 +374,16 @@ static CUresult host_alloc(const char *fn, void **pp, size_t bytesize, unsigned 
     if (r)
         return r;
     const unsigned int known = CU_MEMHOSTALLOC_PORTABLE | CU_MEMHOSTALLOC_DEVICEMAP | CU_MEMHOSTALLOC_WRITECOMBINED;
-    struct range *range;
+    uintptr_t base;
     if (!pp)
         r = fail(CUDA_ERROR_INVALID_VALUE, "%s: pp is NULL", fn);
     else if (Flags & ~known)
         r = fail(CUDA_ERROR_INVALID_VALUE, "%s: Flags 0x%x has bits other than CU_MEMHOSTALLOC_*", fn, Flags);
     else if (bytesize == 0)
         r = CUDA_SUCCESS;
-    else if ((r = range_create(fn, ctx, bytesize, RANGE_HOST, Flags | CU_MEMHOSTALLOC_DEVICEMAP, &range)) ==
+    else if ((r = range_create(fn, ctx, bytesize, RANGE_HOST, Flags | CU_MEMHOSTALLOC_DEVICEMAP, &base)) ==
              CUDA_SUCCESS)
-        *pp = (void *)range->base;
+        *pp = (void *)base;
     ctx_release(ctx);
     return r;
 }
