@@ -176,6 +176,25 @@ static struct ipc_range *find_opened(const struct ipc_handle *h, struct ctx **ot
     return NULL;
 }
 
+/* With ipc_lock held: a reference on the opening of h in ctx, if there is one, or why ctx may not
+ * open h. Opens are counted per context (../shared/seeds/002_2ab34fea44c5cb4f.txt). */
+static CUresult take_opened(const char *fn, const struct ipc_handle *h, struct ctx *ctx, CUdeviceptr *pdptr,
+                            bool *found)
+{
+    struct ctx *other = NULL;
+    struct ipc_range *open = find_opened(h, &other);
+    *found = open && open->r.ctx == ctx;
+    if (*found) {
+        open->refs++;
+        *pdptr = (CUdeviceptr)open->r.base;
+        return CUDA_SUCCESS;
+    }
+    if (open || (other && other != ctx))
+        return fail(CUDA_ERROR_INVALID_HANDLE, "%s: another context of this process has memory of process %u open: one "
+                    "context per device may open a process's handles", fn, h->pid);
+    return CUDA_SUCCESS;
+}
+
 CUresult CUDAAPI cuIpcOpenMemHandle(CUdeviceptr *pdptr, CUipcMemHandle handle, unsigned int Flags)
 {
     static const char fn[] = "cuIpcOpenMemHandle";
@@ -187,6 +206,7 @@ CUresult CUDAAPI cuIpcOpenMemHandle(CUdeviceptr *pdptr, CUipcMemHandle handle, u
     memcpy(&h, &handle, sizeof(h));
     os_memory mem = {.handle = OS_INVALID_HANDLE};
     struct ipc_range *ir = NULL;
+    bool found;
     /* The specification: Flags must be CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS; the driver checks only
      * that bit, first. */
     if (!(Flags & CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS)) {
@@ -199,20 +219,12 @@ CUresult CUDAAPI cuIpcOpenMemHandle(CUdeviceptr *pdptr, CUipcMemHandle handle, u
         goto out;
     }
     os_mutex_lock(&ipc_lock);
-    struct ctx *other = NULL;
-    struct ipc_range *open = find_opened(&h, &other);
-    if (open && open->r.ctx == ctx) {
-        open->refs++;
-        *pdptr = (CUdeviceptr)open->r.base;
-        os_mutex_unlock(&ipc_lock);
-        goto out;
-    }
+    r = take_opened(fn, &h, ctx, pdptr, &found);
     os_mutex_unlock(&ipc_lock);
-    if (open || (other && other != ctx)) {
-        r = fail(CUDA_ERROR_INVALID_HANDLE, "%s: another context of this process has memory of process %u open: one "
-                 "context per device may open a process's handles", fn, h.pid);
+    if (r || found)
         goto out;
-    }
+    /* The object is opened and mapped without the lock, so opens of other handles go on
+     * meanwhile; another thread may open this one too, which the second look below settles. */
     if ((r = open_object(fn, &h, MEM_MAGIC, "extmem-device-", &mem)))
         goto out;
     void *addr;
@@ -233,11 +245,20 @@ CUresult CUDAAPI cuIpcOpenMemHandle(CUdeviceptr *pdptr, CUipcMemHandle handle, u
     ir->start_time = h.start_time;
     memcpy(ir->nonce, h.nonce, 16);
     ir->refs = 1;
+    /* The entry becomes findable by opens (ipc_opened) and by address (the map) in one step
+     * under ipc_lock, which closes take first too: nobody sees half of it. */
     os_mutex_lock(&ipc_lock);
-    list_add(&ipc_opened, &ir->node);
+    if (!(r = take_opened(fn, &h, ctx, pdptr, &found)) && !found) {
+        list_add(&ipc_opened, &ir->node);
+        mem_register(ctx, &ir->r);
+        *pdptr = (CUdeviceptr)(uintptr_t)addr;
+        ir = NULL;
+    }
     os_mutex_unlock(&ipc_lock);
-    mem_register(ctx, &ir->r);
-    *pdptr = (CUdeviceptr)(uintptr_t)addr;
+    if (ir) { /* another thread opened it first: its mapping is the one, ours goes */
+        os_memory_unmap(addr, mem.size);
+        free(ir);
+    }
 out:
     if (mem.handle != OS_INVALID_HANDLE)
         os_memory_close(&mem);
@@ -249,7 +270,7 @@ void ipc_range_forget(struct range *r)
 {
     struct ipc_range *ir = (struct ipc_range *)r;
     os_mutex_lock(&ipc_lock);
-    list_del(&ir->node);
+    list_del(&ir->node); /* a last close has unlinked it already: list_del leaves a node self-linked */
     os_mutex_unlock(&ipc_lock);
     free(ir);
 }
@@ -264,19 +285,24 @@ CUresult CUDAAPI cuIpcCloseMemHandle(CUdeviceptr dptr)
     ctx_release(ctx);
     if ((r = device_wait_allowed(fn)))
         return r;
+    /* The last reference goes, the entry leaves the list opens search and the address map, all
+     * under ipc_lock (taken before the map's lock, as opens do): an open that comes after it
+     * maps the memory anew instead of reviving what is about to be unmapped. */
+    os_mutex_lock(&ipc_lock);
     amap_lock_write();
     struct range *range = amap_find(&amap_memory, (uintptr_t)dptr);
     bool ok = range && range->kind == RANGE_IPC && range->base == (uintptr_t)dptr;
     bool last = false;
     if (ok) {
         struct ipc_range *ir = (struct ipc_range *)range;
-        os_mutex_lock(&ipc_lock);
         last = --ir->refs == 0;
-        os_mutex_unlock(&ipc_lock);
-        if (last)
+        if (last) {
+            list_del(&ir->node);
             mem_unpublish(range);
+        }
     }
     amap_unlock();
+    os_mutex_unlock(&ipc_lock);
     if (!ok)
         return fail(CUDA_ERROR_INVALID_VALUE, "%s: 0x%llx is not a pointer cuIpcOpenMemHandle returned (or it was "
                     "closed)", fn, (unsigned long long)dptr);

@@ -12,6 +12,7 @@
 #include <thread>
 #include <cstring>
 #include <memory>
+#include <mutex>
 
 using namespace extmem_test;
 
@@ -309,6 +310,55 @@ TEST_F(Ipc, OpeningAgain_CountsReferences)
     EXPECT_OK(cuIpcCloseMemHandle(a));
     EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuIpcCloseMemHandle(a));
     EXPECT_EQ(fds, open_fd_count());
+    exporter.write_line("done");
+    EXPECT_EQ(0, exporter.wait());
+}
+
+/* Issue 12, item 3: opens and closes of one handle from two threads. A close that drops the
+ * last reference must take the entry out of reach of other opens in the same step, or an open
+ * gets a pointer the close unmaps a moment later; two opens at once must share one mapping,
+ * since opens are counted per context (seed 002). Each thread reads through what it opened
+ * (a fault ends the test) and checks that a pointer the other thread holds is its own. */
+TEST_F(Ipc, OpenAndCloseFromTwoThreads_NeverHandOutAPointerBeingUnmapped)
+{
+    Child exporter("exporter", {"21"});
+    CUipcMemHandle h = mem_handle_from(exporter.read_line());
+    std::atomic<CUdeviceptr> held[2] = {{0}, {0}};
+    std::atomic<int> failures{0}, rounds{0};
+    std::string first_failure;
+    std::mutex lock;
+    auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(1500);
+    auto worker = [&](int me) {
+        cuCtxSetCurrent(ctx);
+        auto note = [&](const std::string &what) {
+            std::lock_guard<std::mutex> g(lock);
+            if (failures++ == 0)
+                first_failure = what;
+        };
+        while (std::chrono::steady_clock::now() < deadline && failures.load() == 0) {
+            CUdeviceptr p = 0;
+            CUresult r = cuIpcOpenMemHandle(&p, h, CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS);
+            if (r) {
+                note("open: " + code_name(r) + " " + extmem_error_detail());
+                break;
+            }
+            held[me] = p;
+            CUdeviceptr other = held[1 - me].load();
+            if (other && other != p)
+                note("two mappings of one handle open in one context at once");
+            if (*(volatile unsigned int *)(uintptr_t)p != 21u)
+                note("read through the opened pointer gave the wrong value");
+            held[me] = 0;
+            if ((r = cuIpcCloseMemHandle(p)))
+                note("close: " + code_name(r) + " " + extmem_error_detail());
+            rounds++;
+        }
+    };
+    std::thread a(worker, 0), b(worker, 1);
+    a.join();
+    b.join();
+    EXPECT_EQ(0, failures.load()) << first_failure << " (after " << rounds.load() << " rounds)";
+    EXPECT_GT(rounds.load(), 100);
     exporter.write_line("done");
     EXPECT_EQ(0, exporter.wait());
 }
