@@ -103,7 +103,10 @@ static CUresult open_object(const char *fn, const struct ipc_handle *h, const ch
     int err = os_ipc_open((int)h->pid, h->fd, expect, &fd);
     uint64_t id = 0, size = 0;
     size_t page = os_page_size();
-    bool genuine = !err && !os_handle_identity(fd, &id, &size, name, sizeof(name)) && id == h->id &&
+    /* An object whose size can still change could shrink under our mapping (SIGBUS at the next
+     * access), whatever its name says: only then is its size worth reading. */
+    bool fixed = !err && os_memory_size_is_fixed(fd);
+    bool genuine = fixed && !os_handle_identity(fd, &id, &size, name, sizeof(name)) && id == h->id &&
                    h->size && size == (h->size + page - 1) / page * page && strncmp(name, expect, strlen(expect)) == 0;
     if (genuine) {
         out->handle = fd;
@@ -124,6 +127,9 @@ static CUresult open_object(const char *fn, const struct ipc_handle *h, const ch
     /* The process is there but the object is not: freed (the driver's code), or forged. */
     if (err)
         return fail(CUDA_ERROR_INVALID_VALUE, "%s: process %u no longer holds the memory (it was freed)", fn, h->pid);
+    if (!fixed)
+        return fail(CUDA_ERROR_INVALID_VALUE, "%s: the object the handle names in process %u is not sealed against "
+                    "shrinking, as extmem's are: it could shrink under the mapping (forged)", fn, h->pid);
     return fail(CUDA_ERROR_INVALID_VALUE, "%s: the handle does not name memory process %u exported (freed, or forged)",
                 fn, h->pid);
 }

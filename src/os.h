@@ -88,6 +88,11 @@ int os_share_check(const void *security, char *why, size_t why_size);
 int os_memory_map(const os_memory *mem, size_t offset, size_t size, void **addr);
 int os_memory_unmap(void *addr, size_t size);
 void os_memory_close(os_memory *mem);
+/* True when the size of the memory object h can no longer change (Linux: a memfd sealed
+ * against shrinking and growing, as os_memory_create makes them; Windows: any section, whose
+ * size is fixed when it is made). A mapping of an object that can shrink loses pages under
+ * its mapper (SIGBUS), so memory from another process is mapped only after this holds. */
+bool os_memory_size_is_fixed(os_handle h);
 /* True when every page of [addr, addr + size) is mapped in this process. */
 bool os_memory_is_mapped(const void *addr, size_t size);
 /* True when every page of [addr, addr + size) can be read, without touching it (a mapped but

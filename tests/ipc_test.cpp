@@ -4,6 +4,8 @@
 #include "extmem/cuda_runtime_api.h"
 
 #if !defined(_WIN32)
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #endif
 
@@ -398,6 +400,90 @@ TEST_F(Ipc, AProcessOfAnotherUser_CannotOpenTheHandle)
     });
     EXPECT_TRUE(r.exited);
     EXPECT_EQ(0, r.exit_code);
+}
+#endif
+
+#if !defined(_WIN32)
+/* What the memfd behind this process's descriptor fd is named ("extmem-device-<nonce>"). */
+static std::string memfd_name(int fd)
+{
+    char link[64], target[256];
+    snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+    ssize_t n = readlink(link, target, sizeof(target) - 1);
+    std::string t(target, n > 0 ? (size_t)n : 0);
+    t = t.substr(t.find(':') + 1);
+    return t.substr(0, t.find(' '));
+}
+
+/* A hostile exporter of the same user (issue 12, item 8): it exports a genuine handle of
+ * argv[0] ("mem" or "event"), then forges one that names an unsealed memfd of its own with
+ * the very same name and size, which it could shrink under an importer's mapping (SIGBUS).
+ * Prints the genuine handle, then the forged one; waits for a line before exiting. */
+EXTMEM_CHILD_ROLE(unsealed_exporter)
+{
+    if (!start_role())
+        return 10;
+    unsigned char h[64];
+    CUdeviceptr p;
+    CUevent e;
+    bool mem = args[0] == "mem";
+    if (mem ? cuMemAlloc(&p, 1 << 20) || cuIpcGetMemHandle((CUipcMemHandle *)h, p)
+            : cuEventCreate(&e, CU_EVENT_INTERPROCESS | CU_EVENT_DISABLE_TIMING) ||
+                  cuIpcGetEventHandle((CUipcEventHandle *)h, e))
+        return 11;
+    printf("%s\n", to_hex(h, sizeof(h)).c_str());
+    int32_t genuine_fd;
+    uint64_t size;
+    memcpy(&genuine_fd, h + 12, 4);
+    memcpy(&size, h + 32, 8);
+    int fd = memfd_create(memfd_name(genuine_fd).c_str(), MFD_CLOEXEC); // no sealing
+    struct stat st;
+    if (fd < 0 || ftruncate(fd, (off_t)size) != 0 || fstat(fd, &st) != 0)
+        return 12;
+    uint64_t inode = st.st_ino;
+    memcpy(h + 12, &fd, 4);
+    memcpy(h + 24, &inode, 8);
+    printf("%s\n", to_hex(h, sizeof(h)).c_str());
+    char line[16];
+    if (!fgets(line, sizeof(line), stdin))
+        return 13;
+    return 0;
+}
+
+TEST_F(Ipc, AMemoryHandleOfAnUnsealedMemfd_IsRefused)
+{
+    Child c("unsealed_exporter", {"mem"});
+    CUipcMemHandle genuine = mem_handle_from(c.read_line()), forged = mem_handle_from(c.read_line());
+    CUdeviceptr p = 0;
+    ASSERT_OK(cuIpcOpenMemHandle(&p, genuine, CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS)); // the forgery's model
+    EXPECT_OK(cuIpcCloseMemHandle(p));
+    CUresult r = cuIpcOpenMemHandle(&p, forged, CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS);
+    EXPECT_EQ(CUDA_ERROR_INVALID_VALUE, r) << extmem_error_detail();
+    if (r == CUDA_SUCCESS)
+        cuIpcCloseMemHandle(p);
+    else
+        EXPECT_DETAIL_HAS("sealed");
+    c.write_line("done");
+    EXPECT_EQ(0, c.wait());
+}
+
+TEST_F(Ipc, AnEventHandleOfAnUnsealedMemfd_IsRefused)
+{
+    Child c("unsealed_exporter", {"event"});
+    CUipcEventHandle genuine{}, forged{};
+    from_hex(c.read_line(), &genuine, sizeof(genuine));
+    from_hex(c.read_line(), &forged, sizeof(forged));
+    CUevent e = nullptr;
+    ASSERT_OK(cuIpcOpenEventHandle(&e, genuine));
+    EXPECT_OK(cuEventDestroy(e));
+    CUresult r = cuIpcOpenEventHandle(&e, forged);
+    EXPECT_EQ(CUDA_ERROR_INVALID_VALUE, r) << extmem_error_detail();
+    if (r == CUDA_SUCCESS)
+        cuEventDestroy(e);
+    else
+        EXPECT_DETAIL_HAS("sealed");
+    c.write_line("done");
+    EXPECT_EQ(0, c.wait());
 }
 #endif
 

@@ -42,7 +42,9 @@ int os_ipc_open(int pid, int32_t token, const char *name, os_handle *out)
     (void)name; /* the opener checks the name of what it got (ipc.c) */
     char path[64];
     snprintf(path, sizeof(path), "/proc/%d/fd/%d", pid, token);
-    int fd = open(path, O_RDWR | O_CLOEXEC);
+    /* The handle is the other process's word: what it names may be a terminal (O_NOCTTY) or a
+     * FIFO (O_NONBLOCK) rather than a memfd, which the caller finds out next. */
+    int fd = open(path, O_RDWR | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
     if (fd < 0)
         return errno;
     *out = fd;
