@@ -53,10 +53,11 @@ static struct list_node ipc_opened = {&ipc_opened, &ipc_opened};
 
 static uint64_t self_start_time(void)
 {
-    static uint64_t t;
-    if (!t)
-        t = os_process_start_time(os_process_id());
-    return t;
+    static _Atomic uint64_t t;
+    uint64_t v = atomic_load(&t);
+    if (!v)
+        atomic_store(&t, v = os_process_start_time(os_process_id()));
+    return v;
 }
 
 /* Fills h for an object of this process, of `size` bytes (0: the object's). */
@@ -150,19 +151,19 @@ CUresult CUDAAPI cuIpcGetMemHandle(CUipcMemHandle *pHandle, CUdeviceptr dptr)
     amap_lock_read();
     struct range *range = amap_find(&amap_memory, (uintptr_t)dptr);
     bool ok = range && range->kind == RANGE_DEVICE && (uintptr_t)dptr - range->base < range->size;
-    os_memory mem = ok ? range->mem : (os_memory){.handle = OS_INVALID_HANDLE};
-    uint64_t size = ok ? range->size : 0;
-    uint8_t nonce[16];
-    if (ok)
-        memcpy(nonce, range->nonce, 16);
     range_kind kind = range ? range->kind : RANGE_DEVICE;
+    /* The object's identity is read while the allocation is registered: a free closes the
+     * descriptor only after taking the allocation out of the map, which waits for this read
+     * lock, so the descriptor cannot be closed (or name another object) under the read. */
+    struct ipc_handle h;
+    if (ok)
+        r = make_handle(fn, MEM_MAGIC, &range->mem, range->size, range->nonce, &h);
     amap_unlock();
     if (!ok)
         return fail(CUDA_ERROR_INVALID_VALUE, "%s: 0x%llx is not in a cuMemAlloc allocation%s", fn,
                     (unsigned long long)dptr, range && kind != RANGE_DEVICE ? " (only cuMemAlloc memory is shareable "
                                                                                 "this way)" : "");
-    struct ipc_handle h;
-    if ((r = make_handle(fn, MEM_MAGIC, &mem, size, nonce, &h)))
+    if (r)
         return r;
     memcpy(pHandle, &h, sizeof(h));
     return CUDA_SUCCESS;

@@ -202,7 +202,9 @@ void os_wait_shared(os_waker *w, uint32_t *word, uint32_t expected, uint32_t *sl
 void os_wake_shared(os_waker *w, uint32_t *word, uint32_t *sleepers);
 
 /* ---- Other processes (src/<os>/process.c) ---- */
-/* A value that changes when a pid is reused: the process's start time; 0 if it is gone. */
+/* A value that changes when a pid is reused: the process's start time; 0 if it has exited,
+ * reaped or not (Linux: a zombie counts as exited, as an exited process does on Windows while
+ * handles keep its object), or is gone. */
 uint64_t os_process_start_time(int pid);
 /* What an IPC handle carries to name mem besides its name and the exporter's pid: Linux, the
  * fd; Windows, the section's token. */

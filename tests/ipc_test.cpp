@@ -6,6 +6,7 @@
 #if !defined(_WIN32)
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #endif
 
@@ -13,6 +14,7 @@
 #include <chrono>
 #include <thread>
 #include <cstring>
+#include <map>
 #include <memory>
 #include <mutex>
 
@@ -279,6 +281,91 @@ TEST_F(Ipc, OpenAfterTheExporterExited_IsInvalidHandle)
     EXPECT_EQ(0u, line.find("CUDA_ERROR_INVALID_HANDLE")) << line;
     EXPECT_NE(std::string::npos, line.find("has exited")) << line;
     EXPECT_EQ(0, c.wait());
+}
+
+#if !defined(_WIN32)
+/* Issue 12, item 12: an exporter that has exited but that its parent has not reaped yet (a
+ * zombie) still has its /proc entry and its start time, and no descriptors: it has exited all
+ * the same. */
+TEST_F(Ipc, OpenAfterTheExporterExitedButBeforeItIsReaped_IsInvalidHandle)
+{
+    Child exporter("exporter", {"5"});
+    std::string exported = exporter.read_line();
+    exporter.write_line("exit");
+    siginfo_t info{};
+    ASSERT_EQ(0, waitid(P_PID, (id_t)exporter.pid(), &info, WEXITED | WNOWAIT)); // exited, left a zombie
+    Child c("try_open", {exported});
+    std::string line = c.read_line();
+    EXPECT_EQ(0u, line.find("CUDA_ERROR_INVALID_HANDLE")) << line;
+    EXPECT_NE(std::string::npos, line.find("has exited")) << line;
+    EXPECT_EQ(0, c.wait());
+    EXPECT_EQ(0, exporter.wait());
+}
+#endif
+
+/* Issue 12, item 12: cuIpcGetMemHandle on an allocation another thread is freeing. It must
+ * read the object's identity while the allocation is still registered, not through a
+ * descriptor the free may have closed (and a new allocation reopened under the same number):
+ * every handle it gives names the inode of the allocation its nonce belongs to. ThreadSanitizer
+ * sees the descriptor race itself. */
+TEST_F(Ipc, GetMemHandleWhileAnotherThreadFrees_NamesTheRightObjectOrFails)
+{
+    std::atomic<CUdeviceptr> current{0};
+    std::atomic<bool> stop{false};
+    std::mutex lock;
+    std::map<std::string, uint64_t> inode_of; // nonce -> inode, as the allocating thread saw it
+    auto fields = [](const CUipcMemHandle &h, std::string *nonce, uint64_t *inode) {
+        *nonce = std::string(h.reserved + 40, 16);
+        memcpy(inode, h.reserved + 24, 8);
+    };
+    std::thread allocator([&] {
+        cuCtxSetCurrent(ctx);
+        auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(1000);
+        while (std::chrono::steady_clock::now() < deadline) {
+            CUdeviceptr p;
+            CUipcMemHandle h;
+            if (cuMemAlloc(&p, 4096) || cuIpcGetMemHandle(&h, p))
+                break;
+            std::string nonce;
+            uint64_t inode;
+            fields(h, &nonce, &inode);
+            {
+                std::lock_guard<std::mutex> g(lock);
+                inode_of[nonce] = inode;
+            }
+            current = p;
+            std::this_thread::yield();
+            current = 0;
+            cuMemFree(p);
+        }
+        stop = true;
+    });
+    int handles = 0, wrong = 0, bad_codes = 0;
+    std::string first;
+    while (!stop.load()) {
+        CUdeviceptr p = current.load();
+        if (!p)
+            continue;
+        CUipcMemHandle h;
+        CUresult r = cuIpcGetMemHandle(&h, p);
+        if (r == CUDA_ERROR_INVALID_VALUE)
+            continue; // freed meanwhile
+        if (r != CUDA_SUCCESS) {
+            if (bad_codes++ == 0)
+                first = code_name(r) + " " + extmem_error_detail();
+            continue;
+        }
+        handles++;
+        std::string nonce;
+        uint64_t inode;
+        fields(h, &nonce, &inode);
+        std::lock_guard<std::mutex> g(lock);
+        if (inode_of.count(nonce) && inode_of[nonce] != inode)
+            wrong++;
+    }
+    allocator.join();
+    EXPECT_EQ(0, bad_codes) << first;
+    EXPECT_EQ(0, wrong) << "handles naming another allocation's object, of " << handles;
 }
 
 TEST_F(Ipc, TheImportersMemoryOutlivesTheExporter)

@@ -23,15 +23,25 @@ uint64_t os_process_start_time(int pid)
     if (n <= 0)
         return 0;
     buf[n] = '\0';
-    /* Field 2 is "(comm)", which may hold spaces: count fields after its closing ')'.
-     * starttime is field 22. */
+    /* Field 2 is "(comm)", which may hold spaces: count fields after its closing ')'. state
+     * is field 3, num_threads field 20, starttime field 22. */
     char *p = strrchr(buf, ')');
-    if (!p)
+    if (!p || p[1] != ' ')
         return 0;
+    char state = p[2];
+    unsigned long long threads = 0;
     int field = 2;
-    for (; *p && field < 22; ++p)
-        if (*p == ' ')
-            field++;
+    for (; *p && field < 22; ++p) {
+        if (*p != ' ')
+            continue;
+        if (++field == 20)
+            threads = strtoull(p + 1, NULL, 10);
+    }
+    /* A process that has exited keeps its entry, start time included, until its parent reaps
+     * it (a zombie, Z): it has exited all the same. A leader thread that exited while other
+     * threads run shows Z too, but counts them: that process lives. */
+    if ((state == 'Z' || state == 'X') && threads <= 1)
+        return 0;
     return strtoull(p, NULL, 10);
 }
 
