@@ -9,14 +9,17 @@
  *   bytes 16..23  the exporter's start time (a reused pid has another one)
  *   bytes 24..31  the object's identity (inode)
  *   bytes 32..39  the allocation's size (the object is that, rounded up to whole pages)
- *   bytes 40..55  a 128-bit nonce, also in the object's name
+ *   bytes 40..55  the object's 128-bit nonce (random, drawn for that object alone; it is in the
+ *                 object's name), masked with a function of the size (mask_nonce)
  *   bytes 56..63  zero
  *
  * The opener reaches the object through the OS (/proc/<pid>/fd/<n> on Linux, which the kernel
  * refuses to other users; on Windows the section named after the nonce, pid and token, whose
- * DACL admits its owner alone; os_ipc_open) and checks identity, size and name; anything
- * forged, stale or guessed fails with a reason. The mapping it makes keeps the memory alive on its own, so an
- * exporter that exits or frees the memory does not pull it from under the importer.
+ * DACL admits its owner alone; os_ipc_open) and checks every field: that the pid is a live
+ * process started at that time, that the object is sealed, its identity, size and name;
+ * anything forged, stale or guessed fails with a reason. The mapping it makes keeps the memory
+ * alive on its own, so an exporter that exits or frees the memory does not pull it from under
+ * the importer.
  */
 #include "event.h"
 
@@ -60,6 +63,22 @@ static uint64_t self_start_time(void)
     return v;
 }
 
+/* The object is whole pages, so its size alone would let a handle's size be a few bytes off:
+ * the handle's nonce is the object's masked with a function of the size, which binds the size
+ * to the name as well. Each half of the mask is a bijection of the size (splitmix64's
+ * finaliser), so any other size changes both halves; the nonce stays as random as it was. */
+static void mask_nonce(uint8_t nonce[16], uint64_t size)
+{
+    for (int half = 0; half < 2; ++half) {
+        uint64_t z = (half ? ~size : size) + 0x9e3779b97f4a7c15ull;
+        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+        z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+        z ^= z >> 31;
+        for (int i = 0; i < 8; ++i)
+            nonce[8 * half + i] ^= (uint8_t)(z >> (8 * i));
+    }
+}
+
 /* Fills h for an object of this process, of `size` bytes (0: the object's). */
 static CUresult make_handle(const char *fn, const char *magic, const os_memory *mem, uint64_t alloc_size,
                             const uint8_t nonce[16], struct ipc_handle *h)
@@ -79,6 +98,7 @@ static CUresult make_handle(const char *fn, const char *magic, const os_memory *
     h->id = id;
     h->size = alloc_size ? alloc_size : size;
     memcpy(h->nonce, nonce, 16);
+    mask_nonce(h->nonce, h->size);
     return CUDA_SUCCESS;
 }
 
@@ -96,11 +116,12 @@ static CUresult open_object(const char *fn, const struct ipc_handle *h, const ch
                     "handle", fn, what);
     if (h->pid == (uint32_t)os_process_id())
         return fail(CUDA_ERROR_INVALID_CONTEXT, "%s: the %s handle was exported by this process itself", fn, what);
-    /* Reach the object first; the process's start time only explains a failure (a reused pid
-     * cannot pass the identity and nonce checks anyway), which keeps the common path short. */
     os_handle fd = OS_INVALID_HANDLE;
     char name[256], expect[64];
-    mem_object_name(name_prefix, h->nonce, expect);
+    uint8_t nonce[16];
+    memcpy(nonce, h->nonce, 16);
+    mask_nonce(nonce, h->size); /* the object's own nonce, if the size is the one it was made for */
+    mem_object_name(name_prefix, nonce, expect);
     int err = os_ipc_open((int)h->pid, h->fd, expect, &fd);
     uint64_t id = 0, size = 0;
     size_t page = os_page_size();
@@ -109,14 +130,17 @@ static CUresult open_object(const char *fn, const struct ipc_handle *h, const ch
     bool fixed = !err && os_memory_size_is_fixed(fd);
     bool genuine = fixed && !os_handle_identity(fd, &id, &size, name, sizeof(name)) && id == h->id &&
                    h->size && size == (h->size + page - 1) / page * page && strncmp(name, expect, strlen(expect)) == 0;
-    if (genuine) {
+    /* Every field is checked, the start time too, though an object found through a reused pid
+     * would fail the others: a handle is either exactly what was exported or refused. Read
+     * after the object was reached, it also refuses an exporter that was gone by then. */
+    uint64_t start = os_process_start_time((int)h->pid);
+    if (genuine && start == h->start_time) {
         out->handle = fd;
         out->size = (size_t)size;
         return CUDA_SUCCESS;
     }
     if (!err)
         os_handle_close(fd);
-    uint64_t start = os_process_start_time((int)h->pid);
     if (start == 0)
         return fail(CUDA_ERROR_INVALID_HANDLE, "%s: the exporting process %u has exited", fn, h->pid);
     if (start != h->start_time)

@@ -6,8 +6,11 @@
 #if !defined(_WIN32)
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#else
+#include <windows.h>
 #endif
 
 #include <atomic>
@@ -248,6 +251,202 @@ TEST_F(Ipc, ForgedHandles_OpenNothing)
         EXPECT_EQ(0, child.wait());
     }
 }
+
+#if !defined(_WIN32)
+/* Whether pid is a live process (not a thread, not exited) that started at `start`, in the
+ * units of the handle's bytes 16..23 (/proc/<pid>/stat's starttime). */
+static bool process_started_at(uint32_t pid, uint64_t start)
+{
+    char path[64], buf[1024];
+    snprintf(path, sizeof(path), "/proc/%u/status", pid);
+    FILE *f = fopen(path, "r");
+    unsigned long tgid = 0;
+    if (!f)
+        return false;
+    while (fgets(buf, sizeof(buf), f))
+        if (sscanf(buf, "Tgid: %lu", &tgid) == 1)
+            break;
+    fclose(f);
+    snprintf(path, sizeof(path), "/proc/%u/stat", pid);
+    if (tgid != pid || !(f = fopen(path, "r")))
+        return false;
+    size_t n = fread(buf, 1, sizeof(buf) - 1, f);
+    fclose(f);
+    buf[n] = '\0';
+    const char *p = strrchr(buf, ')');
+    char state = p && p[1] ? p[2] : 'X';
+    int field = 2;
+    for (; p && *p && field < 22; ++p)
+        field += *p == ' ';
+    return p && state != 'Z' && state != 'X' && strtoull(p, nullptr, 10) == start;
+}
+#endif
+
+/* The code an open of handle h (with one bit flipped in byte `byte`) must give: the field the
+ * byte belongs to decides (the layout in src/ipc.c). */
+static CUresult expected_for_flip(const unsigned char *h, int byte, bool event)
+{
+    if (byte < 8 || byte >= 56) // the magic and the zero bytes: not an extmem handle at all
+        return event ? CUDA_ERROR_MAP_FAILED : CUDA_ERROR_INVALID_VALUE;
+    if (byte >= 16 && byte < 24) // the exporter's start time: that process has exited
+        return CUDA_ERROR_INVALID_HANDLE;
+    if (byte >= 12) // the descriptor, inode, size, nonce: not what it exported
+        return CUDA_ERROR_INVALID_VALUE;
+    uint32_t pid;
+    uint64_t start;
+    memcpy(&pid, h + 8, 4);
+    memcpy(&start, h + 16, 8);
+    if (pid == 0)
+        return event ? CUDA_ERROR_MAP_FAILED : CUDA_ERROR_INVALID_VALUE;
+#if defined(_WIN32)
+    if (pid == GetCurrentProcessId())
+        return CUDA_ERROR_INVALID_CONTEXT;
+    return CUDA_ERROR_INVALID_HANDLE; // no other process started at the very same 100 ns
+#else
+    if (pid == (uint32_t)getpid())
+        return CUDA_ERROR_INVALID_CONTEXT;
+    // Another live process that started in the same clock tick is the one the handle names:
+    // it just has no such memory.
+    return process_started_at(pid, start) ? CUDA_ERROR_INVALID_VALUE : CUDA_ERROR_INVALID_HANDLE;
+#endif
+}
+
+/* Opens the memory handle argv[0] and the event handle argv[1] with every single bit of every
+ * byte flipped; prints each open that does not fail with the code its field calls for, then a
+ * summary. The genuine handles must open before and after. */
+EXTMEM_CHILD_ROLE(flip_every_bit)
+{
+    if (!start_role())
+        return 10;
+    int opens = 0, wrong = 0;
+    for (int kind = 0; kind < 2; ++kind) {
+        bool event = kind == 1;
+        unsigned char genuine[64];
+        from_hex(args[kind], genuine, sizeof(genuine));
+        auto open = [&](const unsigned char *h) {
+            CUdeviceptr p = 0;
+            CUevent e = nullptr;
+            CUresult r;
+            if (event) {
+                CUipcEventHandle eh;
+                memcpy(&eh, h, 64);
+                if ((r = cuIpcOpenEventHandle(&e, eh)) == CUDA_SUCCESS)
+                    cuEventDestroy(e);
+            } else {
+                CUipcMemHandle mh;
+                memcpy(&mh, h, 64);
+                if ((r = cuIpcOpenMemHandle(&p, mh, CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS)) == CUDA_SUCCESS)
+                    cuIpcCloseMemHandle(p);
+            }
+            return r;
+        };
+        printf("genuine %s\n", code_name(open(genuine)).c_str());
+        for (int byte = 0; byte < 64; ++byte) {
+            for (int bit = 0; bit < 8; ++bit) {
+                unsigned char h[64];
+                memcpy(h, genuine, 64);
+                h[byte] ^= (unsigned char)(1u << bit);
+                CUresult want = expected_for_flip(h, byte, event), got = open(h);
+                opens++;
+                if (got != want && wrong++ < 20)
+                    printf("%s byte %d bit %d: %s, expected %s: %s\n", event ? "event" : "memory", byte, bit,
+                           code_name(got).c_str(), code_name(want).c_str(), extmem_error_detail());
+            }
+        }
+        printf("genuine %s\n", code_name(open(genuine)).c_str());
+    }
+    printf("done %d opens, %d wrong\n", opens, wrong);
+    return 0;
+}
+
+/* Issue 12, item 9: every field of a handle is checked, so no single flipped bit opens
+ * anything; each flip fails with the code of the field it hit, and nothing crashes. The
+ * allocation's size is not a whole number of pages, so a size a few bytes off would still fit
+ * the object: it must be refused all the same. */
+TEST_F(Ipc, EverySingleBitFlipOfAHandle_FailsWithTheCodeOfItsField)
+{
+    CUdeviceptr odd;
+    ASSERT_OK(cuMemAlloc(&odd, 100000));
+    CUipcMemHandle mh;
+    ASSERT_OK(cuIpcGetMemHandle(&mh, odd));
+    CUevent e;
+    ASSERT_OK(cuEventCreate(&e, CU_EVENT_INTERPROCESS | CU_EVENT_DISABLE_TIMING));
+    CUipcEventHandle eh;
+    ASSERT_OK(cuIpcGetEventHandle(&eh, e));
+    Child c("flip_every_bit", {to_hex(&mh, sizeof(mh)), to_hex(&eh, sizeof(eh))});
+    std::vector<std::string> lines;
+    for (std::string line = c.read_line(); !line.empty(); line = c.read_line())
+        lines.push_back(line);
+    EXPECT_EQ(0, c.wait()); // no crash
+    std::string all;
+    for (auto &l : lines)
+        all += l + "\n";
+    ASSERT_EQ(5u, lines.size()) << all;
+    EXPECT_EQ("genuine CUDA_SUCCESS", lines[0]);
+    EXPECT_EQ("genuine CUDA_SUCCESS", lines[1]);
+    EXPECT_EQ("genuine CUDA_SUCCESS", lines[2]);
+    EXPECT_EQ("genuine CUDA_SUCCESS", lines[3]);
+    EXPECT_EQ("done 1024 opens, 0 wrong", lines[4]);
+    EXPECT_OK(cuEventDestroy(e));
+    EXPECT_OK(cuMemFree(odd));
+}
+
+/* Issue 12, item 9: each allocation's handle carries its own 128 random bits, so one handle
+ * tells nothing about the next: consecutive nonces differ in both halves, and the difference
+ * between two consecutive ones is not the difference between the next two (a shared secret
+ * with a counter would repeat it). */
+TEST_F(Ipc, ConsecutiveAllocations_HaveUnrelatedNonces)
+{
+    CUdeviceptr p[4];
+    unsigned char nonce[4][16];
+    for (int i = 0; i < 4; ++i) {
+        ASSERT_OK(cuMemAlloc(&p[i], 4096));
+        CUipcMemHandle h;
+        ASSERT_OK(cuIpcGetMemHandle(&h, p[i]));
+        memcpy(nonce[i], h.reserved + 40, 16);
+    }
+    for (int i = 0; i + 1 < 4; ++i) {
+        EXPECT_NE(0, memcmp(nonce[i], nonce[i + 1], 8)) << "first halves of nonces " << i << " and " << i + 1;
+        EXPECT_NE(0, memcmp(nonce[i] + 8, nonce[i + 1] + 8, 8)) << "second halves of nonces " << i << " and " << i + 1;
+    }
+    unsigned char d01[16], d12[16], d23[16];
+    for (int b = 0; b < 16; ++b) {
+        d01[b] = nonce[0][b] ^ nonce[1][b];
+        d12[b] = nonce[1][b] ^ nonce[2][b];
+        d23[b] = nonce[2][b] ^ nonce[3][b];
+    }
+    EXPECT_FALSE(memcmp(d01, d12, 16) == 0 && memcmp(d12, d23, 16) == 0);
+    EXPECT_NE(0, memcmp(d01, d12, 8));
+    EXPECT_NE(0, memcmp(d12, d23, 8));
+    for (auto ptr : p)
+        EXPECT_OK(cuMemFree(ptr));
+}
+
+#if !defined(_WIN32)
+/* /proc/<tid> of a thread of the exporter reaches the exporter's descriptors too: a handle
+ * whose pid is a thread's id does not name the exporting process, and opens nothing. */
+TEST_F(Ipc, AHandleNamingAThreadOfTheExporter_IsInvalidHandle)
+{
+    std::atomic<pid_t> tid{0};
+    std::atomic<bool> done{false};
+    std::thread t([&] {
+        tid = (pid_t)syscall(SYS_gettid);
+        while (!done.load())
+            std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    });
+    while (!tid.load())
+        std::this_thread::yield();
+    CUipcMemHandle h = handle;
+    uint32_t thread_id = (uint32_t)tid.load();
+    memcpy(h.reserved + 8, &thread_id, 4);
+    Child c("try_open", {to_hex(&h, sizeof(h))});
+    std::string line = c.read_line();
+    EXPECT_EQ(0u, line.find("CUDA_ERROR_INVALID_HANDLE")) << line;
+    EXPECT_EQ(0, c.wait());
+    done = true;
+    t.join();
+}
+#endif
 
 TEST_F(Ipc, OpenInTheExportingProcess_IsRefused)
 {

@@ -4,12 +4,31 @@
 #include "os.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+/* /proc/<n> answers for a thread id as well as for a process, with the thread's own start
+ * time and the process's descriptors: only a thread group's leader is a process. */
+static bool is_process(int pid)
+{
+    char path[64], buf[512];
+    snprintf(path, sizeof(path), "/proc/%d/status", pid);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return false;
+    ssize_t n = read(fd, buf, sizeof(buf) - 1);
+    close(fd);
+    if (n <= 0)
+        return false;
+    buf[n] = '\0';
+    const char *tgid = strstr(buf, "\nTgid:");
+    return tgid && strtol(tgid + 6, NULL, 10) == pid;
+}
 
 uint64_t os_process_start_time(int pid)
 {
@@ -42,7 +61,8 @@ uint64_t os_process_start_time(int pid)
      * threads run shows Z too, but counts them: that process lives. */
     if ((state == 'Z' || state == 'X') && threads <= 1)
         return 0;
-    return strtoull(p, NULL, 10);
+    uint64_t start = strtoull(p, NULL, 10);
+    return is_process(pid) ? start : 0;
 }
 
 int32_t os_ipc_token(const os_memory *mem) { return mem->handle; }
