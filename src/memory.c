@@ -11,22 +11,21 @@
 
 static atomic_uint_fast64_t next_buffer_id = 1;
 
-/* Each device allocation's memfd is named with a nonce: a secret of this process (random,
- * drawn once) mixed with the buffer id, so an IPC handle can prove it names this very object
- * without a system call per allocation. */
-static void make_nonce(uint64_t id, uint8_t nonce[16])
+/* Each device allocation's memfd is named with a nonce of its own: 128 bits the OS draws for
+ * this allocation alone (getrandom; BCryptGenRandom), so that an IPC handle can be neither
+ * guessed nor derived from another one (a secret per process with a counter could be, from
+ * one handle). Without random bytes the allocation fails (CUDA_ERROR_OPERATING_SYSTEM) rather
+ * than carry a guessable name: any allocation may be exported later, and its name is fixed
+ * when the memfd is made. */
+static CUresult make_nonce(const char *fn, uint8_t nonce[16])
 {
-    static uint8_t secret[16];
-    static atomic_int ready;
-    if (!atomic_load(&ready)) {
-        if (os_random_bytes(secret, sizeof(secret)))
-            for (int i = 0; i < 16; ++i) /* no randomness: still unique, just guessable */
-                secret[i] = (uint8_t)(os_time_ns() >> (i * 3));
-        atomic_store(&ready, 1);
+    int err = os_random_bytes(nonce, 16);
+    if (err) {
+        char text[128];
+        return fail(CUDA_ERROR_OPERATING_SYSTEM, "%s: no random bytes for the allocation's IPC nonce: %s", fn,
+                    os_error_string(err, text, sizeof(text)));
     }
-    memcpy(nonce, secret, 16);
-    for (int i = 0; i < 8; ++i)
-        nonce[8 + i] ^= (uint8_t)(id >> (8 * i));
+    return CUDA_SUCCESS;
 }
 
 void mem_object_name(const char *prefix, const uint8_t nonce[16], char name[64])
@@ -81,7 +80,11 @@ static CUresult range_create(const char *fn, struct ctx *ctx, size_t size, range
     void *addr;
     char name[64] = "extmem-host";
     if (kind == RANGE_DEVICE) {
-        make_nonce(r->buffer_id, r->nonce);
+        CUresult no_nonce = make_nonce(fn, r->nonce);
+        if (no_nonce) {
+            free(r);
+            return no_nonce;
+        }
         mem_object_name("extmem-device-", r->nonce, name);
     }
     int err = os_memory_create(&r->mem, r->map_size, name, NULL);

@@ -88,6 +88,11 @@ int os_share_check(const void *security, char *why, size_t why_size);
 int os_memory_map(const os_memory *mem, size_t offset, size_t size, void **addr);
 int os_memory_unmap(void *addr, size_t size);
 void os_memory_close(os_memory *mem);
+/* True when the size of the memory object h can no longer change (Linux: a memfd sealed
+ * against shrinking and growing, as os_memory_create makes them; Windows: any section, whose
+ * size is fixed when it is made). A mapping of an object that can shrink loses pages under
+ * its mapper (SIGBUS), so memory from another process is mapped only after this holds. */
+bool os_memory_size_is_fixed(os_handle h);
 /* True when every page of [addr, addr + size) is mapped in this process. */
 bool os_memory_is_mapped(const void *addr, size_t size);
 /* True when every page of [addr, addr + size) can be read, without touching it (a mapped but
@@ -197,7 +202,9 @@ void os_wait_shared(os_waker *w, uint32_t *word, uint32_t expected, uint32_t *sl
 void os_wake_shared(os_waker *w, uint32_t *word, uint32_t *sleepers);
 
 /* ---- Other processes (src/<os>/process.c) ---- */
-/* A value that changes when a pid is reused: the process's start time; 0 if it is gone. */
+/* A value that changes when a pid is reused: the process's start time; 0 if it has exited,
+ * reaped or not (Linux: a zombie counts as exited, as an exited process does on Windows while
+ * handles keep its object), is gone, or pid is a thread's id rather than a process's. */
 uint64_t os_process_start_time(int pid);
 /* What an IPC handle carries to name mem besides its name and the exporter's pid: Linux, the
  * fd; Windows, the section's token. */
