@@ -182,6 +182,8 @@ int os_thread_create(os_thread *t, void (*fn)(void *), void *arg);
 void os_thread_detach(os_thread t);
 /* Waits for t to end and frees what it holds. */
 void os_thread_join(os_thread t);
+/* Names the calling thread (at most 15 characters), for debuggers, /proc and the unload test. */
+void os_thread_set_name(const char *name);
 
 /* ---- Waiting on a word of memory, also across processes (src/<os>/wait.c) ---- */
 /* Sleeps while *addr == expected (spurious wake-ups are allowed); the word is this process's. */

@@ -52,6 +52,7 @@ static void pool_thread(void *arg)
 {
     (void)arg;
     device_thread_mark();
+    os_thread_set_name("extmem-pool");
     os_mutex_lock(&pool.lock);
     for (;;) {
         while (list_empty(&pool.jobs) && !pool.stopping)

@@ -30,6 +30,7 @@ static void stream_worker(void *arg)
 {
     struct stream *s = arg;
     device_thread_mark();
+    os_thread_set_name("extmem-stream");
     os_mutex_lock(&s->lock);
     for (;;) {
         while (!s->head && !s->destroyed && !device_unloading())

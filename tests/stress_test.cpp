@@ -82,8 +82,11 @@ void worker(Shared &sh, unsigned seed, std::chrono::steady_clock::time_point end
     const CUresult OK = CUDA_SUCCESS, VALUE = CUDA_ERROR_INVALID_VALUE, HANDLE = CUDA_ERROR_INVALID_HANDLE;
     std::mt19937 rng(seed);
     ASSERT_OK(cuCtxSetCurrent(sh.ctx));
+    // Blocking: this thread's calls on the legacy stream are ordered with it. Only this thread
+    // writes its own memory; the shared buffers are only read and freed, so the program has no
+    // data race of its own (ThreadSanitizer runs it).
     CUstream mine;
-    ASSERT_OK(cuStreamCreate(&mine, CU_STREAM_NON_BLOCKING));
+    ASSERT_OK(cuStreamCreate(&mine, 0));
     CUdeviceptr own;
     ASSERT_OK(cuMemAlloc(&own, kBuf));
     std::vector<unsigned char> host(kBuf);
@@ -126,7 +129,7 @@ void worker(Shared &sh, unsigned seed, std::chrono::steady_clock::time_point end
             break;
         case 3:
             if (buf)
-                expect_one_of(sh, "cuMemsetD8Async", cuMemsetD8Async(buf, 1, kBuf, mine), {OK, VALUE});
+                expect_one_of(sh, "cuMemcpyDtoHAsync", cuMemcpyDtoHAsync(host.data(), buf, kBuf, mine), {OK, VALUE});
             break;
         case 4:
             if (buf)
@@ -212,7 +215,7 @@ void worker(Shared &sh, unsigned seed, std::chrono::steady_clock::time_point end
             unsigned char *p = reinterpret_cast<unsigned char *>(own);
             extmem_dim3 grid = {64, 1, 1}, block = {1, 1, 1};
             expect_one_of(sh, "extmem_launch_kernel", extmem_launch_kernel(touch_block, grid, block, &p, sizeof p,
-                                                                           stream ? as_stream(stream) : mine),
+                                                                           mine),
                           {OK, HANDLE});
             break;
         }
@@ -255,7 +258,7 @@ void worker(Shared &sh, unsigned seed, std::chrono::steady_clock::time_point end
                 CUresult r = cuIpcOpenMemHandle(&p, sh.ipc[rng() % sh.ipc.size()], CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS);
                 expect_one_of(sh, "cuIpcOpenMemHandle", r, {OK});
                 if (r == OK) {
-                    expect_one_of(sh, "cuMemsetD8Async(ipc)", cuMemsetD8Async(p, 3, kBuf, mine), {OK, VALUE});
+                    expect_one_of(sh, "cuMemcpyDtoDAsync(ipc)", cuMemcpyDtoDAsync(own, p, kBuf, mine), {OK});
                     expect_one_of(sh, "cuIpcCloseMemHandle", cuIpcCloseMemHandle(p), {OK});
                 }
             }
@@ -372,7 +375,8 @@ TEST(Stress, EightThreadsThirtyKindsOfOperation_AllCompleteWithDocumentedResults
     EXPECT_GT(sh.calls.load(), 1000) << "the threads hardly ran";
     for (int i = 0; i < kSlots; ++i) {
         if (CUdeviceptr b = sh.buffers[i].exchange(0)) {
-            EXPECT_OK(cuMemFree(b));
+            CUresult r = cuMemFree(b); // a stale free may have taken it
+            EXPECT_TRUE(r == CUDA_SUCCESS || r == CUDA_ERROR_INVALID_VALUE) << r;
         }
         if (uintptr_t s = sh.streams[i].exchange(0)) {
             EXPECT_OK(cuStreamDestroy(as_stream(s)));
