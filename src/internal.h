@@ -25,6 +25,9 @@ CUresult extmem__fail(CUresult code, const char *file, int line, const char *fmt
 
 /* Logs at info or trace level when EXTMEM_LOG asks for it. */
 void log_info(const char *fmt, ...) EXTMEM_PRINTF_FORMAT(1, 2);
+/* Logs what went wrong without failing a call (a peer process died) at EXTMEM_LOG=warn and
+ * above. */
+void log_warn(const char *fmt, ...) EXTMEM_PRINTF_FORMAT(1, 2);
 enum { LOG_OFF, LOG_ERROR, LOG_WARN, LOG_INFO, LOG_TRACE };
 int log_level(void);
 

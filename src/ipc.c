@@ -54,7 +54,7 @@ struct ipc_range {
 static os_mutex ipc_lock = OS_MUTEX_INITIALIZER;
 static struct list_node ipc_opened = {&ipc_opened, &ipc_opened};
 
-static uint64_t self_start_time(void)
+uint64_t ipc_self_start_time(void)
 {
     static _Atomic uint64_t t;
     uint64_t v = atomic_load(&t);
@@ -94,7 +94,7 @@ static CUresult make_handle(const char *fn, const char *magic, const os_memory *
     memcpy(h->magic, magic, 8);
     h->pid = (uint32_t)os_process_id();
     h->fd = os_ipc_token(mem);
-    h->start_time = self_start_time();
+    h->start_time = ipc_self_start_time();
     h->id = id;
     h->size = alloc_size ? alloc_size : size;
     memcpy(h->nonce, nonce, 16);

@@ -200,7 +200,9 @@ typedef struct os_waker {
 } os_waker;
 int os_waker_open(const os_memory *page, os_waker *w);
 void os_waker_close(os_waker *w);
-void os_wait_shared(os_waker *w, uint32_t *word, uint32_t expected, uint32_t *sleepers);
+/* Returns after at most about timeout_ms even if nobody woke it, so a waiter can look at why
+ * it was not woken (a waker in another process may have died). */
+void os_wait_shared(os_waker *w, uint32_t *word, uint32_t expected, uint32_t *sleepers, uint32_t timeout_ms);
 void os_wake_shared(os_waker *w, uint32_t *word, uint32_t *sleepers);
 
 /* ---- Other processes (src/<os>/process.c) ---- */

@@ -17,6 +17,7 @@
 #include <chrono>
 #include <thread>
 #include <cstring>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -911,6 +912,129 @@ TEST_F(Ipc, AnEventRecordedInTheImporter_IsSeenByTheExporter)
     EXPECT_OK(cuEventQuery(e));
     c.write_line("done");
     EXPECT_EQ(0, c.wait());
+    EXPECT_OK(cuEventDestroy(e));
+}
+
+/* Opens the event handle in argv[0], records it behind a host function that does not return
+ * for a minute, says so, and waits for a line it will not get: the parent kills it. */
+EXTMEM_CHILD_ROLE(event_recorder_killed)
+{
+    if (!start_role())
+        return 10;
+    CUipcEventHandle h{};
+    from_hex(args[0], &h, sizeof(h));
+    CUevent e;
+    CUstream s;
+    if (cuIpcOpenEventHandle(&e, h) || cuStreamCreate(&s, 0))
+        return 11;
+    cuLaunchHostFunc(s, [](void *) { std::this_thread::sleep_for(std::chrono::seconds(60)); }, nullptr);
+    printf("record %s\n", code_name(cuEventRecord(e, s)).c_str());
+    char line[16];
+    if (!fgets(line, sizeof(line), stdin))
+        return 12;
+    return 0;
+}
+
+#if !defined(_WIN32)
+/* What extmem writes to stderr while fn runs (at EXTMEM_LOG=warn). */
+static std::string stderr_of(const std::function<void()> &fn)
+{
+    fflush(stderr);
+    char path[] = "/tmp/extmem-log-XXXXXX";
+    int fd = mkstemp(path);
+    if (fd < 0)
+        return "";
+    unlink(path);
+    int saved = dup(2);
+    dup2(fd, 2);
+    extmem_log_set(2);
+    fn();
+    extmem_log_set(0);
+    fflush(stderr);
+    dup2(saved, 2);
+    close(saved);
+    char buf[2048] = {0};
+    ssize_t n = pread(fd, buf, sizeof(buf) - 1, 0);
+    close(fd);
+    return std::string(buf, n > 0 ? (size_t)n : 0);
+}
+#else
+static std::string stderr_of(const std::function<void()> &fn)
+{
+    fn();
+    return "";
+}
+#endif
+
+/* Issue 12, item 6: a peer's death must never hang the other process. The importer records
+ * the exporter's event behind work that will not finish and is killed while the exporter
+ * waits: the record is abandoned, cuEventSynchronize returns CUDA_SUCCESS within moments,
+ * cuEventQuery answers CUDA_SUCCESS, and a warning names the dead process (docs/ipc.md). */
+TEST_F(Ipc, AnImporterKilledWithARecordPending_DoesNotHangTheExportersSynchronize)
+{
+    CUevent e;
+    ASSERT_OK(cuEventCreate(&e, CU_EVENT_INTERPROCESS | CU_EVENT_DISABLE_TIMING));
+    CUipcEventHandle h;
+    ASSERT_OK(cuIpcGetEventHandle(&h, e));
+    Child c("event_recorder_killed", {to_hex(&h, sizeof(h))});
+    ASSERT_EQ("record CUDA_SUCCESS", c.read_line());
+    EXPECT_CU(CUDA_ERROR_NOT_READY, cuEventQuery(e)); // the record is pending, its recorder alive
+    std::atomic<bool> returned{false};
+    std::atomic<int> result{-1};
+    std::chrono::steady_clock::time_point killed;
+    std::string log = stderr_of([&] {
+        std::thread waiter([&] {
+            cuCtxSetCurrent(ctx);
+            result = cuEventSynchronize(e);
+            returned = true;
+        });
+        std::this_thread::sleep_for(std::chrono::milliseconds(200)); // asleep in the wait by now
+        EXPECT_FALSE(returned.load()) << "cuEventSynchronize returned while the recorder lived";
+        killed = std::chrono::steady_clock::now();
+        c.kill_now();
+        while (!returned.load() && std::chrono::steady_clock::now() - killed < std::chrono::seconds(3))
+            std::this_thread::sleep_for(std::chrono::milliseconds(5));
+        if (!returned.load()) {
+            ADD_FAILURE() << "cuEventSynchronize still waits 3 s after the recorder died";
+            CUstream s; // release the waiter: a later record of our own completes the event
+            cuStreamCreate(&s, 0);
+            cuEventRecord(e, s);
+            cuStreamSynchronize(s);
+            cuStreamDestroy(s);
+        }
+        waiter.join();
+    });
+    auto took = std::chrono::steady_clock::now() - killed;
+    EXPECT_EQ(CUDA_SUCCESS, result.load());
+    EXPECT_LT(took, std::chrono::seconds(1));
+    EXPECT_OK(cuEventQuery(e));
+    EXPECT_EQ(128 + 9, c.wait());
+#if !defined(_WIN32)
+    EXPECT_NE(std::string::npos, log.find("extmem: warning:")) << log;
+    EXPECT_NE(std::string::npos, log.find("process " + std::to_string(c.pid()))) << log;
+#endif
+    EXPECT_OK(cuEventDestroy(e));
+}
+
+/* The same death seen by cuEventQuery alone: the first query after it answers CUDA_SUCCESS,
+ * and a stream waiting on the event goes on. */
+TEST_F(Ipc, AnImporterKilledWithARecordPending_LeavesTheEventComplete)
+{
+    CUevent e;
+    ASSERT_OK(cuEventCreate(&e, CU_EVENT_INTERPROCESS | CU_EVENT_DISABLE_TIMING));
+    CUipcEventHandle h;
+    ASSERT_OK(cuIpcGetEventHandle(&h, e));
+    Child c("event_recorder_killed", {to_hex(&h, sizeof(h))});
+    ASSERT_EQ("record CUDA_SUCCESS", c.read_line());
+    EXPECT_CU(CUDA_ERROR_NOT_READY, cuEventQuery(e));
+    c.kill_now();
+    EXPECT_EQ(128 + 9, c.wait());
+    ASSERT_OK(cuEventQuery(e)); // else the stream below would wait for ever
+    CUstream s;
+    ASSERT_OK(cuStreamCreate(&s, 0));
+    EXPECT_OK(cuStreamWaitEvent(s, e, 0));
+    EXPECT_OK(cuStreamSynchronize(s));
+    EXPECT_OK(cuStreamDestroy(s));
     EXPECT_OK(cuEventDestroy(e));
 }
 
