@@ -15,8 +15,8 @@
 struct ext_memory {
     struct obj base;
     struct ext_source source; /* Direct3D: memory at an address of this process (owner set) */
-    os_handle handle;   /* extmem's: the imported fd (from the successful import on), or on
-                         * Windows its own handle to the section (the caller's stays theirs) */
+    os_handle handle;   /* extmem's own: a duplicate of the caller's fd or NT handle, or what
+                         * extmem opened by name or token; never the caller's number */
     os_external object; /* what it is and where its bytes are */
     unsigned long long size; /* the size the application imported */
     CUexternalMemoryHandleType type;
@@ -160,15 +160,17 @@ CUresult CUDAAPI cuImportExternalMemory(CUexternalMemory *extMem_out, const CUDA
             return r;
         return ext_import_source(fn, &src, d->size, d->type, extMem_out);
     }
-    /* Whose handle it is after a success: the specification transfers an fd to extmem; an NT
-     * handle stays the caller's (extmem holds a duplicate); what extmem opened is its own. */
-    bool fd = OS_HAS_POSIX_FD, ours; /* ours: h is extmem's own handle (opened or duplicated) */
+    /* Whose handle it is after a success: the specification transfers an fd to extmem, and the
+     * driver closes the caller's number (BEHAVIOR.md, docs/probes/fd_ownership); an NT handle
+     * stays the caller's. extmem keeps a duplicate of its own either way, so a caller that
+     * closes the number anyway (and reuses it) never closes or touches extmem's descriptor. */
+    bool fd = OS_HAS_POSIX_FD, opened; /* opened: extmem opened h by a name or token: its own */
     const char *stays = fd ? "; it stays open and yours" : "; it stays yours";
-    os_handle h;
+    os_handle h, own = OS_INVALID_HANDLE;
     char label[128];
-    if ((r = locate(fn, d, &h, &ours, label, sizeof(label))))
+    if ((r = locate(fn, d, &h, &opened, label, sizeof(label))))
         return r;
-    if (ours)
+    if (opened)
         stays = "";
     bool dmabuf = d->type == CU_EXTERNAL_MEMORY_HANDLE_TYPE_DMABUF_FD;
     os_external object;
@@ -182,32 +184,29 @@ CUresult CUDAAPI cuImportExternalMemory(CUexternalMemory *extMem_out, const CUDA
                  os_error_string(err, text, sizeof(text)), stays);
     else if (!(e = calloc(1, sizeof(*e))))
         r = fail(CUDA_ERROR_OUT_OF_MEMORY, "%s: out of host memory%s", fn, stays);
-    else if (!fd && !ours) {
-        /* An NT handle stays the caller's: extmem keeps a duplicate of its own. */
-        if ((err = os_handle_dup(h, &h)))
-            r = fail(CUDA_ERROR_OPERATING_SYSTEM, "%s: duplicating %s failed: %s%s", fn, label,
-                     os_error_string(err, text, sizeof(text)), stays);
-        else
-            ours = true;
-    }
+    else if (opened)
+        own = h;
+    else if ((err = os_handle_dup(h, &own)))
+        r = fail(os_error_is_out_of_memory(err) ? CUDA_ERROR_OUT_OF_MEMORY : CUDA_ERROR_OPERATING_SYSTEM,
+                 "%s: duplicating %s failed: %s%s", fn, label, os_error_string(err, text, sizeof(text)), stays);
     if (r) {
-        if (ours)
+        if (opened)
             os_handle_close(h);
         free(e);
         return r;
     }
-    /* h is extmem's from here on when it opened or duplicated it; an fd only on success. */
-    e->handle = fd ? OS_INVALID_HANDLE : h;
+    e->handle = own;
     e->object = object;
     e->size = d->size;
     e->type = d->type;
     if (!obj_register(&e->base, OBJ_EXTERNAL_MEMORY, ext_free)) {
-        ext_free(&e->base);
-        return fail(CUDA_ERROR_OUT_OF_MEMORY, "%s: out of host memory for the handle table%s", fn, fd ? stays : "");
+        ext_free(&e->base); /* closes own; the caller's handle is untouched */
+        return fail(CUDA_ERROR_OUT_OF_MEMORY, "%s: out of host memory for the handle table%s", fn, stays);
     }
-    /* Success: the specification transfers the fd to extmem now, and only now. */
+    /* Success: the specification transfers the fd to extmem now, and only now; extmem has its
+     * duplicate, so the caller's number is closed, as the driver closes it. */
     if (fd)
-        e->handle = h;
+        os_handle_close(h);
     log_info("%s: %s (%s, %zu bytes at offset %zu) imported as 0x%llx", fn, label, type_name(d->type),
              object.data_size, object.data_offset, (unsigned long long)e->base.handle);
     *extMem_out = (CUexternalMemory)(uintptr_t)e->base.handle;

@@ -35,12 +35,17 @@ int log_level(void);
 const char *result_name(CUresult code);
 
 /* ---- Library state (init.c) ---- */
+/* True after cuInit, except in a fork() child of the process that called it (docs/fork.md). */
 bool lib_initialized(void);
-/* Fails with CUDA_ERROR_NOT_INITIALIZED before cuInit. */
+/* Records why the library cannot be used (cuInit not called; or this process is a fork child of
+ * an initialised one) and returns CUDA_ERROR_NOT_INITIALIZED, as the driver answers both. */
+CUresult lib_not_ready(const char *fn);
+/* The door of every entry point (ctx_current goes through it too): fails with
+ * CUDA_ERROR_NOT_INITIALIZED before cuInit and in a fork child of an initialised process. */
 #define REQUIRE_INIT(fn)                                                                       \
     do {                                                                                       \
         if (!lib_initialized())                                                                \
-            return fail(CUDA_ERROR_NOT_INITIALIZED, "%s: cuInit has not been called", fn);    \
+            return lib_not_ready(fn);                                                          \
     } while (0)
 
 /* ---- Objects and handles (object.c) ---- */

@@ -92,6 +92,8 @@ static CUresult range_create(const char *fn, struct ctx *ctx, size_t size, range
         goto fail_free;
     if ((err = os_memory_map(&r->mem, 0, r->map_size, &addr)))
         goto fail_close;
+    if (kind == RANGE_HOST) /* pinned host memory stays shared with fork children, as on the driver */
+        os_memory_inherit(addr, r->map_size);
     r->base = r->unmap_base = (uintptr_t)addr;
     r->unmap_len = r->map_size;
     *base = r->base;

@@ -67,6 +67,8 @@ typedef struct os_memory {
                          * or its KMT token when `global`; Linux: 0 */
     bool global;        /* Windows: reachable by its token alone (a KMT handle) */
     bool inheritable;   /* Windows: exported handles are inherited by child processes */
+    bool read_only;     /* Linux: opened from a read-only fd (os_memory_open): its mappings
+                         * can never be made writable */
 } os_memory;
 
 /* Who else may open a new memory object, and how. Windows only: on Linux a memory object
@@ -85,7 +87,16 @@ size_t os_page_size(void);
 int os_memory_create(os_memory *mem, size_t size, const char *name, const os_share *share);
 /* Checks that `security` is something os_share.security accepts; 0, or EINVAL with *why. */
 int os_share_check(const void *security, char *why, size_t why_size);
+/* Maps [offset, offset + size) of mem shared and writable. Like every mapping of device memory
+ * the OS layer makes (os_map_fixed, os_external_map), it is not inherited by a fork() child:
+ * the child of an initialised process cannot use CUDA (docs/fork.md), and on the driver it
+ * cannot reach the parent's device memory either. */
 int os_memory_map(const os_memory *mem, size_t offset, size_t size, void **addr);
+/* Makes a mapping of os_memory_map inherited by fork() children after all: pinned host memory,
+ * which the driver maps shared and its fork children keep (docs/fork.md). */
+void os_memory_inherit(void *addr, size_t size);
+/* The other way round, for a mapping the OS layer made by other means (its own use). */
+void os_memory_keep_from_fork(void *addr, size_t size);
 int os_memory_unmap(void *addr, size_t size);
 void os_memory_close(os_memory *mem);
 /* True when the size of the memory object h can no longer change (Linux: a memfd sealed
@@ -161,7 +172,7 @@ int os_memory_export(const os_memory *mem, os_handle *out);
  * or ERROR_FILE_NOT_FOUND when no object has the token (any more); Linux: ENOTSUP. */
 int os_memory_open_token(uint32_t token, os_memory *mem);
 /* Checks that h is a memory object extmem created (in any process) and opens it as mem (a new
- * handle; h stays the caller's). Returns 0, or an OS error; *why explains a refusal when
+ * handle; h stays the caller's; mem.read_only when h allows no writing). Returns 0, or an OS error; *why explains a refusal when
  * the object is readable but not extmem's (then the return is EINVAL). */
 int os_memory_open(os_handle h, os_memory *mem, char *why, size_t why_size);
 
@@ -206,6 +217,9 @@ void os_wait_shared(os_waker *w, uint32_t *word, uint32_t expected, uint32_t *sl
 void os_wake_shared(os_waker *w, uint32_t *word, uint32_t *sleepers);
 
 /* ---- Other processes (src/<os>/process.c) ---- */
+/* From now on, in_child runs in the child of every fork() of this process (pthread_atfork),
+ * before fork returns there. Windows has no fork: nothing happens. */
+void os_watch_fork(void (*in_child)(void));
 /* A value that changes when a pid is reused: the process's start time; 0 if it has exited,
  * reaped or not (Linux: a zombie counts as exited, as an exited process does on Windows while
  * handles keep its object), is gone, or pid is a thread's id rather than a process's. */
@@ -242,6 +256,12 @@ bool os_library_loaded(const char *name);
 /* Called once by cuInit: allow as many open handles as the process may have, since every
  * allocation holds one. */
 void os_raise_handle_limit(void);
+
+/* ---- Fault injection for tests (src/fault.c, one file for both OS layers) ----
+ * True when the environment variable EXTMEM_FAULT is "<call>@<hex address>" with an address
+ * inside [addr, addr + size): then the OS layer's `call` fails with the OS's out-of-memory
+ * error instead of doing its work. Checked by os_protect. */
+bool os_fault_injected(const char *call, const void *addr, size_t size);
 
 /* ---- Errors (src/<os>/error.c) ---- */
 int os_last_error(void);

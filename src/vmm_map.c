@@ -1,8 +1,8 @@
 /*
  * Mappings: cuMemMap, cuMemUnmap, cuMemSetAccess, cuMemGetAccess and
  * cuMemRetainAllocationHandle. Rules and codes follow ../shared/seeds/003_3a96fd0a7bd408ba.txt
- * and the VMM table of BEHAVIOR.md; each change runs under the maps' write lock, so a
- * failed call leaves nothing half-mapped.
+ * and the VMM table of BEHAVIOR.md; each change runs under the maps' write lock, and a
+ * failed call leaves nothing half-done: nothing half-mapped, no access half-set.
  */
 #include "vmm.h"
 
@@ -174,6 +174,60 @@ static CUresult check_location(const char *fn, const CUmemLocation *loc)
     return CUDA_SUCCESS;
 }
 
+/* With the write lock: sets the access of the whole mappings covering [p, p + size), all or
+ * nothing. Everything that can be known beforehand is checked first; the protection is then
+ * changed mapping by mapping (one mprotect over several mappings is not atomic: the kernel
+ * changes them in turn and stops at the first refusal), and if the OS refuses one midway,
+ * those already changed get their previous protection back before the call fails. */
+static CUresult set_access(const char *fn, uintptr_t p, size_t size, int access)
+{
+    const char *why = "";
+    struct range *first = amap_find(&amap_memory, p), *last = amap_find(&amap_memory, p + size - 1);
+    if (!vmm_covered(first, p, size, -1, &why))
+        return fail(CUDA_ERROR_INVALID_VALUE, "%s: [0x%llx, +%zu) %s by cuMemMap", fn, (unsigned long long)p, size, why);
+    if (first->base != p || last->base + last->size != p + size)
+        return fail(CUDA_ERROR_INVALID_VALUE, "%s: [0x%llx, +%zu) covers part of a mapping: access is set for whole "
+                    "mappings", fn, (unsigned long long)p, size);
+    for (struct range *r = first; r && r->base < p + size; r = amap_next(&amap_memory, r->base + r->size)) {
+        const struct mapping *m = (const struct mapping *)r;
+        if (access == OS_ACCESS_READWRITE && m->alloc->mem.read_only)
+            return fail(CUDA_ERROR_INVALID_VALUE, "%s: the mapping [0x%llx, +%zu) is of allocation 0x%llx, which was "
+                        "imported from a read-only file descriptor: it can be given CU_MEM_ACCESS_FLAGS_PROT_READ, "
+                        "never write access; nothing was changed", fn, (unsigned long long)r->base, r->size,
+                        (unsigned long long)m->alloc->base.handle);
+    }
+    struct range *r = first;
+    int err = 0;
+    for (; r && r->base < p + size; r = amap_next(&amap_memory, r->base + r->size))
+        if ((err = os_protect((void *)r->base, r->size, access)))
+            break;
+    if (!err) {
+        for (r = first; r && r->base < p + size; r = amap_next(&amap_memory, r->base + r->size))
+            ((struct mapping *)r)->access = access;
+        return CUDA_SUCCESS;
+    }
+    /* Undo: the mappings before r have the new protection, r and the rest their old one. */
+    const struct range *failed = r;
+    int undo_err = 0;
+    for (struct range *q = first; q != failed; q = amap_next(&amap_memory, q->base + q->size)) {
+        struct mapping *m = (struct mapping *)q;
+        int e = os_protect((void *)q->base, q->size, m->access);
+        if (e) {
+            m->access = access; /* it kept the new protection: say so in cuMemGetAccess */
+            undo_err = e;
+        }
+    }
+    char text[128], undo_text[128] = "";
+    if (undo_err)
+        os_error_string(undo_err, undo_text, sizeof(undo_text));
+    return fail(os_error_is_out_of_memory(err) ? CUDA_ERROR_OUT_OF_MEMORY : CUDA_ERROR_OPERATING_SYSTEM,
+                "%s: changing the protection of the mapping [0x%llx, +%zu) failed: %s; %s%s", fn,
+                (unsigned long long)failed->base, failed->size, os_error_string(err, text, sizeof(text)),
+                undo_err ? "putting back the previous protection of the mappings before it failed too: "
+                         : "the mappings before it have their previous access again",
+                undo_text);
+}
+
 CUresult CUDAAPI cuMemSetAccess(CUdeviceptr ptr, size_t size, const CUmemAccessDesc *desc, size_t count)
 {
     static const char fn[] = "cuMemSetAccess";
@@ -197,22 +251,7 @@ CUresult CUDAAPI cuMemSetAccess(CUdeviceptr ptr, size_t size, const CUmemAccessD
         return fail(CUDA_ERROR_INVALID_VALUE, "%s: [0x%llx, +%zu) is not a granularity-aligned range", fn,
                     (unsigned long long)p, size);
     amap_lock_write();
-    const char *why = "";
-    struct range *first = amap_find(&amap_memory, p), *last = amap_find(&amap_memory, p + size - 1);
-    CUresult result = CUDA_SUCCESS;
-    if (!vmm_covered(first, p, size, -1, &why))
-        result = fail(CUDA_ERROR_INVALID_VALUE, "%s: [0x%llx, +%zu) %s by cuMemMap", fn, (unsigned long long)p, size, why);
-    else if (first->base != p || last->base + last->size != p + size)
-        result = fail(CUDA_ERROR_INVALID_VALUE, "%s: [0x%llx, +%zu) covers part of a mapping: access is set for whole "
-                      "mappings", fn, (unsigned long long)p, size);
-    int err = result ? 0 : os_protect((void *)p, size, access);
-    if (err) {
-        char text[128];
-        result = fail(CUDA_ERROR_OPERATING_SYSTEM, "%s: changing the protection failed: %s", fn,
-                      os_error_string(err, text, sizeof(text)));
-    }
-    for (struct range *r = first; !result && r && r->base < p + size; r = amap_next(&amap_memory, r->base + r->size))
-        ((struct mapping *)r)->access = access;
+    CUresult result = set_access(fn, p, size, access);
     amap_unlock();
     return result;
 }

@@ -560,7 +560,8 @@ TEST_F(DmaBufOnAProvider, ExportedDmaBuf_ImportsBackAsDmabufFd)
     d.handle.fd = f;
     d.size = size;
     CUexternalMemory ext = nullptr;
-    ASSERT_OK(cuImportExternalMemory(&ext, &d)); // the fd is extmem's now
+    ASSERT_OK(cuImportExternalMemory(&ext, &d)); // the fd is extmem's now: the caller's number is closed
+    EXPECT_FALSE(fd_is_open(f));
     CUDA_EXTERNAL_MEMORY_BUFFER_DESC b{};
     b.size = size;
     CUdeviceptr buf = 0;

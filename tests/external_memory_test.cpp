@@ -3,6 +3,7 @@
 #include "framework/testing.h"
 #include "extmem/cuda_runtime_api.h"
 
+#include <cerrno>
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -60,16 +61,78 @@ protected:
 
 } // namespace
 
-TEST_F(ExternalMemory, ImportOpaqueFd_TakesTheFdOnSuccess)
+// BEHAVIOR.md and docs/probes/fd_ownership: after a successful import the driver has closed the
+// caller's fd number; what it keeps is its own.
+TEST_F(ExternalMemory, ImportOpaqueFd_Success_ClosesCallersFdNumber)
 {
     int fd = export_fd();
     auto d = opaque_fd(fd, 2 * gran);
     CUexternalMemory e = nullptr;
     ASSERT_OK(cuImportExternalMemory(&e, &d));
     EXPECT_NE(nullptr, e);
-    EXPECT_TRUE(fd_is_open(fd)); // extmem's now, until destroy
+    errno = 0;
+    EXPECT_EQ(-1, fcntl(fd, F_GETFD));
+    EXPECT_EQ(EBADF, errno);
+    CUdeviceptr p = map_buffer(e, 0, gran); // extmem's own descriptor still reaches the memory
+    EXPECT_OK(cuMemsetD8(p, 7, gran));
+    EXPECT_OK(cuMemFree(p));
+    EXPECT_OK(cuDestroyExternalMemory(e)); // and it goes with the import: the fd check sees no leak
+}
+
+TEST_F(ExternalMemory, ImportOpaqueFd_Failure_LeavesCallersFdOpen)
+{
+    int fd = export_fd();
+    auto d = opaque_fd(fd, 0); // size 0: INVALID_VALUE (BEHAVIOR.md: the fd stays open)
+    CUexternalMemory e = nullptr;
+    EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuImportExternalMemory(&e, &d));
+    EXPECT_NE(-1, fcntl(fd, F_GETFD));
+    int foreign = memfd_create("not-extmem", MFD_CLOEXEC);
+    ASSERT_EQ(0, ftruncate(foreign, gran));
+    d = opaque_fd(foreign, gran); // refused after the fd was looked at
+    EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuImportExternalMemory(&e, &d));
+    EXPECT_NE(-1, fcntl(foreign, F_GETFD));
+    close(foreign);
+    d = opaque_fd(fd, 2 * gran); // the fd is still good for an import that succeeds
+    ASSERT_OK(cuImportExternalMemory(&e, &d));
     EXPECT_OK(cuDestroyExternalMemory(e));
-    EXPECT_FALSE(fd_is_open(fd)); // destroy closed it: nothing leaked
+}
+
+// A program that closes the fd after importing it (a bug on the driver too, where the number is
+// already closed) and gets the number back for another file: extmem's later release must not
+// touch that file.
+TEST_F(ExternalMemory, CallerClosesAndReusesTheFdNumber_ReleaseLeavesTheNewFileAlone)
+{
+    int fd = export_fd();
+    auto d = opaque_fd(fd, 2 * gran);
+    CUexternalMemory e = nullptr;
+    ASSERT_OK(cuImportExternalMemory(&e, &d));
+    CUdeviceptr p = map_buffer(e, 0, gran);
+    close(fd); // wrong, and harmless: the number is closed already
+    int devnull = open("/dev/null", O_RDWR | O_CLOEXEC);
+    ASSERT_GE(devnull, 0);
+    if (devnull != fd) { // make sure the number is reused
+        ASSERT_EQ(fd, dup3(devnull, fd, O_CLOEXEC));
+        close(devnull);
+    }
+    CUDA_EXTERNAL_MEMORY_BUFFER_DESC b{};
+    b.offset = gran;
+    b.size = gran;
+    CUdeviceptr q = 0; // a buffer mapped now still comes from the memory, not from /dev/null
+    EXPECT_OK(cuExternalMemoryGetMappedBuffer(&q, e, &b));
+    for (CUdeviceptr buf : {p, q}) {
+        if (!buf)
+            continue;
+        EXPECT_OK(cuMemsetD32(buf, 0x5a5a5a5a, gran / 4));
+        EXPECT_OK(cuMemFree(buf));
+    }
+    EXPECT_OK(cuDestroyExternalMemory(e));
+    ASSERT_NE(-1, fcntl(fd, F_GETFD)) << "extmem closed the file that reused the number";
+    char link[64], target[64] = {};
+    snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+    ASSERT_GT(readlink(link, target, sizeof(target) - 1), 0);
+    EXPECT_STREQ("/dev/null", target);
+    EXPECT_EQ(4, write(fd, "still", 4)); // and it still works
+    close(fd);
 }
 
 TEST_F(ExternalMemory, MappedBuffer_IsTheSamePages_NoCopy)

@@ -2,7 +2,7 @@
 // given with cuMemSetAccess is the page protection itself (DESIGN.md §8), so a read of a mapping
 // without access, or a write to a read-only one, ends the process as a real fault does. Each
 // case runs in a child process started for it (POSIX and Windows alike; vmm_test.cpp has the
-// forked variants on POSIX).
+// variants caught in-process on POSIX).
 #include "framework/testing.h"
 
 #include <cstdio>

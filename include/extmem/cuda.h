@@ -849,8 +849,9 @@ EXTMEM_API CUresult CUDAAPI cuMemGetAllocationPropertiesFromHandle(CUmemAllocati
 /* ---- External memory (../shared/seeds/004_899ba516d5a0237d.txt, 001_a59e0c8da9f21121.txt) ----
  * OPAQUE_FD takes fds of extmem allocations (cuMemExportToShareableHandle, any process) and
  * the memfds Mesa's lavapipe exports (vkGetMemoryFdKHR); DMABUF_FD takes dma-bufs. The fd
- * becomes extmem's only when the import succeeds; on any failure it stays the caller's,
- * open and untouched. The Windows and Direct3D types are CUDA_ERROR_NOT_SUPPORTED on Linux,
+ * becomes extmem's only when the import succeeds, and then, as on the driver, the caller's fd
+ * number is closed (extmem keeps a duplicate of its own until cuDestroyExternalMemory): do not
+ * close it again. On any failure it stays the caller's, open and untouched. The Windows and Direct3D types are CUDA_ERROR_NOT_SUPPORTED on Linux,
  * after the dedicated-flag rule (CUDA_ERROR_INVALID_VALUE). Codes for each rule are listed
  * in docs/external-memory.md. */
 EXTMEM_API CUresult CUDAAPI cuImportExternalMemory(CUexternalMemory *extMem_out,

@@ -106,6 +106,7 @@ int os_external_map(os_handle h, uint64_t offset, size_t size, void **ptr, void 
     void *p = mmap(NULL, span, PROT_READ | PROT_WRITE, MAP_SHARED, h, (off_t)start);
     if (p == MAP_FAILED)
         return errno;
+    os_memory_keep_from_fork(p, span); /* device memory: not the fork child's (os.h) */
     *base = p;
     *len = span;
     *ptr = (char *)p + (offset - start);

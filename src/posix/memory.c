@@ -40,9 +40,19 @@ int os_memory_map(const os_memory *mem, size_t offset, size_t size, void **addr)
     void *p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, mem->handle, (off_t)offset);
     if (p == MAP_FAILED)
         return errno;
+    os_memory_keep_from_fork(p, size);
     *addr = p;
     return 0;
 }
+
+void os_memory_keep_from_fork(void *addr, size_t size)
+{
+    /* A fork child gets a hole here: touching it faults, as the driver's device memory does in
+     * its fork children. It cannot fail on a mapping just made; nothing to report if it did. */
+    (void)madvise(addr, size, MADV_DONTFORK);
+}
+
+void os_memory_inherit(void *addr, size_t size) { (void)madvise(addr, size, MADV_DOFORK); }
 
 int os_memory_unmap(void *addr, size_t size)
 {

@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <stdbool.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,6 +29,12 @@ static bool is_process(int pid)
     buf[n] = '\0';
     const char *tgid = strstr(buf, "\nTgid:");
     return tgid && strtol(tgid + 6, NULL, 10) == pid;
+}
+
+void os_watch_fork(void (*in_child)(void))
+{
+    /* Registered once per process by cuInit; fails only without memory for the entry. */
+    (void)pthread_atfork(NULL, NULL, in_child);
 }
 
 uint64_t os_process_start_time(int pid)

@@ -43,7 +43,12 @@ int os_unreserve(void *addr, size_t size) { return munmap(addr, size) == 0 ? 0 :
 int os_map_fixed(const os_memory *mem, size_t offset, void *addr, size_t size)
 {
     void *p = mmap(addr, size, PROT_NONE, MAP_SHARED | MAP_FIXED, mem->handle, (off_t)offset);
-    return p == MAP_FAILED ? errno : 0;
+    if (p == MAP_FAILED)
+        return errno;
+    /* Device memory: not the fork child's (os.h). The reservation around it is inherited as
+     * the driver's is, inaccessible. */
+    os_memory_keep_from_fork(p, size);
+    return 0;
 }
 
 int os_unmap_fixed(void *addr, size_t size)
@@ -70,6 +75,8 @@ const char *os_vmm_method(void) { return "mmap(MAP_FIXED | MAP_SHARED) of memfds
 int os_protect(void *addr, size_t size, int access)
 {
     int prot = access == OS_ACCESS_READWRITE ? PROT_READ | PROT_WRITE : access == OS_ACCESS_READ ? PROT_READ : PROT_NONE;
+    if (os_fault_injected("os_protect", addr, size))
+        return ENOMEM; /* what mprotect says when a split would pass vm.max_map_count */
     return mprotect(addr, size, prot) == 0 ? 0 : errno;
 }
 
@@ -108,9 +115,11 @@ int os_memory_open(os_handle h, os_memory *mem, char *why, size_t why_size)
         snprintf(why, why_size, "is not memory exported by extmem (it is %s)", target[0] ? target : "unnamed");
         return EINVAL;
     }
-    int fd = fcntl(h, F_DUPFD_CLOEXEC, 0);
+    int flags = fcntl(h, F_GETFL);
+    int fd = flags < 0 ? -1 : fcntl(h, F_DUPFD_CLOEXEC, 0);
     if (fd < 0)
         return errno;
-    *mem = (os_memory){.handle = fd, .size = (size_t)st.st_size};
+    /* A MAP_SHARED mapping of a read-only fd can never get PROT_WRITE (mprotect: EACCES). */
+    *mem = (os_memory){.handle = fd, .size = (size_t)st.st_size, .read_only = (flags & O_ACCMODE) == O_RDONLY};
     return 0;
 }

@@ -192,6 +192,19 @@ int os_memory_map(const os_memory *mem, size_t offset, size_t size, void **addr)
     return 0;
 }
 
+/* Windows has no fork: every process starts with nothing of another's mapped. */
+void os_memory_inherit(void *addr, size_t size)
+{
+    (void)addr;
+    (void)size;
+}
+
+void os_memory_keep_from_fork(void *addr, size_t size)
+{
+    (void)addr;
+    (void)size;
+}
+
 int os_memory_unmap(void *addr, size_t size)
 {
     (void)size; /* a view goes as a whole */

@@ -112,6 +112,8 @@ int win32_section_info(HANDLE h, uint64_t *size, char *name, size_t name_size, b
     return 0;
 }
 
+void os_watch_fork(void (*in_child)(void)) { (void)in_child; /* Windows has no fork */ }
+
 uint64_t os_process_start_time(int pid)
 {
     HANDLE p = OpenProcess(PROCESS_QUERY_LIMITED_INFORMATION, FALSE, (DWORD)pid);

@@ -338,6 +338,8 @@ int os_unmap_fixed(void *addr, size_t size)
 int os_protect(void *addr, size_t size, int access)
 {
     DWORD prot = access == OS_ACCESS_READWRITE ? PAGE_READWRITE : access == OS_ACCESS_READ ? PAGE_READONLY : PAGE_NOACCESS;
+    if (os_fault_injected("os_protect", addr, size))
+        return ERROR_NOT_ENOUGH_MEMORY;
     /* VirtualProtect stays inside one allocation: protect view by view. */
     uintptr_t p = (uintptr_t)addr, end = p + size;
     while (p < end) {

@@ -155,7 +155,9 @@ static int do_import(struct state *s)
             return differs(s, "a failed import closed the caller's fd %d\n", d.handle.fd);
         return 1;
     }
-    /* Success: the fd is extmem's now. */
+    /* Success: the fd is extmem's now, and the caller's number is closed, as the driver does. */
+    if (fd_open(d.handle.fd))
+        return differs(s, "a successful import left the caller's fd %d open\n", d.handle.fd);
     imports_done++;
     unsigned long long object = s->fds[slot].bytes;
     s->fds[slot].kind = FD_NONE;
