@@ -222,7 +222,8 @@ void os_wake_shared(os_waker *w, uint32_t *word, uint32_t *sleepers);
 void os_watch_fork(void (*in_child)(void));
 /* A value that changes when a pid is reused: the process's start time; 0 if it has exited,
  * reaped or not (Linux: a zombie counts as exited, as an exited process does on Windows while
- * handles keep its object), is gone, or pid is a thread's id rather than a process's. */
+ * handles keep its object), is gone, or pid is not the process's own id (Linux: a thread's id;
+ * Windows: the id with its low two bits changed, which OpenProcess ignores). */
 uint64_t os_process_start_time(int pid);
 /* What an IPC handle carries to name mem besides its name and the exporter's pid: Linux, the
  * fd; Windows, the section's token. */

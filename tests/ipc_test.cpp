@@ -10,7 +10,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #else
-#include <windows.h>
+#include <process.h>
 #endif
 
 #include <atomic>
@@ -283,15 +283,15 @@ static bool process_started_at(uint32_t pid, uint64_t start)
 }
 #endif
 
-/* The code an open of handle h (with one bit flipped in byte `byte`) must give: the field the
- * byte belongs to decides (the layout in src/ipc.c). */
-static CUresult expected_for_flip(const unsigned char *h, int byte, bool event)
+/* The code an open of handle h (with one bit flipped in its byte at offset `at`) must give:
+ * the field that byte belongs to decides (the layout in src/ipc.c). */
+static CUresult expected_for_flip(const unsigned char *h, int at, bool event)
 {
-    if (byte < 8 || byte >= 56) // the magic and the zero bytes: not an extmem handle at all
+    if (at < 8 || at >= 56) // the magic and the zero bytes: not an extmem handle at all
         return event ? CUDA_ERROR_MAP_FAILED : CUDA_ERROR_INVALID_VALUE;
-    if (byte >= 16 && byte < 24) // the exporter's start time: that process has exited
+    if (at >= 16 && at < 24) // the exporter's start time: that process has exited
         return CUDA_ERROR_INVALID_HANDLE;
-    if (byte >= 12) // the descriptor, inode, size, nonce: not what it exported
+    if (at >= 12) // the descriptor, inode, size, nonce: not what it exported
         return CUDA_ERROR_INVALID_VALUE;
     uint32_t pid;
     uint64_t start;
@@ -300,7 +300,7 @@ static CUresult expected_for_flip(const unsigned char *h, int byte, bool event)
     if (pid == 0)
         return event ? CUDA_ERROR_MAP_FAILED : CUDA_ERROR_INVALID_VALUE;
 #if defined(_WIN32)
-    if (pid == GetCurrentProcessId())
+    if (pid == (uint32_t)_getpid())
         return CUDA_ERROR_INVALID_CONTEXT;
     return CUDA_ERROR_INVALID_HANDLE; // no other process started at the very same 100 ns
 #else
@@ -313,7 +313,7 @@ static CUresult expected_for_flip(const unsigned char *h, int byte, bool event)
 }
 
 /* Opens the memory handle argv[0] and the event handle argv[1] with every single bit of every
- * byte flipped; prints each open that does not fail with the code its field calls for, then a
+ * at flipped; prints each open that does not fail with the code its field calls for, then a
  * summary. The genuine handles must open before and after. */
 EXTMEM_CHILD_ROLE(flip_every_bit)
 {
@@ -342,15 +342,15 @@ EXTMEM_CHILD_ROLE(flip_every_bit)
             return r;
         };
         printf("genuine %s\n", code_name(open(genuine)).c_str());
-        for (int byte = 0; byte < 64; ++byte) {
+        for (int at = 0; at < 64; ++at) {
             for (int bit = 0; bit < 8; ++bit) {
                 unsigned char h[64];
                 memcpy(h, genuine, 64);
-                h[byte] ^= (unsigned char)(1u << bit);
-                CUresult want = expected_for_flip(h, byte, event), got = open(h);
+                h[at] ^= (unsigned char)(1u << bit);
+                CUresult want = expected_for_flip(h, at, event), got = open(h);
                 opens++;
                 if (got != want && wrong++ < 20)
-                    printf("%s byte %d bit %d: %s, expected %s: %s\n", event ? "event" : "memory", byte, bit,
+                    printf("%s byte %d bit %d: %s, expected %s: %s\n", event ? "event" : "memory", at, bit,
                            code_name(got).c_str(), code_name(want).c_str(), extmem_error_detail());
             }
         }
