@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # The test command: installs what the tests need, builds extmem with warnings as errors and
 # runs the whole suite, then the Windows build under wine (scripts/test-windows.sh), then the
-# suite again under AddressSanitizer + UndefinedBehaviorSanitizer.
+# suite again under AddressSanitizer + UndefinedBehaviorSanitizer, then the concurrency tests
+# under ThreadSanitizer.
 #   scripts/test.sh            everything
-#   scripts/test.sh --quick    the plain build only (no sanitizer pass)
+#   scripts/test.sh --quick    the plain build only (no sanitizer passes)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -35,5 +36,15 @@ if [ $quick -eq 0 ]; then
   ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
     run_suite build/asan -DCMAKE_BUILD_TYPE=Debug -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ \
       -DEXTMEM_SANITIZE=address,undefined
+
+  # The concurrency tests (ctest label `concurrency`, tests/CMakeLists.txt) under ThreadSanitizer:
+  # only their programs are built. A race report fails the test (halt_on_error).
+  echo "== extmem: the concurrency tests under ThreadSanitizer (clang)"
+  cmake -S . -B build/tsan -G Ninja -DEXTMEM_WERROR=ON -DEXTMEM_TESTS=ON -DCMAKE_BUILD_TYPE=Debug \
+    -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ -DEXTMEM_SANITIZE=thread >/dev/null
+  cmake --build build/tsan -j "$jobs" --target concurrency_test release_test stress_test stream_test event_test \
+    ipc_test extmem-unload-check
+  (cd build/tsan && TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
+    ctest -j "$jobs" -L concurrency --output-on-failure --timeout 300)
 fi
 echo "== extmem: all tests passed"

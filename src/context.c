@@ -51,10 +51,17 @@ static struct ctx *ctx_new(CUdevice dev, unsigned int flags, bool is_primary)
 static void ctx_teardown(struct ctx *ctx)
 {
     atomic_store(&ctx->destroyed, true);
-    ctx_synchronize(ctx);
+    /* Work on any context's streams may use this context's memory (unified addressing). The
+     * callers checked device_wait_allowed; only a nested submission can be refused here, and
+     * then the wait alone has to do. */
+    bool held = device_release_begin("context destruction") == CUDA_SUCCESS;
+    if (!held)
+        device_drain();
     stream_destroy_all(ctx);
     event_destroy_all(ctx);
     mem_free_context(ctx);
+    if (held)
+        device_release_end();
     if (!ctx->primary)
         obj_unregister(&ctx->base);
 }
@@ -161,6 +168,10 @@ CUresult CUDAAPI cuCtxDestroy(CUcontext handle)
     CUresult r = ctx_lookup("cuCtxDestroy", handle, &ctx);
     if (r)
         return r;
+    if ((r = device_wait_allowed("cuCtxDestroy"))) {
+        ctx_release(ctx);
+        return r;
+    }
     if (ctx->primary) {
         ctx_release(ctx);
         return fail(CUDA_ERROR_INVALID_CONTEXT, "cuCtxDestroy: 0x%llx is the primary context: release it with "
@@ -276,9 +287,10 @@ CUresult CUDAAPI cuCtxSynchronize(void)
     CUresult r = ctx_current("cuCtxSynchronize", &ctx);
     if (r)
         return r;
-    ctx_synchronize(ctx);
+    if (!(r = device_wait_allowed("cuCtxSynchronize")))
+        ctx_synchronize(ctx);
     ctx_release(ctx);
-    return CUDA_SUCCESS;
+    return r;
 }
 
 /* ---- Primary context ----
@@ -319,7 +331,7 @@ static CUresult primary_release(const char *fn, CUdevice dev)
 {
     REQUIRE_INIT(fn);
     CUresult r = device_check(fn, dev);
-    if (r)
+    if (r || (r = device_wait_allowed(fn)))
         return r;
     os_mutex_lock(&primary.lock);
     if (primary.retains == 0) {
@@ -338,7 +350,7 @@ CUresult CUDAAPI cuDevicePrimaryCtxReset(CUdevice dev)
 {
     REQUIRE_INIT("cuDevicePrimaryCtxReset");
     CUresult r = device_check("cuDevicePrimaryCtxReset", dev);
-    if (r)
+    if (r || (r = device_wait_allowed("cuDevicePrimaryCtxReset")))
         return r;
     os_mutex_lock(&primary.lock);
     if (primary_active())

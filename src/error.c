@@ -82,6 +82,18 @@ void log_info(const char *fmt, ...)
     fprintf(stderr, "extmem: info: %s\n", buf);
 }
 
+void log_warn(const char *fmt, ...)
+{
+    if (log_level() < LOG_WARN)
+        return;
+    char buf[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof(buf), fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "extmem: warning: %s\n", buf);
+}
+
 const char *extmem_error_detail(void) { return detail; }
 CUresult extmem_error_code(void) { return detail_code; }
 

@@ -3,6 +3,12 @@
  * before its latest record has run. A wait captures the latest record at the time of the
  * call, as CUDA specifies, so waiting never depends on records made later. Waiters sleep on a
  * word of the state (a futex on Linux), which also works across processes.
+ *
+ * A record of an interprocess event made by another process completes only if that process
+ * lives to run the work before it. A peer's death must never hang the survivor, so the shared
+ * page lists which processes may have records outstanding (struct event_page), and a waiter
+ * wakes every RECORDER_CHECK_MS to look: a record whose recorder has died is abandoned, that
+ * is, counted as complete, with a warning naming the process (docs/ipc.md).
  */
 #include "event.h"
 #include "per_thread.h"
@@ -48,17 +54,32 @@ void event_destroy_all(struct ctx *ctx)
     }
 }
 
+/* How often a waiter on an interprocess event looks for recorders that died: the longest a
+ * survivor waits for a dead peer's record beyond the death itself. */
+#define RECORDER_CHECK_MS 50
+
+static bool abandon_dead_recorders(struct event *e);
+
 static void wait_for(struct event *e, uint64_t seq)
 {
     struct event_state *st = e->state;
+    uint64_t checked = 0;
     while (atomic_load(&st->completed) < seq) {
         uint32_t word = atomic_load(&st->wake);
         if (atomic_load(&st->completed) >= seq)
             break;
-        if (e->shared)
-            os_wait_shared(&e->waker, (uint32_t *)&st->wake, word, (uint32_t *)&st->sleepers);
-        else
+        if (!e->shared) {
             os_wait_on(&st->wake, word);
+            continue;
+        }
+        /* Nobody wakes us for a recorder that died: look at once, then now and then. */
+        uint64_t now = os_time_ns();
+        if (now - checked >= RECORDER_CHECK_MS * 1000000ull) {
+            checked = now;
+            if (abandon_dead_recorders(e))
+                continue;
+        }
+        os_wait_shared(&e->waker, (uint32_t *)&st->wake, word, (uint32_t *)&st->sleepers, RECORDER_CHECK_MS);
     }
 }
 
@@ -75,6 +96,103 @@ static void complete(struct event *e, uint64_t seq)
         os_wake_shared(&e->waker, (uint32_t *)&st->wake, (uint32_t *)&st->sleepers);
     else
         os_wake_all(&st->wake);
+}
+
+/* ---- Recorders of interprocess events (struct event_page) ---- */
+
+/* A process as a slot's owner: its pid and a hash of its start time, in one word that one
+ * compare-and-swap claims. A reused pid has another start time, so it is another owner. */
+static uint64_t owner_of(int pid, uint64_t start)
+{
+    return (uint64_t)(uint32_t)pid << 32 | (uint32_t)(start ^ start >> 32);
+}
+
+static uint64_t self_owner(void) { return owner_of(os_process_id(), ipc_self_start_time()); }
+
+static bool owner_alive(uint64_t owner)
+{
+    int pid = (int)(owner >> 32);
+    uint64_t start = os_process_start_time(pid); /* 0 for an exited process, zombies included */
+    return start && owner_of(pid, start) == owner;
+}
+
+static void raise_to(_Atomic uint64_t *v, uint64_t to)
+{
+    uint64_t was = atomic_load(v);
+    while (was < to && !atomic_compare_exchange_weak(v, &was, to))
+        ;
+}
+
+/* Counts as complete the records of processes that died before completing them. Returns
+ * true when it completed any. */
+static bool abandon_dead_recorders(struct event *e)
+{
+    uint64_t self = self_owner();
+    bool any = false;
+    for (int i = 0; i < EVENT_RECORDERS; ++i) {
+        struct event_recorder *rec = &e->recorders[i];
+        uint64_t owner = atomic_load(&rec->owner);
+        if (!owner || owner == self)
+            continue;
+        uint64_t pending = atomic_load(&rec->pending);
+        if (pending <= atomic_load(&e->state->completed) || owner_alive(owner))
+            continue;
+        /* `pending` was the dead owner's if the slot still is: a new owner takes a slot only
+         * from a dead one with nothing pending (or a free one), and raises pending after. */
+        if (atomic_load(&rec->owner) != owner)
+            continue;
+        complete(e, pending);
+        any = true;
+        /* The slot is free again; of several waiters that saw the death, one reports it. */
+        if (atomic_compare_exchange_strong(&rec->owner, &owner, 0))
+            log_warn("interprocess event: process %u exited with a record of the event unfinished: the record is "
+                     "abandoned and counts as complete", (unsigned)(owner >> 32));
+    }
+    return any;
+}
+
+/* This process's slot in the page: the one it holds already (it may have the event open
+ * twice), a free one, or one whose owner died with nothing pending; NULL when all 64 belong to
+ * live processes, and then this process's records are not watched. */
+static struct event_recorder *claim_recorder(struct event *e)
+{
+    uint64_t self = self_owner();
+    for (int i = 0; i < EVENT_RECORDERS; ++i)
+        if (atomic_load(&e->recorders[i].owner) == self)
+            return &e->recorders[i];
+    for (int i = 0; i < EVENT_RECORDERS; ++i) {
+        uint64_t owner = 0;
+        if (atomic_compare_exchange_strong(&e->recorders[i].owner, &owner, self))
+            return &e->recorders[i];
+    }
+    abandon_dead_recorders(e); /* records of the dead first, so their slots count as empty */
+    for (int i = 0; i < EVENT_RECORDERS; ++i) {
+        struct event_recorder *rec = &e->recorders[i];
+        uint64_t owner = atomic_load(&rec->owner);
+        if ((!owner || (atomic_load(&rec->pending) <= atomic_load(&e->state->completed) && !owner_alive(owner))) &&
+            atomic_compare_exchange_strong(&rec->owner, &owner, self))
+            return rec;
+    }
+    log_warn("interprocess event: %d live processes have it open already: if this one (%d) dies with a record "
+             "unfinished, waiters elsewhere wait for it", EVENT_RECORDERS, os_process_id());
+    return NULL;
+}
+
+/* The next sequence number of a record of e. An interprocess event's slot says "this process
+ * may have taken up to pending" before the number is taken, so a death at any point leaves no
+ * number that nobody answers for. (A death between the two steps leaves pending one ahead of
+ * what this process took: a live process's next record may then count as complete early,
+ * docs/ipc.md.) */
+static uint64_t take_seq(struct event *e)
+{
+    struct event_state *st = e->state;
+    if (!e->mine)
+        return atomic_fetch_add(&st->recorded, 1) + 1;
+    uint64_t seq = atomic_load(&st->recorded);
+    do
+        raise_to(&e->mine->pending, seq + 1);
+    while (!atomic_compare_exchange_weak(&st->recorded, &seq, seq + 1));
+    return seq + 1;
 }
 
 CUresult event_create(const char *fn, struct ctx *ctx, unsigned int flags, os_memory *shm, void *page,
@@ -96,6 +214,7 @@ CUresult event_create(const char *fn, struct ctx *ctx, unsigned int flags, os_me
         e->shared = true;
         e->shm = *shm;
         e->state = page;
+        e->recorders = ((struct event_page *)page)->recorders;
         int err = os_waker_open(shm, &e->waker);
         if (err) {
             char text[128];
@@ -107,6 +226,8 @@ CUresult event_create(const char *fn, struct ctx *ctx, unsigned int flags, os_me
                         os_error_string(err, text, sizeof(text)));
         }
     }
+    if (e->shared)
+        e->mine = claim_recorder(e);
     if (!obj_register(&e->base, OBJ_EVENT, event_free)) {
         event_free(&e->base);
         return fail(CUDA_ERROR_OUT_OF_MEMORY, "%s: out of host memory for the handle table", fn);
@@ -172,6 +293,16 @@ struct record_work {
     uint64_t seq;
 };
 
+/* The record's sequence number is taken where it joins its stream's order, under the lock
+ * that orders the queue (DESIGN.md §6): a wait on another thread then captures either a
+ * record that is already queued, or the one before it, never one queued behind the wait
+ * itself or behind work waiting for that wait, which would deadlock. */
+static void record_queued(struct work *w)
+{
+    struct record_work *rw = (struct record_work *)w;
+    rw->seq = take_seq(rw->e);
+}
+
 static void run_record(struct work *w)
 {
     struct record_work *rw = (struct record_work *)w;
@@ -203,7 +334,7 @@ static CUresult record(const char *fn, CUevent hEvent, CUstream hStream, unsigne
         r = fail(CUDA_ERROR_OUT_OF_MEMORY, "%s: out of host memory", fn);
         goto out;
     }
-    rw->seq = atomic_fetch_add(&e->state->recorded, 1) + 1;
+    rw->w.queued = record_queued;
     rw->w.run = run_record;
     rw->e = e;
     e = NULL; /* the work holds the reference now */
@@ -230,6 +361,9 @@ CUresult CUDAAPI cuEventQuery(CUevent hEvent)
     if (r)
         return r;
     bool done = atomic_load(&e->state->completed) >= atomic_load(&e->state->recorded);
+    /* A record another process left by dying counts as complete from the first query on. */
+    if (!done && e->shared && abandon_dead_recorders(e))
+        done = atomic_load(&e->state->completed) >= atomic_load(&e->state->recorded);
     event_release(e);
     return done ? CUDA_SUCCESS : CUDA_ERROR_NOT_READY;
 }

@@ -25,6 +25,9 @@ CUresult extmem__fail(CUresult code, const char *file, int line, const char *fmt
 
 /* Logs at info or trace level when EXTMEM_LOG asks for it. */
 void log_info(const char *fmt, ...) EXTMEM_PRINTF_FORMAT(1, 2);
+/* Logs what went wrong without failing a call (a peer process died) at EXTMEM_LOG=warn and
+ * above. */
+void log_warn(const char *fmt, ...) EXTMEM_PRINTF_FORMAT(1, 2);
 enum { LOG_OFF, LOG_ERROR, LOG_WARN, LOG_INFO, LOG_TRACE };
 int log_level(void);
 
@@ -200,7 +203,10 @@ bool mem_register_unless_overlapping(struct ctx *ctx, struct range *r);
  * "extmem-device-<nonce>", an interprocess event's page "extmem-event-<nonce>" (ipc.c checks
  * the name of what a handle opens against it). */
 void mem_object_name(const char *prefix, const uint8_t nonce[16], char name[64]);
-/* Frees a range the caller has taken out of the address map. */
+/* With the maps write-locked: makes r unfindable, by address and in its context's list, in
+ * one step, so that exactly one caller (a free, or the context's destruction) owns it. */
+void mem_unpublish(struct range *r);
+/* Frees a range the caller has unpublished; it does not touch r->ctx, which may be gone. */
 void mem_free_range(struct range *r);
 /* ipc.c: forgets an opened IPC range that is being freed. */
 void ipc_range_forget(struct range *r);
@@ -210,6 +216,9 @@ struct work {
     struct work *next;
     void (*run)(struct work *w);
     void (*discard)(struct work *w); /* optional: frees what run would have freed */
+    /* Optional: called when w takes its place in its stream's order, under the lock that
+     * orders the queue (an event record takes its sequence number there, DESIGN.md §6). */
+    void (*queued)(struct work *w);
 };
 
 struct stream {
@@ -223,7 +232,9 @@ struct stream {
     uint64_t submitted, completed;
     bool running;     /* a worker thread is attached */
     bool destroyed;   /* cuStreamDestroy was called: the worker exits when drained */
+    os_thread thread; /* the worker, while running */
     struct list_node ctx_node;
+    struct list_node device_node; /* every stream of the device (drain.c) */
 };
 
 /* Destroys the streams and events of a context that is being destroyed. */
@@ -248,6 +259,39 @@ void target_submit(struct target *t, struct work *w);
 CUresult stream_lookup(const char *fn, CUstream handle, struct stream **out);
 void stream_release(struct stream *s);
 void stream_synchronize(struct stream *s);
+/* Waits until s has completed `count` pieces of work. */
+void stream_wait_until(struct stream *s, uint64_t count);
+
+/* ---- The device's streams and threads as a whole (drain.c) ---- */
+/* Waits for all work queued on the device before the call: what a release does before memory
+ * leaves the address space (a no-op in device work, which device_wait_allowed refuses). */
+void device_drain(void);
+/* CUDA_ERROR_NOT_PERMITTED in a host function or kernel, which would wait for itself. */
+CUresult device_wait_allowed(const char *fn);
+/* Submissions (target_get .. target_put) against releases: a release call brackets its work
+ * with device_release_begin (refuses in device work, waits for the device, and keeps new
+ * submissions out until device_release_end), so no submission validated against memory the
+ * release frees is queued after the release waited. */
+void device_submit_begin(void);
+void device_submit_end(void);
+CUresult device_release_begin(const char *fn);
+void device_release_end(void);
+/* This thread runs device work (a stream worker, a pool thread): API calls that wait for the
+ * device refuse instead of waiting for themselves. */
+void device_thread_mark(void);
+bool device_thread(void);
+/* The library is being unloaded: work runs in the calling thread, no thread is started. */
+bool device_unloading(void);
+void device_track_stream(struct stream *s);
+void device_untrack_stream(struct stream *s);
+/* Stream workers' lifetimes, so that unloading can join every one. */
+void device_worker_started(void);
+void device_worker_leaving(os_thread self);
+void device_worker_leaving_unstarted(void); /* a worker counted as started could not start */
+void device_reap_workers(void);
+/* Waits for queued work, joins every thread extmem started; called when the library is
+ * unloaded (src/posix: a destructor; Windows joins nothing under the loader lock). */
+void device_unload(void);
 
 /* ---- Events (event.c) ---- */
 struct event;
@@ -266,6 +310,8 @@ struct pool_job {
 /* Runs job->run for every index on the pool, this thread helping, and returns when all ran. */
 void pool_run(struct pool_job *job);
 unsigned int pool_worker_count(void);
+/* Stops and joins the pool threads (unloading). */
+void pool_stop(void);
 
 /* ---- External memory that another API owns (src/d3d) ----
  * Memory extmem reaches at an address of this process, kept alive by a reference to its owner

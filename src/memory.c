@@ -11,22 +11,21 @@
 
 static atomic_uint_fast64_t next_buffer_id = 1;
 
-/* Each device allocation's memfd is named with a nonce: a secret of this process (random,
- * drawn once) mixed with the buffer id, so an IPC handle can prove it names this very object
- * without a system call per allocation. */
-static void make_nonce(uint64_t id, uint8_t nonce[16])
+/* Each device allocation's memfd is named with a nonce of its own: 128 bits the OS draws for
+ * this allocation alone (getrandom; BCryptGenRandom), so that an IPC handle can be neither
+ * guessed nor derived from another one (a secret per process with a counter could be, from
+ * one handle). Without random bytes the allocation fails (CUDA_ERROR_OPERATING_SYSTEM) rather
+ * than carry a guessable name: any allocation may be exported later, and its name is fixed
+ * when the memfd is made. */
+static CUresult make_nonce(const char *fn, uint8_t nonce[16])
 {
-    static uint8_t secret[16];
-    static atomic_int ready;
-    if (!atomic_load(&ready)) {
-        if (os_random_bytes(secret, sizeof(secret)))
-            for (int i = 0; i < 16; ++i) /* no randomness: still unique, just guessable */
-                secret[i] = (uint8_t)(os_time_ns() >> (i * 3));
-        atomic_store(&ready, 1);
+    int err = os_random_bytes(nonce, 16);
+    if (err) {
+        char text[128];
+        return fail(CUDA_ERROR_OPERATING_SYSTEM, "%s: no random bytes for the allocation's IPC nonce: %s", fn,
+                    os_error_string(err, text, sizeof(text)));
     }
-    memcpy(nonce, secret, 16);
-    for (int i = 0; i < 8; ++i)
-        nonce[8 + i] ^= (uint8_t)(id >> (8 * i));
+    return CUDA_SUCCESS;
 }
 
 void mem_object_name(const char *prefix, const uint8_t nonce[16], char name[64])
@@ -60,9 +59,11 @@ CUresult mem_check_available(const char *fn, size_t size)
     return CUDA_SUCCESS;
 }
 
-/* Creates, maps and registers one allocation of ctx. */
+/* Creates, maps and registers one allocation of ctx; *base is its address. Once registered
+ * the range belongs to whoever frees it (another thread, with a stale pointer, may free it at
+ * once), so nothing reads it afterwards. */
 static CUresult range_create(const char *fn, struct ctx *ctx, size_t size, range_kind kind, unsigned int flags,
-                             struct range **out)
+                             uintptr_t *base)
 {
     size_t page = os_page_size();
     CUresult check = mem_check_available(fn, size);
@@ -79,7 +80,11 @@ static CUresult range_create(const char *fn, struct ctx *ctx, size_t size, range
     void *addr;
     char name[64] = "extmem-host";
     if (kind == RANGE_DEVICE) {
-        make_nonce(r->buffer_id, r->nonce);
+        CUresult no_nonce = make_nonce(fn, r->nonce);
+        if (no_nonce) {
+            free(r);
+            return no_nonce;
+        }
         mem_object_name("extmem-device-", r->nonce, name);
     }
     int err = os_memory_create(&r->mem, r->map_size, name, NULL);
@@ -91,8 +96,8 @@ static CUresult range_create(const char *fn, struct ctx *ctx, size_t size, range
         os_memory_inherit(addr, r->map_size);
     r->base = r->unmap_base = (uintptr_t)addr;
     r->unmap_len = r->map_size;
+    *base = r->base;
     mem_register(ctx, r);
-    *out = r;
     return CUDA_SUCCESS;
 
 fail_close:
@@ -102,20 +107,21 @@ fail_free:
     return os_failure(fn, err, size);
 }
 
-/* Registers r; with `exclusive`, only where no registered range shares an address with it. */
+/* Registers r; with `exclusive`, only where no registered range shares an address with it.
+ * The range joins its context's list and the address map in one step under the maps' lock,
+ * so nothing can find it by address (and free it) before it belongs to its context. */
 static bool register_range(struct ctx *ctx, struct range *r, bool exclusive)
 {
     r->ctx = ctx;
     amap_lock_write();
     bool free_space = !exclusive || !amap_overlap(&amap_memory, r->base, r->map_size);
-    if (free_space)
-        amap_insert(&amap_memory, r);
-    amap_unlock();
     if (free_space) {
         os_mutex_lock(&ctx->lock);
         list_add(&ctx->ranges, &r->ctx_node);
         os_mutex_unlock(&ctx->lock);
+        amap_insert(&amap_memory, r);
     }
+    amap_unlock();
     return free_space;
 }
 
@@ -123,12 +129,16 @@ void mem_register(struct ctx *ctx, struct range *r) { register_range(ctx, r, fal
 
 bool mem_register_unless_overlapping(struct ctx *ctx, struct range *r) { return register_range(ctx, r, true); }
 
-/* Unregisters and frees r; the caller has removed it from the address map. */
-void mem_free_range(struct range *r)
+void mem_unpublish(struct range *r)
 {
+    amap_remove(&amap_memory, r);
     os_mutex_lock(&r->ctx->lock);
     list_del(&r->ctx_node);
     os_mutex_unlock(&r->ctx->lock);
+}
+
+void mem_free_range(struct range *r)
+{
     if (r->unmap_len)
         os_memory_unmap((void *)r->unmap_base, r->unmap_len);
     if (r->release)
@@ -142,17 +152,21 @@ void mem_free_range(struct range *r)
     free(r);
 }
 
+/* The context is being destroyed and its streams have drained (ctx_teardown). A range is
+ * taken from the list and the map under the maps' lock, as a free takes it, so a free racing
+ * the destruction and the destruction never both own it. */
 void mem_free_context(struct ctx *ctx)
 {
     for (;;) {
+        amap_lock_write();
         os_mutex_lock(&ctx->lock);
         struct range *r = list_empty(&ctx->ranges) ? NULL : list_entry(ctx->ranges.next, struct range, ctx_node);
         os_mutex_unlock(&ctx->lock);
+        if (r)
+            mem_unpublish(r);
+        amap_unlock();
         if (!r)
             return;
-        amap_lock_write();
-        amap_remove(&amap_memory, r);
-        amap_unlock();
         mem_free_range(r);
     }
 }
@@ -163,7 +177,7 @@ static struct range *take_allocation(uintptr_t addr, range_kind kind)
     amap_lock_write();
     struct range *r = amap_find(&amap_memory, addr);
     if (r && r->base == addr && (r->kind == kind || (kind == RANGE_DEVICE && r->kind == RANGE_EXTERNAL)))
-        amap_remove(&amap_memory, r);
+        mem_unpublish(r);
     else
         r = NULL;
     amap_unlock();
@@ -248,13 +262,13 @@ CUresult CUDAAPI cuMemAlloc(CUdeviceptr *dptr, size_t bytesize)
     CUresult r = ctx_current("cuMemAlloc", &ctx);
     if (r)
         return r;
-    struct range *range;
+    uintptr_t base;
     if (!dptr)
         r = fail(CUDA_ERROR_INVALID_VALUE, "cuMemAlloc: dptr is NULL");
     else if (bytesize == 0)
         r = fail(CUDA_ERROR_INVALID_VALUE, "cuMemAlloc: bytesize is 0: an allocation has at least one byte");
-    else if ((r = range_create("cuMemAlloc", ctx, bytesize, RANGE_DEVICE, 0, &range)) == CUDA_SUCCESS)
-        *dptr = (CUdeviceptr)range->base;
+    else if ((r = range_create("cuMemAlloc", ctx, bytesize, RANGE_DEVICE, 0, &base)) == CUDA_SUCCESS)
+        *dptr = (CUdeviceptr)base;
     ctx_release(ctx);
     return r;
 }
@@ -287,17 +301,26 @@ CUresult CUDAAPI cuMemAllocPitch(CUdeviceptr *dptr, size_t *pPitch, size_t Width
 
 CUresult CUDAAPI cuMemFree(CUdeviceptr dptr)
 {
-    struct ctx *ctx;
-    CUresult r = ctx_current("cuMemFree", &ctx);
+    REQUIRE_INIT("cuMemFree");
+    /* Before the context: a host function's thread has none, and this is the better reason. */
+    CUresult r = device_wait_allowed("cuMemFree");
     if (r)
+        return r;
+    struct ctx *ctx;
+    if ((r = ctx_current("cuMemFree", &ctx)))
         return r;
     ctx_release(ctx);
     if (dptr == 0)
         return CUDA_SUCCESS;
+    /* Synchronous, as on the driver: work queued before the free may still use the memory. */
+    if ((r = device_release_begin("cuMemFree")))
+        return r;
     struct range *range = take_allocation((uintptr_t)dptr, RANGE_DEVICE);
+    if (range)
+        mem_free_range(range);
+    device_release_end();
     if (!range)
         return not_an_allocation("cuMemFree", "dptr", (uintptr_t)dptr, RANGE_DEVICE);
-    mem_free_range(range);
     return CUDA_SUCCESS;
 }
 
@@ -356,16 +379,16 @@ static CUresult host_alloc(const char *fn, void **pp, size_t bytesize, unsigned 
     if (r)
         return r;
     const unsigned int known = CU_MEMHOSTALLOC_PORTABLE | CU_MEMHOSTALLOC_DEVICEMAP | CU_MEMHOSTALLOC_WRITECOMBINED;
-    struct range *range;
+    uintptr_t base;
     if (!pp)
         r = fail(CUDA_ERROR_INVALID_VALUE, "%s: pp is NULL", fn);
     else if (Flags & ~known)
         r = fail(CUDA_ERROR_INVALID_VALUE, "%s: Flags 0x%x has bits other than CU_MEMHOSTALLOC_*", fn, Flags);
     else if (bytesize == 0)
         r = CUDA_SUCCESS;
-    else if ((r = range_create(fn, ctx, bytesize, RANGE_HOST, Flags | CU_MEMHOSTALLOC_DEVICEMAP, &range)) ==
+    else if ((r = range_create(fn, ctx, bytesize, RANGE_HOST, Flags | CU_MEMHOSTALLOC_DEVICEMAP, &base)) ==
              CUDA_SUCCESS)
-        *pp = (void *)range->base;
+        *pp = (void *)base;
     ctx_release(ctx);
     return r;
 }
@@ -382,17 +405,25 @@ CUresult CUDAAPI cuMemAllocHost(void **pp, size_t bytesize)
 
 CUresult CUDAAPI cuMemFreeHost(void *p)
 {
-    struct ctx *ctx;
-    CUresult r = ctx_current("cuMemFreeHost", &ctx);
+    REQUIRE_INIT("cuMemFreeHost");
+    /* Before the context: a host function's thread has none, and this is the better reason. */
+    CUresult r = device_wait_allowed("cuMemFreeHost");
     if (r)
+        return r;
+    struct ctx *ctx;
+    if ((r = ctx_current("cuMemFreeHost", &ctx)))
         return r;
     ctx_release(ctx);
     if (!p)
         return CUDA_SUCCESS;
+    if ((r = device_release_begin("cuMemFreeHost"))) /* as cuMemFree */
+        return r;
     struct range *range = take_allocation((uintptr_t)p, RANGE_HOST);
+    if (range)
+        mem_free_range(range);
+    device_release_end();
     if (!range)
         return not_an_allocation("cuMemFreeHost", "p", (uintptr_t)p, RANGE_HOST);
-    mem_free_range(range);
     return CUDA_SUCCESS;
 }
 

@@ -36,6 +36,9 @@ static inline os_handle os_handle_from_int32(int32_t v) { return (os_handle)(int
 #define OS_MUTEX_INITIALIZER {0}
 #define OS_HAS_POSIX_FD 0
 #define OS_VULKAN_LOADER "vulkan-1.dll"
+/* A DLL's destructors run under the loader lock (DllMain), where joining a thread deadlocks,
+ * and at process exit after the other threads were ended: extmem joins nothing there. */
+#define OS_JOIN_THREADS_AT_UNLOAD 0
 #else
 #include <pthread.h>
 #define OS_THREAD_LOCAL _Thread_local
@@ -51,6 +54,7 @@ static inline os_handle os_handle_from_int32(int32_t v) { return v; }
 #define OS_MUTEX_INITIALIZER PTHREAD_MUTEX_INITIALIZER
 #define OS_HAS_POSIX_FD 1
 #define OS_VULKAN_LOADER "libvulkan.so.1"
+#define OS_JOIN_THREADS_AT_UNLOAD 1
 #endif
 
 /* ---- Shareable memory (src/<os>/memory.c) ----
@@ -95,6 +99,11 @@ void os_memory_inherit(void *addr, size_t size);
 void os_memory_keep_from_fork(void *addr, size_t size);
 int os_memory_unmap(void *addr, size_t size);
 void os_memory_close(os_memory *mem);
+/* True when the size of the memory object h can no longer change (Linux: a memfd sealed
+ * against shrinking and growing, as os_memory_create makes them; Windows: any section, whose
+ * size is fixed when it is made). A mapping of an object that can shrink loses pages under
+ * its mapper (SIGBUS), so memory from another process is mapped only after this holds. */
+bool os_memory_size_is_fixed(os_handle h);
 /* True when every page of [addr, addr + size) is mapped in this process. */
 bool os_memory_is_mapped(const void *addr, size_t size);
 /* True when every page of [addr, addr + size) can be read, without touching it (a mapped but
@@ -182,6 +191,10 @@ void os_cond_signal(os_cond *c);
 void os_cond_broadcast(os_cond *c);
 int os_thread_create(os_thread *t, void (*fn)(void *), void *arg);
 void os_thread_detach(os_thread t);
+/* Waits for t to end and frees what it holds. */
+void os_thread_join(os_thread t);
+/* Names the calling thread (at most 15 characters), for debuggers, /proc and the unload test. */
+void os_thread_set_name(const char *name);
 
 /* ---- Waiting on a word of memory, also across processes (src/<os>/wait.c) ---- */
 /* Sleeps while *addr == expected (spurious wake-ups are allowed); the word is this process's. */
@@ -198,14 +211,19 @@ typedef struct os_waker {
 } os_waker;
 int os_waker_open(const os_memory *page, os_waker *w);
 void os_waker_close(os_waker *w);
-void os_wait_shared(os_waker *w, uint32_t *word, uint32_t expected, uint32_t *sleepers);
+/* Returns after at most about timeout_ms even if nobody woke it, so a waiter can look at why
+ * it was not woken (a waker in another process may have died). */
+void os_wait_shared(os_waker *w, uint32_t *word, uint32_t expected, uint32_t *sleepers, uint32_t timeout_ms);
 void os_wake_shared(os_waker *w, uint32_t *word, uint32_t *sleepers);
 
 /* ---- Other processes (src/<os>/process.c) ---- */
 /* From now on, in_child runs in the child of every fork() of this process (pthread_atfork),
  * before fork returns there. Windows has no fork: nothing happens. */
 void os_watch_fork(void (*in_child)(void));
-/* A value that changes when a pid is reused: the process's start time; 0 if it is gone. */
+/* A value that changes when a pid is reused: the process's start time; 0 if it has exited,
+ * reaped or not (Linux: a zombie counts as exited, as an exited process does on Windows while
+ * handles keep its object), is gone, or pid is not the process's own id (Linux: a thread's id;
+ * Windows: the id with its low two bits changed, which OpenProcess ignores). */
 uint64_t os_process_start_time(int pid);
 /* What an IPC handle carries to name mem besides its name and the exporter's pid: Linux, the
  * fd; Windows, the section's token. */

@@ -13,7 +13,9 @@ static struct {
     os_cond finished; /* a job's last index ran, or a helper left it */
     struct list_node jobs;
     unsigned int threads;
+    os_thread *handles; /* the pool threads, joined when the library is unloaded */
     bool started;
+    bool stopping;
 } pool = {.lock = OS_MUTEX_INITIALIZER};
 
 static unsigned int configured_workers(void)
@@ -49,10 +51,14 @@ static uint64_t take_indices(struct pool_job *job)
 static void pool_thread(void *arg)
 {
     (void)arg;
+    device_thread_mark();
+    os_thread_set_name("extmem-pool");
     os_mutex_lock(&pool.lock);
     for (;;) {
-        while (list_empty(&pool.jobs))
+        while (list_empty(&pool.jobs) && !pool.stopping)
             os_cond_wait(&pool.work, &pool.lock);
+        if (list_empty(&pool.jobs))
+            break; /* stopping, with nothing left to run */
         struct pool_job *job = list_entry(pool.jobs.next, struct pool_job, node);
         job->helpers++;
         os_mutex_unlock(&pool.lock);
@@ -65,6 +71,7 @@ static void pool_thread(void *arg)
         job->helpers--;
         os_cond_broadcast(&pool.finished);
     }
+    os_mutex_unlock(&pool.lock);
 }
 
 /* With pool.lock held: starts the pool threads the first time. The submitting thread helps
@@ -78,13 +85,32 @@ static void start_threads(void)
     os_cond_init(&pool.work);
     os_cond_init(&pool.finished);
     unsigned int n = pool_worker_count();
+    if (n < 2 || !(pool.handles = calloc(n - 1, sizeof(*pool.handles))))
+        return; /* the submitting threads run every index themselves */
     for (unsigned int i = 1; i < n; ++i) {
-        os_thread t;
-        if (os_thread_create(&t, pool_thread, NULL) != 0)
+        if (os_thread_create(&pool.handles[pool.threads], pool_thread, NULL) != 0)
             break;
-        os_thread_detach(t);
         pool.threads++;
     }
+}
+
+void pool_stop(void)
+{
+    os_mutex_lock(&pool.lock);
+    if (!pool.started) {
+        os_mutex_unlock(&pool.lock);
+        return;
+    }
+    pool.stopping = true;
+    os_cond_broadcast(&pool.work);
+    os_mutex_unlock(&pool.lock);
+    for (unsigned int i = 0; i < pool.threads; ++i)
+        os_thread_join(pool.handles[i]);
+    os_mutex_lock(&pool.lock);
+    free(pool.handles);
+    pool.handles = NULL;
+    pool.threads = 0; /* still started: a later job runs in its submitting thread alone */
+    os_mutex_unlock(&pool.lock);
 }
 
 void pool_run(struct pool_job *job)
@@ -92,7 +118,7 @@ void pool_run(struct pool_job *job)
     atomic_init(&job->next, 0);
     job->done = 0;
     job->helpers = 0;
-    if (job->count <= 1 || pool_worker_count() <= 1) {
+    if (job->count <= 1 || pool_worker_count() <= 1 || device_unloading()) {
         take_indices(job);
         return;
     }

@@ -19,6 +19,7 @@ static void stream_free(struct obj *o)
             free(w);
         w = next;
     }
+    device_untrack_stream(s);
     os_cond_destroy(&s->cond);
     os_mutex_destroy(&s->lock);
     ctx_release(s->ctx);
@@ -28,13 +29,15 @@ static void stream_free(struct obj *o)
 static void stream_worker(void *arg)
 {
     struct stream *s = arg;
+    device_thread_mark();
+    os_thread_set_name("extmem-stream");
     os_mutex_lock(&s->lock);
     for (;;) {
-        while (!s->head && !s->destroyed)
+        while (!s->head && !s->destroyed && !device_unloading())
             os_cond_wait(&s->cond, &s->lock);
         struct work *w = s->head;
         if (!w)
-            break; /* destroyed and drained */
+            break; /* destroyed (or the library unloading) and drained */
         s->head = w->next;
         if (!s->head)
             s->tail = NULL;
@@ -45,14 +48,32 @@ static void stream_worker(void *arg)
         os_cond_broadcast(&s->cond);
     }
     s->running = false;
+    os_thread self = s->thread;
     os_mutex_unlock(&s->lock);
+    device_worker_leaving(self);
     obj_release(&s->base); /* the worker's reference */
+}
+
+/* With s->lock held: runs the queue in this thread, for when no worker can run it. */
+static void drain_here(struct stream *s)
+{
+    while (s->head) {
+        struct work *x = s->head;
+        s->head = x->next;
+        if (!s->head)
+            s->tail = NULL;
+        os_mutex_unlock(&s->lock);
+        x->run(x);
+        os_mutex_lock(&s->lock);
+        s->completed++;
+    }
 }
 
 /* Queues w on s and makes sure a worker drains the queue. */
 static void stream_enqueue(struct stream *s, struct work *w)
 {
     w->next = NULL;
+    bool unstarted = false;
     os_mutex_lock(&s->lock);
     if (s->tail)
         s->tail->next = w;
@@ -60,28 +81,33 @@ static void stream_enqueue(struct stream *s, struct work *w)
         s->head = w;
     s->tail = w;
     s->submitted++;
-    if (!s->running) {
-        os_thread t;
+    if (w->queued)
+        w->queued(w);
+    if (!s->running && device_unloading()) {
+        drain_here(s);
+    } else if (!s->running) {
         obj_retain(&s->base);
         s->running = true;
-        if (os_thread_create(&t, stream_worker, s) == 0) {
-            os_thread_detach(t);
-        } else {
+        device_worker_started();
+        if (os_thread_create(&s->thread, stream_worker, s) != 0) {
             /* No thread: drain in this thread so the work still happens, in order. */
             s->running = false;
             obj_release(&s->base);
-            while (s->head) {
-                struct work *x = s->head;
-                s->head = x->next;
-                os_mutex_unlock(&s->lock);
-                x->run(x);
-                os_mutex_lock(&s->lock);
-                s->completed++;
-            }
-            s->tail = NULL;
+            unstarted = true;
+            drain_here(s);
         }
     }
     os_cond_broadcast(&s->cond);
+    os_mutex_unlock(&s->lock);
+    if (unstarted)
+        device_worker_leaving_unstarted();
+}
+
+void stream_wait_until(struct stream *s, uint64_t count)
+{
+    os_mutex_lock(&s->lock);
+    while (s->completed < count)
+        os_cond_wait(&s->cond, &s->lock);
     os_mutex_unlock(&s->lock);
 }
 
@@ -89,9 +115,8 @@ void stream_synchronize(struct stream *s)
 {
     os_mutex_lock(&s->lock);
     uint64_t target = s->submitted;
-    while (s->completed < target)
-        os_cond_wait(&s->cond, &s->lock);
     os_mutex_unlock(&s->lock);
+    stream_wait_until(s, target);
 }
 
 void stream_release(struct stream *s) { obj_release(&s->base); }
@@ -160,7 +185,7 @@ CUresult stream_lookup(const char *fn, CUstream handle, struct stream **out)
     return CUDA_SUCCESS;
 }
 
-CUresult target_get(const char *fn, CUstream handle, struct target *t)
+static CUresult resolve(const char *fn, CUstream handle, struct target *t)
 {
     t->s = NULL;
     t->legacy = handle != CU_STREAM_PER_THREAD;
@@ -181,8 +206,17 @@ CUresult target_get(const char *fn, CUstream handle, struct target *t)
     return CUDA_SUCCESS;
 }
 
+CUresult target_get(const char *fn, CUstream handle, struct target *t)
+{
+    CUresult r = resolve(fn, handle, t);
+    if (!r)
+        device_submit_begin();
+    return r;
+}
+
 void target_put(struct target *t)
 {
+    device_submit_end();
     if (t->s)
         stream_release(t->s);
     ctx_release(t->ctx);
@@ -196,6 +230,8 @@ void target_submit(struct target *t, struct work *w)
     }
     if (t->legacy)
         sync_streams(t->ctx, true);
+    if (w->queued)
+        w->queued(w);
     w->run(w);
 }
 
@@ -207,6 +243,7 @@ static CUresult create(const char *fn, CUstream *phStream, unsigned int flags, i
     CUresult r = ctx_current(fn, &ctx);
     if (r)
         return r;
+    device_reap_workers(); /* join the workers of streams destroyed since */
     if (!phStream)
         r = fail(CUDA_ERROR_INVALID_VALUE, "%s: phStream is NULL", fn);
     else if (flags & ~(unsigned int)CU_STREAM_NON_BLOCKING)
@@ -225,6 +262,7 @@ static CUresult create(const char *fn, CUstream *phStream, unsigned int flags, i
     s->priority = priority;
     os_mutex_init(&s->lock);
     os_cond_init(&s->cond);
+    device_track_stream(s);
     if (!obj_register(&s->base, OBJ_STREAM, stream_free)) {
         stream_free(&s->base);
         return fail(CUDA_ERROR_OUT_OF_MEMORY, "%s: out of host memory for the handle table", fn);
@@ -320,12 +358,13 @@ CUresult CUDAAPI cuStreamSynchronize(CUstream hStream)
     CUresult r = target_get("cuStreamSynchronize", hStream, &t);
     if (r)
         return r;
-    if (t.s)
+    r = device_wait_allowed("cuStreamSynchronize");
+    if (!r && t.s)
         stream_synchronize(t.s);
-    else if (t.legacy)
+    else if (!r && t.legacy)
         sync_streams(t.ctx, true);
     target_put(&t);
-    return CUDA_SUCCESS;
+    return r;
 }
 
 CUresult CUDAAPI cuStreamQuery(CUstream hStream)

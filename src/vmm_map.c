@@ -121,6 +121,11 @@ CUresult CUDAAPI cuMemUnmap(CUdeviceptr ptr, size_t size)
     if (size == 0 || size % gran || p % gran || end < p)
         return fail(CUDA_ERROR_INVALID_VALUE, "%s: [0x%llx, +%zu) is not a granularity-aligned range", fn,
                     (unsigned long long)p, size);
+    /* Synchronous, as cuMemFree: work queued before the call may still use the mappings. The
+     * wait comes before the maps' lock, which queued work may need. */
+    CUresult allowed = device_release_begin(fn);
+    if (allowed)
+        return allowed;
     amap_lock_write();
     /* As on the driver: the range starts in a reservation; every mapping in it is unmapped, and
      * must lie wholly inside it; where nothing is mapped there is nothing to do. */
@@ -152,6 +157,7 @@ CUresult CUDAAPI cuMemUnmap(CUdeviceptr ptr, size_t size)
         mapping_free(m);
     }
     amap_unlock();
+    device_release_end();
     return result;
 }
 

@@ -4,14 +4,23 @@
 #include "extmem/cuda_runtime_api.h"
 
 #if !defined(_WIN32)
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
+#else
+#include <process.h>
 #endif
 
 #include <atomic>
 #include <chrono>
 #include <thread>
 #include <cstring>
+#include <functional>
+#include <map>
 #include <memory>
+#include <mutex>
 
 using namespace extmem_test;
 
@@ -244,6 +253,202 @@ TEST_F(Ipc, ForgedHandles_OpenNothing)
     }
 }
 
+#if !defined(_WIN32)
+/* Whether pid is a live process (not a thread, not exited) that started at `start`, in the
+ * units of the handle's bytes 16..23 (/proc/<pid>/stat's starttime). */
+static bool process_started_at(uint32_t pid, uint64_t start)
+{
+    char path[64], buf[1024];
+    snprintf(path, sizeof(path), "/proc/%u/status", pid);
+    FILE *f = fopen(path, "r");
+    unsigned long tgid = 0;
+    if (!f)
+        return false;
+    while (fgets(buf, sizeof(buf), f))
+        if (sscanf(buf, "Tgid: %lu", &tgid) == 1)
+            break;
+    fclose(f);
+    snprintf(path, sizeof(path), "/proc/%u/stat", pid);
+    if (tgid != pid || !(f = fopen(path, "r")))
+        return false;
+    size_t n = fread(buf, 1, sizeof(buf) - 1, f);
+    fclose(f);
+    buf[n] = '\0';
+    const char *p = strrchr(buf, ')');
+    char state = p && p[1] ? p[2] : 'X';
+    int field = 2;
+    for (; p && *p && field < 22; ++p)
+        field += *p == ' ';
+    return p && state != 'Z' && state != 'X' && strtoull(p, nullptr, 10) == start;
+}
+#endif
+
+/* The code an open of handle h (with one bit flipped in its byte at offset `at`) must give:
+ * the field that byte belongs to decides (the layout in src/ipc.c). */
+static CUresult expected_for_flip(const unsigned char *h, int at, bool event)
+{
+    if (at < 8 || at >= 56) // the magic and the zero bytes: not an extmem handle at all
+        return event ? CUDA_ERROR_MAP_FAILED : CUDA_ERROR_INVALID_VALUE;
+    if (at >= 16 && at < 24) // the exporter's start time: that process has exited
+        return CUDA_ERROR_INVALID_HANDLE;
+    if (at >= 12) // the descriptor, inode, size, nonce: not what it exported
+        return CUDA_ERROR_INVALID_VALUE;
+    uint32_t pid;
+    uint64_t start;
+    memcpy(&pid, h + 8, 4);
+    memcpy(&start, h + 16, 8);
+    if (pid == 0)
+        return event ? CUDA_ERROR_MAP_FAILED : CUDA_ERROR_INVALID_VALUE;
+#if defined(_WIN32)
+    if (pid == (uint32_t)_getpid())
+        return CUDA_ERROR_INVALID_CONTEXT;
+    return CUDA_ERROR_INVALID_HANDLE; // no other process started at the very same 100 ns
+#else
+    if (pid == (uint32_t)getpid())
+        return CUDA_ERROR_INVALID_CONTEXT;
+    // Another live process that started in the same clock tick is the one the handle names:
+    // it just has no such memory.
+    return process_started_at(pid, start) ? CUDA_ERROR_INVALID_VALUE : CUDA_ERROR_INVALID_HANDLE;
+#endif
+}
+
+/* Opens the memory handle argv[0] and the event handle argv[1] with every single bit of every
+ * at flipped; prints each open that does not fail with the code its field calls for, then a
+ * summary. The genuine handles must open before and after. */
+EXTMEM_CHILD_ROLE(flip_every_bit)
+{
+    if (!start_role())
+        return 10;
+    int opens = 0, wrong = 0;
+    for (int kind = 0; kind < 2; ++kind) {
+        bool event = kind == 1;
+        unsigned char genuine[64];
+        from_hex(args[kind], genuine, sizeof(genuine));
+        auto open = [&](const unsigned char *h) {
+            CUdeviceptr p = 0;
+            CUevent e = nullptr;
+            CUresult r;
+            if (event) {
+                CUipcEventHandle eh;
+                memcpy(&eh, h, 64);
+                if ((r = cuIpcOpenEventHandle(&e, eh)) == CUDA_SUCCESS)
+                    cuEventDestroy(e);
+            } else {
+                CUipcMemHandle mh;
+                memcpy(&mh, h, 64);
+                if ((r = cuIpcOpenMemHandle(&p, mh, CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS)) == CUDA_SUCCESS)
+                    cuIpcCloseMemHandle(p);
+            }
+            return r;
+        };
+        printf("genuine %s\n", code_name(open(genuine)).c_str());
+        for (int at = 0; at < 64; ++at) {
+            for (int bit = 0; bit < 8; ++bit) {
+                unsigned char h[64];
+                memcpy(h, genuine, 64);
+                h[at] ^= (unsigned char)(1u << bit);
+                CUresult want = expected_for_flip(h, at, event), got = open(h);
+                opens++;
+                if (got != want && wrong++ < 20)
+                    printf("%s byte %d bit %d: %s, expected %s: %s\n", event ? "event" : "memory", at, bit,
+                           code_name(got).c_str(), code_name(want).c_str(), extmem_error_detail());
+            }
+        }
+        printf("genuine %s\n", code_name(open(genuine)).c_str());
+    }
+    printf("done %d opens, %d wrong\n", opens, wrong);
+    return 0;
+}
+
+/* Issue 12, item 9: every field of a handle is checked, so no single flipped bit opens
+ * anything; each flip fails with the code of the field it hit, and nothing crashes. The
+ * allocation's size is not a whole number of pages, so a size a few bytes off would still fit
+ * the object: it must be refused all the same. */
+TEST_F(Ipc, EverySingleBitFlipOfAHandle_FailsWithTheCodeOfItsField)
+{
+    CUdeviceptr odd;
+    ASSERT_OK(cuMemAlloc(&odd, 100000));
+    CUipcMemHandle mh;
+    ASSERT_OK(cuIpcGetMemHandle(&mh, odd));
+    CUevent e;
+    ASSERT_OK(cuEventCreate(&e, CU_EVENT_INTERPROCESS | CU_EVENT_DISABLE_TIMING));
+    CUipcEventHandle eh;
+    ASSERT_OK(cuIpcGetEventHandle(&eh, e));
+    Child c("flip_every_bit", {to_hex(&mh, sizeof(mh)), to_hex(&eh, sizeof(eh))});
+    std::vector<std::string> lines;
+    for (std::string line = c.read_line(); !line.empty(); line = c.read_line())
+        lines.push_back(line);
+    EXPECT_EQ(0, c.wait()); // no crash
+    std::string all;
+    for (auto &l : lines)
+        all += l + "\n";
+    ASSERT_EQ(5u, lines.size()) << all;
+    EXPECT_EQ("genuine CUDA_SUCCESS", lines[0]);
+    EXPECT_EQ("genuine CUDA_SUCCESS", lines[1]);
+    EXPECT_EQ("genuine CUDA_SUCCESS", lines[2]);
+    EXPECT_EQ("genuine CUDA_SUCCESS", lines[3]);
+    EXPECT_EQ("done 1024 opens, 0 wrong", lines[4]);
+    EXPECT_OK(cuEventDestroy(e));
+    EXPECT_OK(cuMemFree(odd));
+}
+
+/* Issue 12, item 9: each allocation's handle carries its own 128 random bits, so one handle
+ * tells nothing about the next: consecutive nonces differ in both halves, and the difference
+ * between two consecutive ones is not the difference between the next two (a shared secret
+ * with a counter would repeat it). */
+TEST_F(Ipc, ConsecutiveAllocations_HaveUnrelatedNonces)
+{
+    CUdeviceptr p[4];
+    unsigned char nonce[4][16];
+    for (int i = 0; i < 4; ++i) {
+        ASSERT_OK(cuMemAlloc(&p[i], 4096));
+        CUipcMemHandle h;
+        ASSERT_OK(cuIpcGetMemHandle(&h, p[i]));
+        memcpy(nonce[i], h.reserved + 40, 16);
+    }
+    for (int i = 0; i + 1 < 4; ++i) {
+        EXPECT_NE(0, memcmp(nonce[i], nonce[i + 1], 8)) << "first halves of nonces " << i << " and " << i + 1;
+        EXPECT_NE(0, memcmp(nonce[i] + 8, nonce[i + 1] + 8, 8)) << "second halves of nonces " << i << " and " << i + 1;
+    }
+    unsigned char d01[16], d12[16], d23[16];
+    for (int b = 0; b < 16; ++b) {
+        d01[b] = nonce[0][b] ^ nonce[1][b];
+        d12[b] = nonce[1][b] ^ nonce[2][b];
+        d23[b] = nonce[2][b] ^ nonce[3][b];
+    }
+    EXPECT_FALSE(memcmp(d01, d12, 16) == 0 && memcmp(d12, d23, 16) == 0);
+    EXPECT_NE(0, memcmp(d01, d12, 8));
+    EXPECT_NE(0, memcmp(d12, d23, 8));
+    for (auto ptr : p)
+        EXPECT_OK(cuMemFree(ptr));
+}
+
+#if !defined(_WIN32)
+/* /proc/<tid> of a thread of the exporter reaches the exporter's descriptors too: a handle
+ * whose pid is a thread's id does not name the exporting process, and opens nothing. */
+TEST_F(Ipc, AHandleNamingAThreadOfTheExporter_IsInvalidHandle)
+{
+    std::atomic<pid_t> tid{0};
+    std::atomic<bool> done{false};
+    std::thread t([&] {
+        tid = (pid_t)syscall(SYS_gettid);
+        while (!done.load())
+            std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    });
+    while (!tid.load())
+        std::this_thread::yield();
+    CUipcMemHandle h = handle;
+    uint32_t thread_id = (uint32_t)tid.load();
+    memcpy(h.reserved + 8, &thread_id, 4);
+    Child c("try_open", {to_hex(&h, sizeof(h))});
+    std::string line = c.read_line();
+    EXPECT_EQ(0u, line.find("CUDA_ERROR_INVALID_HANDLE")) << line;
+    EXPECT_EQ(0, c.wait());
+    done = true;
+    t.join();
+}
+#endif
+
 TEST_F(Ipc, OpenInTheExportingProcess_IsRefused)
 {
     CUdeviceptr p;
@@ -278,6 +483,91 @@ TEST_F(Ipc, OpenAfterTheExporterExited_IsInvalidHandle)
     EXPECT_EQ(0, c.wait());
 }
 
+#if !defined(_WIN32)
+/* Issue 12, item 12: an exporter that has exited but that its parent has not reaped yet (a
+ * zombie) still has its /proc entry and its start time, and no descriptors: it has exited all
+ * the same. */
+TEST_F(Ipc, OpenAfterTheExporterExitedButBeforeItIsReaped_IsInvalidHandle)
+{
+    Child exporter("exporter", {"5"});
+    std::string exported = exporter.read_line();
+    exporter.write_line("exit");
+    siginfo_t info{};
+    ASSERT_EQ(0, waitid(P_PID, (id_t)exporter.pid(), &info, WEXITED | WNOWAIT)); // exited, left a zombie
+    Child c("try_open", {exported});
+    std::string line = c.read_line();
+    EXPECT_EQ(0u, line.find("CUDA_ERROR_INVALID_HANDLE")) << line;
+    EXPECT_NE(std::string::npos, line.find("has exited")) << line;
+    EXPECT_EQ(0, c.wait());
+    EXPECT_EQ(0, exporter.wait());
+}
+#endif
+
+/* Issue 12, item 12: cuIpcGetMemHandle on an allocation another thread is freeing. It must
+ * read the object's identity while the allocation is still registered, not through a
+ * descriptor the free may have closed (and a new allocation reopened under the same number):
+ * every handle it gives names the inode of the allocation its nonce belongs to. ThreadSanitizer
+ * sees the descriptor race itself. */
+TEST_F(Ipc, GetMemHandleWhileAnotherThreadFrees_NamesTheRightObjectOrFails)
+{
+    std::atomic<CUdeviceptr> current{0};
+    std::atomic<bool> stop{false};
+    std::mutex lock;
+    std::map<std::string, uint64_t> inode_of; // nonce -> inode, as the allocating thread saw it
+    auto fields = [](const CUipcMemHandle &h, std::string *nonce, uint64_t *inode) {
+        *nonce = std::string(h.reserved + 40, 16);
+        memcpy(inode, h.reserved + 24, 8);
+    };
+    std::thread allocator([&] {
+        cuCtxSetCurrent(ctx);
+        auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(1000);
+        while (std::chrono::steady_clock::now() < deadline) {
+            CUdeviceptr p;
+            CUipcMemHandle h;
+            if (cuMemAlloc(&p, 4096) || cuIpcGetMemHandle(&h, p))
+                break;
+            std::string nonce;
+            uint64_t inode;
+            fields(h, &nonce, &inode);
+            {
+                std::lock_guard<std::mutex> g(lock);
+                inode_of[nonce] = inode;
+            }
+            current = p;
+            std::this_thread::yield();
+            current = 0;
+            cuMemFree(p);
+        }
+        stop = true;
+    });
+    int handles = 0, wrong = 0, bad_codes = 0;
+    std::string first;
+    while (!stop.load()) {
+        CUdeviceptr p = current.load();
+        if (!p)
+            continue;
+        CUipcMemHandle h;
+        CUresult r = cuIpcGetMemHandle(&h, p);
+        if (r == CUDA_ERROR_INVALID_VALUE)
+            continue; // freed meanwhile
+        if (r != CUDA_SUCCESS) {
+            if (bad_codes++ == 0)
+                first = code_name(r) + " " + extmem_error_detail();
+            continue;
+        }
+        handles++;
+        std::string nonce;
+        uint64_t inode;
+        fields(h, &nonce, &inode);
+        std::lock_guard<std::mutex> g(lock);
+        if (inode_of.count(nonce) && inode_of[nonce] != inode)
+            wrong++;
+    }
+    allocator.join();
+    EXPECT_EQ(0, bad_codes) << first;
+    EXPECT_EQ(0, wrong) << "handles naming another allocation's object, of " << handles;
+}
+
 TEST_F(Ipc, TheImportersMemoryOutlivesTheExporter)
 {
     Child exporter("exporter", {"77"});
@@ -309,6 +599,55 @@ TEST_F(Ipc, OpeningAgain_CountsReferences)
     EXPECT_OK(cuIpcCloseMemHandle(a));
     EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuIpcCloseMemHandle(a));
     EXPECT_EQ(fds, open_fd_count());
+    exporter.write_line("done");
+    EXPECT_EQ(0, exporter.wait());
+}
+
+/* Issue 12, item 3: opens and closes of one handle from two threads. A close that drops the
+ * last reference must take the entry out of reach of other opens in the same step, or an open
+ * gets a pointer the close unmaps a moment later; two opens at once must share one mapping,
+ * since opens are counted per context (seed 002). Each thread reads through what it opened
+ * (a fault ends the test) and checks that a pointer the other thread holds is its own. */
+TEST_F(Ipc, OpenAndCloseFromTwoThreads_NeverHandOutAPointerBeingUnmapped)
+{
+    Child exporter("exporter", {"21"});
+    CUipcMemHandle h = mem_handle_from(exporter.read_line());
+    std::atomic<CUdeviceptr> held[2] = {{0}, {0}};
+    std::atomic<int> failures{0}, rounds{0};
+    std::string first_failure;
+    std::mutex lock;
+    auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(1500);
+    auto worker = [&](int me) {
+        cuCtxSetCurrent(ctx);
+        auto note = [&](const std::string &what) {
+            std::lock_guard<std::mutex> g(lock);
+            if (failures++ == 0)
+                first_failure = what;
+        };
+        while (std::chrono::steady_clock::now() < deadline && failures.load() == 0) {
+            CUdeviceptr p = 0;
+            CUresult r = cuIpcOpenMemHandle(&p, h, CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS);
+            if (r) {
+                note("open: " + code_name(r) + " " + extmem_error_detail());
+                break;
+            }
+            held[me] = p;
+            CUdeviceptr other = held[1 - me].load();
+            if (other && other != p)
+                note("two mappings of one handle open in one context at once");
+            if (*(volatile unsigned int *)(uintptr_t)p != 21u)
+                note("read through the opened pointer gave the wrong value");
+            held[me] = 0;
+            if ((r = cuIpcCloseMemHandle(p)))
+                note("close: " + code_name(r) + " " + extmem_error_detail());
+            rounds++;
+        }
+    };
+    std::thread a(worker, 0), b(worker, 1);
+    a.join();
+    b.join();
+    EXPECT_EQ(0, failures.load()) << first_failure << " (after " << rounds.load() << " rounds)";
+    EXPECT_GT(rounds.load(), 100);
     exporter.write_line("done");
     EXPECT_EQ(0, exporter.wait());
 }
@@ -348,6 +687,90 @@ TEST_F(Ipc, AProcessOfAnotherUser_CannotOpenTheHandle)
     });
     EXPECT_TRUE(r.exited);
     EXPECT_EQ(0, r.exit_code);
+}
+#endif
+
+#if !defined(_WIN32)
+/* What the memfd behind this process's descriptor fd is named ("extmem-device-<nonce>"). */
+static std::string memfd_name(int fd)
+{
+    char link[64], target[256];
+    snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+    ssize_t n = readlink(link, target, sizeof(target) - 1);
+    std::string t(target, n > 0 ? (size_t)n : 0);
+    t = t.substr(t.find(':') + 1);
+    return t.substr(0, t.find(' '));
+}
+
+/* A hostile exporter of the same user (issue 12, item 8): it exports a genuine handle of
+ * argv[0] ("mem" or "event"), then forges one that names an unsealed memfd of its own with
+ * the very same name and size, which it could shrink under an importer's mapping (SIGBUS).
+ * Prints the genuine handle, then the forged one; waits for a line before exiting. */
+EXTMEM_CHILD_ROLE(unsealed_exporter)
+{
+    if (!start_role())
+        return 10;
+    unsigned char h[64];
+    CUdeviceptr p;
+    CUevent e;
+    bool mem = args[0] == "mem";
+    if (mem ? cuMemAlloc(&p, 1 << 20) || cuIpcGetMemHandle((CUipcMemHandle *)h, p)
+            : cuEventCreate(&e, CU_EVENT_INTERPROCESS | CU_EVENT_DISABLE_TIMING) ||
+                  cuIpcGetEventHandle((CUipcEventHandle *)h, e))
+        return 11;
+    printf("%s\n", to_hex(h, sizeof(h)).c_str());
+    int32_t genuine_fd;
+    uint64_t size;
+    memcpy(&genuine_fd, h + 12, 4);
+    memcpy(&size, h + 32, 8);
+    int fd = memfd_create(memfd_name(genuine_fd).c_str(), MFD_CLOEXEC); // no sealing
+    struct stat st;
+    if (fd < 0 || ftruncate(fd, (off_t)size) != 0 || fstat(fd, &st) != 0)
+        return 12;
+    uint64_t inode = st.st_ino;
+    memcpy(h + 12, &fd, 4);
+    memcpy(h + 24, &inode, 8);
+    printf("%s\n", to_hex(h, sizeof(h)).c_str());
+    char line[16];
+    if (!fgets(line, sizeof(line), stdin))
+        return 13;
+    return 0;
+}
+
+TEST_F(Ipc, AMemoryHandleOfAnUnsealedMemfd_IsRefused)
+{
+    Child c("unsealed_exporter", {"mem"});
+    CUipcMemHandle genuine = mem_handle_from(c.read_line()), forged = mem_handle_from(c.read_line());
+    CUdeviceptr p = 0;
+    ASSERT_OK(cuIpcOpenMemHandle(&p, genuine, CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS)); // the forgery's model
+    EXPECT_OK(cuIpcCloseMemHandle(p));
+    CUresult r = cuIpcOpenMemHandle(&p, forged, CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS);
+    EXPECT_EQ(CUDA_ERROR_INVALID_VALUE, r) << extmem_error_detail();
+    if (r == CUDA_SUCCESS)
+        cuIpcCloseMemHandle(p);
+    else
+        EXPECT_DETAIL_HAS("sealed");
+    c.write_line("done");
+    EXPECT_EQ(0, c.wait());
+}
+
+TEST_F(Ipc, AnEventHandleOfAnUnsealedMemfd_IsRefused)
+{
+    Child c("unsealed_exporter", {"event"});
+    CUipcEventHandle genuine{}, forged{};
+    from_hex(c.read_line(), &genuine, sizeof(genuine));
+    from_hex(c.read_line(), &forged, sizeof(forged));
+    CUevent e = nullptr;
+    ASSERT_OK(cuIpcOpenEventHandle(&e, genuine));
+    EXPECT_OK(cuEventDestroy(e));
+    CUresult r = cuIpcOpenEventHandle(&e, forged);
+    EXPECT_EQ(CUDA_ERROR_INVALID_VALUE, r) << extmem_error_detail();
+    if (r == CUDA_SUCCESS)
+        cuEventDestroy(e);
+    else
+        EXPECT_DETAIL_HAS("sealed");
+    c.write_line("done");
+    EXPECT_EQ(0, c.wait());
 }
 #endif
 
@@ -489,6 +912,129 @@ TEST_F(Ipc, AnEventRecordedInTheImporter_IsSeenByTheExporter)
     EXPECT_OK(cuEventQuery(e));
     c.write_line("done");
     EXPECT_EQ(0, c.wait());
+    EXPECT_OK(cuEventDestroy(e));
+}
+
+/* Opens the event handle in argv[0], records it behind a host function that does not return
+ * for a minute, says so, and waits for a line it will not get: the parent kills it. */
+EXTMEM_CHILD_ROLE(event_recorder_killed)
+{
+    if (!start_role())
+        return 10;
+    CUipcEventHandle h{};
+    from_hex(args[0], &h, sizeof(h));
+    CUevent e;
+    CUstream s;
+    if (cuIpcOpenEventHandle(&e, h) || cuStreamCreate(&s, 0))
+        return 11;
+    cuLaunchHostFunc(s, [](void *) { std::this_thread::sleep_for(std::chrono::seconds(60)); }, nullptr);
+    printf("record %s\n", code_name(cuEventRecord(e, s)).c_str());
+    char line[16];
+    if (!fgets(line, sizeof(line), stdin))
+        return 12;
+    return 0;
+}
+
+#if !defined(_WIN32)
+/* What extmem writes to stderr while fn runs (at EXTMEM_LOG=warn). */
+static std::string stderr_of(const std::function<void()> &fn)
+{
+    fflush(stderr);
+    char path[] = "/tmp/extmem-log-XXXXXX";
+    int fd = mkstemp(path);
+    if (fd < 0)
+        return "";
+    unlink(path);
+    int saved = dup(2);
+    dup2(fd, 2);
+    extmem_log_set(2);
+    fn();
+    extmem_log_set(0);
+    fflush(stderr);
+    dup2(saved, 2);
+    close(saved);
+    char buf[2048] = {0};
+    ssize_t n = pread(fd, buf, sizeof(buf) - 1, 0);
+    close(fd);
+    return std::string(buf, n > 0 ? (size_t)n : 0);
+}
+#else
+static std::string stderr_of(const std::function<void()> &fn)
+{
+    fn();
+    return "";
+}
+#endif
+
+/* Issue 12, item 6: a peer's death must never hang the other process. The importer records
+ * the exporter's event behind work that will not finish and is killed while the exporter
+ * waits: the record is abandoned, cuEventSynchronize returns CUDA_SUCCESS within moments,
+ * cuEventQuery answers CUDA_SUCCESS, and a warning names the dead process (docs/ipc.md). */
+TEST_F(Ipc, AnImporterKilledWithARecordPending_DoesNotHangTheExportersSynchronize)
+{
+    CUevent e;
+    ASSERT_OK(cuEventCreate(&e, CU_EVENT_INTERPROCESS | CU_EVENT_DISABLE_TIMING));
+    CUipcEventHandle h;
+    ASSERT_OK(cuIpcGetEventHandle(&h, e));
+    Child c("event_recorder_killed", {to_hex(&h, sizeof(h))});
+    ASSERT_EQ("record CUDA_SUCCESS", c.read_line());
+    EXPECT_CU(CUDA_ERROR_NOT_READY, cuEventQuery(e)); // the record is pending, its recorder alive
+    std::atomic<bool> returned{false};
+    std::atomic<int> result{-1};
+    std::chrono::steady_clock::time_point killed;
+    std::string log = stderr_of([&] {
+        std::thread waiter([&] {
+            cuCtxSetCurrent(ctx);
+            result = cuEventSynchronize(e);
+            returned = true;
+        });
+        std::this_thread::sleep_for(std::chrono::milliseconds(200)); // asleep in the wait by now
+        EXPECT_FALSE(returned.load()) << "cuEventSynchronize returned while the recorder lived";
+        killed = std::chrono::steady_clock::now();
+        c.kill_now();
+        while (!returned.load() && std::chrono::steady_clock::now() - killed < std::chrono::seconds(3))
+            std::this_thread::sleep_for(std::chrono::milliseconds(5));
+        if (!returned.load()) {
+            ADD_FAILURE() << "cuEventSynchronize still waits 3 s after the recorder died";
+            CUstream s; // release the waiter: a later record of our own completes the event
+            cuStreamCreate(&s, 0);
+            cuEventRecord(e, s);
+            cuStreamSynchronize(s);
+            cuStreamDestroy(s);
+        }
+        waiter.join();
+    });
+    auto took = std::chrono::steady_clock::now() - killed;
+    EXPECT_EQ(CUDA_SUCCESS, result.load());
+    EXPECT_LT(took, std::chrono::seconds(1));
+    EXPECT_OK(cuEventQuery(e));
+    EXPECT_EQ(128 + 9, c.wait());
+#if !defined(_WIN32)
+    EXPECT_NE(std::string::npos, log.find("extmem: warning:")) << log;
+    EXPECT_NE(std::string::npos, log.find("process " + std::to_string(c.pid()))) << log;
+#endif
+    EXPECT_OK(cuEventDestroy(e));
+}
+
+/* The same death seen by cuEventQuery alone: the first query after it answers CUDA_SUCCESS,
+ * and a stream waiting on the event goes on. */
+TEST_F(Ipc, AnImporterKilledWithARecordPending_LeavesTheEventComplete)
+{
+    CUevent e;
+    ASSERT_OK(cuEventCreate(&e, CU_EVENT_INTERPROCESS | CU_EVENT_DISABLE_TIMING));
+    CUipcEventHandle h;
+    ASSERT_OK(cuIpcGetEventHandle(&h, e));
+    Child c("event_recorder_killed", {to_hex(&h, sizeof(h))});
+    ASSERT_EQ("record CUDA_SUCCESS", c.read_line());
+    EXPECT_CU(CUDA_ERROR_NOT_READY, cuEventQuery(e));
+    c.kill_now();
+    EXPECT_EQ(128 + 9, c.wait());
+    ASSERT_OK(cuEventQuery(e)); // else the stream below would wait for ever
+    CUstream s;
+    ASSERT_OK(cuStreamCreate(&s, 0));
+    EXPECT_OK(cuStreamWaitEvent(s, e, 0));
+    EXPECT_OK(cuStreamSynchronize(s));
+    EXPECT_OK(cuStreamDestroy(s));
     EXPECT_OK(cuEventDestroy(e));
 }
 

@@ -591,12 +591,23 @@ TEST_F(Win32Handles, IpcSections_AdmitTheirOwnerAlone_AndAreNamedAfterTheHandles
     ASSERT_OK(cuMemAlloc(&p, 1 << 20));
     CUipcMemHandle handle;
     ASSERT_OK(cuIpcGetMemHandle(&handle, p));
-    // The handle's layout (src/ipc.c): pid at 8, the section's token at 12, the nonce at 40.
+    // The handle's layout (src/ipc.c): pid at 8, the section's token at 12, the size at 32, the
+    // nonce at 40, masked with the size (mask_nonce there, which this undoes).
     unsigned char bytes[64];
     memcpy(bytes, &handle, 64);
     uint32_t pid, token;
+    uint64_t size;
     memcpy(&pid, bytes + 8, 4);
     memcpy(&token, bytes + 12, 4);
+    memcpy(&size, bytes + 32, 8);
+    for (int half = 0; half < 2; ++half) {
+        uint64_t z = (half ? ~size : size) + 0x9e3779b97f4a7c15ull;
+        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+        z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+        z ^= z >> 31;
+        for (int i = 0; i < 8; ++i)
+            bytes[40 + 8 * half + i] ^= (unsigned char)(z >> (8 * i));
+    }
     std::string name = "Local\\extmem-device-" + to_hex(bytes + 40, 16) + "-" + std::to_string(pid) + "-" +
                        std::to_string(token);
     HANDLE section = OpenFileMappingA(FILE_MAP_READ | READ_CONTROL, FALSE, name.c_str());

@@ -725,7 +725,8 @@ EXTMEM_API CUresult CUDAAPI cuCtxSynchronize(void);
 /* ---- Memory ---- */
 /* Device memory is shareable OS memory (memfd on Linux) mapped shared, aligned to at least
  * 4096 bytes. CUDA_ERROR_INVALID_VALUE for NULL dptr or bytesize 0; CUDA_ERROR_OUT_OF_MEMORY
- * when the OS refuses the memory (the reason carries the OS error). */
+ * when the OS refuses the memory (the reason carries the OS error); CUDA_ERROR_OPERATING_SYSTEM
+ * when the OS has no random bytes for the allocation's IPC nonce (docs/ipc.md). */
 EXTMEM_API CUresult CUDAAPI cuMemAlloc(CUdeviceptr *dptr, size_t bytesize);
 /* Rows are padded to a multiple of 512 bytes. ElementSizeBytes must be 4, 8 or 16. */
 EXTMEM_API CUresult CUDAAPI cuMemAllocPitch(CUdeviceptr *dptr, size_t *pPitch, size_t WidthInBytes,

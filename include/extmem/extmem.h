@@ -35,7 +35,8 @@ EXTMEM_API CUresult extmem_error_set(CUresult code, const char *fmt, ...) EXTMEM
 /* Forgets the recorded failure of this thread. */
 EXTMEM_API void extmem_error_clear(void);
 
-/* EXTMEM_LOG=error (or warn) prints each failure with its reason to stderr as it happens;
+/* EXTMEM_LOG=error prints each failure with its reason to stderr as it happens; warn adds what
+ * went wrong without failing a call (an interprocess event's recorder that died, docs/ipc.md);
  * info (or trace) adds what extmem sets up: the device at cuInit, each import of external
  * memory, lookups cuGetProcAddress could not answer. extmem_log_set overrides the
  * environment: 0 off, 1 error, 2 warn, 3 info, 4 trace. */

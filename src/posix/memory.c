@@ -66,6 +66,13 @@ void os_memory_close(os_memory *mem)
     mem->handle = OS_INVALID_HANDLE;
 }
 
+bool os_memory_size_is_fixed(os_handle h)
+{
+    /* Seals cannot be taken off again: once seen, they hold for the object's life. */
+    int seals = fcntl(h, F_GET_SEALS);
+    return seals >= 0 && (seals & (F_SEAL_SHRINK | F_SEAL_GROW)) == (F_SEAL_SHRINK | F_SEAL_GROW);
+}
+
 bool os_memory_is_readable(const void *addr, size_t size)
 {
     /* process_vm_readv on this very process reads one byte of each page through the kernel,

@@ -2,6 +2,7 @@
 #include "os.h"
 
 #include <dlfcn.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -61,8 +62,10 @@ int os_random_bytes(void *buf, size_t size)
     unsigned char *p = buf;
     while (size) {
         ssize_t n = getrandom(p, size, 0);
+        if (n < 0 && errno == EINTR) /* a signal while the pool was still being seeded */
+            continue;
         if (n < 0)
-            return 5; /* EIO */
+            return errno;
         p += n;
         size -= (size_t)n;
     }

@@ -52,3 +52,7 @@ int os_thread_create(os_thread *t, void (*fn)(void *), void *arg)
 }
 
 void os_thread_detach(os_thread t) { pthread_detach(t); }
+
+void os_thread_join(os_thread t) { pthread_join(t, NULL); }
+
+void os_thread_set_name(const char *name) { pthread_setname_np(pthread_self(), name); }

@@ -244,6 +244,12 @@ static bool readable(const MEMORY_BASIC_INFORMATION *mbi)
     return mbi->State == MEM_COMMIT && !(mbi->Protect & PAGE_GUARD) && p != PAGE_NOACCESS && p != PAGE_EXECUTE;
 }
 
+bool os_memory_size_is_fixed(os_handle h)
+{
+    (void)h; /* a pagefile-backed section keeps the size it was created with */
+    return true;
+}
+
 bool os_memory_is_mapped(const void *addr, size_t size) { return every_region(addr, size, in_use); }
 
 bool os_memory_is_readable(const void *addr, size_t size) { return every_region(addr, size, readable); }

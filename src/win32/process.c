@@ -122,8 +122,11 @@ uint64_t os_process_start_time(int pid)
     FILETIME created, exited, kernel, user;
     DWORD code = 0;
     uint64_t t = 0;
-    /* A process that has exited lives on as an object while handles to it are open. */
-    if (GetExitCodeProcess(p, &code) && code == STILL_ACTIVE && GetProcessTimes(p, &created, &exited, &kernel, &user))
+    /* A process that has exited lives on as an object while handles to it are open. Process
+     * ids are multiples of 4 and OpenProcess ignores the low two bits, so pid + 1 opens the
+     * same process: only the id the process has is its id. */
+    if (GetProcessId(p) == (DWORD)pid && GetExitCodeProcess(p, &code) && code == STILL_ACTIVE &&
+        GetProcessTimes(p, &created, &exited, &kernel, &user))
         t = (uint64_t)created.dwHighDateTime << 32 | created.dwLowDateTime;
     CloseHandle(p);
     return t;

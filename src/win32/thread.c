@@ -80,3 +80,12 @@ int os_thread_create(os_thread *t, void (*fn)(void *), void *arg)
 }
 
 void os_thread_detach(os_thread t) { CloseHandle(t.handle); }
+
+/* SetThreadDescription is Windows 10 1607 and later, and wine 8 lacks it: threads go unnamed. */
+void os_thread_set_name(const char *name) { (void)name; }
+
+void os_thread_join(os_thread t)
+{
+    WaitForSingleObject(t.handle, INFINITE);
+    CloseHandle(t.handle);
+}

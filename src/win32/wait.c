@@ -45,12 +45,14 @@ void os_waker_close(os_waker *w)
     w->semaphore = NULL;
 }
 
-void os_wait_shared(os_waker *w, uint32_t *word, uint32_t expected, uint32_t *sleepers)
+void os_wait_shared(os_waker *w, uint32_t *word, uint32_t expected, uint32_t *sleepers, uint32_t timeout_ms)
 {
     _Atomic uint32_t *count = (_Atomic uint32_t *)sleepers, *value = (_Atomic uint32_t *)word;
+    /* A sleeper that times out stays counted, like one that saw the change and left: a later
+     * waiter pays one spurious wake-up for it. */
     atomic_fetch_add(count, 1);
     if (atomic_load(value) == expected)
-        WaitForSingleObject(w->semaphore, INFINITE);
+        WaitForSingleObject(w->semaphore, timeout_ms);
 }
 
 void os_wake_shared(os_waker *w, uint32_t *word, uint32_t *sleepers)
