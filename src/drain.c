@@ -201,8 +201,9 @@ void device_release_end(void) { os_rwlock_unlock(&submit_lock); }
 void device_unload(void)
 {
     /* exit() called from a host function: that thread cannot wait for itself, and the process
-     * is ending anyway. */
-    if (on_device_thread)
+     * is ending anyway. A fork() child of an initialised process (lib_initialized is false
+     * there) has the parent's bookkeeping but none of its threads: nothing to wait for. */
+    if (on_device_thread || !lib_initialized())
         return;
     atomic_store(&unloading, true); /* from now on work runs in the calling thread */
     drain();
