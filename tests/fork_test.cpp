@@ -106,7 +106,9 @@ EXTMEM_CHILD_ROLE(fork_after_init)
             _exit(0);
         }
         waitpid(grandchild, nullptr, 0);
-        _exit(0);
+        /* exit, not _exit: the library's unload runs in the child too, and must not wait for
+         * the parent's busy stream, whose worker the child does not have (docs/streams.md). */
+        exit(0);
     }
     say("child " + wait_text(pid));
     release_host_func = 1;
