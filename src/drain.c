@@ -21,12 +21,12 @@ static struct {
     os_mutex lock;            /* guards what follows; taken before any stream's lock */
     os_cond changed;          /* a worker left */
     struct list_node streams; /* every stream not yet freed (struct stream.device_node) */
-    bool ready;
+    bool ready;               /* `changed` is initialised */
     atomic_int workers;       /* stream workers started and not yet left (counted without the
                                * lock: a stream's lock is held when one starts) */
     os_thread *finished;      /* workers that left, to be joined */
     size_t finished_count, finished_capacity;
-} device = {.lock = OS_MUTEX_INITIALIZER};
+} device = {.lock = OS_MUTEX_INITIALIZER, .streams = {&device.streams, &device.streams}};
 
 static atomic_bool unloading;
 static OS_THREAD_LOCAL bool on_device_thread;
@@ -43,7 +43,6 @@ static void ready(void)
 {
     if (device.ready)
         return;
-    list_init(&device.streams);
     os_cond_init(&device.changed);
     device.ready = true;
 }
@@ -112,45 +111,10 @@ void device_reap_workers(void)
     free(list);
 }
 
-/* Waits until every stream has completed what was queued on it when this was called. A
- * stream with work outstanding still has its worker's reference (the worker leaves only when
- * drained), so it can be retained here even while its handle is being destroyed. */
+/* Waits until every stream has completed what was queued on it when this was called. */
 static void drain(void)
 {
-    for (;;) {
-        struct stream *batch[64];
-        uint64_t until[64];
-        size_t n = 0;
-        bool more = false;
-        os_mutex_lock(&device.lock);
-        ready();
-        for (struct list_node *it = device.streams.next; it != &device.streams; it = it->next) {
-            struct stream *s = list_entry(it, struct stream, device_node);
-            os_mutex_lock(&s->lock);
-            uint64_t submitted = s->submitted;
-            bool busy = s->completed < submitted;
-            if (busy && n < 64)
-                obj_retain(&s->base);
-            os_mutex_unlock(&s->lock);
-            if (!busy)
-                continue;
-            if (n == 64) {
-                more = true;
-                break;
-            }
-            until[n] = submitted;
-            batch[n++] = s;
-        }
-        os_mutex_unlock(&device.lock);
-        for (size_t i = 0; i < n; ++i) {
-            stream_wait_until(batch[i], until[i]);
-            stream_release(batch[i]);
-        }
-        /* A full batch may have left busy streams unvisited: look again. Work queued since
-         * the call began is waited for too then, which is later than needed but never wrong. */
-        if (!more)
-            return;
-    }
+    streams_wait(&device.lock, &device.streams, offsetof(struct stream, device_node), false);
 }
 
 CUresult device_wait_allowed(const char *fn)

@@ -70,28 +70,29 @@ CUresult extmem_error_set(CUresult code, const char *fmt, ...)
     return extmem__fail(code, "interop", 0, "%s", text);
 }
 
-void log_info(const char *fmt, ...)
+EXTMEM_PRINTF_FORMAT(3, 0) static void log_at(int at, const char *label, const char *fmt, va_list ap)
 {
-    if (log_level() < LOG_INFO)
+    if (log_level() < at)
         return;
     char buf[512];
+    vsnprintf(buf, sizeof(buf), fmt, ap);
+    fprintf(stderr, "extmem: %s: %s\n", label, buf);
+}
+
+void log_info(const char *fmt, ...)
+{
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(buf, sizeof(buf), fmt, ap);
+    log_at(LOG_INFO, "info", fmt, ap);
     va_end(ap);
-    fprintf(stderr, "extmem: info: %s\n", buf);
 }
 
 void log_warn(const char *fmt, ...)
 {
-    if (log_level() < LOG_WARN)
-        return;
-    char buf[512];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(buf, sizeof(buf), fmt, ap);
+    log_at(LOG_WARN, "warning", fmt, ap);
     va_end(ap);
-    fprintf(stderr, "extmem: warning: %s\n", buf);
 }
 
 const char *extmem_error_detail(void) { return detail; }

@@ -116,6 +116,12 @@ static bool owner_alive(uint64_t owner)
     return start && owner_of(pid, start) == owner;
 }
 
+/* An interprocess event's table of recorders: its state is the start of its shared page. */
+static struct event_recorder *recorders_of(struct event *e)
+{
+    return ((struct event_page *)(void *)e->state)->recorders;
+}
+
 static void raise_to(_Atomic uint64_t *v, uint64_t to)
 {
     uint64_t was = atomic_load(v);
@@ -128,9 +134,10 @@ static void raise_to(_Atomic uint64_t *v, uint64_t to)
 static bool abandon_dead_recorders(struct event *e)
 {
     uint64_t self = self_owner();
+    struct event_recorder *recorders = recorders_of(e);
     bool any = false;
     for (int i = 0; i < EVENT_RECORDERS; ++i) {
-        struct event_recorder *rec = &e->recorders[i];
+        struct event_recorder *rec = &recorders[i];
         uint64_t owner = atomic_load(&rec->owner);
         if (!owner || owner == self)
             continue;
@@ -157,17 +164,18 @@ static bool abandon_dead_recorders(struct event *e)
 static struct event_recorder *claim_recorder(struct event *e)
 {
     uint64_t self = self_owner();
+    struct event_recorder *recorders = recorders_of(e);
     for (int i = 0; i < EVENT_RECORDERS; ++i)
-        if (atomic_load(&e->recorders[i].owner) == self)
-            return &e->recorders[i];
+        if (atomic_load(&recorders[i].owner) == self)
+            return &recorders[i];
     for (int i = 0; i < EVENT_RECORDERS; ++i) {
         uint64_t owner = 0;
-        if (atomic_compare_exchange_strong(&e->recorders[i].owner, &owner, self))
-            return &e->recorders[i];
+        if (atomic_compare_exchange_strong(&recorders[i].owner, &owner, self))
+            return &recorders[i];
     }
     abandon_dead_recorders(e); /* records of the dead first, so their slots count as empty */
     for (int i = 0; i < EVENT_RECORDERS; ++i) {
-        struct event_recorder *rec = &e->recorders[i];
+        struct event_recorder *rec = &recorders[i];
         uint64_t owner = atomic_load(&rec->owner);
         if ((!owner || (atomic_load(&rec->pending) <= atomic_load(&e->state->completed) && !owner_alive(owner))) &&
             atomic_compare_exchange_strong(&rec->owner, &owner, self))
@@ -214,7 +222,6 @@ CUresult event_create(const char *fn, struct ctx *ctx, unsigned int flags, os_me
         e->shared = true;
         e->shm = *shm;
         e->state = page;
-        e->recorders = ((struct event_page *)page)->recorders;
         int err = os_waker_open(shm, &e->waker);
         if (err) {
             char text[128];

@@ -44,8 +44,8 @@ struct event {
     os_memory shm;         /* interprocess events: the shared page's memory object */
     os_waker waker;        /* interprocess events: wakes waiters in other processes */
     uint8_t nonce[16];     /* interprocess events: proves a handle genuine (ipc.c) */
-    struct event_recorder *recorders; /* interprocess events: the page's table */
-    struct event_recorder *mine;      /* ... and this process's slot in it; NULL when it was full */
+    struct event_recorder *mine; /* interprocess events: this process's slot in the page's table
+                                  * of recorders; NULL when it was full */
     struct list_node ctx_node;
 };
 

@@ -261,6 +261,12 @@ void stream_release(struct stream *s);
 void stream_synchronize(struct stream *s);
 /* Waits until s has completed `count` pieces of work. */
 void stream_wait_until(struct stream *s, uint64_t count);
+/* Waits until each stream on the list `head` (linked through the list_node at `node_offset` in
+ * struct stream, guarded by `lock`, taken before any stream's lock) has completed the work
+ * queued on it when it was seen; with blocking_only, non-blocking streams are skipped. A busy
+ * stream still has its worker's reference (the worker leaves only when drained), so it can be
+ * retained even while its handle is being destroyed. */
+void streams_wait(os_mutex *lock, struct list_node *head, size_t node_offset, bool blocking_only);
 
 /* ---- The device's streams and threads as a whole (drain.c) ---- */
 /* Waits for all work queued on the device before the call: what a release does before memory

@@ -121,38 +121,47 @@ void stream_synchronize(struct stream *s)
 
 void stream_release(struct stream *s) { obj_release(&s->base); }
 
-/* Synchronizes the streams of ctx: all of them, or only the blocking ones. */
-static void sync_streams(struct ctx *ctx, bool blocking_only)
+void streams_wait(os_mutex *lock, struct list_node *head, size_t node_offset, bool blocking_only)
 {
-    struct stream *batch[64];
     for (;;) {
+        struct stream *batch[64];
+        uint64_t until[64];
         size_t n = 0;
         bool more = false;
-        os_mutex_lock(&ctx->lock);
-        for (struct list_node *it = ctx->streams.next; it != &ctx->streams; it = it->next) {
-            struct stream *s = list_entry(it, struct stream, ctx_node);
+        os_mutex_lock(lock);
+        for (struct list_node *it = head->next; it != head; it = it->next) {
+            struct stream *s = (struct stream *)((char *)it - node_offset);
             if (blocking_only && (s->flags & CU_STREAM_NON_BLOCKING))
                 continue;
             os_mutex_lock(&s->lock);
             bool busy = s->completed < s->submitted;
-            os_mutex_unlock(&s->lock);
-            if (!busy)
-                continue;
-            if (n == 64) {
+            if (busy && n < 64) {
+                obj_retain(&s->base);
+                until[n] = s->submitted;
+                batch[n++] = s;
+            } else if (busy) {
                 more = true;
-                break;
             }
-            obj_retain(&s->base);
-            batch[n++] = s;
+            os_mutex_unlock(&s->lock);
+            if (more)
+                break;
         }
-        os_mutex_unlock(&ctx->lock);
+        os_mutex_unlock(lock);
         for (size_t i = 0; i < n; ++i) {
-            stream_synchronize(batch[i]);
+            stream_wait_until(batch[i], until[i]);
             stream_release(batch[i]);
         }
+        /* A full batch left busy streams unvisited: look again. Work queued since the call
+         * began is waited for too then, which is later than needed but never wrong. */
         if (!more)
             return;
     }
+}
+
+/* Synchronizes the streams of ctx: all of them, or only the blocking ones. */
+static void sync_streams(struct ctx *ctx, bool blocking_only)
+{
+    streams_wait(&ctx->lock, &ctx->streams, offsetof(struct stream, ctx_node), blocking_only);
 }
 
 void ctx_synchronize(struct ctx *ctx) { sync_streams(ctx, false); }

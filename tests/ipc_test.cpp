@@ -878,18 +878,22 @@ TEST(IpcRuntime, HandlesRoundTripThroughTheRuntimeCalls)
     cudaGetLastError();
 }
 
-/* Opens the event handle in argv[0] and records it behind 200 ms of work in its own stream. */
+/* Opens the event handle in argv[0], records it behind argv[1] milliseconds of work in its own
+ * stream, says so, and waits for a line before it cleans up (the tests that kill it never
+ * send one). */
 EXTMEM_CHILD_ROLE(event_recorder)
 {
     if (!start_role())
         return 10;
     CUipcEventHandle h{};
     from_hex(args[0], &h, sizeof(h));
+    static int ms;
+    ms = std::stoi(args[1]);
     CUevent e;
     CUstream s;
     if (cuIpcOpenEventHandle(&e, h) || cuStreamCreate(&s, 0))
         return 11;
-    cuLaunchHostFunc(s, [](void *) { std::this_thread::sleep_for(std::chrono::milliseconds(200)); }, nullptr);
+    cuLaunchHostFunc(s, [](void *) { std::this_thread::sleep_for(std::chrono::milliseconds(ms)); }, nullptr);
     printf("record %s\n", code_name(cuEventRecord(e, s)).c_str());
     char line[16];
     if (!fgets(line, sizeof(line), stdin))
@@ -905,7 +909,7 @@ TEST_F(Ipc, AnEventRecordedInTheImporter_IsSeenByTheExporter)
     ASSERT_OK(cuEventCreate(&e, CU_EVENT_INTERPROCESS | CU_EVENT_DISABLE_TIMING));
     CUipcEventHandle h;
     ASSERT_OK(cuIpcGetEventHandle(&h, e));
-    Child c("event_recorder", {to_hex(&h, sizeof(h))});
+    Child c("event_recorder", {to_hex(&h, sizeof(h)), "200"});
     EXPECT_EQ("record CUDA_SUCCESS", c.read_line());
     EXPECT_CU(CUDA_ERROR_NOT_READY, cuEventQuery(e)); // the child's work is still running
     EXPECT_OK(cuEventSynchronize(e));
@@ -913,26 +917,6 @@ TEST_F(Ipc, AnEventRecordedInTheImporter_IsSeenByTheExporter)
     c.write_line("done");
     EXPECT_EQ(0, c.wait());
     EXPECT_OK(cuEventDestroy(e));
-}
-
-/* Opens the event handle in argv[0], records it behind a host function that does not return
- * for a minute, says so, and waits for a line it will not get: the parent kills it. */
-EXTMEM_CHILD_ROLE(event_recorder_killed)
-{
-    if (!start_role())
-        return 10;
-    CUipcEventHandle h{};
-    from_hex(args[0], &h, sizeof(h));
-    CUevent e;
-    CUstream s;
-    if (cuIpcOpenEventHandle(&e, h) || cuStreamCreate(&s, 0))
-        return 11;
-    cuLaunchHostFunc(s, [](void *) { std::this_thread::sleep_for(std::chrono::seconds(60)); }, nullptr);
-    printf("record %s\n", code_name(cuEventRecord(e, s)).c_str());
-    char line[16];
-    if (!fgets(line, sizeof(line), stdin))
-        return 12;
-    return 0;
 }
 
 #if !defined(_WIN32)
@@ -976,7 +960,7 @@ TEST_F(Ipc, AnImporterKilledWithARecordPending_DoesNotHangTheExportersSynchroniz
     ASSERT_OK(cuEventCreate(&e, CU_EVENT_INTERPROCESS | CU_EVENT_DISABLE_TIMING));
     CUipcEventHandle h;
     ASSERT_OK(cuIpcGetEventHandle(&h, e));
-    Child c("event_recorder_killed", {to_hex(&h, sizeof(h))});
+    Child c("event_recorder", {to_hex(&h, sizeof(h)), "60000"}); // killed before it returns
     ASSERT_EQ("record CUDA_SUCCESS", c.read_line());
     EXPECT_CU(CUDA_ERROR_NOT_READY, cuEventQuery(e)); // the record is pending, its recorder alive
     std::atomic<bool> returned{false};
@@ -1024,7 +1008,7 @@ TEST_F(Ipc, AnImporterKilledWithARecordPending_LeavesTheEventComplete)
     ASSERT_OK(cuEventCreate(&e, CU_EVENT_INTERPROCESS | CU_EVENT_DISABLE_TIMING));
     CUipcEventHandle h;
     ASSERT_OK(cuIpcGetEventHandle(&h, e));
-    Child c("event_recorder_killed", {to_hex(&h, sizeof(h))});
+    Child c("event_recorder", {to_hex(&h, sizeof(h)), "60000"}); // killed before it returns
     ASSERT_EQ("record CUDA_SUCCESS", c.read_line());
     EXPECT_CU(CUDA_ERROR_NOT_READY, cuEventQuery(e));
     c.kill_now();
