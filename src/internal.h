@@ -186,6 +186,10 @@ struct range *amap_next(const struct amap *m, uintptr_t addr);
  * needs (write or only read); an address outside every allocation must be mapped host
  * memory. With the maps unlocked. */
 CUresult mem_check_access(const char *fn, const char *what, uintptr_t addr, size_t size, bool write);
+/* For kernels' loads and stores: true when [addr, addr + size) lies in device memory a kernel
+ * may read (write: and write), with the extent of the allocation or mapping that holds it in
+ * [*lo, *hi) (empty when the access spans several mappings). Takes the maps' read lock. */
+bool mem_kernel_extent(uintptr_t addr, size_t size, bool write, uintptr_t *lo, uintptr_t *hi);
 /* With the maps read-locked: checks that [addr, addr + size) is covered by contiguous VMM
  * mappings, starting with first (which contains addr); on failure *why says what is wrong. */
 bool vmm_covered(const struct range *first, uintptr_t addr, size_t size, int need_access, const char **why);

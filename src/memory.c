@@ -253,6 +253,33 @@ CUresult mem_check_access(const char *fn, const char *what, uintptr_t addr, size
     return CUDA_SUCCESS;
 }
 
+bool mem_kernel_extent(uintptr_t addr, size_t size, bool write, uintptr_t *lo, uintptr_t *hi)
+{
+    bool ok = false;
+    amap_lock_read();
+    struct range *r = amap_find(&amap_memory, addr);
+    if (r && r->kind == RANGE_MAPPING) {
+        const struct mapping *m = (const struct mapping *)r;
+        int need = write ? OS_ACCESS_READWRITE : OS_ACCESS_READ;
+        if ((m->access & need) == need && addr - r->base + size <= r->size) {
+            *lo = r->base;
+            *hi = r->base + r->size;
+            ok = true;
+        } else {
+            const char *why;
+            ok = vmm_covered(r, addr, size, need, &why);
+            *lo = *hi = 0; /* across mappings: checked, not remembered */
+        }
+    } else if (r && addr - r->base + size <= r->map_size) {
+        /* A kernel may touch the whole pages of an allocation, as a GPU's granules allow. */
+        *lo = r->base;
+        *hi = r->base + r->map_size;
+        ok = true;
+    }
+    amap_unlock();
+    return ok;
+}
+
 /* Failed allocations leave 0 in the out-parameter, as the driver does. */
 CUresult CUDAAPI cuMemAlloc(CUdeviceptr *dptr, size_t bytesize)
 {

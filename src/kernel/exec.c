@@ -1,0 +1,808 @@
+/*
+ * The portable executor: runs a block's warps on one CPU thread.
+ *
+ * Divergence and reconvergence: every lane of a frame has its own pc; the warp runs the group
+ * of lanes that sit at the lowest pc, all together, one instruction at a time (the "min-pc"
+ * policy: lanes that branched ahead wait until the others catch up, so a warp reconverges at
+ * the first instruction both paths reach, as compilers lay code out in order; a loop's lanes
+ * run again before the ones that left it). Instructions that need the warp whole (shfl,
+ * vote) therefore see every lane that reaches them together.
+ *
+ * Barriers (bar.sync, POCL and CuPBoP chose loops over the block's threads; GPU Ocelot and this
+ * executor keep each warp's state in data instead): a warp runs until all its runnable lanes
+ * wait at a barrier (or exit), then the next warp runs; when every live thread of the block
+ * has arrived, the barrier releases them. No thread is blocked and no stack is switched, so a
+ * barrier inside any loop or branch keeps its meaning, and one OS thread runs a whole block.
+ * A barrier that can never complete (threads that exited or wait elsewhere) ends the launch
+ * with CUDA_ERROR_LAUNCH_FAILED instead of hanging as a GPU would.
+ *
+ * Calls push a frame for the calling lanes; the frame pops when all of them have returned.
+ */
+#include "kernel.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+/* ---- Scratch memory for blocks, reused across blocks and launches ---- */
+struct scratch {
+    struct scratch *next;
+    size_t size;
+};
+static os_mutex scratch_lock = OS_MUTEX_INITIALIZER;
+static struct scratch *scratch_free;
+
+static struct scratch *scratch_get(size_t size)
+{
+    os_mutex_lock(&scratch_lock);
+    struct scratch **pp = &scratch_free, *s = NULL;
+    for (; *pp; pp = &(*pp)->next) {
+        if ((*pp)->size >= size) {
+            s = *pp;
+            *pp = s->next;
+            break;
+        }
+    }
+    os_mutex_unlock(&scratch_lock);
+    if (s)
+        return s;
+    size = (size + 4095) & ~(size_t)4095;
+    s = malloc(sizeof(struct scratch) + 64 + size);
+    if (s)
+        s->size = size;
+    return s;
+}
+
+static void scratch_put(struct scratch *s)
+{
+    os_mutex_lock(&scratch_lock);
+    /* Keep a few: at most one per thread that runs blocks at once. */
+    unsigned n = 0;
+    for (struct scratch *t = scratch_free; t; t = t->next)
+        n++;
+    if (n > pool_worker_count() + 8) {
+        os_mutex_unlock(&scratch_lock);
+        free(s);
+        return;
+    }
+    s->next = scratch_free;
+    scratch_free = s;
+    os_mutex_unlock(&scratch_lock);
+}
+
+static unsigned char *scratch_mem(struct scratch *s) { return (unsigned char *)(((uintptr_t)(s + 1) + 63) & ~(uintptr_t)63); }
+
+/* ---- Faults ---- */
+void kfault(struct kwarp *w, const struct kinsn *in, uint32_t lane, CUresult code, const char *fmt, ...)
+{
+    struct klaunch *l = w->b->l;
+    int expected = 0;
+    if (!atomic_compare_exchange_strong(&l->faulted, &expected, 1))
+        return; /* the first fault is the launch's */
+    uint32_t t = w->index * KLANES + lane;
+    uint32_t bx = l->block[0], by = l->block[1];
+    char what[320];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(what, sizeof(what), fmt, ap);
+    va_end(ap);
+    l->fault_code = code;
+    snprintf(l->fault_reason, sizeof(l->fault_reason),
+             "kernel %s, block (%u,%u,%u), thread (%u,%u,%u), %s line %u (%s): %s", l->fn->name, w->b->ctaid[0],
+             w->b->ctaid[1], w->b->ctaid[2], t % bx, t / bx % by, t / (bx * by), l->fn->module->source_name,
+             in ? in->line : 0, in && in->name ? in->name : "?", what);
+}
+
+/* ---- Memory ---- */
+static void *global_access(struct kwarp *w, const struct kinsn *in, uint32_t lane, uint64_t addr, unsigned size,
+                           bool write)
+{
+    if (write) {
+        if (addr >= w->okw_lo && addr + size <= w->okw_hi && addr + size > addr)
+            return (void *)(uintptr_t)addr;
+    } else if (addr >= w->ok_lo && addr + size <= w->ok_hi && addr + size > addr) {
+        return (void *)(uintptr_t)addr;
+    }
+    uintptr_t lo, hi;
+    if (addr + size < addr || !mem_kernel_extent((uintptr_t)addr, size, write, &lo, &hi)) {
+        kfault(w, in, lane, CUDA_ERROR_ILLEGAL_ADDRESS, "%s of %u bytes at 0x%llx: %s", write ? "store" : "load", size,
+               (unsigned long long)addr,
+               write ? "no device memory the kernel may write is there" : "no device memory is there");
+        return NULL;
+    }
+    if (write) {
+        w->okw_lo = lo;
+        w->okw_hi = hi;
+    } else {
+        w->ok_lo = lo;
+        w->ok_hi = hi;
+    }
+    return (void *)(uintptr_t)addr;
+}
+
+void *kmem(struct kwarp *w, const struct kinsn *in, uint32_t lane, kspace space, uint64_t addr, unsigned size,
+           bool write)
+{
+    struct kblock *b = w->b;
+    if (size > 1 && (addr & (size - 1)) && (size & (size - 1)) == 0) {
+        kfault(w, in, lane, CUDA_ERROR_MISALIGNED_ADDRESS, "%u-byte access at 0x%llx is not aligned to %u bytes", size,
+               (unsigned long long)addr, size);
+        return NULL;
+    }
+    switch (space) {
+    case KS_GENERIC: {
+        uintptr_t sh = (uintptr_t)b->shared;
+        if (addr >= sh && addr - sh < b->shared_size) {
+            if (addr - sh + size > b->shared_size)
+                break;
+            return (void *)(uintptr_t)addr;
+        }
+        uintptr_t lb = (uintptr_t)w->local + (uintptr_t)lane * w->local_stride;
+        if (w->local && addr >= lb && addr - lb < w->local_stride) {
+            if (addr - lb + size > w->local_stride)
+                break;
+            return (void *)(uintptr_t)addr;
+        }
+        return global_access(w, in, lane, addr, size, write);
+    }
+    case KS_GLOBAL:
+    case KS_CONST:
+        if (space == KS_CONST && write)
+            break;
+        return global_access(w, in, lane, addr, size, write);
+    case KS_SHARED:
+        if (addr >= b->shared_size || size > b->shared_size - addr)
+            break;
+        return b->shared + addr;
+    case KS_LOCAL:
+        if (!w->local || addr >= w->local_stride || size > w->local_stride - addr)
+            break;
+        return w->local + (size_t)lane * w->local_stride + addr;
+    case KS_PARAM_KERNEL:
+        if (write || addr >= b->l->fn->param_bytes || size > b->l->fn->param_bytes - addr)
+            break;
+        return b->l->params + addr;
+    case KS_PARAM_FRAME: {
+        uint32_t fb = w->top->fn->frame_param_bytes;
+        if (addr >= fb || size > fb - addr)
+            break;
+        return w->top->params + (size_t)lane * fb + addr;
+    }
+    }
+    static const char *const names[] = {"generic", "global", "shared", "local", "const", "kernel parameter",
+                                        "parameter"};
+    kfault(w, in, lane, CUDA_ERROR_ILLEGAL_ADDRESS, "%s of %u bytes at %s address 0x%llx is outside the %s window",
+           write ? "store" : "load", size, names[space], (unsigned long long)addr, names[space]);
+    return NULL;
+}
+
+/* ---- Scheduling ---- */
+/* Puts the running group's pc back into its lanes' entries, so the next step regroups. */
+static void flush_group(struct kframe *f)
+{
+    for (uint32_t m = f->cur_mask; m; m &= m - 1)
+        f->pc[kctz(m)] = f->cur_pc;
+    f->cur_mask = 0;
+}
+
+/* Picks the group at the lowest pc among the frame's runnable lanes; false when none. */
+static bool regroup(struct kwarp *w, struct kframe *f)
+{
+    uint32_t runnable = f->lanes & ~w->blocked;
+    if (!runnable)
+        return false;
+    uint32_t min = UINT32_MAX, mask = 0, next = UINT32_MAX;
+    for (uint32_t m = runnable; m; m &= m - 1) {
+        uint32_t l = (uint32_t)kctz(m), pc = f->pc[l];
+        if (pc < min) {
+            if (min != UINT32_MAX)
+                next = min;
+            min = pc;
+            mask = 1u << l;
+        } else if (pc == min) {
+            mask |= 1u << l;
+        } else if (pc < next) {
+            next = pc;
+        }
+    }
+    f->cur_pc = min;
+    f->cur_mask = mask;
+    f->wait_min = next;
+    return true;
+}
+
+/* Lanes waiting at cur_pc join the running group. */
+static void merge_waiting(struct kwarp *w, struct kframe *f)
+{
+    uint32_t runnable = f->lanes & ~w->blocked & ~f->cur_mask;
+    uint32_t next = UINT32_MAX;
+    for (uint32_t m = runnable; m; m &= m - 1) {
+        uint32_t l = (uint32_t)kctz(m);
+        if (f->pc[l] == f->cur_pc)
+            f->cur_mask |= 1u << l;
+        else if (f->pc[l] < next)
+            next = f->pc[l];
+    }
+    f->wait_min = next;
+}
+
+/* After a jump: the group keeps running only while it is still the lowest. */
+static void after_jump(struct kframe *f)
+{
+    if (f->cur_pc > f->wait_min)
+        flush_group(f);
+    else if (f->cur_pc == f->wait_min)
+        f->wait_min = f->cur_pc; /* merged at the next step */
+}
+
+static uint32_t guard_mask(struct kwarp *w, const struct kinsn *in, uint32_t mask)
+{
+    if (in->guard == KOPND_NONE)
+        return mask;
+    const uint64_t *g = kw_slot(w, in->guard);
+    uint32_t exec = 0;
+    bool neg = (in->flags & KF_GUARD_NEG) != 0;
+    for (uint32_t m = mask; m; m &= m - 1) {
+        uint32_t l = (uint32_t)kctz(m);
+        if ((g[l] != 0) != neg)
+            exec |= 1u << l;
+    }
+    return exec;
+}
+
+static void release_barrier(struct kblock *b, uint32_t id)
+{
+    uint32_t result = b->bar[id].red_acc;
+    uint32_t op = b->bar[id].red_op;
+    if (op == KF_BAR_RED_AND)
+        result = b->bar[id].red_acc == b->bar[id].arrived;
+    else if (op == KF_BAR_RED_OR)
+        result = b->bar[id].red_acc != 0;
+    for (uint32_t i = 0; i < b->nwarps; ++i) {
+        struct kwarp *w = &b->warps[i];
+        uint32_t lanes = 0;
+        for (uint32_t m = w->blocked; m; m &= m - 1) {
+            uint32_t l = (uint32_t)kctz(m);
+            if (w->bar_id[l] == id)
+                lanes |= 1u << l;
+        }
+        if (!lanes)
+            continue;
+        w->blocked &= ~lanes;
+        if (op && b->bar[id].red_in) {
+            for (uint32_t m = lanes; m; m &= m - 1) {
+                uint32_t l = (uint32_t)kctz(m);
+                struct kframe *f = &w->frames[w->bar_depth[l]];
+                kopnd d = b->bar[id].red_in->dst[0];
+                if (KOPND_SPACE(d) == 0)
+                    f->regs[(size_t)KOPND_INDEX(d) * KLANES + l] = result;
+            }
+        }
+        flush_group(w->top);
+    }
+    b->bar[id].arrived = 0;
+    b->bar[id].expected = 0;
+    b->bar[id].red_acc = 0;
+    b->bar[id].red_op = 0;
+    b->bar[id].red_in = NULL;
+}
+
+/* Releases every barrier whose threads have all arrived; true when one was released. */
+static bool check_barriers(struct kblock *b)
+{
+    bool any = false;
+    for (uint32_t id = 0; id < 16; ++id) {
+        if (!b->bar[id].arrived)
+            continue;
+        uint32_t expected = b->bar[id].expected ? b->bar[id].expected : b->threads_live;
+        if (b->bar[id].arrived >= expected) {
+            release_barrier(b, id);
+            any = true;
+        }
+    }
+    return any;
+}
+
+static uint64_t uniform_value(struct kwarp *w, kopnd o, uint32_t mask)
+{
+    return kw_slot(w, o)[mask ? kctz(mask) : 0];
+}
+
+static bool do_barrier(struct kwarp *w, struct kframe *f, const struct kinsn *in, uint32_t exec)
+{
+    struct kblock *b = w->b;
+    uint64_t id = uniform_value(w, in->src[0], exec);
+    if (id >= 16) {
+        kfault(w, in, (uint32_t)kctz(exec), CUDA_ERROR_ILLEGAL_INSTRUCTION, "barrier %llu: there are 16 (0..15)",
+               (unsigned long long)id);
+        return false;
+    }
+    uint32_t count = 0;
+    if (in->flags & KF_BAR_COUNT) {
+        uint64_t c = uniform_value(w, in->src[1], exec);
+        if (c == 0 || c % KLANES || c > (uint64_t)b->nwarps * KLANES) {
+            kfault(w, in, (uint32_t)kctz(exec), CUDA_ERROR_ILLEGAL_INSTRUCTION,
+                   "barrier thread count %llu is not a multiple of 32 up to the block's %u warps' threads",
+                   (unsigned long long)c, b->nwarps);
+            return false;
+        }
+        count = (uint32_t)c;
+    }
+    if (count)
+        b->bar[id].expected = count;
+    uint32_t red = in->flags & (KF_BAR_RED_POPC | KF_BAR_RED_AND | KF_BAR_RED_OR);
+    if (red) {
+        const uint64_t *pred = kw_slot(w, in->src[2]);
+        bool neg = (in->mods & 1) != 0;
+        b->bar[id].red_op = red;
+        b->bar[id].red_in = in;
+        for (uint32_t m = exec; m; m &= m - 1)
+            b->bar[id].red_acc += (pred[kctz(m)] != 0) != neg;
+    }
+    b->bar[id].arrived += (uint32_t)kpopc(exec);
+    if (!(in->flags & KF_BAR_ARRIVE)) {
+        w->blocked |= exec;
+        for (uint32_t m = exec; m; m &= m - 1) {
+            uint32_t l = (uint32_t)kctz(m);
+            w->bar_id[l] = (uint8_t)id;
+            w->bar_depth[l] = (uint8_t)(w->depth - 1);
+            f->pc[l] = f->cur_pc + 1;
+        }
+        f->cur_mask &= ~exec;
+    }
+    if (f->cur_mask)
+        f->cur_pc++;
+    check_barriers(b);
+    return true;
+}
+
+/* Removes lanes that exited from every frame; pops frames that have no lanes left. */
+static void pop_finished(struct kwarp *w)
+{
+    while (w->depth > 1 && w->top->lanes == 0) {
+        struct kframe *f = w->top, *caller = &w->frames[w->depth - 2];
+        const struct kcall *c = f->call->aux;
+        uint32_t fb = caller->fn->frame_param_bytes, cb = f->fn->frame_param_bytes;
+        if (c->has_ret && f->fn->nrets) {
+            uint32_t n = f->fn->ret.size;
+            for (uint32_t m = f->returned; m; m &= m - 1) {
+                uint32_t l = (uint32_t)kctz(m);
+                memcpy(caller->params + (size_t)l * fb + c->ret_offset, f->params + (size_t)l * cb + f->fn->ret.offset,
+                       n);
+            }
+        }
+        free(f->regs);
+        f->regs = NULL;
+        w->local_used = f->local_off;
+        w->depth--;
+        w->top = caller;
+        flush_group(caller);
+    }
+}
+
+static void exit_lanes(struct kwarp *w, uint32_t exec)
+{
+    w->live &= ~exec;
+    w->b->threads_live -= (uint32_t)kpopc(exec);
+    for (uint32_t d = 0; d < w->depth; ++d) {
+        w->frames[d].lanes &= ~exec;
+        w->frames[d].cur_mask &= ~exec;
+    }
+}
+
+static const struct kfunc *indirect_callee(struct kwarp *w, const struct kinsn *in, uint32_t *exec)
+{
+    const uint64_t *target = kw_slot(w, in->src[0]);
+    uint32_t first = (uint32_t)kctz(*exec);
+    uint64_t v = target[first];
+    const struct kmodule *m = w->top->fn->module;
+    const struct kfunc *callee = NULL;
+    for (uint32_t i = 0; i < m->nfuncs; ++i)
+        if ((uint64_t)(uintptr_t)m->funcs[i] == v && m->funcs[i]->defined && !m->funcs[i]->entry)
+            callee = m->funcs[i];
+    if (!callee) {
+        kfault(w, in, first, CUDA_ERROR_ILLEGAL_ADDRESS, "indirect call through 0x%llx, which is no function of the module",
+               (unsigned long long)v);
+        return NULL;
+    }
+    uint32_t same = 0;
+    for (uint32_t m2 = *exec; m2; m2 &= m2 - 1)
+        if (target[kctz(m2)] == v)
+            same |= 1u << kctz(m2);
+    *exec = same;
+    return callee;
+}
+
+static void run_builtin(struct kwarp *w, struct kframe *f, const struct kinsn *in, const struct kcall *c, uint32_t exec)
+{
+    uint32_t fb = f->fn->frame_param_bytes;
+    for (uint32_t m = exec; m; m &= m - 1) {
+        uint32_t l = (uint32_t)kctz(m);
+        unsigned char *pa = f->params + (size_t)l * fb;
+        uint64_t a0 = 0, a1 = 0, a2 = 0, a3 = 0, a4 = 0;
+        if (c->nargs > 0)
+            memcpy(&a0, pa + c->arg_offset[0], 8);
+        if (c->nargs > 1)
+            memcpy(&a1, pa + c->arg_offset[1], 8);
+        if (c->nargs > 2)
+            memcpy(&a2, pa + c->arg_offset[2], 4);
+        if (c->nargs > 3)
+            memcpy(&a3, pa + c->arg_offset[3], 8);
+        if (c->nargs > 4)
+            memcpy(&a4, pa + c->arg_offset[4], 8);
+        uint32_t ret = 0;
+        switch (c->builtin) {
+        case KB_VPRINTF:
+            kprintf(w, in, l, a0, a1);
+            break;
+        case KB_ASSERTFAIL:
+            kassertfail(w, in, l, a0, a1, (uint32_t)a2, a3);
+            return;
+        default:
+            kfault(w, in, l, CUDA_ERROR_LAUNCH_FAILED, "device-side %s is not supported",
+                   c->builtin == KB_MALLOC ? "malloc" : "free");
+            return;
+        }
+        if (kfaulted(w))
+            return;
+        if (c->has_ret)
+            memcpy(pa + c->ret_offset, &ret, 4);
+    }
+}
+
+static void do_call(struct kwarp *w, struct kframe *f, const struct kinsn *in, uint32_t exec, uint32_t mask)
+{
+    const struct kcall *c = in->aux;
+    if (c->builtin) {
+        run_builtin(w, f, in, c, exec);
+        f->cur_pc++;
+        return;
+    }
+    uint32_t calling = exec;
+    const struct kfunc *callee = c->callee ? c->callee : indirect_callee(w, in, &calling);
+    if (!callee)
+        return;
+    if (w->depth >= KMAX_FRAMES) {
+        kfault(w, in, (uint32_t)kctz(calling), CUDA_ERROR_LAUNCH_FAILED,
+               "call to %s: more than %d nested calls (stack overflow)", callee->name, KMAX_FRAMES);
+        return;
+    }
+    uint32_t local_off = (w->top->local_off + f->fn->local_bytes + 15) & ~15u;
+    if (callee->local_bytes && (!w->local || local_off + callee->local_bytes > w->local_stride)) {
+        kfault(w, in, (uint32_t)kctz(calling), CUDA_ERROR_LAUNCH_FAILED,
+               "call to %s: the thread's %u-byte stack is full (cuCtxSetLimit(CU_LIMIT_STACK_SIZE) raises it)",
+               callee->name, w->local_stride);
+        return;
+    }
+    size_t regs_bytes = (size_t)callee->nregs * KLANES * sizeof(uint64_t);
+    size_t param_bytes = (size_t)callee->frame_param_bytes * KLANES;
+    uint64_t *regs = malloc(regs_bytes + param_bytes + 16);
+    if (!regs) {
+        kfault(w, in, (uint32_t)kctz(calling), CUDA_ERROR_OUT_OF_MEMORY, "call to %s: out of host memory", callee->name);
+        return;
+    }
+    struct kframe *nf = &w->frames[w->depth];
+    nf->fn = callee;
+    nf->regs = regs;
+    nf->params = (unsigned char *)regs + regs_bytes;
+    uint32_t fb = f->fn->frame_param_bytes, cb = callee->frame_param_bytes;
+    for (uint32_t m = calling; m; m &= m - 1) {
+        uint32_t l = (uint32_t)kctz(m);
+        for (uint32_t i = 0; i < c->nargs && i < callee->nparams; ++i)
+            memcpy(nf->params + (size_t)l * cb + callee->params[i].offset, f->params + (size_t)l * fb + c->arg_offset[i],
+                   callee->params[i].size);
+    }
+    nf->local_off = local_off;
+    nf->lanes = calling;
+    nf->returned = 0;
+    nf->ret_pc = f->cur_pc + 1;
+    nf->call = in;
+    nf->cur_pc = 0;
+    nf->cur_mask = calling;
+    nf->wait_min = UINT32_MAX;
+    /* The caller's lanes: the callers resume after the call, the lanes whose guard was false
+     * go on now, an indirect call's lanes with another target call it again. */
+    for (uint32_t m = mask; m; m &= m - 1) {
+        uint32_t l = (uint32_t)kctz(m);
+        f->pc[l] = (exec >> l & 1) && !(calling >> l & 1) ? f->cur_pc : f->cur_pc + 1;
+    }
+    f->cur_mask = 0;
+    w->depth++;
+    w->top = nf;
+}
+
+/* Runs the warp until it finishes, waits at a barrier with every runnable lane, or faults. */
+static void run_warp(struct kwarp *w)
+{
+    struct klaunch *l = w->b->l;
+    for (;;) {
+        struct kframe *f = w->top;
+        if (!f->cur_mask) {
+            if (!regroup(w, f))
+                return;
+        } else if (f->cur_pc == f->wait_min) {
+            merge_waiting(w, f);
+        }
+        const struct kinsn *in = &f->fn->code[f->cur_pc];
+        uint32_t mask = f->cur_mask;
+        uint32_t exec = guard_mask(w, in, mask);
+        switch ((kkind)in->kind) {
+        case KK_OP:
+            if (exec) {
+                in->exec(w, in, exec);
+                if (atomic_load_explicit(&l->faulted, memory_order_relaxed))
+                    return;
+            }
+            f->cur_pc++;
+            break;
+        case KK_NOP:
+            f->cur_pc++;
+            break;
+        case KK_BRA:
+            if (exec == mask) {
+                f->cur_pc = in->target;
+                after_jump(f);
+            } else if (!exec) {
+                f->cur_pc++;
+            } else {
+                for (uint32_t m = mask; m; m &= m - 1) {
+                    uint32_t lane = (uint32_t)kctz(m);
+                    f->pc[lane] = (exec >> lane & 1) ? in->target : f->cur_pc + 1;
+                }
+                f->cur_mask = 0;
+            }
+            break;
+        case KK_BRX: {
+            const uint64_t *idx = kw_slot(w, in->src[0]);
+            const uint32_t *targets = in->aux;
+            for (uint32_t m = mask; m; m &= m - 1) {
+                uint32_t lane = (uint32_t)kctz(m);
+                if (exec >> lane & 1) {
+                    uint64_t i = (uint32_t)idx[lane];
+                    if (i >= in->target) {
+                        kfault(w, in, lane, CUDA_ERROR_ILLEGAL_INSTRUCTION,
+                               "brx.idx index %llu is outside its %u targets", (unsigned long long)i, in->target);
+                        return;
+                    }
+                    f->pc[lane] = targets[i];
+                } else {
+                    f->pc[lane] = f->cur_pc + 1;
+                }
+            }
+            f->cur_mask = 0;
+            break;
+        }
+        case KK_CALL:
+            if (!exec) {
+                f->cur_pc++;
+                break;
+            }
+            do_call(w, f, in, exec, mask);
+            if (atomic_load_explicit(&l->faulted, memory_order_relaxed))
+                return;
+            break;
+        case KK_RET:
+            if (w->depth == 1) {
+                /* ret in a kernel ends its threads, as exit does */
+                exit_lanes(w, exec);
+                if (f->cur_mask)
+                    f->cur_pc++;
+                break;
+            }
+            f->lanes &= ~exec;
+            f->returned |= exec;
+            f->cur_mask &= ~exec;
+            if (f->cur_mask)
+                f->cur_pc++;
+            pop_finished(w);
+            break;
+        case KK_EXIT:
+            exit_lanes(w, exec);
+            if (f->cur_mask)
+                f->cur_pc++;
+            pop_finished(w);
+            check_barriers(w->b);
+            break;
+        case KK_BAR:
+            if (!exec) {
+                f->cur_pc++;
+                break;
+            }
+            if (!do_barrier(w, f, in, exec))
+                return;
+            break;
+        case KK_TRAP:
+            if (exec) {
+                kfault(w, in, (uint32_t)kctz(exec), CUDA_ERROR_LAUNCH_FAILED, "trap");
+                return;
+            }
+            f->cur_pc++;
+            break;
+        }
+        if (w->depth == 1 && !w->live)
+            return;
+    }
+}
+
+/* ---- Blocks ---- */
+void klaunch_init(struct klaunch *l)
+{
+    atomic_init(&l->faulted, 0);
+    l->fault_code = CUDA_SUCCESS;
+    l->fault_reason[0] = 0;
+    os_mutex_init(&l->print_lock);
+    l->print_buf = NULL;
+    l->print_used = l->print_size = 0;
+}
+
+static void init_specials(struct kwarp *w, struct kblock *b, uint32_t nthreads)
+{
+    const struct klaunch *l = b->l;
+    uint32_t bx = l->block[0], by = l->block[1];
+    for (uint32_t lane = 0; lane < KLANES; ++lane) {
+        uint32_t t = w->index * KLANES + lane;
+        uint64_t *s = &w->special[0][0];
+#define SP(name) s[(size_t)KSP_##name * KLANES + lane]
+        SP(tid_x) = t % bx;
+        SP(tid_y) = t / bx % by;
+        SP(tid_z) = t / (bx * by);
+        SP(ntid_x) = l->block[0];
+        SP(ntid_y) = l->block[1];
+        SP(ntid_z) = l->block[2];
+        SP(ctaid_x) = b->ctaid[0];
+        SP(ctaid_y) = b->ctaid[1];
+        SP(ctaid_z) = b->ctaid[2];
+        SP(nctaid_x) = l->grid[0];
+        SP(nctaid_y) = l->grid[1];
+        SP(nctaid_z) = l->grid[2];
+        SP(laneid) = lane;
+        SP(warpid) = w->index;
+        SP(nwarpid) = b->nwarps;
+        SP(smid) = 0;
+        SP(nsmid) = pool_worker_count();
+        SP(gridid) = 1;
+        SP(lanemask_eq) = 1u << lane;
+        SP(lanemask_le) = lane == 31 ? KFULL : (2u << lane) - 1;
+        SP(lanemask_lt) = (1u << lane) - 1;
+        SP(lanemask_ge) = ~((1u << lane) - 1) & KFULL;
+        SP(lanemask_gt) = lane == 31 ? 0 : ~((2u << lane) - 1) & KFULL;
+        SP(dynamic_smem_size) = l->dyn_shared;
+        SP(total_smem_size) = b->shared_size;
+        SP(cluster_nctarank) = 1;
+        SP(cluster_ctarank) = 0;
+        SP(is_explicit_cluster) = 0;
+#undef SP
+    }
+    (void)nthreads;
+}
+
+void klaunch_run_block(struct klaunch *l, uint64_t index)
+{
+    if (atomic_load_explicit(&l->faulted, memory_order_relaxed))
+        return;
+    const struct kfunc *fn = l->fn;
+    uint32_t nthreads = l->block[0] * l->block[1] * l->block[2];
+    uint32_t nwarps = (nthreads + KLANES - 1) / KLANES;
+    size_t regs_bytes = (size_t)fn->nregs * KLANES * sizeof(uint64_t);
+    size_t params_bytes = (size_t)fn->frame_param_bytes * KLANES;
+    bool needs_local = false;
+    for (uint32_t i = 0; i < fn->module->nfuncs; ++i)
+        if (fn->module->funcs[i]->local_bytes)
+            needs_local = true;
+    uint32_t stride = needs_local ? ((l->stack_bytes > fn->local_bytes ? l->stack_bytes : fn->local_bytes) + 15) & ~15u
+                                  : 0;
+    size_t shared_bytes = (size_t)fn->dyn_shared_offset + l->dyn_shared;
+    if (shared_bytes < fn->static_shared)
+        shared_bytes = fn->static_shared;
+    size_t per_warp = sizeof(struct kwarp) + sizeof(struct kframe) * KMAX_FRAMES + regs_bytes + params_bytes +
+                      (size_t)stride * KLANES + 192;
+    size_t total = sizeof(struct kblock) + (size_t)nwarps * per_warp + shared_bytes + 64;
+    struct scratch *s = scratch_get(total);
+    if (!s) {
+        os_mutex_lock(&l->print_lock);
+        int expected = 0;
+        if (atomic_compare_exchange_strong(&l->faulted, &expected, 1)) {
+            l->fault_code = CUDA_ERROR_OUT_OF_MEMORY;
+            snprintf(l->fault_reason, sizeof(l->fault_reason), "kernel %s: no host memory for a block (%zu bytes)",
+                     fn->name, total);
+        }
+        os_mutex_unlock(&l->print_lock);
+        return;
+    }
+    unsigned char *p = scratch_mem(s);
+#define TAKE(type, n) ((type *)(void *)(p += 0, p = (unsigned char *)(((uintptr_t)p + 63) & ~(uintptr_t)63), p += (n), p - (n)))
+    struct kblock *b = TAKE(struct kblock, sizeof(struct kblock));
+    memset(b, 0, sizeof(*b));
+    b->l = l;
+    b->index = (uint32_t)index;
+    b->ctaid[0] = (uint32_t)(index % l->grid[0]);
+    b->ctaid[1] = (uint32_t)(index / l->grid[0] % l->grid[1]);
+    b->ctaid[2] = (uint32_t)(index / ((uint64_t)l->grid[0] * l->grid[1]));
+    b->nwarps = nwarps;
+    b->threads_live = nthreads;
+    b->shared_size = (uint32_t)shared_bytes;
+    b->shared = TAKE(unsigned char, shared_bytes ? shared_bytes : 1);
+    b->warps = TAKE(struct kwarp, sizeof(struct kwarp) * nwarps);
+    for (uint32_t i = 0; i < nwarps; ++i) {
+        struct kwarp *w = &b->warps[i];
+        w->b = b;
+        w->index = i;
+        uint32_t first = i * KLANES;
+        uint32_t n = nthreads - first < KLANES ? nthreads - first : KLANES;
+        w->live = n == KLANES ? KFULL : (1u << n) - 1;
+        w->blocked = 0;
+        w->frames = TAKE(struct kframe, sizeof(struct kframe) * KMAX_FRAMES);
+        w->depth = 1;
+        w->top = &w->frames[0];
+        struct kframe *f = w->top;
+        f->fn = fn;
+        f->regs = TAKE(uint64_t, regs_bytes ? regs_bytes : 8);
+        f->params = TAKE(unsigned char, params_bytes ? params_bytes : 1);
+        f->local_off = 0;
+        f->lanes = w->live;
+        f->returned = 0;
+        f->cur_pc = 0;
+        f->cur_mask = w->live;
+        f->wait_min = UINT32_MAX;
+        f->call = NULL;
+        w->local_stride = stride;
+        w->local = stride ? TAKE(unsigned char, (size_t)stride * KLANES) : NULL;
+        w->local_used = 0;
+        w->ok_lo = w->ok_hi = w->okw_lo = w->okw_hi = 0;
+        init_specials(w, b, nthreads);
+    }
+#undef TAKE
+    for (;;) {
+        bool progress = false, done = true;
+        for (uint32_t i = 0; i < nwarps; ++i) {
+            struct kwarp *w = &b->warps[i];
+            if (!w->live)
+                continue;
+            done = false;
+            if (w->top->lanes & ~w->blocked) {
+                run_warp(w);
+                progress = true;
+                if (atomic_load_explicit(&l->faulted, memory_order_relaxed))
+                    goto out;
+            }
+        }
+        if (done)
+            break;
+        if (!check_barriers(b) && !progress) {
+            struct kwarp *w = NULL;
+            for (uint32_t i = 0; i < nwarps && !w; ++i)
+                if (b->warps[i].live)
+                    w = &b->warps[i];
+            uint32_t lane = (uint32_t)kctz(w->blocked ? w->blocked : w->live);
+            uint32_t id = w->bar_id[lane];
+            kfault(w, w->top->cur_pc < w->top->fn->ninsns ? &w->top->fn->code[w->top->pc[lane] ? w->top->pc[lane] - 1 : 0]
+                                                          : NULL,
+                   lane, CUDA_ERROR_LAUNCH_FAILED,
+                   "barrier %u can never complete: %u of the block's %u live threads arrived (a GPU would hang here)",
+                   id, b->bar[id].arrived, b->threads_live);
+            goto out;
+        }
+    }
+out:
+    for (uint32_t i = 0; i < nwarps; ++i) {
+        struct kwarp *w = &b->warps[i];
+        while (w->depth > 1) {
+            free(w->top->regs);
+            w->depth--;
+            w->top = &w->frames[w->depth - 1];
+        }
+    }
+    scratch_put(s);
+}
+
+CUresult klaunch_finish(struct klaunch *l)
+{
+    if (l->print_used) {
+        fwrite(l->print_buf, 1, l->print_used, stdout);
+        fflush(stdout);
+    }
+    free(l->print_buf);
+    l->print_buf = NULL;
+    os_mutex_destroy(&l->print_lock);
+    return atomic_load(&l->faulted) ? l->fault_code : CUDA_SUCCESS;
+}

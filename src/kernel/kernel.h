@@ -1,0 +1,675 @@
+/*
+ * src/kernel/kernel.h: the kernel engine's one internal header (DESIGN.md §13).
+ *
+ * PTX text is decoded once per module into a compact representation (struct kfunc's array of
+ * struct kinsn) that the executor (exec.c) runs a warp at a time: 32 lanes go through each
+ * instruction together under an active mask, so shuffles, votes and reconvergence keep their
+ * GPU meaning. The parser (ptx_*.c) never runs at launch time, and the executor never looks at
+ * text (STYLE.md 13, 14).
+ *
+ * Values: every register of a function is a slot of 32 lanes of 64 bits (`uint64_t[32]`); a
+ * narrower value sits in the low bits, zero-extended. Operands are slot numbers in one of three
+ * spaces (kopnd): the frame's registers, the function's constant pool (immediates and symbol
+ * addresses, the same in every lane), and the warp's special registers (%tid, %laneid ...).
+ *
+ * State spaces: a generic address is a host address. Global and const addresses are host
+ * addresses too (module variables live in device memory the module owns). Shared addresses
+ * are offsets in the block's shared window; local addresses are offsets in the lane's local
+ * window (its stack); cvta adds or removes the window's host base. Kernel parameters are
+ * offsets in the launch's parameter buffer; a .func's parameters are offsets in the frame's
+ * per-lane parameter area.
+ *
+ * Instruction families live in ops_*.c: each lowers a parsed instruction (struct kparsed) to a
+ * struct kinsn with a handler (kexec_fn), or refuses it with a reason. The scheduler (exec.c)
+ * handles control flow itself (bra, brx.idx, call, ret, exit, bar, trap).
+ */
+#ifndef EXTMEM_KERNEL_H
+#define EXTMEM_KERNEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "../internal.h"
+
+#define KLANES 32
+#define KMAX_LIST 64 /* arguments of a call */
+#define KFULL 0xffffffffu
+
+/* ---- Types ---- */
+#define KTYPES(X)                                                                                                      \
+    X(NONE, "", 0) X(PRED, "pred", 1) X(B8, "b8", 1) X(B16, "b16", 2) X(B32, "b32", 4) X(B64, "b64", 8)                  \
+    X(B128, "b128", 16) X(U8, "u8", 1) X(U16, "u16", 2) X(U32, "u32", 4) X(U64, "u64", 8) X(S8, "s8", 1)                \
+    X(S16, "s16", 2) X(S32, "s32", 4) X(S64, "s64", 8) X(F16, "f16", 2) X(F16X2, "f16x2", 4) X(BF16, "bf16", 2)       \
+    X(BF16X2, "bf16x2", 4) X(TF32, "tf32", 4) X(F32, "f32", 4) X(F64, "f64", 8)
+typedef enum ktype {
+#define X(e, s, n) KT_##e,
+    KTYPES(X)
+#undef X
+        KT_COUNT
+} ktype;
+unsigned ktype_size(ktype t); /* bytes; PRED counts 1 */
+const char *ktype_name(ktype t);
+static inline bool ktype_signed(ktype t) { return t >= KT_S8 && t <= KT_S64; }
+static inline bool ktype_float(ktype t) { return t >= KT_F16 && t <= KT_F64; }
+
+/* ---- Modifiers: every dotted suffix PTX uses that is not a type. The parser keeps them in
+ * order; a family reads the ones it knows and refuses the rest. "::" suffixes (cache hints,
+ * .L2::128B) are spelled with underscores: L1__no_allocate. ---- */
+#define KMODS(X)                                                                                                       \
+    X(rn) X(rz) X(rm) X(rp) X(rni) X(rzi) X(rmi) X(rpi) X(rna) X(rs) X(ftz) X(sat) X(approx) X(full) X(lo) X(hi)       \
+    X(wide) X(cc) X(uni) X(eq) X(ne) X(lt) X(le) X(gt) X(ge) X(ls) X(hs) X(equ) X(neu) X(ltu) X(leu) X(gtu) X(geu)      \
+    X(num) X(nan) X(and) X(or) X(xor) X(not) X(popc) X(add) X(inc) X(dec) X(min) X(max) X(exch) X(cas) X(global)        \
+    X(shared) X(local) X(const) X(param) X(volatile) X(relaxed) X(acquire) X(release) X(acq_rel) X(sc) X(weak)         \
+    X(mmio) X(cta) X(gpu) X(sys) X(cluster) X(v2) X(v4) X(v8) X(nc) X(up) X(down) X(bfly) X(idx) X(all) X(any)         \
+    X(ballot) X(sync) X(aligned) X(red) X(arrive) X(f4e) X(b4e) X(rc8) X(ecl) X(ecr) X(rc16) X(clamp) X(wrap)          \
+    X(shiftamt) X(to) X(ca) X(cg) X(cs) X(lu) X(cv) X(wb) X(wt) X(L1__evict_normal) X(L1__evict_unchanged)              \
+    X(L1__evict_first) X(L1__evict_last) X(L1__no_allocate) X(L2__evict_first) X(L2__evict_last) X(L2__evict_normal)   \
+    X(L2__64B) X(L2__128B) X(L2__256B) X(L2__cache_hint) X(noftz) X(relu) X(xorsign) X(abs) X(oob) X(satfinite)      \
+    X(ex2) X(tanh) X(sin) X(cos) X(lg2) X(rcp) X(sqrt) X(rsqrt) X(mem) X(proxy) X(async) X(alias) X(b32) X(u32)        \
+    X(s32) X(f32) X(pred) X(shiftamount) X(sel) X(gl) X(unified) X(nohint) X(warp) X(NaN) X(L1) X(L2)                 \
+    X(shared__cta) X(shared__cluster) X(finite) X(infinite) X(number) X(notanumber) X(normal) X(subnormal) X(l) X(r)  \
+    X(commit_group) X(wait_group) X(wait_all) X(uni_) 
+typedef enum kmod {
+#define X(m) KM_##m,
+    KMODS(X)
+#undef X
+        KM_COUNT
+} kmod;
+const char *kmod_name(kmod m);
+
+/* ---- Operands: slot numbers in one of three spaces ---- */
+typedef uint32_t kopnd;
+#define KOPND_SPACE(o) ((o) >> 30)
+#define KOPND_INDEX(o) ((o)&0x3fffffffu)
+#define KOPND_REG(i) ((kopnd)(i))
+#define KOPND_CONST(i) ((kopnd)(i) | (1u << 30))
+#define KOPND_SPECIAL(i) ((kopnd)(i) | (2u << 30))
+#define KOPND_NONE 0xffffffffu
+
+/* The special registers the warp keeps, in this order (their slots are KOPND_SPECIAL(i)).
+ * %clock, %clock64 and %globaltimer are read at run time by their own instruction. */
+#define KSPECIALS(X)                                                                                                   \
+    X(tid_x, "tid.x") X(tid_y, "tid.y") X(tid_z, "tid.z") X(ntid_x, "ntid.x") X(ntid_y, "ntid.y") X(ntid_z, "ntid.z")  \
+    X(ctaid_x, "ctaid.x") X(ctaid_y, "ctaid.y") X(ctaid_z, "ctaid.z") X(nctaid_x, "nctaid.x")                          \
+    X(nctaid_y, "nctaid.y") X(nctaid_z, "nctaid.z") X(laneid, "laneid") X(warpid, "warpid") X(nwarpid, "nwarpid")       \
+    X(smid, "smid") X(nsmid, "nsmid") X(gridid, "gridid") X(lanemask_eq, "lanemask_eq")                                \
+    X(lanemask_le, "lanemask_le") X(lanemask_lt, "lanemask_lt") X(lanemask_ge, "lanemask_ge")                          \
+    X(lanemask_gt, "lanemask_gt") X(dynamic_smem_size, "dynamic_smem_size")                                            \
+    X(total_smem_size, "total_smem_size") X(cluster_nctarank, "cluster_nctarank") X(cluster_ctarank, "cluster_ctarank") \
+    X(is_explicit_cluster, "is_explicit_cluster")
+typedef enum kspecial {
+#define X(e, s) KSP_##e,
+    KSPECIALS(X)
+#undef X
+        KSP_COUNT
+} kspecial;
+
+/* ---- State spaces of memory instructions ---- */
+typedef enum kspace {
+    KS_GENERIC,
+    KS_GLOBAL,
+    KS_SHARED,
+    KS_LOCAL,
+    KS_CONST,
+    KS_PARAM_KERNEL, /* the launch's parameter buffer (one for all lanes) */
+    KS_PARAM_FRAME,  /* the frame's per-lane parameter area (.func parameters, call arguments) */
+} kspace;
+
+/* ---- Decoded instructions ---- */
+struct kwarp;
+struct kinsn;
+/* Runs `in` for the lanes in mask (guard already applied; mask may be 0 for instructions whose
+ * guard is false in every lane: handlers are then not called). */
+typedef void (*kexec_fn)(struct kwarp *w, const struct kinsn *in, uint32_t mask);
+
+/* What the scheduler does with an instruction. */
+typedef enum kkind {
+    KK_OP,      /* call in->exec, next instruction */
+    KK_BRA,     /* to in->target */
+    KK_BRX,     /* brx.idx: to ((uint32_t *)in->aux)[src0] */
+    KK_CALL,    /* in->aux is a struct kcall */
+    KK_RET,
+    KK_EXIT,
+    KK_BAR,     /* bar.sync / barrier.sync / bar.arrive / bar.red: in->aux is NULL, mods in in->flags */
+    KK_TRAP,
+    KK_NOP,     /* membar and the like on a device whose lanes run in order */
+} kkind;
+
+/* in->flags bits the scheduler and the common code read; a family keeps its own meanings in
+ * in->mods. */
+#define KF_GUARD_NEG 0x1u    /* @!p */
+#define KF_FRAME_LOCAL 0x2u  /* the address is a .local symbol's: add the frame's depot offset */
+#define KF_BAR_ARRIVE 0x4u   /* bar.arrive: count the arrival, do not wait */
+#define KF_BAR_COUNT 0x8u    /* the barrier names a thread count (src[1]) */
+#define KF_BAR_RED_POPC 0x10u
+#define KF_BAR_RED_AND 0x20u
+#define KF_BAR_RED_OR 0x40u
+#define KF_OWNS_AUX 0x80u     /* in->aux is malloc'd by the family and freed with the function */
+
+struct kinsn {
+    kexec_fn exec;
+    uint8_t kind;   /* kkind */
+    uint8_t type;   /* ktype: the instruction's (first) type */
+    uint8_t type2;  /* ktype: a second type (cvt's source, setp's compared type ...) */
+    uint8_t space;  /* kspace, for memory instructions */
+    uint8_t ndst, nsrc;
+    uint8_t vec;    /* vector width of ld/st (1, 2, 4) */
+    uint8_t pad_;
+    uint32_t flags; /* KF_* */
+    uint32_t mods;  /* the family's own modifier bits */
+    kopnd guard;    /* predicate slot, or KOPND_NONE */
+    kopnd dst[4];
+    kopnd src[6];
+    int64_t imm;    /* the address offset of a memory operand, or a family's immediate */
+    uint32_t target; /* branch target (instruction index), or a family's value */
+    uint32_t line;  /* PTX source line, for fault reports */
+    const char *name; /* the opcode with its suffixes as written ("add.rn.f32"), for reports */
+    void *aux;      /* per-kind data, owned by the function */
+};
+
+/* A call site: `call (ret), fname, (args)`, with .param symbols of the caller's frame. */
+struct kcall {
+    const struct kfunc *callee; /* NULL for a builtin */
+    int builtin;                /* KB_* for vprintf, __assertfail, malloc, free */
+    uint32_t nargs;
+    uint32_t arg_offset[KMAX_LIST]; /* in the caller's frame parameter area */
+    uint32_t ret_offset;        /* the return value's .param in the caller's area */
+    bool has_ret;
+    uint32_t table_count;       /* call through a register: the prototype's callees */
+};
+enum { KB_NONE, KB_VPRINTF, KB_ASSERTFAIL, KB_MALLOC, KB_FREE };
+
+/* A parameter of an entry or .func. */
+struct kparam {
+    char *name;
+    uint32_t offset, size, align;
+    bool is_pointer_sized; /* .u64/.b64 scalar (for diagnostics) */
+};
+
+struct kfunc {
+    char *name;
+    bool entry;          /* .entry (a kernel); else .func */
+    bool defined;        /* has a body (not .extern) */
+    struct kmodule *module;
+    uint32_t nparams;
+    struct kparam *params;
+    uint32_t param_bytes;  /* entry: the parameter buffer's size */
+    uint32_t nrets;        /* .func: return values (0 or 1 parameter) */
+    struct kparam ret;
+    uint32_t frame_param_bytes; /* .func and call sites: per-lane parameter area of a frame */
+    uint32_t nregs;        /* register slots of a frame */
+    uint32_t nconsts;
+    uint64_t *consts;      /* nconsts slots of KLANES values each */
+    uint32_t ninsns;
+    struct kinsn *code;
+    uint32_t local_bytes;  /* the frame's .local depot, per lane */
+    uint32_t static_shared; /* entry: bytes of .shared the kernel (and what it calls) declares */
+    uint32_t dyn_shared_offset; /* where extern .shared arrays start */
+    uint32_t maxntid[3], reqntid[3]; /* 0 when not given */
+    uint32_t minnctapersm, maxnreg;
+    uint32_t line;         /* of its declaration */
+    /* Set by the API layer (cuFuncSetAttribute, cuFuncSetCacheConfig). */
+    int max_dynamic_shared;
+    int preferred_carveout;
+    int cache_config;
+};
+
+/* A .global or .const variable. */
+struct kvar {
+    char *name;
+    kspace space;
+    uint64_t offset; /* in the module's data block */
+    uint64_t size;
+    uint32_t align;
+};
+
+/* A place in the data block that holds the address of a variable (an initialiser like
+ * `.global .u64 p = generic(x)`), written when the block is bound to memory. */
+struct kreloc {
+    uint64_t at;     /* offset in the data block */
+    uint32_t var;    /* index in vars */
+    int64_t addend;
+    unsigned size;   /* 4 or 8 bytes */
+};
+
+/* A constant-pool slot that holds a symbol's address: set when the data block is bound. */
+struct kconst_reloc {
+    struct kfunc *fn;
+    uint32_t slot;
+    uint32_t var;
+    int64_t addend;
+};
+
+struct kmodule {
+    uint32_t ptx_version; /* major * 10 + minor, as cuFuncGetAttribute's PTX_VERSION */
+    uint32_t target_sm;   /* 75 for sm_75 */
+    uint32_t nfuncs;
+    struct kfunc **funcs;
+    uint32_t nvars;
+    struct kvar *vars;
+    uint64_t data_bytes;       /* .global and .const variables, laid out in one block */
+    uint32_t data_align;
+    unsigned char *data_init;  /* data_bytes of initial contents */
+    uint32_t nrelocs;
+    struct kreloc *relocs;
+    uint32_t nconst_relocs;
+    struct kconst_reloc *const_relocs;
+    uintptr_t data_base;       /* where the block lives, once bound */
+    char *source_name;         /* for messages: "module 3 (PTX)" or a file name */
+    struct khash *names;       /* interned instruction names (kinsn.name) */
+};
+
+/* A log for cuModuleLoadDataEx's info and error buffers; the parser appends its messages. */
+struct klog {
+    char *buf;
+    size_t size, used;
+};
+void klog_printf(struct klog *log, const char *fmt, ...) EXTMEM_PRINTF_FORMAT(2, 3);
+
+/* ---- The front end (ptx_*.c) ---- */
+/* Decodes PTX text (len bytes; it need not be NUL-terminated). On success *out is a module
+ * whose data block is not yet bound. On failure: CUDA_ERROR_INVALID_PTX with "name:line: what
+ * was expected" recorded (fail) and appended to errlog, or CUDA_ERROR_OUT_OF_MEMORY. */
+CUresult kmod_parse(const char *fn, const char *text, size_t len, const char *name, struct klog *errlog,
+                    struct kmodule **out);
+/* Binds the data block to `base` (data_bytes of device memory the caller owns, aligned to
+ * data_align): copies the initial contents there, writes relocations and sets the constant-pool
+ * slots that hold variable addresses. */
+void kmod_bind(struct kmodule *m, uintptr_t base);
+void kmod_free(struct kmodule *m);
+/* An entry (kernel) of the module by name, or NULL. */
+struct kfunc *kmod_entry(const struct kmodule *m, const char *name);
+/* A .global or .const variable by name, or NULL. */
+const struct kvar *kmod_var(const struct kmodule *m, const char *name);
+/* True when the text looks like PTX (a .version directive before anything else). */
+bool kptx_looks_like(const char *text, size_t len);
+
+/* ---- Parsed instructions (the parser's output, the families' input) ---- */
+typedef enum kop_kind {
+    KO_REG,    /* a register or predicate: slot in .slot, declared type in .type */
+    KO_IMM,    /* an integer immediate in .imm; a float one in .fimm (with .is_float) */
+    KO_SYM,    /* a variable or function name: .sym_space, .slot (const slot holding its address) */
+    KO_ADDR,   /* [base+imm]: base is a KO_REG, KO_SYM or none (absolute) */
+    KO_VEC,    /* {a, b, c, d} */
+    KO_SPECIAL,/* a special register */
+    KO_LABEL,  /* a branch target: .label is the instruction index */
+    KO_SINK,   /* _ */
+    KO_LIST,   /* ( a, b, ... ): call lists; the elements are kparsed.list[label .. label+nvec) */
+} kop_kind;
+
+struct kparsed_op {
+    kop_kind kind;
+    ktype type;       /* KO_REG: declared type */
+    kopnd slot;       /* KO_REG / KO_SPECIAL / KO_SYM / KO_ADDR base */
+    bool neg;         /* !%p */
+    bool is_float;
+    bool base_is_local_sym; /* KO_ADDR or KO_SYM of a .local symbol: relative to the frame */
+    kspace sym_space; /* KO_SYM / KO_ADDR of a symbol: the symbol's space */
+    bool has_base;    /* KO_ADDR */
+    int64_t imm;
+    double fimm;
+    uint64_t fbits;   /* 0f/0d literals: their bits */
+    uint32_t label;   /* KO_LABEL: the instruction index, or UINT32_MAX when defined later */
+    const struct ksym *symbol; /* KO_SYM / KO_ADDR / KO_LABEL: what the name names */
+    uint32_t nvec;
+    kopnd vec[4];     /* KO_VEC: slots (KOPND_NONE for _) */
+    ktype vec_type[4];
+    const char *sym;  /* KO_SYM / KO_ADDR: the name, for calls and messages */
+};
+
+struct kparsed {
+    const char *opcode;
+    const char *text;   /* the instruction as written, up to the operands, for messages */
+    kmod mods[16];
+    uint32_t nmods;
+    ktype types[4];
+    uint32_t ntypes;
+    kopnd guard;
+    bool guard_neg;
+    struct kparsed_op ops[8];
+    uint32_t nops;
+    struct kparsed_op list[KMAX_LIST];
+    uint32_t nlist;
+    uint32_t line;
+};
+static inline bool kp_has(const struct kparsed *p, kmod m)
+{
+    for (uint32_t i = 0; i < p->nmods; ++i)
+        if (p->mods[i] == m)
+            return true;
+    return false;
+}
+
+/* What a family's lowering may use: a constant-pool slot for an immediate, and the reason
+ * when it refuses. */
+struct klower {
+    struct kparser *ps;
+    struct kfunc *fn;
+    const char *file; /* the module's name */
+    char why[256];    /* set by kl_refuse */
+};
+/* A constant-pool slot whose every lane holds `bits`. */
+kopnd kl_const(struct klower *lw, uint64_t bits);
+/* Lowers one source operand of `type` to a slot: a register as it is, an immediate through
+ * the constant pool (a float literal converted to type's format). False with lw->why set when
+ * the operand cannot be a value. */
+bool kl_src(struct klower *lw, const struct kparsed *p, uint32_t i, ktype type, kopnd *out);
+/* A destination register (or _ : a scratch slot). */
+bool kl_dst(struct klower *lw, const struct kparsed *p, uint32_t i, kopnd *out);
+/* An immediate operand's bits in type's format (float literals converted, integers
+ * truncated to the type's size). */
+bool kl_imm_bits(struct klower *lw, const struct kparsed_op *op, ktype type, uint64_t *out);
+/* p's i-th type suffix, or KT_NONE. */
+ktype kl_type(const struct kparsed *p, uint32_t i);
+/* Clears a decoded instruction for a family's lowering, keeping guard, line and name. */
+void kinsn_reset(struct kinsn *in);
+/* Records why the instruction cannot be lowered; returns false. */
+bool kl_refuse(struct klower *lw, const char *fmt, ...) EXTMEM_PRINTF_FORMAT(2, 3);
+
+/* A family's lowering: fills `in` (exec, kind, operands ...) from `p`, or returns false with
+ * lw->why set. `in` arrives zeroed with guard, line and name filled. */
+typedef bool (*klower_fn)(struct klower *lw, const struct kparsed *p, struct kinsn *in);
+struct klower_entry {
+    const char *opcode;
+    klower_fn lower;
+};
+/* The families' tables (ops_*.c), each ended by {NULL, NULL}. */
+extern const struct klower_entry kops_int[], kops_float[], kops_cvt[], kops_mem[], kops_atom[], kops_warp[],
+    kops_misc[], kops_control[];
+/* Lowers p into in through the first family that claims it; false with lw->why set when none
+ * does (or the claiming family refuses). */
+bool klower_run(struct klower *lw, const struct kparsed *p, struct kinsn *in);
+
+/* ---- The parser's state (ptx_lex.c, ptx_parse.c, ptx_insn.c) ---- */
+typedef enum ktok_kind { KTK_EOF, KTK_WORD, KTK_INT, KTK_FLOAT, KTK_STRING, KTK_PUNCT } ktok_kind;
+struct ktok {
+    ktok_kind kind;
+    const char *s; /* the token's text (not NUL-terminated) */
+    uint32_t len;
+    uint32_t line;
+    uint64_t ival;  /* KTK_INT; KTK_FLOAT: the bits of a 0f/0d literal */
+    double fval;    /* KTK_FLOAT */
+    bool fbits32, fbits64; /* 0f / 0d literal */
+};
+
+/* A name in a scope: a register, a variable, a parameter, a label or a function. */
+typedef enum ksym_kind { KSYM_REG, KSYM_VAR, KSYM_PARAM, KSYM_FUNC, KSYM_LABEL } ksym_kind;
+struct ksym {
+    ksym_kind kind;
+    ktype type;
+    kspace space;      /* KSYM_VAR / KSYM_PARAM */
+    uint32_t slot;     /* KSYM_REG: register slot; KSYM_VAR: var index (global/const) */
+    uint64_t offset;   /* KSYM_VAR shared/local, KSYM_PARAM: offset in its space */
+    uint64_t size;
+    struct kfunc *fn;  /* KSYM_FUNC */
+    uint32_t label;    /* KSYM_LABEL: instruction index */
+    char **targets;    /* KSYM_LABEL of a .branchtargets list: the label names */
+    uint32_t ntargets;
+};
+
+struct kparser {
+    const char *fn;     /* the API call, for messages */
+    const char *name;   /* the module's name */
+    const char *p, *end;
+    uint32_t line;
+    struct ktok tok;    /* the current token */
+    struct klog *log;
+    struct kmodule *m;
+    CUresult err;       /* set by kparse_error */
+    struct khash *globals; /* module scope */
+    struct khash *locals;  /* the function being parsed */
+    struct kfunc *cur;
+    /* growing arrays of the function being parsed */
+    uint32_t cap_insns, cap_consts;
+    struct khash *const_index; /* bits -> const slot */
+    /* labels used before their definition */
+    struct kfixup { uint32_t insn; uint32_t op; char *name; uint32_t line; } *fixups;
+    uint32_t nfixups, cap_fixups;
+    uint32_t cap_vars, cap_relocs, cap_const_relocs;
+    bool *const_is_sym; /* per constant slot: holds a symbol's address (not shared by value) */
+    uint32_t cap_const_is_sym;
+    void *fixups_extra; /* ptx_parse.c's private state */
+    struct ksym *last_label; /* the label a .branchtargets list belongs to */
+};
+void klex_init(struct kparser *ps, const char *text, size_t len);
+void klex_next(struct kparser *ps);
+bool ktok_is(const struct ktok *t, const char *s);
+bool ktok_punct(const struct ktok *t, char c);
+/* Records an INVALID_PTX error at the current line ("name:line: ..."); returns false. */
+bool kparse_error(struct kparser *ps, const char *fmt, ...) EXTMEM_PRINTF_FORMAT(2, 3);
+bool kparse_error_at(struct kparser *ps, uint32_t line, const char *fmt, ...) EXTMEM_PRINTF_FORMAT(3, 4);
+
+/* String-keyed hash (ptx_lex.c), for symbols. */
+struct khash *khash_new(void);
+void khash_free(struct khash *h);
+void *khash_get(const struct khash *h, const char *key, size_t len);
+/* Inserts or replaces; returns the previous value (or NULL); false on no memory. */
+bool khash_put(struct khash *h, const char *key, size_t len, void *value, void **old);
+/* Calls fn for every value. */
+void khash_each(const struct khash *h, void (*fn)(void *value, void *arg), void *arg);
+
+/* A name in the function's scope, else the module's; NULL when unknown. */
+struct ksym *kparse_lookup(struct kparser *ps, const char *name, size_t len);
+/* A constant slot holding a symbol's address (an offset in its space for shared, local and
+ * parameters; patched when the module is laid out or bound). */
+kopnd kparse_sym_const(struct kparser *ps, const struct ksym *s, int64_t addend);
+/* Parses one instruction (the current token starts it) into the function being parsed. */
+bool kparse_insn(struct kparser *ps);
+/* Appends an instruction slot to the function being parsed. */
+struct kinsn *kfunc_push_insn(struct kparser *ps);
+kopnd kfunc_const(struct kparser *ps, uint64_t bits);
+/* A new register slot of the function being parsed. */
+uint32_t kfunc_new_reg(struct kparser *ps);
+
+/* ---- Execution (exec.c) ---- */
+#define KMAX_FRAMES 64 /* call depth: a deeper recursion faults (stack overflow) */
+
+struct kframe {
+    const struct kfunc *fn;
+    uint64_t *regs;          /* fn->nregs slots */
+    unsigned char *params;   /* per-lane parameter area: lane l at params + l * fn->frame_param_bytes */
+    uint32_t local_off;      /* the frame's .local depot in each lane's local window */
+    uint32_t lanes;          /* lanes running in this frame */
+    uint32_t ret_pc;         /* where the caller goes on */
+    const struct kinsn *call;
+    uint32_t pc[KLANES];
+    uint32_t returned;       /* lanes that executed ret (they wait for the others) */
+    /* The group being run: lanes at cur_pc (their pc[] entries are stale), and the lowest pc
+     * of the frame's other runnable lanes (UINT32_MAX: none). */
+    uint32_t cur_pc, cur_mask, wait_min;
+};
+
+struct klaunch;
+struct kblock;
+
+struct kwarp {
+    struct kblock *b;
+    uint32_t index;     /* warp in the block */
+    uint32_t live;      /* lanes that exist and have not exited */
+    uint32_t blocked;   /* lanes waiting at a barrier */
+    uint8_t bar_id[KLANES]; /* the barrier each blocked lane waits on */
+    uint8_t bar_depth[KLANES]; /* and the frame it blocked in (bar.red writes its result there) */
+    uint32_t depth;     /* frames in use: frames[0 .. depth-1]; top == &frames[depth-1] */
+    struct kframe *top;
+    struct kframe *frames; /* KMAX_FRAMES of them, from the block's scratch memory */
+    uint64_t special[KSP_COUNT][KLANES];
+    unsigned char *local; /* lane l's window: local + l * local_stride */
+    uint32_t local_stride;
+    uint32_t local_used;  /* depot bytes in use by the frames */
+    uint8_t cc[KLANES];   /* each lane's carry flag (add.cc, addc ...) */
+    /* Recently used extents of memory kernels may touch (a one-entry cache per direction). */
+    uintptr_t ok_lo, ok_hi, okw_lo, okw_hi;
+};
+
+/* The block being run: its warps, shared window and barriers. */
+struct kblock {
+    struct klaunch *l;
+    uint32_t ctaid[3];
+    unsigned char *shared;
+    uint32_t shared_size;
+    uint32_t nwarps;
+    uint32_t threads_live;
+    struct kwarp *warps;
+    struct {
+        uint32_t arrived;   /* threads */
+        uint32_t expected;  /* 0: every live thread */
+        uint32_t red_acc;
+        uint32_t red_op;    /* 0 none, else KF_BAR_RED_* */
+        const struct kinsn *red_in; /* the bar.red whose destination takes the result */
+    } bar[16];
+    uint32_t index;         /* linear block index */
+};
+
+/* A launch of an entry: set up by the API layer, run block by block on the pool. */
+struct klaunch {
+    const struct kfunc *fn;
+    uint32_t grid[3], block[3];
+    uint32_t dyn_shared;
+    unsigned char *params;      /* fn->param_bytes */
+    uint32_t stack_bytes;       /* per-thread local window (cuCtxSetLimit STACK_SIZE, at least the depot) */
+    /* The first fault ends the launch; later blocks are not run. */
+    atomic_int faulted;
+    CUresult fault_code;
+    char fault_reason[512];
+    /* Device printf: what the blocks printed, written to stdout when the launch ends. */
+    os_mutex print_lock;
+    char *print_buf;
+    size_t print_used, print_size;
+};
+/* Prepares l (fn, grid, block, dyn_shared, params and stack_bytes set by the caller). */
+void klaunch_init(struct klaunch *l);
+/* Runs block `index` (x fastest) of the launch; a fault is recorded in l. */
+void klaunch_run_block(struct klaunch *l, uint64_t index);
+/* Flushes printf output and frees what klaunch_init took. Returns the fault, if any. */
+CUresult klaunch_finish(struct klaunch *l);
+
+/* Operand access for handlers. */
+static inline uint64_t *kw_slot(struct kwarp *w, kopnd o)
+{
+    struct kframe *f = w->top;
+    switch (KOPND_SPACE(o)) {
+    case 0:
+        return f->regs + (size_t)KOPND_INDEX(o) * KLANES;
+    case 1:
+        return f->fn->consts + (size_t)KOPND_INDEX(o) * KLANES;
+    default:
+        return w->special[KOPND_INDEX(o)];
+    }
+}
+#define KSRC(w, in, i) ((const uint64_t *)kw_slot((w), (in)->src[i]))
+#define KDST(w, in, i) (kw_slot((w), (in)->dst[i]))
+#define KFOR_LANES(mask, l) for (uint32_t m_##l = (mask), l; m_##l && ((l = (uint32_t)kctz(m_##l)), 1); m_##l &= m_##l - 1)
+
+static inline int kctz(uint32_t v)
+{
+#if defined(__GNUC__) || defined(__clang__)
+    return __builtin_ctz(v);
+#else
+    int n = 0;
+    while (!(v & 1)) {
+        v >>= 1;
+        n++;
+    }
+    return n;
+#endif
+}
+static inline int kpopc(uint32_t v)
+{
+#if defined(__GNUC__) || defined(__clang__)
+    return __builtin_popcount(v);
+#else
+    int n = 0;
+    for (; v; v &= v - 1)
+        n++;
+    return n;
+#endif
+}
+
+/* Handler bodies: `KOP1(name, expr)` defines a handler computing d = expr from a (the first
+ * source's 64-bit lane value); KOP2 from a and b; KOP3 from a, b and c. The expression's
+ * value is stored as it is: narrow results must be cast to their unsigned width by the
+ * expression (results sit zero-extended in their slots). */
+#define KOP1(name, expr)                                                                                               \
+    static void name(struct kwarp *w, const struct kinsn *in, uint32_t mask)                                          \
+    {                                                                                                                  \
+        uint64_t *d_ = KDST(w, in, 0);                                                                                 \
+        const uint64_t *a_ = KSRC(w, in, 0);                                                                           \
+        KFOR_LANES(mask, l)                                                                                            \
+        {                                                                                                              \
+            uint64_t a = a_[l];                                                                                        \
+            d_[l] = (uint64_t)(expr);                                                                                  \
+        }                                                                                                              \
+    }
+#define KOP2(name, expr)                                                                                               \
+    static void name(struct kwarp *w, const struct kinsn *in, uint32_t mask)                                          \
+    {                                                                                                                  \
+        uint64_t *d_ = KDST(w, in, 0);                                                                                 \
+        const uint64_t *a_ = KSRC(w, in, 0), *b_ = KSRC(w, in, 1);                                                     \
+        KFOR_LANES(mask, l)                                                                                            \
+        {                                                                                                              \
+            uint64_t a = a_[l], b = b_[l];                                                                             \
+            d_[l] = (uint64_t)(expr);                                                                                  \
+        }                                                                                                              \
+    }
+#define KOP3(name, expr)                                                                                               \
+    static void name(struct kwarp *w, const struct kinsn *in, uint32_t mask)                                          \
+    {                                                                                                                  \
+        uint64_t *d_ = KDST(w, in, 0);                                                                                 \
+        const uint64_t *a_ = KSRC(w, in, 0), *b_ = KSRC(w, in, 1), *c_ = KSRC(w, in, 2);                               \
+        KFOR_LANES(mask, l)                                                                                            \
+        {                                                                                                              \
+            uint64_t a = a_[l], b = b_[l], c = c_[l];                                                                  \
+            d_[l] = (uint64_t)(expr);                                                                                  \
+        }                                                                                                              \
+    }
+
+/* Memory for lane `lane`'s access of `size` bytes at `addr` in `space` (the address already
+ * has in->imm added): a host pointer, or NULL after recording the fault (ILLEGAL_ADDRESS,
+ * misaligned: MISALIGNED_ADDRESS) in the launch. */
+void *kmem(struct kwarp *w, const struct kinsn *in, uint32_t lane, kspace space, uint64_t addr, unsigned size,
+           bool write);
+/* Records a fault for the launch (the first one wins) with the reason's prefix "kernel name,
+ * block (x,y,z), thread (x,y,z), PTX line N (instruction):". */
+void kfault(struct kwarp *w, const struct kinsn *in, uint32_t lane, CUresult code, const char *fmt, ...)
+    EXTMEM_PRINTF_FORMAT(5, 6);
+/* True once the launch has faulted: handlers may stop early. */
+static inline bool kfaulted(const struct kwarp *w);
+
+/* Device printf (printf.c): formats CUDA's vprintf argument buffer into the launch's output. */
+void kprintf(struct kwarp *w, const struct kinsn *in, uint32_t lane, uint64_t fmt, uint64_t args);
+/* __assertfail: prints the GPU's message and faults with CUDA_ERROR_ASSERT. */
+void kassertfail(struct kwarp *w, const struct kinsn *in, uint32_t lane, uint64_t msg, uint64_t file, uint32_t line,
+                 uint64_t func);
+
+static inline bool kfaulted(const struct kwarp *w) { return atomic_load_explicit(&w->b->l->faulted, memory_order_relaxed) != 0; }
+
+/* ---- Float helpers shared by the families (ops_float.c) ---- */
+static inline float kf32(uint64_t v)
+{
+    float f;
+    uint32_t u = (uint32_t)v;
+    memcpy(&f, &u, 4);
+    return f;
+}
+static inline uint64_t kbits32(float f)
+{
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    return u;
+}
+static inline double kf64(uint64_t v)
+{
+    double d;
+    memcpy(&d, &v, 8);
+    return d;
+}
+static inline uint64_t kbits64(double d)
+{
+    uint64_t u;
+    memcpy(&u, &d, 8);
+    return u;
+}
+
+#endif /* EXTMEM_KERNEL_H */
