@@ -226,13 +226,12 @@ static void merge_waiting(struct kwarp *w, struct kframe *f)
     f->wait_min = next;
 }
 
-/* After a jump: the group keeps running only while it is still the lowest. */
+/* After a jump: the group keeps running only while it is still the lowest (lanes waiting at
+ * the pc it jumped to join it at the next step). */
 static void after_jump(struct kframe *f)
 {
     if (f->cur_pc > f->wait_min)
         flush_group(f);
-    else if (f->cur_pc == f->wait_min)
-        f->wait_min = f->cur_pc; /* merged at the next step */
 }
 
 static uint32_t guard_mask(struct kwarp *w, const struct kinsn *in, uint32_t mask)
@@ -775,9 +774,10 @@ void klaunch_run_block(struct klaunch *l, uint64_t index)
                     w = &b->warps[i];
             uint32_t lane = (uint32_t)kctz(w->blocked ? w->blocked : w->live);
             uint32_t id = w->bar_id[lane];
-            kfault(w, w->top->cur_pc < w->top->fn->ninsns ? &w->top->fn->code[w->top->pc[lane] ? w->top->pc[lane] - 1 : 0]
-                                                          : NULL,
-                   lane, CUDA_ERROR_LAUNCH_FAILED,
+            const struct kframe *f = &w->frames[w->bar_depth[lane]];
+            /* A blocked lane's pc is the one after its barrier. */
+            const struct kinsn *bar = f->pc[lane] ? &f->fn->code[f->pc[lane] - 1] : NULL;
+            kfault(w, bar, lane, CUDA_ERROR_LAUNCH_FAILED,
                    "barrier %u can never complete: %u of the block's %u live threads arrived (a GPU would hang here)",
                    id, b->bar[id].arrived, b->threads_live);
             goto out;

@@ -10,6 +10,7 @@
 #define M_SIGNED 0x100u  /* sign-extend a narrow load into the register */
 #define M_ACQUIRE 0x200u /* ld.acquire: later accesses stay after it */
 #define M_RELEASE 0x400u /* st.release: earlier accesses stay before it */
+#define M_ATOMIC 0x800u  /* .volatile, .relaxed, .acquire, .release: one host atomic access */
 /* the low 8 bits: the destination register's width in bits (loads) */
 
 static inline uint64_t ext(uint64_t v, unsigned bytes, unsigned rbits, bool sign)
@@ -35,14 +36,20 @@ static void op_ld(struct kwarp *w, const struct kinsn *in, uint32_t mask)
     uint64_t *d[4];
     for (unsigned i = 0; i < n; ++i)
         d[i] = in->dst[i] != KOPND_NONE ? KDST(w, in, i) : NULL;
+    bool atomic = (in->mods & M_ATOMIC) != 0;
     KFOR_LANES(mask, l)
     {
         const unsigned char *p = kmem(w, in, l, (kspace)in->space, a[l] + off, esz * n, false);
         if (!p)
             return;
         uint64_t v[4] = {0, 0, 0, 0};
-        for (unsigned i = 0; i < n; ++i)
-            memcpy(&v[i], p + (size_t)i * esz, esz);
+        if (atomic && esz == 4)
+            v[0] = atomic_load_explicit((_Atomic uint32_t *)(void *)p, memory_order_acquire);
+        else if (atomic && esz == 8)
+            v[0] = atomic_load_explicit((_Atomic uint64_t *)(void *)p, memory_order_acquire);
+        else
+            for (unsigned i = 0; i < n; ++i)
+                memcpy(&v[i], p + (size_t)i * esz, esz);
         for (unsigned i = 0; i < n; ++i)
             if (d[i])
                 d[i][l] = ext(v[i], esz, rbits, sign);
@@ -61,13 +68,19 @@ static void op_st(struct kwarp *w, const struct kinsn *in, uint32_t mask)
         s[i] = KSRC(w, in, i + 1);
     if (in->mods & M_RELEASE)
         atomic_thread_fence(memory_order_release);
+    bool atomic = (in->mods & M_ATOMIC) != 0;
     KFOR_LANES(mask, l)
     {
         unsigned char *p = kmem(w, in, l, (kspace)in->space, a[l] + off, esz * n, true);
         if (!p)
             return;
-        for (unsigned i = 0; i < n; ++i)
-            memcpy(p + (size_t)i * esz, &s[i][l], esz); /* little-endian host: the low bytes */
+        if (atomic && esz == 4)
+            atomic_store_explicit((_Atomic uint32_t *)(void *)p, (uint32_t)s[0][l], memory_order_release);
+        else if (atomic && esz == 8)
+            atomic_store_explicit((_Atomic uint64_t *)(void *)p, s[0][l], memory_order_release);
+        else
+            for (unsigned i = 0; i < n; ++i)
+                memcpy(p + (size_t)i * esz, &s[i][l], esz); /* little-endian host: the low bytes */
     }
 }
 
@@ -121,6 +134,13 @@ static bool lower_address(struct klower *lw, const struct kparsed *p, uint32_t i
     return true;
 }
 
+/* .volatile and the memory model's orders make a scalar access one atomic host access: other
+ * blocks (other threads) may write the word at the same time, as in a spin-wait on a flag. */
+static bool ordered(const struct kparsed *p)
+{
+    return kp_has(p, KM_volatile) || kp_has(p, KM_relaxed) || kp_has(p, KM_acquire) || kp_has(p, KM_release);
+}
+
 static unsigned vec_of(const struct kparsed *p) { return kp_has(p, KM_v4) ? 4 : kp_has(p, KM_v2) ? 2 : kp_has(p, KM_v8) ? 8 : 1; }
 
 static bool lower_ld(struct klower *lw, const struct kparsed *p, struct kinsn *in)
@@ -158,7 +178,8 @@ static bool lower_ld(struct klower *lw, const struct kparsed *p, struct kinsn *i
     in->space = (uint8_t)space;
     in->vec = (uint8_t)n;
     in->ndst = (uint8_t)n;
-    in->mods = rbits | (ktype_signed(t) ? M_SIGNED : 0) | (kp_has(p, KM_acquire) ? M_ACQUIRE : 0);
+    in->mods = rbits | (ktype_signed(t) ? M_SIGNED : 0) | (kp_has(p, KM_acquire) ? M_ACQUIRE : 0) |
+               (n == 1 && ordered(p) ? M_ATOMIC : 0);
     return true;
 }
 
@@ -198,7 +219,7 @@ static bool lower_st(struct klower *lw, const struct kparsed *p, struct kinsn *i
     in->space = (uint8_t)space;
     in->vec = (uint8_t)n;
     in->nsrc = (uint8_t)(n + 1);
-    in->mods = kp_has(p, KM_release) ? M_RELEASE : 0;
+    in->mods = (kp_has(p, KM_release) ? M_RELEASE : 0) | (n == 1 && ordered(p) ? M_ATOMIC : 0);
     return true;
 }
 

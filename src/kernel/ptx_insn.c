@@ -225,6 +225,20 @@ static bool parse_operand(struct kparser *ps, struct kparsed_op *op)
             if (op->nvec >= 4)
                 return kparse_error(ps, "a vector operand has at most 4 elements");
             struct kparsed_op e = {0};
+            if (ps->tok.kind == KTK_INT || ps->tok.kind == KTK_FLOAT) {
+                /* An immediate element ({0, %rs2} packs a constant half): its bits. */
+                uint64_t bits = ps->tok.kind == KTK_INT ? ps->tok.ival
+                                : (ps->tok.fbits32 || ps->tok.fbits64) ? ps->tok.ival
+                                                                        : kbits64(ps->tok.fval);
+                op->vec[op->nvec] = kfunc_const(ps, bits);
+                op->vec_type[op->nvec++] = KT_NONE;
+                klex_next(ps);
+                if (ktok_punct(&ps->tok, ','))
+                    klex_next(ps);
+                else if (!ktok_punct(&ps->tok, '}'))
+                    return kparse_error(ps, "expected ',' or '}' in the vector operand");
+                continue;
+            }
             if (ps->tok.kind != KTK_WORD || !parse_name(ps, &e))
                 return kparse_error(ps, "expected a register in the vector operand, found '%.*s'", (int)ps->tok.len,
                                     ps->tok.s);
@@ -376,36 +390,19 @@ bool kparse_insn(struct kparser *ps)
     while (!ktok_punct(&ps->tok, ';')) {
         if (p.nops >= 8)
             return kparse_error(ps, "too many operands for '%s'", p.text);
-        struct kparsed_op *op = &p.ops[p.nops];
-        if (!parse_operand(ps, op))
-            return false;
-        /* setp's two destinations: p|q */
-        if (ktok_punct(&ps->tok, '|')) {
-            p.nops++;
-            klex_next(ps);
-            continue;
-        }
-        p.nops++;
-        if (ktok_punct(&ps->tok, ','))
-            klex_next(ps);
-        else if (!ktok_punct(&ps->tok, ';') && !ktok_punct(&ps->tok, '('))
-            return kparse_error(ps, "expected ',' or ';' after an operand of '%s', found '%.*s'", p.text,
-                                (int)ps->tok.len, ps->tok.s);
+        struct kparsed_op *op = &p.ops[p.nops++];
         if (ktok_punct(&ps->tok, '(')) {
-            /* call (ret), f, (args): a parenthesised list is one operand, its elements kept in
-             * p.list */
-            if (p.nops >= 8)
-                return kparse_error(ps, "too many operands for '%s'", p.text);
-            struct kparsed_op *lst = &p.ops[p.nops++];
-            lst->kind = KO_LIST;
-            lst->label = p.nlist;
+            /* call (ret), f, (args): a parenthesised list is one operand, its elements kept
+             * in p.list */
+            op->kind = KO_LIST;
+            op->label = p.nlist;
             klex_next(ps);
             while (!ktok_punct(&ps->tok, ')')) {
                 if (p.nlist >= KMAX_LIST)
                     return kparse_error(ps, "more than %d arguments in a call", KMAX_LIST);
                 if (!parse_operand(ps, &p.list[p.nlist++]))
                     return false;
-                lst->nvec++;
+                op->nvec++;
                 if (ktok_punct(&ps->tok, ','))
                     klex_next(ps);
                 else if (!ktok_punct(&ps->tok, ')'))
@@ -413,9 +410,17 @@ bool kparse_insn(struct kparser *ps)
                                         ps->tok.s);
             }
             klex_next(ps);
-            if (ktok_punct(&ps->tok, ','))
-                klex_next(ps);
+        } else if (!parse_operand(ps, op)) {
+            return false;
         }
+        /* setp's two destinations: p|q */
+        if (ktok_punct(&ps->tok, '|') || ktok_punct(&ps->tok, ',')) {
+            klex_next(ps);
+            continue;
+        }
+        if (!ktok_punct(&ps->tok, ';'))
+            return kparse_error(ps, "expected ',' or ';' after an operand of '%s', found '%.*s'", p.text,
+                                (int)ps->tok.len, ps->tok.s);
     }
     klex_next(ps);
 

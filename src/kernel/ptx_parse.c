@@ -325,6 +325,12 @@ static bool parse_init_scalar(struct kparser *ps, struct kvar *v, ktype type, ui
     if (ps->tok.kind != KTK_WORD)
         return kparse_error(ps, "expected a value in the initialiser, found '%.*s'", (int)ps->tok.len, ps->tok.s);
     struct ksym *s = kparse_lookup(ps, ps->tok.s, ps->tok.len);
+    if (s && s->kind == KSYM_FUNC && !generic && esz == 8) {
+        /* A function's address (a table of function pointers): what indirect calls take. */
+        put_le(m->data_init + v->offset + at, (uint64_t)(uintptr_t)s->fn, 8);
+        klex_next(ps);
+        return true;
+    }
     if (!s || s->kind != KSYM_VAR || (s->space != KS_GLOBAL && s->space != KS_CONST))
         return kparse_error(ps, "'%.*s' in an initialiser is not a .global or .const variable declared before it",
                             (int)ps->tok.len, ps->tok.s);
@@ -501,6 +507,7 @@ static bool parse_var_decl(struct kparser *ps, kspace space, bool is_extern)
         } else if (space == KS_PARAM_FRAME) {
             /* A call-site .param inside a function body. */
             uint64_t off = align_up(ps->cur->frame_param_bytes, align);
+            s->kind = KSYM_PARAM;
             s->space = KS_PARAM_FRAME;
             s->offset = off;
             s->size = (uint64_t)count * esz;
@@ -774,23 +781,40 @@ static bool parse_dim_list(struct kparser *ps, uint32_t out[3])
     return true;
 }
 
-static bool resolve_fixups(struct kparser *ps)
+/* Resolves the branches to labels visible now; at the end of a nested block, labels defined in
+ * it (an inline-asm block's, which may repeat in another block) resolve before they go out of
+ * scope, and the rest wait for the enclosing scope. At the function's end (final) a label that
+ * is still unknown is an error. */
+static bool resolve_fixups(struct kparser *ps, bool final)
 {
+    uint32_t kept = 0;
     for (uint32_t i = 0; i < ps->nfixups; ++i) {
         struct kfixup *fx = &ps->fixups[i];
         struct ksym *s = ps->locals ? khash_get(ps->locals, fx->name, strlen(fx->name)) : NULL;
-        if (!s || s->kind != KSYM_LABEL)
-            return kparse_error_at(ps, fx->line, "label '%s' is not defined in this function", fx->name);
+        if (!s || s->kind != KSYM_LABEL) {
+            if (final)
+                return kparse_error_at(ps, fx->line, "label '%s' is not defined in this function", fx->name);
+            ps->fixups[kept++] = *fx;
+            continue;
+        }
         struct kinsn *in = &ps->cur->code[fx->insn];
         if (fx->op == UINT32_MAX)
             in->target = s->label;
         else
             ((uint32_t *)in->aux)[fx->op] = s->label;
+        free(fx->name);
     }
-    for (uint32_t i = 0; i < ps->nfixups; ++i)
-        free(ps->fixups[i].name);
-    ps->nfixups = 0;
+    ps->nfixups = kept;
     return true;
+}
+
+/* True when the current word is a label: a ':' follows it (spaces may come between). */
+static bool followed_by_colon(const struct kparser *ps)
+{
+    const char *q = ps->p;
+    while (q < ps->end && (*q == ' ' || *q == '\t'))
+        q++;
+    return q < ps->end && *q == ':' && !(q + 1 < ps->end && q[1] == ':');
 }
 
 /* The statements of a body or nested block, after its '{'. */
@@ -807,7 +831,7 @@ static bool parse_block(struct kparser *ps)
         if (ktok_punct(t, '{')) {
             klex_next(ps);
             uint32_t mark = X(ps)->nundo;
-            if (!parse_block(ps))
+            if (!parse_block(ps) || !resolve_fixups(ps, false))
                 return false;
             unbind_to(ps, mark);
             continue;
@@ -841,7 +865,7 @@ static bool parse_block(struct kparser *ps)
                 klex_next(ps);
             if (!expect_punct(ps, ';', "after .pragma"))
                 return false;
-        } else if (t->kind == KTK_WORD && t->s[0] != '.' && ps->p < ps->end && *ps->p == ':') {
+        } else if (t->kind == KTK_WORD && t->s[0] != '.' && followed_by_colon(ps)) {
             /* A label. */
             struct ksym *s = new_sym(ps, KSYM_LABEL);
             if (!s)
@@ -851,7 +875,8 @@ static bool parse_block(struct kparser *ps)
             if (!bind_name(ps, t->s, t->len, s))
                 return false;
             klex_next(ps);
-            klex_next(ps); /* ':' */
+            if (!expect_punct(ps, ':', "after the label"))
+                return false;
         } else if (t->kind == KTK_WORD || ktok_punct(t, '@')) {
             if (!kparse_insn(ps))
                 return false;
@@ -1030,7 +1055,7 @@ static bool parse_function(struct kparser *ps, bool entry, bool is_extern)
     if (!(ps->locals = khash_new()))
         return oom(ps);
     X(ps)->nundo = 0;
-    bool ok = bind_params(ps, f) && parse_block(ps) && resolve_fixups(ps);
+    bool ok = bind_params(ps, f) && parse_block(ps) && resolve_fixups(ps, true);
     if (ok && (f->ninsns == 0 || (f->code[f->ninsns - 1].kind != KK_RET && f->code[f->ninsns - 1].kind != KK_EXIT &&
                                   f->code[f->ninsns - 1].kind != KK_TRAP))) {
         /* Falling off the end of a body returns (the PTX ISA: "ret" at the end is implied). */
