@@ -4,6 +4,8 @@
 set -euo pipefail
 
 packages=(cmake ninja-build gcc g++ clang libclang-rt-dev pkg-config libgtest-dev)
+# Compressed PTX in fat binaries (src/kernel/fatbin.c).
+packages+=(libzstd-dev liblz4-dev)
 # Vulkan interop (src/vk, the Vulkan demo and tests/vk): the loader and headers, volk, Mesa's
 # lavapipe (the software device's Vulkan partner) and glslangValidator for the shaders.
 packages+=(libvulkan-dev libvulkan-volk-dev mesa-vulkan-drivers glslang-tools)

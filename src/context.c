@@ -5,7 +5,9 @@
  */
 #include "internal.h"
 
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #define CTX_STACK_MAX 64
 
@@ -39,6 +41,10 @@ static struct ctx *ctx_new(CUdevice dev, unsigned int flags, bool is_primary)
     list_init(&ctx->streams);
     list_init(&ctx->events);
     list_init(&ctx->ranges);
+    list_init(&ctx->modules);
+    ctx->stack_limit = 1024; /* the driver's default CU_LIMIT_STACK_SIZE */
+    ctx->printf_fifo_limit = 8650752; /* the H100's defaults (CUDA 13.0) */
+    ctx->malloc_heap_limit = 8388608;
     if (!obj_register(&ctx->base, OBJ_CONTEXT, ctx_free)) {
         ctx_free(&ctx->base);
         return NULL;
@@ -59,9 +65,18 @@ static void ctx_teardown(struct ctx *ctx)
         device_drain();
     stream_destroy_all(ctx);
     event_destroy_all(ctx);
+    module_destroy_all(ctx);
     mem_free_context(ctx);
     if (held)
         device_release_end();
+    /* A reset primary context starts healthy again (docs/kernels.md). */
+    os_mutex_lock(&ctx->lock);
+    atomic_store(&ctx->sticky, 0);
+    ctx->sticky_reason[0] = 0;
+    ctx->stack_limit = 1024;
+    ctx->printf_fifo_limit = 8650752;
+    ctx->malloc_heap_limit = 8388608;
+    os_mutex_unlock(&ctx->lock);
     if (!ctx->primary)
         obj_unregister(&ctx->base);
 }
@@ -97,7 +112,53 @@ CUresult ctx_current(const char *fn, struct ctx **out)
     if (ctx_depth == 0)
         return fail(CUDA_ERROR_INVALID_CONTEXT, "%s: no context is current in this thread: create one with cuCtxCreate "
                     "or make the primary context current", fn);
-    return lookup(fn, "the current ", ctx_stack[ctx_depth - 1], out);
+    CUresult r = lookup(fn, "the current ", ctx_stack[ctx_depth - 1], out);
+    if (r)
+        return r;
+    /* A kernel faulted: as on a GPU, every later call in the context answers the fault until
+     * the context is destroyed or the primary context reset (docs/kernels.md). */
+    if ((r = ctx_check_sticky(fn, *out))) {
+        ctx_release(*out);
+        *out = NULL;
+    }
+    return r;
+}
+
+CUresult ctx_check_sticky(const char *fn, struct ctx *ctx)
+{
+    if (!atomic_load(&ctx->sticky))
+        return CUDA_SUCCESS;
+    char reason[sizeof(ctx->sticky_reason)];
+    os_mutex_lock(&ctx->lock);
+    CUresult code = (CUresult)atomic_load(&ctx->sticky);
+    memcpy(reason, ctx->sticky_reason, sizeof(reason));
+    os_mutex_unlock(&ctx->lock);
+    return fail(code, "%s: the context has a sticky error from an earlier kernel (destroy the context or reset the "
+                "primary context to go on): %s", fn, reason);
+}
+
+CUresult ctx_current_sticky(const char *fn)
+{
+    if (ctx_depth == 0)
+        return CUDA_SUCCESS;
+    struct obj *o;
+    if (obj_lookup(ctx_stack[ctx_depth - 1], OBJ_CONTEXT, &o) != OBJ_FOUND)
+        return CUDA_SUCCESS;
+    CUresult r = ctx_check_sticky(fn, (struct ctx *)o);
+    obj_release(o);
+    return r;
+}
+
+void ctx_set_sticky(struct ctx *ctx, CUresult code, const char *reason)
+{
+    os_mutex_lock(&ctx->lock);
+    if (!atomic_load(&ctx->sticky)) {
+        snprintf(ctx->sticky_reason, sizeof(ctx->sticky_reason), "%s", reason);
+        atomic_store(&ctx->sticky, (int)code);
+    }
+    os_mutex_unlock(&ctx->lock);
+    /* The failing call is later than the fault: log it now, where EXTMEM_LOG asks for it. */
+    log_warn("kernel fault, sticky for the context: %s", reason);
 }
 
 void ctx_release(struct ctx *ctx) { obj_release(&ctx->base); }
@@ -287,8 +348,10 @@ CUresult CUDAAPI cuCtxSynchronize(void)
     CUresult r = ctx_current("cuCtxSynchronize", &ctx);
     if (r)
         return r;
-    if (!(r = device_wait_allowed("cuCtxSynchronize")))
+    if (!(r = device_wait_allowed("cuCtxSynchronize"))) {
         ctx_synchronize(ctx);
+        r = ctx_check_sticky("cuCtxSynchronize", ctx); /* a kernel waited for may have faulted */
+    }
     ctx_release(ctx);
     return r;
 }
@@ -403,4 +466,63 @@ CUresult CUDAAPI cuDevicePrimaryCtxReset(CUdevice dev) { return cuDevicePrimaryC
 CUresult CUDAAPI cuDevicePrimaryCtxSetFlags(CUdevice dev, unsigned int flags)
 {
     return cuDevicePrimaryCtxSetFlags_v2(dev, flags);
+}
+
+/* ---- Limits ---- */
+#define STACK_LIMIT_MAX (256 * 1024)
+
+CUresult CUDAAPI cuCtxSetLimit(CUlimit limit, size_t value)
+{
+    struct ctx *ctx;
+    CUresult r = ctx_current("cuCtxSetLimit", &ctx);
+    if (r)
+        return r;
+    switch (limit) {
+    case CU_LIMIT_STACK_SIZE:
+        if (value == 0 || value > STACK_LIMIT_MAX)
+            r = fail(CUDA_ERROR_INVALID_VALUE, "cuCtxSetLimit: a stack of %zu bytes: the software device takes 1 to %d "
+                     "(it allocates a block's stacks at once)", value, STACK_LIMIT_MAX);
+        else
+            ctx->stack_limit = (uint32_t)((value + 15) & ~(size_t)15); /* launches read it when queued */
+        break;
+    case CU_LIMIT_PRINTF_FIFO_SIZE:
+        ctx->printf_fifo_limit = value;
+        break;
+    case CU_LIMIT_MALLOC_HEAP_SIZE:
+        ctx->malloc_heap_limit = value;
+        break;
+    default:
+        if ((unsigned)limit >= CU_LIMIT_MAX)
+            r = fail(CUDA_ERROR_INVALID_VALUE, "cuCtxSetLimit: limit %d is not a CUlimit", (int)limit);
+        else
+            r = fail(CUDA_ERROR_UNSUPPORTED_LIMIT, "cuCtxSetLimit: limit %d cannot be set on the software device "
+                     "(no device runtime, L2 or CIG)", (int)limit);
+        break;
+    }
+    ctx_release(ctx);
+    return r;
+}
+
+CUresult CUDAAPI cuCtxGetLimit(size_t *pvalue, CUlimit limit)
+{
+    struct ctx *ctx;
+    CUresult r = ctx_current("cuCtxGetLimit", &ctx);
+    if (r)
+        return r;
+    static const size_t fixed[CU_LIMIT_MAX] = {
+        [CU_LIMIT_DEV_RUNTIME_PENDING_LAUNCH_COUNT] = 2048,
+        [CU_LIMIT_MAX_L2_FETCH_GRANULARITY] = 64,
+        [CU_LIMIT_SHMEM_SIZE] = DEVICE_SHARED_PER_BLOCK_OPTIN,
+    };
+    if (!pvalue)
+        r = fail(CUDA_ERROR_INVALID_VALUE, "cuCtxGetLimit: pvalue is NULL");
+    else if ((unsigned)limit >= CU_LIMIT_MAX)
+        r = fail(CUDA_ERROR_INVALID_VALUE, "cuCtxGetLimit: limit %d is not a CUlimit", (int)limit);
+    else
+        *pvalue = limit == CU_LIMIT_STACK_SIZE          ? ctx->stack_limit
+                  : limit == CU_LIMIT_PRINTF_FIFO_SIZE  ? ctx->printf_fifo_limit
+                  : limit == CU_LIMIT_MALLOC_HEAP_SIZE  ? ctx->malloc_heap_limit
+                                                        : fixed[limit];
+    ctx_release(ctx);
+    return r;
 }

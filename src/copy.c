@@ -85,6 +85,8 @@ static CUresult submit_copy(const char *fn, CUstream stream, uintptr_t dst, size
         c->dst_pitch = dst_pitch;
         c->src_pitch = src_pitch;
         target_submit(&t, &c->w);
+        if (!t.s) /* it waited for the context's streams: a kernel of theirs may have faulted */
+            r = ctx_check_sticky(fn, t.ctx);
     }
     target_put(&t);
     return r;
@@ -209,6 +211,8 @@ static CUresult fill(const char *fn, CUdeviceptr dst, size_t pitch, unsigned int
         c->elem = elem;
         c->value = value;
         target_submit(&t, &c->w);
+        if (!t.s) /* it waited for the context's streams: a kernel of theirs may have faulted */
+            r = ctx_check_sticky(fn, t.ctx);
     }
     target_put(&t);
     return r;

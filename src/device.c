@@ -26,6 +26,33 @@ size_t device_granularity(void)
     return gran;
 }
 
+/* 8.0 by default: every PTX target up to sm_80 loads (a fat binary's best PTX entry is the
+ * highest one not above it), and the engine implements the sm_80 instructions it accepts;
+ * programs that check for a recent GPU (CuPy, numba, NVIDIA's samples) find one.
+ * EXTMEM_COMPUTE_CAPABILITY=major.minor (7.5 to 12.0) claims another; docs/attributes.md. */
+int device_sm(void)
+{
+    static atomic_int sm;
+    int v = atomic_load(&sm);
+    if (v)
+        return v;
+    v = 80;
+    const char *env = os_getenv("EXTMEM_COMPUTE_CAPABILITY");
+    if (env && *env) {
+        char *end;
+        long major = strtol(env, &end, 10), minor = 0;
+        if (*end == '.')
+            minor = strtol(end + 1, &end, 10);
+        long want = major * 10 + minor;
+        if (*end || minor < 0 || minor > 9 || want < 75 || want > 120)
+            log_warn("EXTMEM_COMPUTE_CAPABILITY=%s is not major.minor between 7.5 and 12.0: the device says 8.0", env);
+        else
+            v = (int)want;
+    }
+    atomic_store(&sm, v);
+    return v;
+}
+
 CUresult device_check(const char *fn, CUdevice dev)
 {
     if (dev < 0 || dev >= EXTMEM_DEVICE_COUNT)
@@ -165,7 +192,17 @@ static int attribute_value(CUdevice_attribute a)
     case CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X: return 2147483647;
     case CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y: return 65535;
     case CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z: return 65535;
-    case CU_DEVICE_ATTRIBUTE_WARP_SIZE: return 1; /* a CPU thread runs one lane */
+    case CU_DEVICE_ATTRIBUTE_WARP_SIZE: return 32; /* the engine runs warps of 32 lanes */
+    case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR: return device_sm() / 10;
+    case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR: return device_sm() % 10;
+    /* sm_80's shared memory and registers: kernels written for a GPU size themselves by them. */
+    case CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK: return DEVICE_SHARED_PER_BLOCK;
+    case CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN: return DEVICE_SHARED_PER_BLOCK_OPTIN;
+    case CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR: return DEVICE_SHARED_PER_SM;
+    case CU_DEVICE_ATTRIBUTE_RESERVED_SHARED_MEMORY_PER_BLOCK: return DEVICE_RESERVED_SHARED_PER_BLOCK;
+    case CU_DEVICE_ATTRIBUTE_TOTAL_CONSTANT_MEMORY: return 65536;
+    case CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_BLOCK: return DEVICE_REGISTERS_PER_SM;
+    case CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_MULTIPROCESSOR: return DEVICE_REGISTERS_PER_SM;
     case CU_DEVICE_ATTRIBUTE_MAX_PITCH: return 2147483647;
     case CU_DEVICE_ATTRIBUTE_CLOCK_RATE: return (int)os_cpu_clock_khz();
     case CU_DEVICE_ATTRIBUTE_GPU_OVERLAP: return 1;
@@ -174,7 +211,7 @@ static int attribute_value(CUdevice_attribute a)
     case CU_DEVICE_ATTRIBUTE_CAN_MAP_HOST_MEMORY: return 1;
     case CU_DEVICE_ATTRIBUTE_CONCURRENT_KERNELS: return 1;
     case CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE: return (int)os_l2_cache_size();
-    case CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR: return 1024;
+    case CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR: return DEVICE_THREADS_PER_SM;
     case CU_DEVICE_ATTRIBUTE_ASYNC_ENGINE_COUNT: return 1;
     case CU_DEVICE_ATTRIBUTE_UNIFIED_ADDRESSING: return 1;
     case CU_DEVICE_ATTRIBUTE_GLOBAL_L1_CACHE_SUPPORTED: return 1;
@@ -185,7 +222,7 @@ static int attribute_value(CUdevice_attribute a)
     case CU_DEVICE_ATTRIBUTE_COMPUTE_PREEMPTION_SUPPORTED: return 1;
     case CU_DEVICE_ATTRIBUTE_CAN_USE_HOST_POINTER_FOR_REGISTERED_MEM: return 1;
     case CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS_USES_HOST_PAGE_TABLES: return 1;
-    case CU_DEVICE_ATTRIBUTE_MAX_BLOCKS_PER_MULTIPROCESSOR: return 1;
+    case CU_DEVICE_ATTRIBUTE_MAX_BLOCKS_PER_MULTIPROCESSOR: return DEVICE_BLOCKS_PER_SM;
     case CU_DEVICE_ATTRIBUTE_UNIFIED_FUNCTION_POINTERS: return 1;
     case CU_DEVICE_ATTRIBUTE_NUMA_ID: return -1;
     case CU_DEVICE_ATTRIBUTE_HOST_NUMA_ID: return -1;

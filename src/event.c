@@ -384,7 +384,8 @@ CUresult CUDAAPI cuEventSynchronize(CUevent hEvent)
         return r;
     wait_for(e, atomic_load(&e->state->recorded));
     event_release(e);
-    return CUDA_SUCCESS;
+    /* A kernel the event waited for may have faulted: its context's error is sticky. */
+    return ctx_current_sticky("cuEventSynchronize");
 }
 
 static CUresult elapsed(float *pMilliseconds, CUevent hStart, CUevent hEnd)

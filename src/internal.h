@@ -55,6 +55,10 @@ typedef enum obj_type {
     OBJ_EVENT,
     OBJ_ALLOCATION, /* CUmemGenericAllocationHandle */
     OBJ_EXTERNAL_MEMORY,
+    OBJ_MODULE,   /* CUmodule (module.h) */
+    OBJ_FUNCTION, /* CUfunction: dies with its module */
+    OBJ_LIBRARY,  /* CUlibrary */
+    OBJ_KERNEL,   /* CUkernel: an entry of a library, in whichever context is current */
     OBJ_TYPE_COUNT
 } obj_type;
 
@@ -95,6 +99,17 @@ const char *obj_status_text(obj_status status, obj_type wanted, uint64_t handle)
 CUresult device_check(const char *fn, CUdevice dev);
 size_t device_granularity(void);
 void device_uuid(CUuuid *uuid);
+/* The compute capability the device reports: 8.0, or EXTMEM_COMPUTE_CAPABILITY (docs/attributes.md).
+ * As major * 10 + minor: 80. */
+int device_sm(void);
+/* Shared memory a block may have without opting in (48 KiB), and with it (sm_80's 163 KiB). */
+#define DEVICE_SHARED_PER_BLOCK (48 * 1024)
+#define DEVICE_SHARED_PER_BLOCK_OPTIN (163 * 1024)
+#define DEVICE_SHARED_PER_SM (164 * 1024)
+#define DEVICE_RESERVED_SHARED_PER_BLOCK 1024
+#define DEVICE_THREADS_PER_SM 2048
+#define DEVICE_BLOCKS_PER_SM 32
+#define DEVICE_REGISTERS_PER_SM 65536
 
 /* ---- Contexts (context.c) ---- */
 struct stream;
@@ -118,6 +133,14 @@ struct ctx {
     struct list_node streams;  /* struct stream.ctx_node */
     struct list_node events;   /* struct event.ctx_node */
     struct list_node ranges;   /* struct range.ctx_node */
+    struct list_node modules;  /* struct module.ctx_node (module.h) */
+    /* The first fault of a kernel (ILLEGAL_ADDRESS, LAUNCH_FAILED, ASSERT ...) is sticky, as on
+     * a GPU: ctx_current answers it to every later call until the context is destroyed or
+     * reset (docs/kernels.md). 0 while the context is healthy; the reason under lock. */
+    atomic_int sticky;
+    char sticky_reason[600];
+    uint32_t stack_limit;      /* CU_LIMIT_STACK_SIZE: bytes of local memory per thread */
+    size_t printf_fifo_limit, malloc_heap_limit; /* CU_LIMIT_PRINTF_FIFO_SIZE, MALLOC_HEAP_SIZE */
 };
 
 /* The current context of this thread with a reference, or a failure with a reason. */
@@ -127,6 +150,15 @@ CUresult ctx_lookup(const char *fn, CUcontext handle, struct ctx **out);
 void ctx_release(struct ctx *ctx);
 /* Waits until every stream of ctx has drained. */
 void ctx_synchronize(struct ctx *ctx);
+/* Makes code (a kernel's fault) the context's sticky error, unless it already has one. */
+void ctx_set_sticky(struct ctx *ctx, CUresult code, const char *reason);
+/* The context's sticky error (recorded with fail: "fn: ..."), or CUDA_SUCCESS. ctx_current
+ * answers it at every call's door; calls that wait for work ask again after the wait. */
+CUresult ctx_check_sticky(const char *fn, struct ctx *ctx);
+/* The same for this thread's current context, if it has one (cuEventSynchronize). */
+CUresult ctx_current_sticky(const char *fn);
+/* Unloads the modules of a context that is being destroyed (module.c). */
+void module_destroy_all(struct ctx *ctx);
 
 /* ---- Address maps (addrmap.c): which allocation holds this address? O(log n). ----
  * amap_memory holds what device pointers point at: allocations and VMM mappings.
@@ -138,6 +170,7 @@ typedef enum range_kind {
     RANGE_EXTERNAL,    /* cuExternalMemoryGetMappedBuffer */
     RANGE_IPC,         /* cuIpcOpenMemHandle: a struct ipc_range (ipc.c) */
     RANGE_RESERVATION, /* cuMemAddressReserve: a struct reservation (vmm.h) */
+    RANGE_MODULE,      /* a module's .global and .const variables: freed by cuModuleUnload only */
 } range_kind;
 
 struct range {

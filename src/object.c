@@ -145,6 +145,10 @@ const char *obj_type_name(obj_type type)
     case OBJ_EVENT: return "event";
     case OBJ_ALLOCATION: return "allocation";
     case OBJ_EXTERNAL_MEMORY: return "external memory";
+    case OBJ_MODULE: return "module";
+    case OBJ_FUNCTION: return "function";
+    case OBJ_LIBRARY: return "library";
+    case OBJ_KERNEL: return "kernel";
     default: return "object";
     }
 }
@@ -157,6 +161,10 @@ static const char *article_name(obj_type type)
     case OBJ_EVENT: return "an event";
     case OBJ_ALLOCATION: return "an allocation";
     case OBJ_EXTERNAL_MEMORY: return "an external memory";
+    case OBJ_MODULE: return "a module";
+    case OBJ_FUNCTION: return "a function";
+    case OBJ_LIBRARY: return "a library";
+    case OBJ_KERNEL: return "a kernel";
     default: return "an object";
     }
 }

@@ -50,5 +50,11 @@ EXTMEM_API CUresult CUDAAPI cuStreamSynchronize_ptsz(CUstream hStream);
 EXTMEM_API CUresult CUDAAPI cuEventRecord_ptsz(CUevent hEvent, CUstream hStream);
 EXTMEM_API CUresult CUDAAPI cuEventRecordWithFlags_ptsz(CUevent hEvent, CUstream hStream, unsigned int flags);
 EXTMEM_API CUresult CUDAAPI cuLaunchHostFunc_ptsz(CUstream hStream, CUhostFn fn, void *userData);
+EXTMEM_API CUresult CUDAAPI cuLaunchKernel_ptsz(CUfunction f, unsigned int gridDimX, unsigned int gridDimY,
+                                                unsigned int gridDimZ, unsigned int blockDimX, unsigned int blockDimY,
+                                                unsigned int blockDimZ, unsigned int sharedMemBytes, CUstream hStream,
+                                                void **kernelParams, void **extra);
+EXTMEM_API CUresult CUDAAPI cuLaunchKernelEx_ptsz(const CUlaunchConfig *config, CUfunction f, void **kernelParams,
+                                                  void **extra);
 
 #endif

@@ -372,6 +372,8 @@ CUresult CUDAAPI cuStreamSynchronize(CUstream hStream)
         stream_synchronize(t.s);
     else if (!r && t.legacy)
         sync_streams(t.ctx, true);
+    if (!r)
+        r = ctx_check_sticky("cuStreamSynchronize", t.ctx); /* a kernel waited for may have faulted */
     target_put(&t);
     return r;
 }

@@ -90,7 +90,10 @@ TEST(ProcAddress, EveryNameResolvesAndWorks)
     EXPECT_OK(((CUresult(*)(int *))fn)(&count));
     EXPECT_EQ(1, count);
     const char *names[] = {"cuMemcpyHtoD", "cuMemsetD8Async", "cuStreamCreate", "cuEventElapsedTime",
-                           "cuLaunchHostFunc", "cuDevicePrimaryCtxRelease", "cuPointerGetAttributes"};
+                           "cuLaunchHostFunc", "cuDevicePrimaryCtxRelease", "cuPointerGetAttributes",
+                           "cuModuleLoadData", "cuModuleGetGlobal", "cuLaunchKernel", "cuLaunchKernelEx",
+                           "cuLibraryLoadData", "cuKernelGetFunction", "cuFuncGetAttribute",
+                           "cuOccupancyMaxPotentialBlockSize"};
     for (const char *n : names) {
         EXPECT_OK(cuGetProcAddress_v2(n, &fn, 13000, CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM, &status));
         EXPECT_NE(nullptr, fn) << n;

@@ -341,6 +341,50 @@ static void external_memory_feature(struct info *in, const char *key, const char
         say(f, true, "%s", works_why);
 }
 
+/* PTX kernels: a one-instruction module loaded and launched, as a program would. */
+static void kernel_feature(struct info *in)
+{
+    struct feature *f = add_feature(in, "ptx_kernels", "PTX kernels");
+    if (!has_entry_point("cuModuleLoadData") || !has_entry_point("cuLaunchKernel")) {
+        say(f, false, "not in this build: the library has no cuModuleLoadData/cuLaunchKernel");
+        return;
+    }
+    static const char ptx[] = ".version 7.0\n.target sm_70\n.address_size 64\n"
+                              ".visible .entry probe(.param .u64 p)\n{\n.reg .b64 %rd<2>;\n"
+                              "ld.param.u64 %rd1, [p];\nst.global.u32 [%rd1], 7;\nret;\n}\n";
+    CUcontext ctx = NULL;
+    CUmodule m = NULL;
+    CUfunction fn = NULL;
+    CUdeviceptr p = 0;
+    unsigned int v = 0;
+    void *params[] = {&p};
+    CUresult r = cuDevicePrimaryCtxRetain(&ctx, 0);
+    if (!r && !(r = cuCtxPushCurrent(ctx))) {
+        if (!(r = cuModuleLoadData(&m, ptx)) && !(r = cuModuleGetFunction(&fn, m, "probe")) && !(r = cuMemAlloc(&p, 4)) &&
+            !(r = cuLaunchKernel(fn, 1, 1, 1, 1, 1, 1, 0, NULL, params, NULL)))
+            r = cuMemcpyDtoH(&v, p, 4);
+        char why[200];
+        snprintf(why, sizeof(why), "%s", r ? extmem_error_detail() : "");
+        if (p)
+            cuMemFree(p);
+        if (m)
+            cuModuleUnload(m);
+        cuCtxPopCurrent(NULL);
+        if (r)
+            say(f, false, "a probe kernel failed: %s", why);
+        else
+            say(f, v == 7, "the portable executor ran a probe kernel; PTX ISA up to 9.0, targets up to sm_%d%d "
+                           "(compute capability %d.%d)",
+                in->attr[CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR], in->attr[CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR],
+                in->attr[CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR], in->attr[CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR]);
+    } else {
+        say(f, false, "no context for the probe: %s", extmem_error_detail());
+    }
+    if (ctx)
+        cuDevicePrimaryCtxRelease(0);
+    extmem_error_clear();
+}
+
 static void vulkan_feature(struct info *in)
 {
     struct feature *f = add_feature(in, "vulkan", "Vulkan (loader + lavapipe)");
@@ -429,6 +473,7 @@ static void gather_features(struct info *in)
                             "a dma-buf fd is mapped with mmap");
 #endif
     vulkan_feature(in);
+    kernel_feature(in);
 }
 
 /* ---- Output ---- */

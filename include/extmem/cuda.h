@@ -92,12 +92,15 @@
 #define cuEventRecord             EXTMEM_PTSZ(cuEventRecord)
 #define cuEventRecordWithFlags    EXTMEM_PTSZ(cuEventRecordWithFlags)
 #define cuLaunchHostFunc          EXTMEM_PTSZ(cuLaunchHostFunc)
+#define cuLaunchKernel            EXTMEM_PTSZ(cuLaunchKernel)
+#define cuLaunchKernelEx          EXTMEM_PTSZ(cuLaunchKernelEx)
 #endif
 #define cuStreamDestroy           cuStreamDestroy_v2
 #define cuEventDestroy            cuEventDestroy_v2
 #define cuEventElapsedTime        cuEventElapsedTime_v2
 #define cuGetProcAddress          cuGetProcAddress_v2
 #define cuIpcOpenMemHandle        cuIpcOpenMemHandle_v2
+#define cuModuleGetGlobal         cuModuleGetGlobal_v2
 
 #ifdef __cplusplus
 extern "C" {
@@ -146,6 +149,268 @@ typedef CUipcMemHandle_v1 CUipcMemHandle;
 /* The legacy and per-thread default streams, as special handle values. */
 #define CU_STREAM_LEGACY     ((CUstream)0x1)
 #define CU_STREAM_PER_THREAD ((CUstream)0x2)
+
+/* ---- Modules, libraries and kernels ------------------------------------------------ */
+typedef struct CUlib_st *CUlibrary;
+typedef struct CUkern_st *CUkernel;
+typedef struct CUgraphDeviceUpdatableNode_st *CUgraphDeviceNode;
+
+/* cuFuncGetAttribute / cuFuncSetAttribute. */
+typedef enum CUfunction_attribute_enum {
+    CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK = 0,
+    CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES = 1,
+    CU_FUNC_ATTRIBUTE_CONST_SIZE_BYTES = 2,
+    CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES = 3,
+    CU_FUNC_ATTRIBUTE_NUM_REGS = 4,
+    CU_FUNC_ATTRIBUTE_PTX_VERSION = 5,
+    CU_FUNC_ATTRIBUTE_BINARY_VERSION = 6,
+    CU_FUNC_ATTRIBUTE_CACHE_MODE_CA = 7,
+    CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8,
+    CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT = 9,
+    CU_FUNC_ATTRIBUTE_CLUSTER_SIZE_MUST_BE_SET = 10,
+    CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_WIDTH = 11,
+    CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_HEIGHT = 12,
+    CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_DEPTH = 13,
+    CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED = 14,
+    CU_FUNC_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE = 15,
+    CU_FUNC_ATTRIBUTE_MAX
+} CUfunction_attribute;
+
+typedef enum CUfunc_cache_enum {
+    CU_FUNC_CACHE_PREFER_NONE = 0x00,
+    CU_FUNC_CACHE_PREFER_SHARED = 0x01,
+    CU_FUNC_CACHE_PREFER_L1 = 0x02,
+    CU_FUNC_CACHE_PREFER_EQUAL = 0x03
+} CUfunc_cache;
+
+typedef enum CUfunctionLoadingState_enum {
+    CU_FUNCTION_LOADING_STATE_UNLOADED = 0,
+    CU_FUNCTION_LOADING_STATE_LOADED = 1,
+    CU_FUNCTION_LOADING_STATE_MAX
+} CUfunctionLoadingState;
+
+/* cuModuleLoadDataEx's options. Each value travels in a void * slot: numbers as the slot's
+ * integer value, CU_JIT_WALL_TIME as a float written into the slot. */
+typedef enum CUjit_option_enum {
+    CU_JIT_MAX_REGISTERS = 0,
+    CU_JIT_THREADS_PER_BLOCK = 1,
+    CU_JIT_WALL_TIME = 2,
+    CU_JIT_INFO_LOG_BUFFER = 3,
+    CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES = 4,
+    CU_JIT_ERROR_LOG_BUFFER = 5,
+    CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES = 6,
+    CU_JIT_OPTIMIZATION_LEVEL = 7,
+    CU_JIT_TARGET_FROM_CUCONTEXT = 8,
+    CU_JIT_TARGET = 9,
+    CU_JIT_FALLBACK_STRATEGY = 10,
+    CU_JIT_GENERATE_DEBUG_INFO = 11,
+    CU_JIT_LOG_VERBOSE = 12,
+    CU_JIT_GENERATE_LINE_INFO = 13,
+    CU_JIT_CACHE_MODE = 14,
+    CU_JIT_NEW_SM3X_OPT = 15,
+    CU_JIT_FAST_COMPILE = 16,
+    CU_JIT_GLOBAL_SYMBOL_NAMES = 17,
+    CU_JIT_GLOBAL_SYMBOL_ADDRESSES = 18,
+    CU_JIT_GLOBAL_SYMBOL_COUNT = 19,
+    CU_JIT_LTO = 20,
+    CU_JIT_FTZ = 21,
+    CU_JIT_PREC_DIV = 22,
+    CU_JIT_PREC_SQRT = 23,
+    CU_JIT_FMA = 24,
+    CU_JIT_REFERENCED_KERNEL_NAMES = 25,
+    CU_JIT_REFERENCED_KERNEL_COUNT = 26,
+    CU_JIT_REFERENCED_VARIABLE_NAMES = 27,
+    CU_JIT_REFERENCED_VARIABLE_COUNT = 28,
+    CU_JIT_OPTIMIZE_UNUSED_DEVICE_VARIABLES = 29,
+    CU_JIT_POSITION_INDEPENDENT_CODE = 30,
+    CU_JIT_MIN_CTA_PER_SM = 31,
+    CU_JIT_MAX_THREADS_PER_BLOCK = 32,
+    CU_JIT_OVERRIDE_DIRECTIVE_VALUES = 33,
+    CU_JIT_SPLIT_COMPILE = 34,
+    CU_JIT_NUM_OPTIONS
+} CUjit_option;
+
+#define CU_COMPUTE_ACCELERATED_TARGET_BASE 0x10000
+#define CU_COMPUTE_FAMILY_TARGET_BASE 0x20000
+/* CU_JIT_TARGET's values: the compute capability as major * 10 + minor. */
+typedef enum CUjit_target_enum {
+    CU_TARGET_COMPUTE_30 = 30,
+    CU_TARGET_COMPUTE_32 = 32,
+    CU_TARGET_COMPUTE_35 = 35,
+    CU_TARGET_COMPUTE_37 = 37,
+    CU_TARGET_COMPUTE_50 = 50,
+    CU_TARGET_COMPUTE_52 = 52,
+    CU_TARGET_COMPUTE_53 = 53,
+    CU_TARGET_COMPUTE_60 = 60,
+    CU_TARGET_COMPUTE_61 = 61,
+    CU_TARGET_COMPUTE_62 = 62,
+    CU_TARGET_COMPUTE_70 = 70,
+    CU_TARGET_COMPUTE_72 = 72,
+    CU_TARGET_COMPUTE_75 = 75,
+    CU_TARGET_COMPUTE_80 = 80,
+    CU_TARGET_COMPUTE_86 = 86,
+    CU_TARGET_COMPUTE_87 = 87,
+    CU_TARGET_COMPUTE_89 = 89,
+    CU_TARGET_COMPUTE_90 = 90,
+    CU_TARGET_COMPUTE_100 = 100,
+    CU_TARGET_COMPUTE_110 = 110,
+    CU_TARGET_COMPUTE_103 = 103,
+    CU_TARGET_COMPUTE_120 = 120,
+    CU_TARGET_COMPUTE_121 = 121,
+    CU_TARGET_COMPUTE_90A = CU_COMPUTE_ACCELERATED_TARGET_BASE + 90,
+    CU_TARGET_COMPUTE_100A = CU_COMPUTE_ACCELERATED_TARGET_BASE + 100,
+    CU_TARGET_COMPUTE_110A = CU_COMPUTE_ACCELERATED_TARGET_BASE + 110,
+    CU_TARGET_COMPUTE_103A = CU_COMPUTE_ACCELERATED_TARGET_BASE + 103,
+    CU_TARGET_COMPUTE_120A = CU_COMPUTE_ACCELERATED_TARGET_BASE + 120,
+    CU_TARGET_COMPUTE_121A = CU_COMPUTE_ACCELERATED_TARGET_BASE + 121,
+    CU_TARGET_COMPUTE_100F = CU_COMPUTE_FAMILY_TARGET_BASE + 100,
+    CU_TARGET_COMPUTE_110F = CU_COMPUTE_FAMILY_TARGET_BASE + 110,
+    CU_TARGET_COMPUTE_103F = CU_COMPUTE_FAMILY_TARGET_BASE + 103,
+    CU_TARGET_COMPUTE_120F = CU_COMPUTE_FAMILY_TARGET_BASE + 120,
+    CU_TARGET_COMPUTE_121F = CU_COMPUTE_FAMILY_TARGET_BASE + 121,
+} CUjit_target;
+
+typedef enum CUjit_fallback_enum { CU_PREFER_PTX = 0, CU_PREFER_BINARY } CUjit_fallback;
+
+typedef enum CUjit_cacheMode_enum {
+    CU_JIT_CACHE_OPTION_NONE = 0,
+    CU_JIT_CACHE_OPTION_CG,
+    CU_JIT_CACHE_OPTION_CA
+} CUjit_cacheMode;
+
+typedef enum CUlibraryOption_enum {
+    CU_LIBRARY_HOST_UNIVERSAL_FUNCTION_AND_DATA_TABLE = 0,
+    CU_LIBRARY_BINARY_IS_PRESERVED = 1,
+    CU_LIBRARY_NUM_OPTIONS
+} CUlibraryOption;
+
+typedef struct CUlibraryHostUniversalFunctionAndDataTable_st {
+    void *functionTable;
+    size_t functionWindowSize;
+    void *dataTable;
+    size_t dataWindowSize;
+} CUlibraryHostUniversalFunctionAndDataTable;
+
+/* cuModuleGetLoadingMode: CUDA_MODULE_LOADING=EAGER or LAZY (the default since CUDA 12.2). */
+typedef enum CUmoduleLoadingMode_enum {
+    CU_MODULE_EAGER_LOADING = 0x1,
+    CU_MODULE_LAZY_LOADING = 0x2,
+} CUmoduleLoadingMode;
+
+typedef enum CUoccupancy_flags_enum {
+    CU_OCCUPANCY_DEFAULT = 0x0,
+    CU_OCCUPANCY_DISABLE_CACHING_OVERRIDE = 0x1
+} CUoccupancy_flags;
+/* The dynamic shared memory a block of blockSize threads needs (cuOccupancyMaxPotentialBlockSize). */
+typedef size_t(CUDA_CB *CUoccupancyB2DSize)(int blockSize);
+
+/* cuLaunchKernel's `extra`: key/value pairs ended by CU_LAUNCH_PARAM_END. */
+#define CU_LAUNCH_PARAM_END_AS_INT 0x00
+#define CU_LAUNCH_PARAM_END ((void *)CU_LAUNCH_PARAM_END_AS_INT)
+#define CU_LAUNCH_PARAM_BUFFER_POINTER_AS_INT 0x01
+#define CU_LAUNCH_PARAM_BUFFER_POINTER ((void *)CU_LAUNCH_PARAM_BUFFER_POINTER_AS_INT)
+#define CU_LAUNCH_PARAM_BUFFER_SIZE_AS_INT 0x02
+#define CU_LAUNCH_PARAM_BUFFER_SIZE ((void *)CU_LAUNCH_PARAM_BUFFER_SIZE_AS_INT)
+
+/* cuLaunchKernelEx's attributes. */
+typedef enum CUsynchronizationPolicy_enum {
+    CU_SYNC_POLICY_AUTO = 1,
+    CU_SYNC_POLICY_SPIN = 2,
+    CU_SYNC_POLICY_YIELD = 3,
+    CU_SYNC_POLICY_BLOCKING_SYNC = 4
+} CUsynchronizationPolicy;
+
+typedef enum CUclusterSchedulingPolicy_enum {
+    CU_CLUSTER_SCHEDULING_POLICY_DEFAULT = 0,
+    CU_CLUSTER_SCHEDULING_POLICY_SPREAD = 1,
+    CU_CLUSTER_SCHEDULING_POLICY_LOAD_BALANCING = 2
+} CUclusterSchedulingPolicy;
+
+typedef enum CUlaunchMemSyncDomain_enum {
+    CU_LAUNCH_MEM_SYNC_DOMAIN_DEFAULT = 0,
+    CU_LAUNCH_MEM_SYNC_DOMAIN_REMOTE = 1
+} CUlaunchMemSyncDomain;
+
+typedef struct CUlaunchMemSyncDomainMap_st {
+    unsigned char default_;
+    unsigned char remote;
+} CUlaunchMemSyncDomainMap;
+
+typedef enum CUlaunchAttributeID_enum {
+    CU_LAUNCH_ATTRIBUTE_IGNORE = 0,
+    CU_LAUNCH_ATTRIBUTE_ACCESS_POLICY_WINDOW = 1,
+    CU_LAUNCH_ATTRIBUTE_COOPERATIVE = 2,
+    CU_LAUNCH_ATTRIBUTE_SYNCHRONIZATION_POLICY = 3,
+    CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION = 4,
+    CU_LAUNCH_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE = 5,
+    CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION = 6,
+    CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_EVENT = 7,
+    CU_LAUNCH_ATTRIBUTE_PRIORITY = 8,
+    CU_LAUNCH_ATTRIBUTE_MEM_SYNC_DOMAIN_MAP = 9,
+    CU_LAUNCH_ATTRIBUTE_MEM_SYNC_DOMAIN = 10,
+    CU_LAUNCH_ATTRIBUTE_PREFERRED_CLUSTER_DIMENSION = 11,
+    CU_LAUNCH_ATTRIBUTE_LAUNCH_COMPLETION_EVENT = 12,
+    CU_LAUNCH_ATTRIBUTE_DEVICE_UPDATABLE_KERNEL_NODE = 13,
+    CU_LAUNCH_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT = 14,
+    CU_LAUNCH_ATTRIBUTE_NVLINK_UTIL_CENTRIC_SCHEDULING = 16
+} CUlaunchAttributeID;
+
+/* 64 bytes whatever the attribute; the access policy window's member is left out (the
+ * software device has no L2 persistence), which changes neither size nor alignment. */
+typedef union CUlaunchAttributeValue_union {
+    char pad[64];
+    int cooperative;
+    CUsynchronizationPolicy syncPolicy;
+    struct {
+        unsigned int x;
+        unsigned int y;
+        unsigned int z;
+    } clusterDim;
+    CUclusterSchedulingPolicy clusterSchedulingPolicyPreference;
+    int programmaticStreamSerializationAllowed;
+    struct {
+        CUevent event;
+        int flags;
+        int triggerAtBlockStart;
+    } programmaticEvent;
+    struct {
+        CUevent event;
+        int flags;
+    } launchCompletionEvent;
+    int priority;
+    CUlaunchMemSyncDomainMap memSyncDomainMap;
+    CUlaunchMemSyncDomain memSyncDomain;
+    struct {
+        unsigned int x;
+        unsigned int y;
+        unsigned int z;
+    } preferredClusterDim;
+    struct {
+        int deviceUpdatable;
+        CUgraphDeviceNode devNode;
+    } deviceUpdatableKernelNode;
+    unsigned int sharedMemCarveout;
+    unsigned int nvlinkUtilCentricScheduling;
+} CUlaunchAttributeValue;
+
+typedef struct CUlaunchAttribute_st {
+    CUlaunchAttributeID id;
+    char pad[8 - sizeof(CUlaunchAttributeID)];
+    CUlaunchAttributeValue value;
+} CUlaunchAttribute;
+
+typedef struct CUlaunchConfig_st {
+    unsigned int gridDimX;
+    unsigned int gridDimY;
+    unsigned int gridDimZ;
+    unsigned int blockDimX;
+    unsigned int blockDimY;
+    unsigned int blockDimZ;
+    unsigned int sharedMemBytes;
+    CUstream hStream;
+    CUlaunchAttribute *attrs;
+    unsigned int numAttrs;
+} CUlaunchConfig;
 
 /* ---- Result codes ---------------------------------------------------------------- */
 typedef enum cudaError_enum {
@@ -722,6 +987,27 @@ EXTMEM_API CUresult CUDAAPI cuCtxGetApiVersion(CUcontext ctx, unsigned int *vers
 /* Waits for all work in every stream of the current context. */
 EXTMEM_API CUresult CUDAAPI cuCtxSynchronize(void);
 
+typedef enum CUlimit_enum {
+    CU_LIMIT_STACK_SIZE = 0x00,
+    CU_LIMIT_PRINTF_FIFO_SIZE = 0x01,
+    CU_LIMIT_MALLOC_HEAP_SIZE = 0x02,
+    CU_LIMIT_DEV_RUNTIME_SYNC_DEPTH = 0x03,
+    CU_LIMIT_DEV_RUNTIME_PENDING_LAUNCH_COUNT = 0x04,
+    CU_LIMIT_MAX_L2_FETCH_GRANULARITY = 0x05,
+    CU_LIMIT_PERSISTING_L2_CACHE_SIZE = 0x06,
+    CU_LIMIT_SHMEM_SIZE = 0x07,
+    CU_LIMIT_CIG_ENABLED = 0x08,
+    CU_LIMIT_CIG_SHMEM_FALLBACK_ENABLED = 0x09,
+    CU_LIMIT_MAX
+} CUlimit;
+/* The current context's limits. CU_LIMIT_STACK_SIZE is each kernel thread's stack (its .local
+ * memory and call frames): 1024 bytes by default, as on the driver, up to 256 KiB (a block's
+ * stacks are allocated at once). PRINTF_FIFO_SIZE and MALLOC_HEAP_SIZE are kept and answered;
+ * the others are answered with the H100's values and cannot be set (CUDA_ERROR_UNSUPPORTED_LIMIT).
+ * INVALID_VALUE: pvalue NULL, a limit that is not a CUlimit, a stack of 0 or above 256 KiB. */
+EXTMEM_API CUresult CUDAAPI cuCtxSetLimit(CUlimit limit, size_t value);
+EXTMEM_API CUresult CUDAAPI cuCtxGetLimit(size_t *pvalue, CUlimit limit);
+
 /* ---- Memory ---- */
 /* Device memory is shareable OS memory (memfd on Linux) mapped shared, aligned to at least
  * 4096 bytes. CUDA_ERROR_INVALID_VALUE for NULL dptr or bytesize 0; CUDA_ERROR_OUT_OF_MEMORY
@@ -902,12 +1188,155 @@ EXTMEM_API CUresult CUDAAPI cuIpcCloseMemHandle(CUdeviceptr dptr);
 EXTMEM_API CUresult CUDAAPI cuIpcGetEventHandle(CUipcEventHandle *pHandle, CUevent event);
 EXTMEM_API CUresult CUDAAPI cuIpcOpenEventHandle(CUevent *phEvent, CUipcEventHandle handle);
 
+/* ---- Modules (DESIGN.md §13; docs/kernels.md) ----
+ * An image is PTX text (NUL-terminated), a fat binary (the container, magic 0xBA55ED50, or the
+ * wrapper nvcc's host code passes, magic 0x466243B1) whose best PTX entry is used (the
+ * highest target not above the device's compute capability; ZSTD and LZ4 entries are
+ * decompressed), or anything else. A module belongs to the current context and is unloaded
+ * with it. Results common to the loading calls:
+ * CUDA_ERROR_INVALID_VALUE: module or image (file name) NULL.
+ * CUDA_ERROR_INVALID_PTX: PTX the engine cannot decode (the reason names the line).
+ * CUDA_ERROR_NO_BINARY_FOR_GPU: an ELF cubin, or a fat binary with SASS only (a CPU cannot run
+ *   SASS) or PTX only for targets above the device's.
+ * CUDA_ERROR_INVALID_IMAGE: neither PTX nor a fat binary, or a damaged fat binary.
+ * CUDA_ERROR_NOT_SUPPORTED: a compressed entry where this build has no zstd/lz4 (Windows). */
+EXTMEM_API CUresult CUDAAPI cuModuleLoad(CUmodule *module, const char *fname);
+EXTMEM_API CUresult CUDAAPI cuModuleLoadData(CUmodule *module, const void *image);
+/* Options: the log buffers (INFO_LOG_BUFFER / ERROR_LOG_BUFFER with their _SIZE_BYTES, which
+ * are written back with the bytes used) receive extmem's messages; WALL_TIME receives the
+ * milliseconds taken; the others are checked and accepted. CUDA_ERROR_INVALID_VALUE for
+ * numOptions > 0 with options or optionValues NULL, an option outside CUjit_option, or a value
+ * outside its option's range. */
+EXTMEM_API CUresult CUDAAPI cuModuleLoadDataEx(CUmodule *module, const void *image, unsigned int numOptions,
+                                               CUjit_option *options, void **optionValues);
+EXTMEM_API CUresult CUDAAPI cuModuleLoadFatBinary(CUmodule *module, const void *fatCubin);
+/* Waits for queued work (kernels of the module may be among it), then frees the module's
+ * memory; its functions become invalid. CUDA_ERROR_INVALID_HANDLE for a NULL, unloaded or
+ * forged module; CUDA_ERROR_INVALID_VALUE for a library's module (cuLibraryUnload). */
+EXTMEM_API CUresult CUDAAPI cuModuleUnload(CUmodule hmod);
+/* CU_MODULE_LAZY_LOADING unless CUDA_MODULE_LOADING=EAGER. CUDA_ERROR_INVALID_VALUE: mode NULL. */
+EXTMEM_API CUresult CUDAAPI cuModuleGetLoadingMode(CUmoduleLoadingMode *mode);
+/* The same handle for the same name each time. CUDA_ERROR_INVALID_VALUE: hfunc or name NULL;
+ * CUDA_ERROR_INVALID_HANDLE: hmod NULL, unloaded or forged; CUDA_ERROR_NOT_FOUND: no kernel
+ * (.entry) of that name. */
+EXTMEM_API CUresult CUDAAPI cuModuleGetFunction(CUfunction *hfunc, CUmodule hmod, const char *name);
+EXTMEM_API CUresult CUDAAPI cuModuleGetFunctionCount(unsigned int *count, CUmodule mod);
+/* CUDA_ERROR_INVALID_VALUE: functions NULL or numFunctions smaller than the count. */
+EXTMEM_API CUresult CUDAAPI cuModuleEnumerateFunctions(CUfunction *functions, unsigned int numFunctions, CUmodule mod);
+/* A .global or .const variable's device address and size; dptr and bytes may each be NULL.
+ * The address works with the copy calls and in kernels. CUDA_ERROR_INVALID_VALUE: name NULL;
+ * CUDA_ERROR_INVALID_HANDLE: hmod invalid; CUDA_ERROR_NOT_FOUND: no such variable. */
+EXTMEM_API CUresult CUDAAPI cuModuleGetGlobal(CUdeviceptr *dptr, size_t *bytes, CUmodule hmod, const char *name);
+
+/* ---- Libraries: context-independent modules, loaded into each context that uses them ----
+ * Images and JIT options as cuModuleLoadDataEx; libraryOptions may be
+ * CU_LIBRARY_BINARY_IS_PRESERVED (accepted; extmem keeps its own copy anyway) or
+ * CU_LIBRARY_HOST_UNIVERSAL_FUNCTION_AND_DATA_TABLE (CUDA_ERROR_NOT_SUPPORTED). */
+EXTMEM_API CUresult CUDAAPI cuLibraryLoadData(CUlibrary *library, const void *code, CUjit_option *jitOptions,
+                                              void **jitOptionsValues, unsigned int numJitOptions,
+                                              CUlibraryOption *libraryOptions, void **libraryOptionValues,
+                                              unsigned int numLibraryOptions);
+EXTMEM_API CUresult CUDAAPI cuLibraryLoadFromFile(CUlibrary *library, const char *fileName, CUjit_option *jitOptions,
+                                                  void **jitOptionsValues, unsigned int numJitOptions,
+                                                  CUlibraryOption *libraryOptions, void **libraryOptionValues,
+                                                  unsigned int numLibraryOptions);
+/* Waits for queued work, unloads the library's modules; its kernels become invalid. */
+EXTMEM_API CUresult CUDAAPI cuLibraryUnload(CUlibrary library);
+/* CUDA_ERROR_NOT_FOUND: the library has no kernel of that name. */
+EXTMEM_API CUresult CUDAAPI cuLibraryGetKernel(CUkernel *pKernel, CUlibrary library, const char *name);
+EXTMEM_API CUresult CUDAAPI cuLibraryGetKernelCount(unsigned int *count, CUlibrary lib);
+EXTMEM_API CUresult CUDAAPI cuLibraryEnumerateKernels(CUkernel *kernels, unsigned int numKernels, CUlibrary lib);
+/* The library's module in the current context (loaded there on first use). */
+EXTMEM_API CUresult CUDAAPI cuLibraryGetModule(CUmodule *pMod, CUlibrary library);
+EXTMEM_API CUresult CUDAAPI cuLibraryGetGlobal(CUdeviceptr *dptr, size_t *bytes, CUlibrary library, const char *name);
+/* The kernel's function in the current context. A CUkernel may also be passed wherever a
+ * CUfunction is taken (cuLaunchKernel, cuFuncGetAttribute ...), as on the driver. */
+EXTMEM_API CUresult CUDAAPI cuKernelGetFunction(CUfunction *pFunc, CUkernel kernel);
+EXTMEM_API CUresult CUDAAPI cuKernelGetLibrary(CUlibrary *pLib, CUkernel kernel);
+EXTMEM_API CUresult CUDAAPI cuKernelGetName(const char **name, CUkernel hfunc);
+/* dev must be the software device (CUDA_ERROR_INVALID_DEVICE). */
+EXTMEM_API CUresult CUDAAPI cuKernelGetAttribute(int *pi, CUfunction_attribute attrib, CUkernel kernel, CUdevice dev);
+EXTMEM_API CUresult CUDAAPI cuKernelSetAttribute(CUfunction_attribute attrib, int val, CUkernel kernel, CUdevice dev);
+
+/* ---- Functions ----
+ * CUDA_ERROR_INVALID_HANDLE for a NULL or forged function and for one whose module was
+ * unloaded. cuFuncGetAttribute's values (docs/kernels.md): MAX_THREADS_PER_BLOCK 1024, or
+ * the product of .maxntid / .reqntid; SHARED_SIZE_BYTES the static .shared bytes;
+ * CONST_SIZE_BYTES the module's .const bytes; LOCAL_SIZE_BYTES the .local bytes per thread;
+ * NUM_REGS the function's registers (at most 255); PTX_VERSION the PTX target (.target
+ * sm_75: 75); BINARY_VERSION the device's compute capability (the code it runs was made for
+ * it); MAX_DYNAMIC_SHARED_SIZE_BYTES 48 KiB less the static bytes unless raised.
+ * CUDA_ERROR_INVALID_VALUE: pi NULL, attrib not a CUfunction_attribute. */
+EXTMEM_API CUresult CUDAAPI cuFuncGetAttribute(int *pi, CUfunction_attribute attrib, CUfunction hfunc);
+/* Settable: MAX_DYNAMIC_SHARED_SIZE_BYTES (0 .. 163 KiB less the static bytes),
+ * PREFERRED_SHARED_MEMORY_CARVEOUT (-1 .. 100), NON_PORTABLE_CLUSTER_SIZE_ALLOWED and
+ * CLUSTER_SCHEDULING_POLICY_PREFERENCE; REQUIRED_CLUSTER_* only to 1 (CUDA_ERROR_NOT_SUPPORTED
+ * otherwise: the software device launches no clusters); anything else CUDA_ERROR_INVALID_VALUE. */
+EXTMEM_API CUresult CUDAAPI cuFuncSetAttribute(CUfunction hfunc, CUfunction_attribute attrib, int value);
+EXTMEM_API CUresult CUDAAPI cuFuncSetCacheConfig(CUfunction hfunc, CUfunc_cache config);
+EXTMEM_API CUresult CUDAAPI cuFuncGetModule(CUmodule *hmod, CUfunction hfunc);
+EXTMEM_API CUresult CUDAAPI cuFuncGetName(const char **name, CUfunction hfunc);
+/* CUDA_ERROR_INVALID_VALUE: paramIndex is not a parameter of the kernel. */
+EXTMEM_API CUresult CUDAAPI cuFuncGetParamInfo(CUfunction func, size_t paramIndex, size_t *paramOffset,
+                                               size_t *paramSize);
+EXTMEM_API CUresult CUDAAPI cuFuncIsLoaded(CUfunctionLoadingState *state, CUfunction function);
+EXTMEM_API CUresult CUDAAPI cuFuncLoad(CUfunction function);
+
+/* ---- Occupancy: a model of an sm_80 multiprocessor (2048 threads, 32 blocks, 64K
+ * registers, 164 KiB of shared memory); docs/kernels.md. ---- */
+EXTMEM_API CUresult CUDAAPI cuOccupancyMaxActiveBlocksPerMultiprocessor(int *numBlocks, CUfunction func, int blockSize,
+                                                                       size_t dynamicSMemSize);
+EXTMEM_API CUresult CUDAAPI cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *numBlocks, CUfunction func,
+                                                                                int blockSize, size_t dynamicSMemSize,
+                                                                                unsigned int flags);
+EXTMEM_API CUresult CUDAAPI cuOccupancyMaxPotentialBlockSize(int *minGridSize, int *blockSize, CUfunction func,
+                                                            CUoccupancyB2DSize blockSizeToDynamicSMemSize,
+                                                            size_t dynamicSMemSize, int blockSizeLimit);
+EXTMEM_API CUresult CUDAAPI cuOccupancyMaxPotentialBlockSizeWithFlags(int *minGridSize, int *blockSize, CUfunction func,
+                                                                     CUoccupancyB2DSize blockSizeToDynamicSMemSize,
+                                                                     size_t dynamicSMemSize, int blockSizeLimit,
+                                                                     unsigned int flags);
+EXTMEM_API CUresult CUDAAPI cuOccupancyAvailableDynamicSMemPerBlock(size_t *dynamicSmemSize, CUfunction func,
+                                                                   int numBlocks, int blockSize);
+
+/* ---- Kernel launches ----
+ * Parameters come either as kernelParams (one pointer per parameter of the kernel, each
+ * copied by the parameter's size) or as extra (CU_LAUNCH_PARAM_BUFFER_POINTER, a buffer laid
+ * out as the kernel's parameters, CU_LAUNCH_PARAM_BUFFER_SIZE, a pointer to its size_t size,
+ * CU_LAUNCH_PARAM_END). The call returns once the launch is queued; a kernel's fault
+ * (CUDA_ERROR_ILLEGAL_ADDRESS, _MISALIGNED_ADDRESS, _LAUNCH_FAILED, _ASSERT) is reported by
+ * the next call that waits and by every later call in the context (sticky; docs/kernels.md).
+ * CUDA_ERROR_INVALID_HANDLE: f NULL, forged or of an unloaded module, or of another context.
+ * CUDA_ERROR_INVALID_VALUE: a grid or block dimension of 0; block x or y > 1024, z > 64, or
+ *   more than 1024 threads, or more than the kernel's .maxntid allows, or not its .reqntid;
+ *   grid x > 2^31-1, y or z > 65535; dynamic shared memory above 48 KiB (less the static) not
+ *   raised by cuFuncSetAttribute, or above the raised limit; both or neither of kernelParams
+ *   and extra for a kernel with parameters; an extra list without the buffer, its size, or
+ *   with a size other than the parameters' or an unknown key. */
+EXTMEM_API CUresult CUDAAPI cuLaunchKernel(CUfunction f, unsigned int gridDimX, unsigned int gridDimY,
+                                           unsigned int gridDimZ, unsigned int blockDimX, unsigned int blockDimY,
+                                           unsigned int blockDimZ, unsigned int sharedMemBytes, CUstream hStream,
+                                           void **kernelParams, void **extra);
+/* As cuLaunchKernel. Attributes: IGNORE, COOPERATIVE, SYNCHRONIZATION_POLICY, PRIORITY,
+ * MEM_SYNC_DOMAIN(_MAP), PROGRAMMATIC_STREAM_SERIALIZATION, PREFERRED_SHARED_MEMORY_CARVEOUT,
+ * cluster scheduling policy and cluster dimensions of 1 are accepted (they change nothing on
+ * the software device); cluster dimensions other than 1 and the event attributes are
+ * CUDA_ERROR_NOT_SUPPORTED; an unknown id CUDA_ERROR_INVALID_VALUE. */
+EXTMEM_API CUresult CUDAAPI cuLaunchKernelEx(const CUlaunchConfig *config, CUfunction f, void **kernelParams,
+                                             void **extra);
+
 /* ---- Entry points by name ---- */
 /* symbol is the base name ("cuMemAlloc"); the newest variant introduced at or before
  * cudaVersion is returned. CUDA_ERROR_NOT_FOUND with *symbolStatus SYMBOL_NOT_FOUND or
  * VERSION_NOT_SUFFICIENT otherwise. */
 EXTMEM_API CUresult CUDAAPI cuGetProcAddress(const char *symbol, void **pfn, int cudaVersion, cuuint64_t flags,
                                              CUdriverProcAddressQueryResult *symbolStatus);
+
+/* The driver's private tables, which NVIDIA's runtime asks for. extmem has none: *ppExportTable
+ * is set to NULL (when not NULL) and the result is CUDA_ERROR_NOT_SUPPORTED, with a warning
+ * (EXTMEM_LOG=warn) saying that NVIDIA's libcudart was loaded where extmem's libcudart.so.13
+ * should be (docs/runtime.md). */
+EXTMEM_API CUresult CUDAAPI cuGetExportTable(const void **ppExportTable, const CUuuid *pExportTableId);
 
 #if defined(CUDA_API_PER_THREAD_DEFAULT_STREAM)
 /* As in NVIDIA's header: per-thread code asks for per-thread variants unless it says which. */

@@ -60,6 +60,17 @@
 #define cudaStreamWaitEvent cudaStreamWaitEvent_ptsz
 #define cudaEventRecord     cudaEventRecord_ptsz
 #define cudaLaunchHostFunc  cudaLaunchHostFunc_ptsz
+#define cudaLaunchKernel    cudaLaunchKernel_ptsz
+#define cudaStreamAddCallback cudaStreamAddCallback_ptsz
+#define cudaMemcpyToSymbol  cudaMemcpyToSymbol_ptds
+#define cudaMemcpyFromSymbol cudaMemcpyFromSymbol_ptds
+#define cudaMemcpyToSymbolAsync cudaMemcpyToSymbolAsync_ptsz
+#define cudaMemcpyFromSymbolAsync cudaMemcpyFromSymbolAsync_ptsz
+#define cudaMemPrefetchAsync cudaMemPrefetchAsync_ptsz
+#define cudaMallocAsync     cudaMallocAsync_ptsz
+#define cudaFreeAsync       cudaFreeAsync_ptsz
+#define cudaLaunchKernelExC cudaLaunchKernelExC_ptsz
+#define __cudaLaunchKernel  __cudaLaunchKernel_ptsz
 #endif
 
 #ifdef __cplusplus
@@ -336,6 +347,283 @@ EXTMEM_API cudaError_t CUDARTAPI cudaEventElapsedTime(float *ms, cudaEvent_t sta
  *   cudaErrorInvalidResourceHandle  event is NULL, destroyed or forged */
 EXTMEM_API cudaError_t CUDARTAPI cudaEventDestroy(cudaEvent_t event);
 
+/* ---- Device management, continued ------------------------------------------------------ */
+
+/* The best device for prop: the software device, 0, whatever prop asks.
+ * Returns:
+ *   cudaErrorInvalidValue  device or prop is NULL */
+EXTMEM_API cudaError_t CUDARTAPI cudaChooseDevice(int *device, const struct cudaDeviceProp *prop);
+
+/* Flags for the primary context of the thread's device (cudaDeviceSchedule*, cudaDeviceMapHost,
+ * cudaDeviceLmemResizeToMax, cudaDeviceSyncMemops), through cuDevicePrimaryCtxSetFlags, so they
+ * hold whether or not the context is active (CUDA 13 no longer refuses an active one).
+ * Returns:
+ *   cudaErrorInvalidValue  flags has a bit outside cudaDeviceMask, or more than one
+ *                          scheduling bit */
+EXTMEM_API cudaError_t CUDARTAPI cudaSetDeviceFlags(unsigned int flags);
+
+/* The flags of the thread device's primary context, with cudaDeviceMapHost always set (host
+ * memory is always mapped on the software device, as on every device NVIDIA still supports).
+ * Returns:
+ *   cudaErrorInvalidValue  flags is NULL */
+EXTMEM_API cudaError_t CUDARTAPI cudaGetDeviceFlags(unsigned int *flags);
+
+/* One device: a device cannot be its own peer, so *canAccessPeer is 0.
+ * Returns:
+ *   cudaErrorInvalidValue   canAccessPeer is NULL
+ *   cudaErrorInvalidDevice  device or peerDevice is not 0 */
+EXTMEM_API cudaError_t CUDARTAPI cudaDeviceCanAccessPeer(int *canAccessPeer, int device, int peerDevice);
+
+/* One device, which is the current one: NVIDIA's answers for a device and itself (probed on an
+ * H100, CUDA 13.0; tools/probes/runtime_probe.cu).
+ * Returns:
+ *   cudaErrorInvalidValue           flags is not 0
+ *   cudaErrorInvalidDevice          peerDevice is not 0
+ *   cudaErrorPeerAccessUnsupported  peerDevice is 0, the current device */
+EXTMEM_API cudaError_t CUDARTAPI cudaDeviceEnablePeerAccess(int peerDevice, unsigned int flags);
+
+/* Returns:
+ *   cudaErrorInvalidDevice         peerDevice is not 0
+ *   cudaErrorPeerAccessNotEnabled  peerDevice is 0, the current device */
+EXTMEM_API cudaError_t CUDARTAPI cudaDeviceDisablePeerAccess(int peerDevice);
+
+/* Per-process limits. The runtime keeps them, starting from what an H100 reports under CUDA
+ * 13.0 (stack 1024 bytes per thread, printf FIFO 8650752 bytes, malloc heap 8 MiB, sync depth
+ * 0, pending launches 2048, L2 fetch granularity 64, persisting L2 0); the software device
+ * does not need them to run kernels: device printf writes straight to stdout and frames grow
+ * as needed.
+ * Returns:
+ *   cudaErrorInvalidValue  pValue is NULL (GetLimit); limit is not a cudaLimit (NVIDIA's
+ *                          answer, not cudaErrorUnsupportedLimit); cudaLimitMaxL2FetchGranularity
+ *                          above 128 */
+EXTMEM_API cudaError_t CUDARTAPI cudaDeviceGetLimit(size_t *pValue, enum cudaLimit limit);
+EXTMEM_API cudaError_t CUDARTAPI cudaDeviceSetLimit(enum cudaLimit limit, size_t value);
+
+/* ---- Streams, continued ---- */
+
+/* Queues callback(stream, cudaSuccess, userData) in stream, as cudaLaunchHostFunc does.
+ * Returns:
+ *   cudaErrorInvalidValue           callback is NULL; flags is not 0
+ *   cudaErrorInvalidResourceHandle  stream is destroyed or forged */
+EXTMEM_API cudaError_t CUDARTAPI cudaStreamAddCallback(cudaStream_t stream, cudaStreamCallback_t callback,
+                                                       void *userData, unsigned int flags);
+
+/* ---- Managed memory ---------------------------------------------------------------------
+ * All device memory is host memory: managed memory is device memory the host may touch,
+ * which every allocation already is. Prefetches and advice are checked and have no effect. */
+
+/* Returns:
+ *   cudaErrorInvalidValue      devPtr is NULL; flags is not cudaMemAttachGlobal or
+ *                              cudaMemAttachHost
+ *   cudaSuccess                with *devPtr = NULL when size is 0 (NVIDIA's runtime too)
+ *   cudaErrorMemoryAllocation  the memory cannot be had */
+EXTMEM_API cudaError_t CUDARTAPI cudaMallocManaged(void **devPtr, size_t size,
+                                                   unsigned int flags EXTMEM_RT_DEFAULT(cudaMemAttachGlobal));
+
+/* CUDA 13's form (a cudaMemLocation; libcudart.so.12 exports CUDA 12's, with an int device).
+ * Returns:
+ *   cudaErrorInvalidValue           devPtr is NULL or count is 0; the range is not inside one
+ *                                   allocation the driver knows; flags is not 0; location is
+ *                                   not the device 0 or the host
+ *   cudaErrorInvalidDevice          location names a device other than 0
+ *   cudaErrorInvalidResourceHandle  stream is destroyed or forged */
+EXTMEM_API cudaError_t CUDARTAPI cudaMemPrefetchAsync(const void *devPtr, size_t count, struct cudaMemLocation location,
+                                                      unsigned int flags, cudaStream_t stream EXTMEM_RT_DEFAULT(0));
+
+/* Returns:
+ *   cudaErrorInvalidValue   as cudaMemPrefetchAsync for the range; advice is not a
+ *                           cudaMemoryAdvise; the location is not the host or device 0 where
+ *                           the advice needs one (read-mostly takes none) */
+EXTMEM_API cudaError_t CUDARTAPI cudaMemAdvise(const void *devPtr, size_t count, enum cudaMemoryAdvise advice,
+                                               struct cudaMemLocation location);
+
+/* ---- Stream-ordered allocation ----------------------------------------------------------
+ * The default pool of device 0. An allocation is usable at once (by host memory, before its
+ * turn in stream comes); a free waits for the device's queued work, as cuMemFree does: both
+ * are at least as ordered as CUDA asks. */
+
+/* Returns:
+ *   cudaErrorInvalidValue           devPtr is NULL
+ *   cudaSuccess                     with *devPtr = NULL when size is 0
+ *   cudaErrorInvalidResourceHandle  stream is destroyed or forged
+ *   cudaErrorMemoryAllocation       the memory cannot be had */
+EXTMEM_API cudaError_t CUDARTAPI cudaMallocAsync(void **devPtr, size_t size, cudaStream_t stream);
+
+/* Returns:
+ *   cudaErrorInvalidValue           devPtr is not the start of a live allocation
+ *   cudaErrorInvalidResourceHandle  stream is destroyed or forged */
+EXTMEM_API cudaError_t CUDARTAPI cudaFreeAsync(void *devPtr, cudaStream_t stream);
+
+/* The default pool: one handle per process, standing for the pool of cudaMallocAsync.
+ * Returns:
+ *   cudaErrorInvalidValue   memPool is NULL
+ *   cudaErrorInvalidDevice  device is not 0 */
+EXTMEM_API cudaError_t CUDARTAPI cudaDeviceGetDefaultMemPool(cudaMemPool_t *memPool, int device);
+EXTMEM_API cudaError_t CUDARTAPI cudaDeviceGetMemPool(cudaMemPool_t *memPool, int device);
+
+/* The pool's attributes: the reuse flags and the release threshold are kept and read back;
+ * the memory counters are 0 (memory goes back to the system at each free).
+ * Returns:
+ *   cudaErrorInvalidValue  memPool is not the default pool; value is NULL; attr is not a
+ *                          cudaMemPoolAttr, or a counter other than the high marks when set
+ *                          (those take 0 only) */
+EXTMEM_API cudaError_t CUDARTAPI cudaMemPoolSetAttribute(cudaMemPool_t memPool, enum cudaMemPoolAttr attr, void *value);
+EXTMEM_API cudaError_t CUDARTAPI cudaMemPoolGetAttribute(cudaMemPool_t memPool, enum cudaMemPoolAttr attr, void *value);
+
+/* Nothing is held back by the pool: succeeds once memPool is checked.
+ * Returns:
+ *   cudaErrorInvalidValue  memPool is not the default pool */
+EXTMEM_API cudaError_t CUDARTAPI cudaMemPoolTrimTo(cudaMemPool_t memPool, size_t minBytesToKeep);
+
+/* ---- Kernels ----------------------------------------------------------------------------
+ * A kernel is named by its host function: the stub nvcc or clang generates for a __global__
+ * function, which the program registered with __cudaRegisterFunction at start-up. The fat
+ * binary holding the kernel is loaded into the current context on its first use there (once
+ * per context), as NVIDIA's runtime does lazily. Below, func NULL is
+ * cudaErrorInvalidDeviceFunction and a pointer that names no registered kernel
+ * cudaErrorInvalidResourceHandle, with a reason naming it: NVIDIA's answers (H100, CUDA 13.0). */
+
+/* Launches func with args (one pointer per parameter, as cuLaunchKernel's kernelParams).
+ * Returns:
+ *   cudaErrorInvalidDeviceFunction  func is NULL
+ *   cudaErrorInvalidResourceHandle  func is not a registered kernel
+ *   cudaErrorInvalidKernelImage     its fat binary holds no image the engine can load (the
+ *                                   reason says why: a bad wrapper, relocatable device code)
+ *   cudaErrorInvalidValue           a grid or block dimension is 0, the block has more
+ *                                   threads than the kernel takes, or too much shared memory
+ *                                   (the driver's answer, as on an H100)
+ *   (from cuLaunchKernel)           the rest, translated; a fault of an earlier kernel is
+ *                                   sticky (cudaErrorIllegalAddress, cudaErrorLaunchFailure) */
+EXTMEM_API cudaError_t CUDARTAPI cudaLaunchKernel(const void *func, dim3 gridDim, dim3 blockDim, void **args,
+                                                  size_t sharedMem, cudaStream_t stream);
+EXTMEM_API cudaError_t CUDARTAPI cudaLaunchKernel_ptsz(const void *func, dim3 gridDim, dim3 blockDim, void **args,
+                                                       size_t sharedMem, cudaStream_t stream);
+
+/* cudaLaunchKernel with a configuration. Attributes with no effect on the software device
+ * are accepted: cudaLaunchAttributeIgnore, AccessPolicyWindow, SynchronizationPolicy,
+ * Priority, ClusterSchedulingPolicyPreference, a cluster of 1x1x1 and cooperative 0.
+ * Returns: as cudaLaunchKernel, and
+ *   cudaErrorInvalidValue   config is NULL (NVIDIA's runtime crashes); numAttrs is not 0 and
+ *                           attrs is NULL
+ *   cudaErrorNotSupported   a cooperative launch or a cluster: the engine runs neither (an
+ *                           H100 runs both) */
+EXTMEM_API cudaError_t CUDARTAPI cudaLaunchKernelExC(const cudaLaunchConfig_t *config, const void *func, void **args);
+EXTMEM_API cudaError_t CUDARTAPI cudaLaunchKernelExC_ptsz(const cudaLaunchConfig_t *config, const void *func,
+                                                          void **args);
+
+/* The kernel's attributes (cuFuncGetAttribute of each field); reserved is zeroed.
+ * Returns:
+ *   cudaErrorInvalidValue           attr is NULL
+ *   cudaErrorInvalidDeviceFunction  func is NULL
+ *   cudaErrorInvalidResourceHandle  func is not a registered kernel */
+EXTMEM_API cudaError_t CUDARTAPI cudaFuncGetAttributes(struct cudaFuncAttributes *attr, const void *func);
+
+/* Returns:
+ *   cudaErrorInvalidDeviceFunction  func is NULL
+ *   cudaErrorInvalidResourceHandle  func is not a registered kernel
+ *   cudaErrorInvalidValue           attr is not a cudaFuncAttribute that can be set; value out
+ *                                   of its range (cuFuncSetAttribute's answer) */
+EXTMEM_API cudaError_t CUDARTAPI cudaFuncSetAttribute(const void *func, enum cudaFuncAttribute attr, int value);
+
+/* The preference is kept (cuFuncSetCacheConfig) and changes nothing on the software device.
+ * Returns:
+ *   cudaErrorInvalidDeviceFunction  func is NULL
+ *   cudaErrorInvalidResourceHandle  func is not a registered kernel
+ *   cudaErrorInvalidValue           cacheConfig is not a cudaFuncCache */
+EXTMEM_API cudaError_t CUDARTAPI cudaFuncSetCacheConfig(const void *func, enum cudaFuncCache cacheConfig);
+
+/* Blocks of blockSize threads with dynamicSMemSize bytes of dynamic shared memory that fit on
+ * one multiprocessor at once (cuOccupancyMaxActiveBlocksPerMultiprocessor).
+ * Returns:
+ *   cudaErrorInvalidValue           numBlocks is NULL; flags is not cudaOccupancyDefault or
+ *                                   cudaOccupancyDisableCachingOverride
+ *   cudaErrorInvalidDeviceFunction  func is NULL
+ *   cudaErrorInvalidResourceHandle  func is not a registered kernel
+ *   (from the driver)               blockSize or dynamicSMemSize out of range */
+EXTMEM_API cudaError_t CUDARTAPI cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *numBlocks, const void *func,
+                                                                               int blockSize, size_t dynamicSMemSize);
+EXTMEM_API cudaError_t CUDARTAPI cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *numBlocks,
+                                                                                        const void *func,
+                                                                                        int blockSize,
+                                                                                        size_t dynamicSMemSize,
+                                                                                        unsigned int flags);
+
+/* ---- Device variables -------------------------------------------------------------------
+ * A __device__ or __constant__ variable is named by its host shadow (&variable in host code),
+ * registered with __cudaRegisterVar. Its module is loaded into the current context on first
+ * use, as a kernel's is. */
+
+/* Copies count bytes from src to the variable, at offset bytes into it, in the legacy
+ * default stream (the Async forms: in stream).
+ * Returns:
+ *   cudaErrorInvalidSymbol           symbol is not a registered variable
+ *   cudaErrorInvalidValue            offset + count runs past the variable's end
+ *   cudaErrorInvalidMemcpyDirection  kind is not HostToDevice, DeviceToDevice or Default
+ *                                    (ToSymbol), DeviceToHost, DeviceToDevice or Default
+ *                                    (FromSymbol)
+ *   (from cudaMemcpy)                as cudaMemcpy for src / dst */
+EXTMEM_API cudaError_t CUDARTAPI cudaMemcpyToSymbol(const void *symbol, const void *src, size_t count,
+                                                    size_t offset EXTMEM_RT_DEFAULT(0),
+                                                    enum cudaMemcpyKind kind EXTMEM_RT_DEFAULT(cudaMemcpyHostToDevice));
+EXTMEM_API cudaError_t CUDARTAPI cudaMemcpyFromSymbol(void *dst, const void *symbol, size_t count,
+                                                      size_t offset EXTMEM_RT_DEFAULT(0),
+                                                      enum cudaMemcpyKind kind EXTMEM_RT_DEFAULT(cudaMemcpyDeviceToHost));
+EXTMEM_API cudaError_t CUDARTAPI cudaMemcpyToSymbolAsync(const void *symbol, const void *src, size_t count,
+                                                         size_t offset, enum cudaMemcpyKind kind,
+                                                         cudaStream_t stream EXTMEM_RT_DEFAULT(0));
+EXTMEM_API cudaError_t CUDARTAPI cudaMemcpyFromSymbolAsync(void *dst, const void *symbol, size_t count, size_t offset,
+                                                           enum cudaMemcpyKind kind,
+                                                           cudaStream_t stream EXTMEM_RT_DEFAULT(0));
+
+/* The variable's device address and size (cuModuleGetGlobal).
+ * Returns:
+ *   cudaErrorInvalidValue   devPtr / size is NULL
+ *   cudaErrorInvalidSymbol  symbol is not a registered variable */
+EXTMEM_API cudaError_t CUDARTAPI cudaGetSymbolAddress(void **devPtr, const void *symbol);
+EXTMEM_API cudaError_t CUDARTAPI cudaGetSymbolSize(size_t *size, const void *symbol);
+
+/* ---- Registration ABI -------------------------------------------------------------------
+ * What compilers' host code calls (nvcc's crt/host_runtime.h, clang's CUDA code generation);
+ * not for programs to call. The handle __cudaRegisterFatBinary returns names the fat binary
+ * in the calls after it. The wrapper it takes is {int magic = 0x466243b1; int version; const
+ * void *data; void *unused}: data is a fat binary (nvcc) or PTX text ending in a NUL byte
+ * (extmem's CMake helper through clang), loaded lazily. Failures cannot be returned from
+ * start-up: a bad wrapper is recorded and reported by the first launch that needs it. */
+EXTMEM_API void **CUDARTAPI __cudaRegisterFatBinary(void *fatCubin);
+EXTMEM_API void CUDARTAPI __cudaRegisterFatBinaryEnd(void **fatCubinHandle);
+EXTMEM_API void CUDARTAPI __cudaUnregisterFatBinary(void **fatCubinHandle);
+EXTMEM_API void CUDARTAPI __cudaRegisterFunction(void **fatCubinHandle, const char *hostFun, char *deviceFun,
+                                                 const char *deviceName, int thread_limit, uint3 *tid, uint3 *bid,
+                                                 dim3 *bDim, dim3 *gDim, int *wSize);
+EXTMEM_API void CUDARTAPI __cudaRegisterVar(void **fatCubinHandle, char *hostVar, char *deviceAddress,
+                                            const char *deviceName, int ext, size_t size, int constant, int global);
+EXTMEM_API void CUDARTAPI __cudaRegisterManagedVar(void **fatCubinHandle, void **hostVarPtrAddress,
+                                                   char *deviceAddress, const char *deviceName, int ext, size_t size,
+                                                   int constant, int global);
+EXTMEM_API char CUDARTAPI __cudaInitModule(void **fatCubinHandle);
+EXTMEM_API unsigned CUDARTAPI __cudaPushCallConfiguration(dim3 gridDim, dim3 blockDim, size_t sharedMem EXTMEM_RT_DEFAULT(0),
+                                                          struct CUstream_st *stream EXTMEM_RT_DEFAULT(0));
+EXTMEM_API cudaError_t CUDARTAPI __cudaPopCallConfiguration(dim3 *gridDim, dim3 *blockDim, size_t *sharedMem,
+                                                            void *stream);
+EXTMEM_API cudaError_t CUDARTAPI __cudaGetKernel(cudaKernel_t *kernel, const void *hostFun);
+EXTMEM_API cudaError_t CUDARTAPI __cudaLaunchKernel(cudaKernel_t kernel, dim3 gridDim, dim3 blockDim, void **args,
+                                                    size_t sharedMem, cudaStream_t stream);
+EXTMEM_API cudaError_t CUDARTAPI __cudaLaunchKernel_ptsz(cudaKernel_t kernel, dim3 gridDim, dim3 blockDim, void **args,
+                                                         size_t sharedMem, cudaStream_t stream);
+
+/* The launch ABI of older compilers (clang before CUDA 9.2 mode, which is what clang picks
+ * with no CUDA installation): the configuration, then each argument copied at its offset,
+ * then the launch. Per thread, like the configuration stack.
+ * Returns:
+ *   cudaErrorInvalidValue           (cudaSetupArgument) the arguments pass 4 KiB, or arg is
+ *                                   NULL with size not 0
+ *   cudaErrorMissingConfiguration   (cudaLaunch) no cudaConfigureCall came before it
+ *   and cudaLaunchKernel's results */
+EXTMEM_API cudaError_t CUDARTAPI cudaConfigureCall(dim3 gridDim, dim3 blockDim, size_t sharedMem EXTMEM_RT_DEFAULT(0),
+                                                   cudaStream_t stream EXTMEM_RT_DEFAULT(0));
+EXTMEM_API cudaError_t CUDARTAPI cudaSetupArgument(const void *arg, size_t size, size_t offset);
+EXTMEM_API cudaError_t CUDARTAPI cudaLaunch(const void *func);
+
 /* ---- Per-thread default stream forms ---------------------------------------------------
  * What the calls above become under CUDA_API_PER_THREAD_DEFAULT_STREAM: the same results,
  * with the per-thread stream where the plain form uses the legacy one (for the _ptsz forms:
@@ -350,6 +638,23 @@ EXTMEM_API cudaError_t CUDARTAPI cudaStreamSynchronize_ptsz(cudaStream_t stream)
 EXTMEM_API cudaError_t CUDARTAPI cudaStreamWaitEvent_ptsz(cudaStream_t stream, cudaEvent_t event, unsigned int flags);
 EXTMEM_API cudaError_t CUDARTAPI cudaEventRecord_ptsz(cudaEvent_t event, cudaStream_t stream);
 EXTMEM_API cudaError_t CUDARTAPI cudaLaunchHostFunc_ptsz(cudaStream_t stream, cudaHostFn_t fn, void *userData);
+EXTMEM_API cudaError_t CUDARTAPI cudaStreamAddCallback_ptsz(cudaStream_t stream, cudaStreamCallback_t callback,
+                                                            void *userData, unsigned int flags);
+EXTMEM_API cudaError_t CUDARTAPI cudaMemcpyToSymbol_ptds(const void *symbol, const void *src, size_t count,
+                                                         size_t offset, enum cudaMemcpyKind kind);
+EXTMEM_API cudaError_t CUDARTAPI cudaMemcpyFromSymbol_ptds(void *dst, const void *symbol, size_t count, size_t offset,
+                                                           enum cudaMemcpyKind kind);
+EXTMEM_API cudaError_t CUDARTAPI cudaMemcpyToSymbolAsync_ptsz(const void *symbol, const void *src, size_t count,
+                                                              size_t offset, enum cudaMemcpyKind kind,
+                                                              cudaStream_t stream);
+EXTMEM_API cudaError_t CUDARTAPI cudaMemcpyFromSymbolAsync_ptsz(void *dst, const void *symbol, size_t count,
+                                                                size_t offset, enum cudaMemcpyKind kind,
+                                                                cudaStream_t stream);
+EXTMEM_API cudaError_t CUDARTAPI cudaMemPrefetchAsync_ptsz(const void *devPtr, size_t count,
+                                                           struct cudaMemLocation location, unsigned int flags,
+                                                           cudaStream_t stream);
+EXTMEM_API cudaError_t CUDARTAPI cudaMallocAsync_ptsz(void **devPtr, size_t size, cudaStream_t stream);
+EXTMEM_API cudaError_t CUDARTAPI cudaFreeAsync_ptsz(void *devPtr, cudaStream_t stream);
 
 #ifdef __cplusplus
 }

@@ -14,6 +14,7 @@
 /* The handle types (CUstream_st, CUevent_st) and CUuuid_st are shared with the driver API,
  * as in NVIDIA's headers: a cudaStream_t is a CUstream. */
 #include "extmem/cuda.h"
+#include "extmem/vector_types.h"
 
 /* This header stands in for NVIDIA's: keep the include guard that code tests for. */
 #ifndef __DRIVER_TYPES_H__
@@ -555,6 +556,150 @@ typedef struct cudaIpcEventHandle_st {
 typedef struct cudaIpcMemHandle_st {
     char reserved[CUDA_IPC_HANDLE_SIZE];
 } cudaIpcMemHandle_t;
+
+/* ---- Kernels -------------------------------------------------------------------------- */
+/* A kernel as __cudaGetKernel names it (nvcc's launch path), and a module's function. */
+typedef struct CUkern_st *cudaKernel_t;
+typedef struct CUfunc_st *cudaFunction_t;
+
+enum cudaFuncCache {
+    cudaFuncCachePreferNone   = 0,
+    cudaFuncCachePreferShared = 1,
+    cudaFuncCachePreferL1     = 2,
+    cudaFuncCachePreferEqual  = 3
+};
+
+enum cudaFuncAttribute {
+    cudaFuncAttributeMaxDynamicSharedMemorySize        = 8,
+    cudaFuncAttributePreferredSharedMemoryCarveout     = 9,
+    cudaFuncAttributeClusterDimMustBeSet               = 10,
+    cudaFuncAttributeRequiredClusterWidth              = 11,
+    cudaFuncAttributeRequiredClusterHeight             = 12,
+    cudaFuncAttributeRequiredClusterDepth              = 13,
+    cudaFuncAttributeNonPortableClusterSizeAllowed     = 14,
+    cudaFuncAttributeClusterSchedulingPolicyPreference = 15,
+    cudaFuncAttributeMax
+};
+
+struct cudaFuncAttributes {
+    size_t sharedSizeBytes;
+    size_t constSizeBytes;
+    size_t localSizeBytes;
+    int maxThreadsPerBlock;
+    int numRegs;
+    int ptxVersion;
+    int binaryVersion;
+    int cacheModeCA;
+    int maxDynamicSharedSizeBytes;
+    int preferredShmemCarveout;
+    int clusterDimMustBeSet;
+    int requiredClusterWidth;
+    int requiredClusterHeight;
+    int requiredClusterDepth;
+    int clusterSchedulingPolicyPreference;
+    int nonPortableClusterSizeAllowed;
+    int reserved[16];
+};
+
+/* cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags */
+#define cudaOccupancyDefault                0x00
+#define cudaOccupancyDisableCachingOverride 0x01
+
+/* Launch attributes (cudaLaunchKernelExC). The value is 64 bytes, as in CUDA 13.0; extmem
+ * reads the members named here. */
+typedef enum cudaLaunchAttributeID {
+    cudaLaunchAttributeIgnore                = 0,
+    cudaLaunchAttributeAccessPolicyWindow    = 1,
+    cudaLaunchAttributeCooperative           = 2,
+    cudaLaunchAttributeSynchronizationPolicy = 3,
+    cudaLaunchAttributeClusterDimension      = 4,
+    cudaLaunchAttributeClusterSchedulingPolicyPreference = 5,
+    cudaLaunchAttributeProgrammaticStreamSerialization   = 6,
+    cudaLaunchAttributeProgrammaticEvent     = 7,
+    cudaLaunchAttributePriority              = 8
+} cudaLaunchAttributeID;
+
+typedef union cudaLaunchAttributeValue {
+    char pad[64];
+    int cooperative;
+    int priority;
+    struct {
+        unsigned int x, y, z;
+    } clusterDim;
+    int programmaticStreamSerializationAllowed;
+    struct {
+        cudaEvent_t event; /* a pointer: the union is 8-byte aligned, as NVIDIA's */
+        int flags;
+        int triggerAtBlockStart;
+    } programmaticEvent;
+} cudaLaunchAttributeValue;
+
+typedef struct cudaLaunchAttribute_st {
+    cudaLaunchAttributeID id;
+    char pad[8 - sizeof(cudaLaunchAttributeID)];
+    cudaLaunchAttributeValue val;
+} cudaLaunchAttribute;
+
+typedef struct cudaLaunchConfig_st {
+    dim3 gridDim;
+    dim3 blockDim;
+    size_t dynamicSmemBytes;
+    cudaStream_t stream;
+    cudaLaunchAttribute *attrs;
+    unsigned int numAttrs;
+} cudaLaunchConfig_t;
+
+/* ---- Limits ---------------------------------------------------------------------------- */
+enum cudaLimit {
+    cudaLimitStackSize                    = 0x00,
+    cudaLimitPrintfFifoSize               = 0x01,
+    cudaLimitMallocHeapSize               = 0x02,
+    cudaLimitDevRuntimeSyncDepth          = 0x03,
+    cudaLimitDevRuntimePendingLaunchCount = 0x04,
+    cudaLimitMaxL2FetchGranularity        = 0x05,
+    cudaLimitPersistingL2CacheSize        = 0x06
+};
+
+/* ---- Stream callbacks ---- */
+typedef void (CUDART_CB *cudaStreamCallback_t)(cudaStream_t stream, cudaError_t status, void *userData);
+
+/* ---- Managed memory -------------------------------------------------------------------- */
+enum cudaMemoryAdvise {
+    cudaMemAdviseSetReadMostly          = 1,
+    cudaMemAdviseUnsetReadMostly        = 2,
+    cudaMemAdviseSetPreferredLocation   = 3,
+    cudaMemAdviseUnsetPreferredLocation = 4,
+    cudaMemAdviseSetAccessedBy          = 5,
+    cudaMemAdviseUnsetAccessedBy        = 6
+};
+
+enum cudaMemLocationType {
+    cudaMemLocationTypeInvalid              = 0,
+    cudaMemLocationTypeNone                 = 0,
+    cudaMemLocationTypeDevice               = 1,
+    cudaMemLocationTypeHost                 = 2,
+    cudaMemLocationTypeHostNuma             = 3,
+    cudaMemLocationTypeHostNumaCurrent      = 4
+};
+
+struct cudaMemLocation {
+    enum cudaMemLocationType type;
+    int id;
+};
+
+/* ---- Memory pools ---------------------------------------------------------------------- */
+typedef struct CUmemPoolHandle_st *cudaMemPool_t;
+
+enum cudaMemPoolAttr {
+    cudaMemPoolReuseFollowEventDependencies   = 0x1,
+    cudaMemPoolReuseAllowOpportunistic        = 0x2,
+    cudaMemPoolReuseAllowInternalDependencies = 0x3,
+    cudaMemPoolAttrReleaseThreshold           = 0x4,
+    cudaMemPoolAttrReservedMemCurrent         = 0x5,
+    cudaMemPoolAttrReservedMemHigh            = 0x6,
+    cudaMemPoolAttrUsedMemCurrent             = 0x7,
+    cudaMemPoolAttrUsedMemHigh                = 0x8
+};
 
 #ifdef __cplusplus
 }

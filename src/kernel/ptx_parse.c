@@ -788,13 +788,14 @@ static bool parse_dim_list(struct kparser *ps, uint32_t out[3])
 static bool resolve_fixups(struct kparser *ps, bool final)
 {
     uint32_t kept = 0;
+    bool ok = true;
     for (uint32_t i = 0; i < ps->nfixups; ++i) {
         struct kfixup *fx = &ps->fixups[i];
         struct ksym *s = ps->locals ? khash_get(ps->locals, fx->name, strlen(fx->name)) : NULL;
         if (!s || s->kind != KSYM_LABEL) {
-            if (final)
-                return kparse_error_at(ps, fx->line, "label '%s' is not defined in this function", fx->name);
-            ps->fixups[kept++] = *fx;
+            if (final && ok)
+                ok = kparse_error_at(ps, fx->line, "label '%s' is not defined in this function", fx->name);
+            ps->fixups[kept++] = *fx; /* still owned by the list (freed with it) */
             continue;
         }
         struct kinsn *in = &ps->cur->code[fx->insn];
@@ -805,7 +806,7 @@ static bool resolve_fixups(struct kparser *ps, bool final)
         free(fx->name);
     }
     ps->nfixups = kept;
-    return true;
+    return ok;
 }
 
 /* True when the current word is a label: a ':' follows it (spaces may come between). */

@@ -60,6 +60,11 @@ cudaError_t rt_device(const char *fn, int ordinal, CUdevice *dev)
     return rt_cu(cuDeviceGet(dev, ordinal));
 }
 
+unsigned int rt_context_generation(void)
+{
+    return atomic_load(&rt_generation);
+}
+
 int rt_thread_device(void)
 {
     return rt_tls_device;

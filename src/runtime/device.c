@@ -1,6 +1,7 @@
 /*
  * src/runtime/device.c: device management and versions.
  */
+#include <stdatomic.h>
 #include <string.h>
 
 #include "runtime/runtime.h"
@@ -237,4 +238,133 @@ cudaError_t CUDARTAPI cudaDeviceReset(void)
     if (r != CUDA_SUCCESS)
         return rt_cu(r);
     return rt_reset_device();
+}
+
+/* ---- Device choice, flags, peers and limits ---- */
+
+cudaError_t CUDARTAPI cudaChooseDevice(int *device, const struct cudaDeviceProp *prop)
+{
+    if (device == NULL)
+        return rt_fail(cudaErrorInvalidValue, "cudaChooseDevice: device is NULL");
+    if (prop == NULL)
+        return rt_fail(cudaErrorInvalidValue, "cudaChooseDevice: prop is NULL");
+    /* One device: it is the closest match to any properties. */
+    *device = 0;
+    return cudaSuccess;
+}
+
+cudaError_t CUDARTAPI cudaSetDeviceFlags(unsigned int flags)
+{
+    const char *fn = "cudaSetDeviceFlags";
+    unsigned int sched = flags & cudaDeviceScheduleMask;
+    if ((flags & ~(unsigned int)cudaDeviceMask) || (sched & (sched - 1)))
+        return rt_fail(cudaErrorInvalidValue,
+                       "%s: flags 0x%x has unknown bits or more than one cudaDeviceSchedule* bit", fn, flags);
+    CUdevice dev;
+    cudaError_t err = rt_device(fn, rt_thread_device(), &dev);
+    if (err != cudaSuccess)
+        return err;
+    /* cudaDevice* flags have the values of CU_CTX_* (cudaDeviceMapHost is CU_CTX_MAP_HOST). */
+    return rt_cu(cuDevicePrimaryCtxSetFlags(dev, flags));
+}
+
+cudaError_t CUDARTAPI cudaGetDeviceFlags(unsigned int *flags)
+{
+    if (flags == NULL)
+        return rt_fail(cudaErrorInvalidValue, "cudaGetDeviceFlags: flags is NULL");
+    CUdevice dev;
+    cudaError_t err = rt_device("cudaGetDeviceFlags", rt_thread_device(), &dev);
+    if (err != cudaSuccess)
+        return err;
+    unsigned int f = 0;
+    int active = 0;
+    CUresult r = cuDevicePrimaryCtxGetState(dev, &f, &active);
+    if (r != CUDA_SUCCESS)
+        return rt_cu(r);
+    *flags = f | cudaDeviceMapHost;
+    return cudaSuccess;
+}
+
+cudaError_t CUDARTAPI cudaDeviceCanAccessPeer(int *canAccessPeer, int device, int peerDevice)
+{
+    const char *fn = "cudaDeviceCanAccessPeer";
+    if (canAccessPeer == NULL)
+        return rt_fail(cudaErrorInvalidValue, "%s: canAccessPeer is NULL", fn);
+    CUdevice dev;
+    cudaError_t err = rt_device(fn, device, &dev);
+    if (err == cudaSuccess)
+        err = rt_device(fn, peerDevice, &dev);
+    if (err != cudaSuccess)
+        return err;
+    /* A device is not its own peer (NVIDIA's runtime answers 0 for device == peerDevice). */
+    *canAccessPeer = 0;
+    return cudaSuccess;
+}
+
+/* The only device is the current one, and a device is not its own peer: NVIDIA's runtime
+ * answers cudaErrorPeerAccessUnsupported to enable and cudaErrorPeerAccessNotEnabled to
+ * disable access to the current device (H100, CUDA 13.0). */
+static cudaError_t peer_check(const char *fn, int peerDevice, cudaError_t self)
+{
+    CUdevice dev;
+    cudaError_t err = rt_device(fn, peerDevice, &dev);
+    if (err != cudaSuccess)
+        return err;
+    return rt_fail(self, "%s: device %d is the current device: a device is not its own peer", fn, peerDevice);
+}
+
+cudaError_t CUDARTAPI cudaDeviceEnablePeerAccess(int peerDevice, unsigned int flags)
+{
+    if (flags != 0)
+        return rt_fail(cudaErrorInvalidValue, "cudaDeviceEnablePeerAccess: flags 0x%x is not 0", flags);
+    return peer_check("cudaDeviceEnablePeerAccess", peerDevice, cudaErrorPeerAccessUnsupported);
+}
+
+cudaError_t CUDARTAPI cudaDeviceDisablePeerAccess(int peerDevice)
+{
+    return peer_check("cudaDeviceDisablePeerAccess", peerDevice, cudaErrorPeerAccessNotEnabled);
+}
+
+/* The limits, with the defaults an H100 reports under CUDA 13.0 (the stack's is CUDA's
+ * documented 1024; the persisting L2 size is 0, the software device having no L2). */
+static _Atomic size_t rt_limits[] = {
+    [cudaLimitStackSize] = 1024,
+    [cudaLimitPrintfFifoSize] = 8650752,
+    [cudaLimitMallocHeapSize] = 8388608,
+    [cudaLimitDevRuntimeSyncDepth] = 0,
+    [cudaLimitDevRuntimePendingLaunchCount] = 2048,
+    [cudaLimitMaxL2FetchGranularity] = 64,
+    [cudaLimitPersistingL2CacheSize] = 0,
+};
+
+static cudaError_t limit_check(const char *fn, enum cudaLimit limit)
+{
+    /* cudaErrorInvalidValue, not cudaErrorUnsupportedLimit: NVIDIA's answer (H100, CUDA 13.0). */
+    if ((unsigned int)limit >= sizeof rt_limits / sizeof rt_limits[0])
+        return rt_fail(cudaErrorInvalidValue, "%s: limit %d is not a cudaLimit (0..%d)", fn, (int)limit,
+                       (int)cudaLimitPersistingL2CacheSize);
+    return cudaSuccess;
+}
+
+cudaError_t CUDARTAPI cudaDeviceGetLimit(size_t *pValue, enum cudaLimit limit)
+{
+    if (pValue == NULL)
+        return rt_fail(cudaErrorInvalidValue, "cudaDeviceGetLimit: pValue is NULL");
+    cudaError_t err = limit_check("cudaDeviceGetLimit", limit);
+    if (err != cudaSuccess)
+        return err;
+    *pValue = atomic_load(&rt_limits[limit]);
+    return cudaSuccess;
+}
+
+cudaError_t CUDARTAPI cudaDeviceSetLimit(enum cudaLimit limit, size_t value)
+{
+    const char *fn = "cudaDeviceSetLimit";
+    cudaError_t err = limit_check(fn, limit);
+    if (err != cudaSuccess)
+        return err;
+    if (limit == cudaLimitMaxL2FetchGranularity && value > 128)
+        return rt_fail(cudaErrorInvalidValue, "%s: an L2 fetch granularity of %zu bytes is above 128", fn, value);
+    atomic_store(&rt_limits[limit], value);
+    return cudaSuccess;
 }

@@ -66,6 +66,21 @@ int rt_thread_device(void);
  * next call. */
 cudaError_t rt_reset_device(void);
 
+/* Counts cudaDeviceReset calls: what the runtime loaded into the primary context of an
+ * earlier generation (modules) is gone. */
+unsigned int rt_context_generation(void);
+
+/* ---- Kernels and variables (register.c) ---- */
+
+/* The kernel a host function names, loaded into the current context (rt_context first):
+ * cudaErrorInvalidDeviceFunction (with a reason naming fn) when hostFun is no registered
+ * kernel, the module load's result when its image cannot be loaded. */
+cudaError_t rt_kernel_function(const char *fn, const void *hostFun, CUfunction *f);
+
+/* A registered __device__ / __constant__ variable's device address and size in the current
+ * context: cudaErrorInvalidSymbol (with a reason) when symbol is no registered variable. */
+cudaError_t rt_symbol(const char *fn, const void *symbol, CUdeviceptr *dptr, size_t *size);
+
 /* ---- Streams (stream.c) ---- */
 
 /* The stream a _ptsz form means: NULL is the per-thread stream there. */

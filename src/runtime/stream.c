@@ -6,6 +6,7 @@
  * would accept but the runtime refuses (destroying a default stream).
  */
 #include <stdint.h>
+#include <stdlib.h>
 
 #include "runtime/runtime.h"
 
@@ -128,4 +129,53 @@ cudaError_t CUDARTAPI cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, v
 cudaError_t CUDARTAPI cudaLaunchHostFunc_ptsz(cudaStream_t stream, cudaHostFn_t fn, void *userData)
 {
     return rt_launch_host_func(rt_ptsz(stream), fn, userData);
+}
+
+/* cudaStreamAddCallback's callback takes the stream and a status besides the user's data:
+ * a trampoline carries them to cuLaunchHostFunc. */
+struct rt_callback {
+    cudaStreamCallback_t callback;
+    cudaStream_t stream;
+    void *userData;
+};
+
+static void CUDA_CB rt_callback_run(void *p)
+{
+    struct rt_callback c = *(struct rt_callback *)p;
+    free(p);
+    /* A host function runs only after the work before it succeeded: the status is success
+     * (a failed stream's later work, callbacks included, does not run on extmem). */
+    c.callback(c.stream, cudaSuccess, c.userData);
+}
+
+static cudaError_t rt_stream_add_callback(cudaStream_t stream, cudaStreamCallback_t callback, void *userData,
+                                          unsigned int flags)
+{
+    if (callback == NULL)
+        return rt_fail(cudaErrorInvalidValue, "cudaStreamAddCallback: callback is NULL");
+    if (flags != 0)
+        return rt_fail(cudaErrorInvalidValue, "cudaStreamAddCallback: flags 0x%x is not 0", flags);
+    cudaError_t err = rt_context();
+    if (err != cudaSuccess)
+        return err;
+    struct rt_callback *c = malloc(sizeof *c);
+    if (c == NULL)
+        return rt_fail(cudaErrorMemoryAllocation, "cudaStreamAddCallback: out of host memory");
+    *c = (struct rt_callback){callback, stream, userData};
+    CUresult r = cuLaunchHostFunc(stream, rt_callback_run, c);
+    if (r != CUDA_SUCCESS)
+        free(c);
+    return rt_cu(r);
+}
+
+cudaError_t CUDARTAPI cudaStreamAddCallback(cudaStream_t stream, cudaStreamCallback_t callback, void *userData,
+                                            unsigned int flags)
+{
+    return rt_stream_add_callback(stream, callback, userData, flags);
+}
+
+cudaError_t CUDARTAPI cudaStreamAddCallback_ptsz(cudaStream_t stream, cudaStreamCallback_t callback, void *userData,
+                                                 unsigned int flags)
+{
+    return rt_stream_add_callback(rt_ptsz(stream), callback, userData, flags);
 }

@@ -10,6 +10,12 @@ cmake -S "$project" -B "$work/cmake" -G "$GENERATOR" -DCMAKE_PREFIX_PATH="$work/
 cmake --build "$work/cmake" >/dev/null
 LD_LIBRARY_PATH="$work/prefix/lib:$work/prefix/lib64:${LD_LIBRARY_PATH:-}" "$work/cmake/consumer"
 echo "consumer: cmake package OK"
+if [ -x "$work/cmake/consumer_cuda" ]; then
+  LD_LIBRARY_PATH="$work/prefix/lib:$work/prefix/lib64:${LD_LIBRARY_PATH:-}" "$work/cmake/consumer_cuda"
+  echo "consumer: CUDA through extmem_add_cuda_executable OK"
+else
+  echo "consumer: no clang: the CUDA program was not built"
+fi
 
 pc=$(find "$work/prefix" -name extmem.pc -path '*pkgconfig*' | head -n 1)
 export PKG_CONFIG_PATH=$(dirname "$pc")
