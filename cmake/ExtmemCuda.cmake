@@ -33,14 +33,15 @@ set(EXTMEM_CUDA_ARCH "sm_80" CACHE STRING "Virtual GPU architecture of extmem's 
 set(EXTMEM_CUDA_PTX_FEATURE "+ptx70" CACHE STRING "PTX ISA version clang may emit for extmem's CUDA sources")
 set(EXTMEM_CUDA_FLAGS "-std=c++17;-O2" CACHE STRING "Flags for both sides of extmem's CUDA sources")
 
-# The headers: extmem's own tree when included from it, the package's otherwise.
-if(TARGET extmem)
-  set(_extmem_cuda_target extmem)
-else()
-  set(_extmem_cuda_target extmem::extmem)
-endif()
-
 function(extmem_target_cuda_sources target)
+  # The headers: extmem's own tree when built inside it, the package's otherwise. Decided here,
+  # not at include time: include_guard(GLOBAL) runs the file once, and a variable it set would
+  # reach only the folder that included it first.
+  if(TARGET extmem)
+    set(_extmem_cuda_target extmem)
+  else()
+    set(_extmem_cuda_target extmem::extmem)
+  endif()
   if(NOT EXTMEM_CUDA_CLANG)
     message(FATAL_ERROR "extmem_target_cuda_sources(${target}): no clang++ found: install clang (Debian: "
                         "apt install clang) or set EXTMEM_CUDA_CLANG")

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# The demo command: installs what it needs, builds extmem and runs the Vulkan demo: a compute
-# shader on lavapipe fills a buffer, extmem imports it without a copy, a software-device
-# kernel transforms it, Vulkan verifies it; then extmem memory goes to Vulkan the same way.
-#   scripts/demo.sh               the Vulkan demo (extmem-vulkan-demo)
+# The demo command: installs what it needs, builds extmem and runs the Vulkan demo, a CUDA
+# program compiled by Debian's clang with no CUDA toolkit: a compute shader on lavapipe fills a
+# buffer, CUDA imports it without a copy, a __global__ kernel on the software device transforms
+# it, Vulkan verifies it; then cudaMalloc memory goes to Vulkan the same way.
+#   scripts/demo.sh               the Vulkan demo (extmem-vulkan-demo, samples/vulkan_demo.cu)
 #   scripts/demo.sh --no-vulkan   the software device alone (extmem-demo)
 set -euo pipefail
 cd "$(dirname "$0")/.."

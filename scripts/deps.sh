@@ -4,6 +4,8 @@
 set -euo pipefail
 
 packages=(cmake ninja-build gcc g++ clang libclang-rt-dev pkg-config libgtest-dev)
+# clang also compiles CUDA with no CUDA toolkit (cmake/ExtmemCuda.cmake: the demo, tests/cuda):
+# Debian's has the NVPTX target, and clang++ comes with the clang package.
 # Compressed PTX in fat binaries (src/kernel/fatbin.c).
 packages+=(libzstd-dev liblz4-dev)
 # Vulkan interop (src/vk, the Vulkan demo and tests/vk): the loader and headers, volk, Mesa's

@@ -95,10 +95,10 @@ template <class T> static __inline__ __host__ cudaError_t cudaMallocAsync(T **de
 }
 
 template <class T>
-static __inline__ __host__ cudaError_t cudaLaunchKernel(T *func, dim3 gridDim, dim3 blockDim, void **args,
+static __inline__ __host__ cudaError_t cudaLaunchKernel(T *func, dim3 grid, dim3 block, void **args,
                                                         size_t sharedMem = 0, cudaStream_t stream = 0)
 {
-    return ::cudaLaunchKernel((const void *)func, gridDim, blockDim, args, sharedMem, stream);
+    return ::cudaLaunchKernel((const void *)func, grid, block, args, sharedMem, stream);
 }
 
 /* cudaLaunchKernelEx(config, kernel, arguments...): each argument converted to the kernel's

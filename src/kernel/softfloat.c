@@ -148,3 +148,83 @@ double ksf_round_odd(double hi, double lo)
     memcpy(&hi, &b, 8);
     return hi;
 }
+
+#if defined(__SIZEOF_INT128__)
+typedef unsigned __int128 ksf_u128;
+
+static int clz128(ksf_u128 v)
+{
+    uint64_t hi = (uint64_t)(v >> 64), lo = (uint64_t)v;
+    if (hi)
+        return __builtin_clzll(hi);
+    return lo ? 64 + __builtin_clzll(lo) : 128;
+}
+
+/* A finite nonzero double as m * 2^e with m an integer (53 bits at most). */
+static void split64(uint64_t bits, uint64_t *m, int *e)
+{
+    uint64_t exp = (bits >> 52) & 0x7ff;
+    *m = (bits & 0xfffffffffffffull) | (exp ? 1ull << 52 : 0);
+    *e = (int)(exp ? exp : 1) - 1075;
+}
+
+bool ksf_fma64(uint64_t a, uint64_t b, uint64_t c, enum ksf_mode mode, uint64_t *out)
+{
+    const uint64_t abs = 0x7fffffffffffffffull, inf = 0x7ff0000000000000ull;
+    if ((a & abs) < inf && (b & abs) < inf && (c & abs) == inf) {
+        *out = c; /* the exact product is finite, however large: the infinite addend wins */
+        return true;
+    }
+    if ((a & abs) >= inf || (b & abs) >= inf || (c & abs) >= inf || !(a & abs) || !(b & abs) || !(c & abs))
+        return false; /* infinities, NaNs and zeros: the host's operations get them right */
+    uint64_t ma, mb, mc;
+    int ea, eb, ec;
+    split64(a, &ma, &ea);
+    split64(b, &mb, &eb);
+    split64(c, &mc, &ec);
+    bool sp = ((a ^ b) >> 63) != 0, sc = (c >> 63) != 0;
+    /* The exact product, and c, each with its top bit at 126 (one bit of headroom for a carry). */
+    ksf_u128 p = (ksf_u128)ma * mb, q = mc;
+    int ep = ea + eb, eq = ec;
+    int sh = clz128(p) - 1;
+    p <<= sh;
+    ep -= sh;
+    sh = clz128(q) - 1;
+    q <<= sh;
+    eq -= sh;
+    /* x is the operand of larger magnitude; y is aligned to it, what falls off kept as a sticky bit. */
+    bool p_larger = ep > eq || (ep == eq && p >= q);
+    ksf_u128 x = p_larger ? p : q, y = p_larger ? q : p;
+    int ex = p_larger ? ep : eq, d = p_larger ? ep - eq : eq - ep;
+    bool sx = p_larger ? sp : sc, sy = p_larger ? sc : sp;
+    if (d >= 127) {
+        y = y != 0;
+    } else if (d > 0) {
+        bool sticky = (y & (((ksf_u128)1 << d) - 1)) != 0;
+        y = (y >> d) | (ksf_u128)sticky;
+    }
+    ksf_u128 s = sx == sy ? x + y : x - y;
+    if (s == 0) {
+        *out = mode == KSF_RM ? 1ull << 63 : 0; /* an exact zero sum: +0, or -0 rounding down */
+        return true;
+    }
+    /* Down to 64 bits with the rest as a sticky bit: enough to round to f64's 53 exactly. */
+    int top = 127 - clz128(s);
+    uint64_t m;
+    if (top > 63) {
+        int k = top - 63;
+        bool sticky = (s & (((ksf_u128)1 << k) - 1)) != 0;
+        m = (uint64_t)(s >> k) | (uint64_t)sticky;
+    } else {
+        m = (uint64_t)s << (63 - top);
+    }
+    *out = ksf_round(&ksf_f64, sx, m, ex + top - 63, mode);
+    return true;
+}
+#else
+bool ksf_fma64(uint64_t a, uint64_t b, uint64_t c, enum ksf_mode mode, uint64_t *out)
+{
+    (void)a, (void)b, (void)c, (void)mode, (void)out;
+    return false;
+}
+#endif

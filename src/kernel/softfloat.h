@@ -39,4 +39,9 @@ double ksf_round_odd(double hi, double lo);
 /* hi = RN(a + b) and the exact error lo: a + b == hi + lo (Knuth's TwoSum). */
 void ksf_two_sum(double a, double b, double *hi, double *lo);
 
+/* a * b + c of f64 bit patterns rounded once in mode, in integer arithmetic (the C library's
+ * fma() honours only round-to-nearest on some hosts: mingw-w64's under wine). False for
+ * operands it leaves to the host (infinities, NaNs, zeros) or without 128-bit integers. */
+bool ksf_fma64(uint64_t a, uint64_t b, uint64_t c, enum ksf_mode mode, uint64_t *out);
+
 #endif /* EXTMEM_KERNEL_SOFTFLOAT_H */
