@@ -175,14 +175,23 @@ bool ksf_fma64(uint64_t a, uint64_t b, uint64_t c, enum ksf_mode mode, uint64_t 
         *out = c; /* the exact product is finite, however large: the infinite addend wins */
         return true;
     }
-    if ((a & abs) >= inf || (b & abs) >= inf || (c & abs) >= inf || !(a & abs) || !(b & abs) || !(c & abs))
-        return false; /* infinities, NaNs and zeros: the host's operations get them right */
+    if ((a & abs) >= inf || (b & abs) >= inf || (c & abs) >= inf || !(a & abs) || !(b & abs))
+        return false; /* infinities, NaNs and zero products: the host's operations get them right */
     uint64_t ma, mb, mc;
     int ea, eb, ec;
     split64(a, &ma, &ea);
     split64(b, &mb, &eb);
-    split64(c, &mc, &ec);
     bool sp = ((a ^ b) >> 63) != 0, sc = (c >> 63) != 0;
+    if (!(c & abs)) {
+        /* A nonzero product plus a zero: the product rounded once, its sign kept even when it
+         * rounds to zero (0.5 * 2^-1074 rounding down is +0, whatever the zero's sign). */
+        ksf_u128 p = (ksf_u128)ma * mb;
+        int top = 127 - clz128(p), k = top > 63 ? top - 63 : 0;
+        bool sticky = k && (p & (((ksf_u128)1 << k) - 1)) != 0;
+        *out = ksf_round(&ksf_f64, sp, (uint64_t)(p >> k) | (uint64_t)sticky, ea + eb + k, mode);
+        return true;
+    }
+    split64(c, &mc, &ec);
     /* The exact product, and c, each with its top bit at 126 (one bit of headroom for a carry). */
     ksf_u128 p = (ksf_u128)ma * mb, q = mc;
     int ep = ea + eb, eq = ec;
