@@ -714,3 +714,52 @@ DONE:
     EXPECT_CU(CUDA_ERROR_LAUNCH_FAILED, cuCtxSynchronize());
     EXPECT_DETAIL_HAS("stack is full");
 }
+
+// printf's '*' widths and precisions, %c, %s with a flag and a 64-bit %llx, with the argument
+// buffer laid out as the compilers lay it out (each argument at its natural alignment).
+TEST_F(KernelExec, Printf_StarWidthsCharsStringsAndLongLong)
+{
+    Loaded l = load(R"(
+.extern .func (.param .b32 func_retval0) vprintf(.param .b64 vprintf_param_0, .param .b64 vprintf_param_1);
+.global .align 1 .b8 fmt[23] = {37, 42, 100, 124, 37, 45, 52, 115, 124, 37, 99, 124, 37, 46, 42, 102, 124, 37, 108, 108, 120, 10, 0};
+.global .align 1 .b8 str[3] = {104, 105, 0};
+.visible .entry k()
+{
+    .local .align 8 .b8 depot[40];
+    .reg .b32 %r<2>;
+    .reg .b64 %rd<8>;
+    .reg .f64 %fd<2>;
+    mov.u64 %rd1, depot;
+    cvta.local.u64 %rd2, %rd1;
+    st.local.u32 [%rd1], 4;
+    st.local.u32 [%rd1+4], 42;
+    mov.u64 %rd3, str;
+    cvta.global.u64 %rd4, %rd3;
+    st.local.u64 [%rd1+8], %rd4;
+    st.local.u32 [%rd1+16], 90;
+    st.local.u32 [%rd1+20], 3;
+    mov.f64 %fd1, 0d400921FB54442D18;
+    st.local.f64 [%rd1+24], %fd1;
+    mov.u64 %rd5, 0x123456789ab;
+    st.local.u64 [%rd1+32], %rd5;
+    mov.u64 %rd6, fmt;
+    cvta.global.u64 %rd7, %rd6;
+    {
+    .param .b64 p0;
+    st.param.b64 [p0], %rd7;
+    .param .b64 p1;
+    st.param.b64 [p1], %rd2;
+    .param .b32 r0;
+    call.uni (r0), vprintf, (p0, p1);
+    }
+    ret;
+}
+)",
+                    "k");
+    ASSERT_TRUE(l.fn);
+    testing::internal::CaptureStdout();
+    ASSERT_OK(launch(l.fn, 1, 1, {}));
+    ASSERT_OK(cuCtxSynchronize());
+    EXPECT_EQ("  42|hi  |Z|3.142|123456789ab\n", testing::internal::GetCapturedStdout());
+    EXPECT_OK(cuModuleUnload(l.module));
+}

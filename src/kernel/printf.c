@@ -93,6 +93,11 @@ void kprintf(struct kwarp *w, const struct kinsn *in, uint32_t lane, uint64_t fm
             used += n_;                                                                                                \
         }                                                                                                              \
     } while (0)
+/* One conversion of `spec` with its value, and the '*' width and precision it asked for. */
+#define FORMAT(value)                                                                                                  \
+    (star_w && star_p   ? snprintf(text, sizeof(text), spec, wv, pv, value)                                            \
+     : star_w || star_p ? snprintf(text, sizeof(text), spec, star_w ? wv : pv, value)                                  \
+                        : snprintf(text, sizeof(text), spec, value))
     for (const char *p = fmt; *p;) {
         if (*p != '%') {
             const char *q = p;
@@ -172,14 +177,7 @@ void kprintf(struct kwarp *w, const struct kinsn *in, uint32_t lane, uint64_t fm
             (void)half;
             spec[n++] = conv;
             spec[n] = 0;
-            if (conv == 'c')
-                len = star_w ? snprintf(text, sizeof(text), spec, wv, (int)v) : snprintf(text, sizeof(text), spec, (int)v);
-            else if (star_w && star_p)
-                len = snprintf(text, sizeof(text), spec, wv, pv, v);
-            else if (star_w || star_p)
-                len = snprintf(text, sizeof(text), spec, star_w ? wv : pv, v);
-            else
-                len = snprintf(text, sizeof(text), spec, v);
+            len = conv == 'c' ? FORMAT((int)v) : FORMAT(v);
             break;
         }
         case 'f':
@@ -195,12 +193,7 @@ void kprintf(struct kwarp *w, const struct kinsn *in, uint32_t lane, uint64_t fm
                 return;
             spec[n++] = conv;
             spec[n] = 0;
-            if (star_w && star_p)
-                len = snprintf(text, sizeof(text), spec, wv, pv, v);
-            else if (star_w || star_p)
-                len = snprintf(text, sizeof(text), spec, star_w ? wv : pv, v);
-            else
-                len = snprintf(text, sizeof(text), spec, v);
+            len = FORMAT(v);
             break;
         }
         case 's': {
@@ -214,12 +207,7 @@ void kprintf(struct kwarp *w, const struct kinsn *in, uint32_t lane, uint64_t fm
                 return;
             spec[n++] = 's';
             spec[n] = 0;
-            if (star_w && star_p)
-                len = snprintf(text, sizeof(text), spec, wv, pv, str);
-            else if (star_w || star_p)
-                len = snprintf(text, sizeof(text), spec, star_w ? wv : pv, str);
-            else
-                len = snprintf(text, sizeof(text), spec, str);
+            len = FORMAT(str);
             break;
         }
         case 'p': {
@@ -238,6 +226,7 @@ void kprintf(struct kwarp *w, const struct kinsn *in, uint32_t lane, uint64_t fm
             PUT(text, (size_t)len < sizeof(text) ? (size_t)len : sizeof(text) - 1);
     }
 #undef PUT
+#undef FORMAT
     if (used)
         out_append(w->b->l, out, used);
 }
