@@ -763,3 +763,57 @@ TEST_F(KernelExec, Printf_StarWidthsCharsStringsAndLongLong)
     EXPECT_EQ("  42|hi  |Z|3.142|123456789ab\n", testing::internal::GetCapturedStdout());
     EXPECT_OK(cuModuleUnload(l.module));
 }
+
+// A failing assert: the GPU's line on stdout by the synchronisation, then CUDA_ERROR_ASSERT,
+// sticky for the context.
+TEST_F(KernelExec, AFailedAssert_PrintsTheGpusLineAndIsAssertError)
+{
+    Loaded l = load(R"(
+.extern .func __assertfail(.param .b64 p0, .param .b64 p1, .param .b32 p2, .param .b64 p3, .param .b64 p4);
+.global .align 1 .b8 msg[7] = {118, 32, 33, 61, 32, 51, 0};
+.global .align 1 .b8 file[5] = {107, 46, 99, 117, 0};
+.global .align 1 .b8 func[12] = {118, 111, 105, 100, 32, 107, 40, 105, 110, 116, 41, 0};
+.visible .entry k(.param .u32 v)
+{
+    .reg .pred %p<2>;
+    .reg .b32 %r<3>;
+    .reg .b64 %rd<7>;
+    ld.param.u32 %r1, [v];
+    mov.u32 %r2, %tid.x;
+    setp.ne.s32 %p1, %r2, 2;
+    @%p1 bra OK;
+    mov.u64 %rd1, msg;
+    cvta.global.u64 %rd2, %rd1;
+    mov.u64 %rd3, file;
+    cvta.global.u64 %rd4, %rd3;
+    mov.u64 %rd5, func;
+    cvta.global.u64 %rd6, %rd5;
+    {
+    .param .b64 a0;
+    st.param.b64 [a0], %rd2;
+    .param .b64 a1;
+    st.param.b64 [a1], %rd4;
+    .param .b32 a2;
+    st.param.b32 [a2], 12;
+    .param .b64 a3;
+    st.param.b64 [a3], %rd6;
+    .param .b64 a4;
+    st.param.b64 [a4], 1;
+    call.uni __assertfail, (a0, a1, a2, a3, a4);
+    }
+OK:
+    ret;
+}
+)",
+                    "k");
+    ASSERT_TRUE(l.fn);
+    uint32_t v = 3;
+    testing::internal::CaptureStdout();
+    ASSERT_OK(launch(l.fn, 1, 4, {&v}));
+    EXPECT_CU(CUDA_ERROR_ASSERT, cuCtxSynchronize());
+    std::string out = testing::internal::GetCapturedStdout();
+    EXPECT_EQ("k.cu:12: void k(int): block: [0,0,0], thread: [2,0,0] Assertion `v != 3` failed.\n", out);
+    EXPECT_DETAIL_HAS("assertion `v != 3` failed");
+    CUdeviceptr p;
+    EXPECT_CU(CUDA_ERROR_ASSERT, cuMemAlloc(&p, 4));
+}
