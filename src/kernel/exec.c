@@ -634,45 +634,58 @@ void klaunch_init(struct klaunch *l)
     l->print_used = l->print_size = 0;
 }
 
-static void init_specials(struct kwarp *w, struct kblock *b, uint32_t nthreads)
+/* The block's shared special registers (every row but %tid and %warpid): once per block. */
+static void init_block_specials(struct kblock *b)
 {
     const struct klaunch *l = b->l;
-    uint32_t bx = l->block[0], by = l->block[1];
+    uint64_t(*sp)[KLANES] = b->uniform;
+    const uint64_t uniform[][2] = {
+        {KSP_ntid_x, l->block[0]},     {KSP_ntid_y, l->block[1]},     {KSP_ntid_z, l->block[2]},
+        {KSP_ctaid_x, b->ctaid[0]},    {KSP_ctaid_y, b->ctaid[1]},    {KSP_ctaid_z, b->ctaid[2]},
+        {KSP_nctaid_x, l->grid[0]},    {KSP_nctaid_y, l->grid[1]},    {KSP_nctaid_z, l->grid[2]},
+        {KSP_nwarpid, b->nwarps},      {KSP_smid, 0},                 {KSP_nsmid, pool_worker_count()},
+        {KSP_gridid, 1},               {KSP_dynamic_smem_size, l->dyn_shared},
+        {KSP_total_smem_size, b->shared_size}, {KSP_cluster_nctarank, 1}, {KSP_cluster_ctarank, 0},
+        {KSP_is_explicit_cluster, 0},
+    };
+    for (size_t i = 0; i < sizeof(uniform) / sizeof(uniform[0]); ++i)
+        for (uint32_t lane = 0; lane < KLANES; ++lane)
+            sp[uniform[i][0]][lane] = uniform[i][1];
     for (uint32_t lane = 0; lane < KLANES; ++lane) {
-        uint32_t t = w->index * KLANES + lane;
-        uint64_t *s = &w->special[0][0];
-#define SP(name) s[(size_t)KSP_##name * KLANES + lane]
-        SP(tid_x) = t % bx;
-        SP(tid_y) = t / bx % by;
-        SP(tid_z) = t / (bx * by);
-        SP(ntid_x) = l->block[0];
-        SP(ntid_y) = l->block[1];
-        SP(ntid_z) = l->block[2];
-        SP(ctaid_x) = b->ctaid[0];
-        SP(ctaid_y) = b->ctaid[1];
-        SP(ctaid_z) = b->ctaid[2];
-        SP(nctaid_x) = l->grid[0];
-        SP(nctaid_y) = l->grid[1];
-        SP(nctaid_z) = l->grid[2];
-        SP(laneid) = lane;
-        SP(warpid) = w->index;
-        SP(nwarpid) = b->nwarps;
-        SP(smid) = 0;
-        SP(nsmid) = pool_worker_count();
-        SP(gridid) = 1;
-        SP(lanemask_eq) = 1u << lane;
-        SP(lanemask_le) = lane == 31 ? KFULL : (2u << lane) - 1;
-        SP(lanemask_lt) = (1u << lane) - 1;
-        SP(lanemask_ge) = ~((1u << lane) - 1) & KFULL;
-        SP(lanemask_gt) = lane == 31 ? 0 : ~((2u << lane) - 1) & KFULL;
-        SP(dynamic_smem_size) = l->dyn_shared;
-        SP(total_smem_size) = b->shared_size;
-        SP(cluster_nctarank) = 1;
-        SP(cluster_ctarank) = 0;
-        SP(is_explicit_cluster) = 0;
-#undef SP
+        sp[KSP_laneid][lane] = lane;
+        sp[KSP_lanemask_eq][lane] = 1u << lane;
+        sp[KSP_lanemask_le][lane] = lane == 31 ? KFULL : (2u << lane) - 1;
+        sp[KSP_lanemask_lt][lane] = (1u << lane) - 1;
+        sp[KSP_lanemask_ge][lane] = ~((1u << lane) - 1) & KFULL;
+        sp[KSP_lanemask_gt][lane] = lane == 31 ? 0 : ~((2u << lane) - 1) & KFULL;
     }
-    (void)nthreads;
+}
+
+/* The warp's own special registers (%tid, %warpid) and the rows it reads the others from. */
+static void init_warp_specials(struct kwarp *w, struct kblock *b)
+{
+    static const kspecial own[4] = {KSP_tid_x, KSP_tid_y, KSP_tid_z, KSP_warpid};
+    for (int i = 0; i < KSP_COUNT; ++i)
+        w->special[i] = b->uniform[i];
+    for (int i = 0; i < 4; ++i)
+        w->special[own[i]] = w->own[i];
+    /* %tid of the warp's first thread, then counted up (no division per lane). */
+    const struct klaunch *l = b->l;
+    uint32_t bx = l->block[0], by = l->block[1], t0 = w->index * KLANES;
+    uint32_t tx = t0 % bx, ty = t0 / bx % by, tz = t0 / (bx * by);
+    for (uint32_t lane = 0; lane < KLANES; ++lane) {
+        w->own[0][lane] = tx;
+        w->own[1][lane] = ty;
+        w->own[2][lane] = tz;
+        w->own[3][lane] = w->index;
+        if (++tx == bx) {
+            tx = 0;
+            if (++ty == by) {
+                ty = 0;
+                tz++;
+            }
+        }
+    }
 }
 
 void klaunch_run_block(struct klaunch *l, uint64_t index)
@@ -722,6 +735,7 @@ void klaunch_run_block(struct klaunch *l, uint64_t index)
     b->shared_size = (uint32_t)shared_bytes;
     b->shared = TAKE(unsigned char, shared_bytes ? shared_bytes : 1);
     b->warps = TAKE(struct kwarp, sizeof(struct kwarp) * nwarps);
+    init_block_specials(b);
     for (uint32_t i = 0; i < nwarps; ++i) {
         struct kwarp *w = &b->warps[i];
         w->b = b;
@@ -748,7 +762,7 @@ void klaunch_run_block(struct klaunch *l, uint64_t index)
         w->local = stride ? TAKE(unsigned char, (size_t)stride * KLANES) : NULL;
         w->local_used = 0;
         w->ok_lo = w->ok_hi = w->okw_lo = w->okw_hi = 0;
-        init_specials(w, b, nthreads);
+        init_warp_specials(w, b);
     }
 #undef TAKE
     for (;;) {

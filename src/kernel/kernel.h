@@ -494,7 +494,10 @@ struct kwarp {
     uint32_t depth;     /* frames in use: frames[0 .. depth-1]; top == &frames[depth-1] */
     struct kframe *top;
     struct kframe *frames; /* KMAX_FRAMES of them, from the block's scratch memory */
-    uint64_t special[KSP_COUNT][KLANES];
+    /* The special registers' rows: %tid and %warpid are the warp's own (own[]), the others
+     * the block's (struct kblock.uniform), shared by its warps. */
+    const uint64_t *special[KSP_COUNT];
+    uint64_t own[4][KLANES];
     unsigned char *local; /* lane l's window: local + l * local_stride */
     uint32_t local_stride;
     uint32_t local_used;  /* depot bytes in use by the frames */
@@ -520,6 +523,7 @@ struct kblock {
         const struct kinsn *red_in; /* the bar.red whose destination takes the result */
     } bar[16];
     uint32_t index;         /* linear block index */
+    uint64_t uniform[KSP_COUNT][KLANES]; /* the special registers every warp of the block shares */
 };
 
 /* A launch of an entry: set up by the API layer, run block by block on the pool. */
@@ -555,7 +559,7 @@ static inline uint64_t *kw_slot(struct kwarp *w, kopnd o)
     case 1:
         return f->fn->consts + (size_t)KOPND_INDEX(o) * KLANES;
     default:
-        return w->special[KOPND_INDEX(o)];
+        return (uint64_t *)(uintptr_t)w->special[KOPND_INDEX(o)]; /* a source: never written */
     }
 }
 #define KSRC(w, in, i) ((const uint64_t *)kw_slot((w), (in)->src[i]))
@@ -630,6 +634,26 @@ static inline int kpopc(uint32_t v)
  * misaligned: MISALIGNED_ADDRESS) in the launch. */
 void *kmem(struct kwarp *w, const struct kinsn *in, uint32_t lane, kspace space, uint64_t addr, unsigned size,
            bool write);
+/* kmem's common case inline: an aligned global or generic access inside the allocation the
+ * warp touched last (the cache only ever holds device memory, never a shared or local window). */
+static inline void *kmem_fast(struct kwarp *w, const struct kinsn *in, uint32_t lane, kspace space, uint64_t addr,
+                              unsigned size, bool write)
+{
+    if (!(addr & (size - 1))) {
+        if (space <= KS_GLOBAL) {
+            uintptr_t lo = write ? w->okw_lo : w->ok_lo, hi = write ? w->okw_hi : w->ok_hi;
+            if (addr >= lo && addr < hi && addr + size <= hi)
+                return (void *)(uintptr_t)addr;
+        } else if (space == KS_SHARED) {
+            if (addr < w->b->shared_size && size <= w->b->shared_size - addr)
+                return w->b->shared + addr;
+        } else if (space == KS_PARAM_KERNEL && !write) {
+            if (addr < w->b->l->fn->param_bytes && size <= w->b->l->fn->param_bytes - addr)
+                return w->b->l->params + addr;
+        }
+    }
+    return kmem(w, in, lane, space, addr, size, write);
+}
 /* Records a fault for the launch (the first one wins) with the reason's prefix "kernel name,
  * block (x,y,z), thread (x,y,z), PTX line N (instruction):". */
 void kfault(struct kwarp *w, const struct kinsn *in, uint32_t lane, CUresult code, const char *fmt, ...)

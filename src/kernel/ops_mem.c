@@ -21,6 +21,27 @@ static inline uint64_t ext(uint64_t v, unsigned bytes, unsigned rbits, bool sign
     return rbits >= 64 ? v : v & ((1ull << rbits) - 1);
 }
 
+/* One element of 1, 2, 4 or 8 bytes, with constant-size copies (a variable-size memcpy is a
+ * library call per lane). The host is little-endian: the low bytes are the value. */
+static inline uint64_t load_le(const unsigned char *p, unsigned size)
+{
+    switch (size) {
+    case 1: return *p;
+    case 2: { uint16_t v; memcpy(&v, p, 2); return v; }
+    case 4: { uint32_t v; memcpy(&v, p, 4); return v; }
+    default: { uint64_t v; memcpy(&v, p, 8); return v; }
+    }
+}
+static inline void store_le(unsigned char *p, uint64_t v, unsigned size)
+{
+    switch (size) {
+    case 1: *p = (unsigned char)v; break;
+    case 2: { uint16_t x = (uint16_t)v; memcpy(p, &x, 2); break; }
+    case 4: { uint32_t x = (uint32_t)v; memcpy(p, &x, 4); break; }
+    default: memcpy(p, &v, 8); break;
+    }
+}
+
 static inline uint64_t frame_offset(const struct kwarp *w, const struct kinsn *in)
 {
     return (uint64_t)in->imm + ((in->flags & KF_FRAME_LOCAL) ? w->top->local_off : 0);
@@ -39,7 +60,7 @@ static void op_ld(struct kwarp *w, const struct kinsn *in, uint32_t mask)
     bool atomic = (in->mods & M_ATOMIC) != 0;
     KFOR_LANES(mask, l)
     {
-        const unsigned char *p = kmem(w, in, l, (kspace)in->space, a[l] + off, esz * n, false);
+        const unsigned char *p = kmem_fast(w, in, l, (kspace)in->space, a[l] + off, esz * n, false);
         if (!p)
             return;
         uint64_t v[4] = {0, 0, 0, 0};
@@ -49,7 +70,7 @@ static void op_ld(struct kwarp *w, const struct kinsn *in, uint32_t mask)
             v[0] = atomic_load_explicit((_Atomic uint64_t *)(void *)p, memory_order_acquire);
         else
             for (unsigned i = 0; i < n; ++i)
-                memcpy(&v[i], p + (size_t)i * esz, esz);
+                v[i] = load_le(p + (size_t)i * esz, esz);
         for (unsigned i = 0; i < n; ++i)
             if (d[i])
                 d[i][l] = ext(v[i], esz, rbits, sign);
@@ -71,7 +92,7 @@ static void op_st(struct kwarp *w, const struct kinsn *in, uint32_t mask)
     bool atomic = (in->mods & M_ATOMIC) != 0;
     KFOR_LANES(mask, l)
     {
-        unsigned char *p = kmem(w, in, l, (kspace)in->space, a[l] + off, esz * n, true);
+        unsigned char *p = kmem_fast(w, in, l, (kspace)in->space, a[l] + off, esz * n, true);
         if (!p)
             return;
         if (atomic && esz == 4)
@@ -80,7 +101,7 @@ static void op_st(struct kwarp *w, const struct kinsn *in, uint32_t mask)
             atomic_store_explicit((_Atomic uint64_t *)(void *)p, s[0][l], memory_order_release);
         else
             for (unsigned i = 0; i < n; ++i)
-                memcpy(p + (size_t)i * esz, &s[i][l], esz); /* little-endian host: the low bytes */
+                store_le(p + (size_t)i * esz, s[i][l], esz);
     }
 }
 

@@ -130,34 +130,6 @@ enum cmp { C_EQ, C_NE, C_LT, C_LE, C_GT, C_GE, C_EQU, C_NEU, C_LTU, C_LEU, C_GTU
 enum boolop { B_NONE, B_AND, B_OR, B_XOR };
 
 /* in->mods: cmp | boolop << 4 | ftz << 6; in->type the compared type. */
-static bool compare_int(uint64_t a, uint64_t b, ktype t, int cmp)
-{
-    unsigned bits = ktype_size(t) * 8;
-    if (ktype_signed(t)) {
-        int64_t x = bits == 64 ? (int64_t)a : (int64_t)(a << (64 - bits)) >> (64 - bits);
-        int64_t y = bits == 64 ? (int64_t)b : (int64_t)(b << (64 - bits)) >> (64 - bits);
-        switch (cmp) {
-        case C_EQ: return x == y;
-        case C_NE: return x != y;
-        case C_LT: return x < y;
-        case C_LE: return x <= y;
-        case C_GT: return x > y;
-        default: return x >= y;
-        }
-    }
-    uint64_t m = mask_bytes(bits / 8);
-    a &= m;
-    b &= m;
-    switch (cmp) {
-    case C_EQ: return a == b;
-    case C_NE: return a != b;
-    case C_LT: return a < b;
-    case C_LE: return a <= b;
-    case C_GT: return a > b;
-    default: return a >= b;
-    }
-}
-
 static double ftz_value(double v, bool is64, bool ftz)
 {
     if (ftz && fpclassify(v) == FP_SUBNORMAL)
@@ -226,7 +198,30 @@ static void do_compare(struct kwarp *w, const struct kinsn *in, uint32_t mask, b
     ktype t = (ktype)in->type;
     bool fl = t == KT_F32 || t == KT_F64;
     bool r[KLANES];
-    KFOR_LANES(mask, l) r[l] = fl ? compare_float(a[l], b[l], t, cmp, ftz) : compare_int(a[l], b[l], t, cmp);
+    if (fl) {
+        KFOR_LANES(mask, l) r[l] = compare_float(a[l], b[l], t, cmp, ftz);
+    } else {
+        /* Integers: each lane's operands widened once to 64 bits by the type's signedness,
+         * then one loop per comparison (the hot path of every loop and bounds check). */
+        unsigned bits = ktype_size(t) * 8;
+        uint64_t x[KLANES], y[KLANES];
+        bool sgn = ktype_signed(t);
+        uint64_t m = mask_bytes(bits / 8), flip = sgn ? 1ull << 63 : 0;
+        KFOR_LANES(mask, l)
+        {
+            /* Signed values are compared as unsigned after flipping the sign bit. */
+            x[l] = (sgn && bits < 64 ? (uint64_t)((int64_t)(a[l] << (64 - bits)) >> (64 - bits)) : a[l] & m) ^ flip;
+            y[l] = (sgn && bits < 64 ? (uint64_t)((int64_t)(b[l] << (64 - bits)) >> (64 - bits)) : b[l] & m) ^ flip;
+        }
+        switch (cmp) {
+        case C_EQ: KFOR_LANES(mask, l) r[l] = x[l] == y[l]; break;
+        case C_NE: KFOR_LANES(mask, l) r[l] = x[l] != y[l]; break;
+        case C_LT: KFOR_LANES(mask, l) r[l] = x[l] < y[l]; break;
+        case C_LE: KFOR_LANES(mask, l) r[l] = x[l] <= y[l]; break;
+        case C_GT: KFOR_LANES(mask, l) r[l] = x[l] > y[l]; break;
+        default: KFOR_LANES(mask, l) r[l] = x[l] >= y[l]; break;
+        }
+    }
     uint64_t *p = KDST(w, in, 0);
     uint64_t *q = in->dst[1] != KOPND_NONE ? KDST(w, in, 1) : NULL;
     uint64_t one = 1;
