@@ -27,5 +27,32 @@ echo "deps: installing ${missing[*]}"
 sudo=""
 [ "$(id -u)" -ne 0 ] && sudo="sudo"
 export DEBIAN_FRONTEND=noninteractive
-$sudo apt-get install -y --no-install-recommends "${missing[@]}" ||
-  { $sudo apt-get update && $sudo apt-get install -y --no-install-recommends "${missing[@]}"; }
+
+# Another package manager may hold dpkg's and apt's locks for minutes (unattended upgrades after
+# a machine boots, or a second install beside this one): wait for it, up to ten minutes, saying
+# which process holds them, rather than fail. apt itself then waits for the dpkg lock too.
+lock_holders() {
+  local f pid
+  for f in /proc/[0-9]*/fd/*; do
+    case "$(readlink "$f" 2>/dev/null)" in
+      /var/lib/dpkg/lock-frontend | /var/lib/dpkg/lock | /var/lib/apt/lists/lock | /var/cache/apt/archives/lock)
+        pid=${f#/proc/}
+        pid=${pid%%/*}
+        [ "$pid" = "$$" ] || echo "$pid ($(cat "/proc/$pid/comm" 2>/dev/null))"
+        ;;
+    esac
+  done 2>/dev/null | sort -u | tr '\n' ' '
+}
+waited=0
+while holders=$(lock_holders) && [ -n "$holders" ]; do
+  if [ $waited -ge 600 ]; then
+    echo "deps: the package manager's locks are still held after 10 minutes by: $holders" >&2
+    exit 1
+  fi
+  [ $waited -eq 0 ] && echo "deps: waiting for the package manager's locks, held by: $holders"
+  sleep 5
+  waited=$((waited + 5))
+done
+apt_get() { $sudo apt-get -o DPkg::Lock::Timeout=600 "$@"; }
+apt_get install -y --no-install-recommends "${missing[@]}" ||
+  { apt_get update && apt_get install -y --no-install-recommends "${missing[@]}"; }
