@@ -42,7 +42,7 @@ typedef HANDLE bench_os_mem; /* a section handle; also what CU_MEM_HANDLE_TYPE_W
 #define BENCH_TEXT_OS_BULK "OS: %d x free+MapViewOfFileEx+reserve+protect (total)"
 #define BENCH_TEXT_OS_DUP_CLOSE "OS: DuplicateHandle + CloseHandle"
 #define BENCH_TEXT_OS_MAP_LIVE "OS: free + MapViewOfFileEx + protect, %zu live mapping%s"
-#define BENCH_TEXT_OS_MAP_SAME "OS: MapViewOfFile of the same handle + UnmapView, %s"
+#define BENCH_TEXT_OS_MAP_SAME "OS: MapViewOfFile of a section of the size + UnmapView, %s"
 /* The map-limit probe reads Linux's vm.max_map_count; Windows has no such count. */
 #define BENCH_OS_NO_MAP_LIMIT                                                                                     \
     "limit: not probed: Windows has no per-process count of mappings (vm.max_map_count is Linux's; under wine "   \
@@ -219,7 +219,7 @@ typedef int bench_os_mem; /* a memfd; also what CU_MEM_HANDLE_TYPE_POSIX_FILE_DE
 #define BENCH_TEXT_OS_BULK "OS: %d x mmap memfd MAP_FIXED (total)"
 #define BENCH_TEXT_OS_DUP_CLOSE "OS: fcntl(F_DUPFD_CLOEXEC) + close"
 #define BENCH_TEXT_OS_MAP_LIVE "OS: mmap memfd MAP_FIXED, %zu live mapping%s"
-#define BENCH_TEXT_OS_MAP_SAME "OS: mmap of the same fd + munmap, %s"
+#define BENCH_TEXT_OS_MAP_SAME "OS: mmap of a sealed memfd of the size + munmap, %s"
 
 static void bench_os_die(const char *what)
 {
