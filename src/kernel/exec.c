@@ -697,12 +697,8 @@ void klaunch_run_block(struct klaunch *l, uint64_t index)
     uint32_t nwarps = (nthreads + KLANES - 1) / KLANES;
     size_t regs_bytes = (size_t)fn->nregs * KLANES * sizeof(uint64_t);
     size_t params_bytes = (size_t)fn->frame_param_bytes * KLANES;
-    bool needs_local = false;
-    for (uint32_t i = 0; i < fn->module->nfuncs; ++i)
-        if (fn->module->funcs[i]->local_bytes)
-            needs_local = true;
-    uint32_t stride = needs_local ? ((l->stack_bytes > fn->local_bytes ? l->stack_bytes : fn->local_bytes) + 15) & ~15u
-                                  : 0;
+    uint32_t stack = l->stack_bytes > fn->local_bytes ? l->stack_bytes : fn->local_bytes;
+    uint32_t stride = fn->module->uses_local ? (stack + 15) & ~15u : 0;
     size_t shared_bytes = (size_t)fn->dyn_shared_offset + l->dyn_shared;
     if (shared_bytes < fn->static_shared)
         shared_bytes = fn->static_shared;

@@ -257,6 +257,7 @@ struct kmodule {
     uint32_t nconst_relocs;
     struct kconst_reloc *const_relocs;
     uintptr_t data_base;       /* where the block lives, once bound */
+    bool uses_local;           /* a function has a .local depot: launches give threads stacks */
     char *source_name;         /* for messages: "module 3 (PTX)" or a file name */
     struct khash *names;       /* interned instruction names (kinsn.name) */
 };

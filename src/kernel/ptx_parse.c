@@ -171,6 +171,15 @@ static void skip_line(struct kparser *ps)
         klex_next(ps);
 }
 
+/* .pragma "..." [, "..."]; : hints (nounroll ...) a CPU executor has no use for. */
+static bool skip_pragma(struct kparser *ps)
+{
+    klex_next(ps);
+    while (ps->tok.kind == KTK_STRING || ktok_punct(&ps->tok, ','))
+        klex_next(ps);
+    return expect_punct(ps, ';', "after .pragma");
+}
+
 /* Skips a balanced { ... } (a .section of debug information). */
 static bool skip_braces(struct kparser *ps)
 {
@@ -861,10 +870,7 @@ static bool parse_block(struct kparser *ps)
         } else if (ktok_is(t, ".loc") || ktok_is(t, ".file")) {
             skip_line(ps);
         } else if (ktok_is(t, ".pragma")) {
-            klex_next(ps);
-            while (ps->tok.kind == KTK_STRING || ktok_punct(&ps->tok, ','))
-                klex_next(ps);
-            if (!expect_punct(ps, ';', "after .pragma"))
+            if (!skip_pragma(ps))
                 return false;
         } else if (t->kind == KTK_WORD && t->s[0] != '.' && followed_by_colon(ps)) {
             /* A label. */
@@ -915,17 +921,14 @@ static struct kfunc *new_func(struct kparser *ps, const char *name, size_t len, 
 static bool parse_function(struct kparser *ps, bool entry, bool is_extern)
 {
     uint32_t line = ps->tok.line;
-    struct kfunc tmp = {0};
-    tmp.entry = entry;
     bool has_ret = false;
-    const char *ret_start = NULL, *ret_p = NULL;
+    const char *ret_p = NULL;
     uint32_t ret_line = 0;
     struct ktok ret_tok;
     if (!entry && ktok_punct(&ps->tok, '(')) {
         /* The return list comes before the name: remember where it is, read it once the
          * function's record exists. */
         has_ret = true;
-        ret_start = ps->tok.s;
         ret_p = ps->p;
         ret_line = ps->line;
         ret_tok = ps->tok;
@@ -940,7 +943,6 @@ static bool parse_function(struct kparser *ps, bool entry, bool is_extern)
             klex_next(ps);
         } while (depth > 0);
     }
-    (void)ret_start;
     if (ps->tok.kind != KTK_WORD || ps->tok.s[0] == '.')
         return kparse_error(ps, "expected the function's name, found '%.*s'", (int)ps->tok.len, ps->tok.s);
     const char *name = ps->tok.s;
@@ -1025,10 +1027,7 @@ static bool parse_function(struct kparser *ps, bool entry, bool is_extern)
             if (!parse_dim_list(ps, dims))
                 return false;
         } else if (ktok_is(&ps->tok, ".pragma")) {
-            klex_next(ps);
-            while (ps->tok.kind == KTK_STRING || ktok_punct(&ps->tok, ','))
-                klex_next(ps);
-            if (!expect_punct(ps, ';', "after .pragma"))
+            if (!skip_pragma(ps))
                 return false;
         } else {
             break;
@@ -1072,7 +1071,6 @@ static bool parse_function(struct kparser *ps, bool entry, bool is_extern)
     khash_free(ps->locals);
     ps->locals = NULL;
     ps->cur = NULL;
-    (void)tmp;
     return ok && !ps->err;
 }
 
@@ -1280,10 +1278,7 @@ CUresult kmod_parse(const char *fn, const char *text, size_t len, const char *na
             klex_next(&ps); /* its name */
             skip_braces(&ps);
         } else if (ktok_is(t, ".pragma")) {
-            klex_next(&ps);
-            while (ps.tok.kind == KTK_STRING || ktok_punct(&ps.tok, ','))
-                klex_next(&ps);
-            expect_punct(&ps, ';', "after .pragma");
+            skip_pragma(&ps);
         } else if (ktok_is(t, ".entry") || ktok_is(t, ".func")) {
             bool entry = ktok_is(t, ".entry");
             klex_next(&ps);
@@ -1305,8 +1300,11 @@ CUresult kmod_parse(const char *fn, const char *text, size_t len, const char *na
             kparse_error(&ps, "expected a directive (.entry, .func, .global ...), found '%.*s'", (int)t->len, t->s);
         }
     }
-    if (!ps.err && check_calls(&ps))
+    if (!ps.err && check_calls(&ps)) {
         finish_shared(&ps);
+        for (uint32_t i = 0; i < ps.m->nfuncs; ++i)
+            ps.m->uses_local |= ps.m->funcs[i]->local_bytes != 0;
+    }
 done:
     for (uint32_t i = 0; i < x.nsyms; ++i) {
         free(x.syms[i]->targets);
