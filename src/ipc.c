@@ -154,7 +154,8 @@ static CUresult open_object(const char *fn, const struct ipc_handle *h, const ch
         return fail(CUDA_ERROR_INVALID_VALUE, "%s: process %u no longer holds the memory (it was freed)", fn, h->pid);
     if (!fixed)
         return fail(CUDA_ERROR_INVALID_VALUE, "%s: the object the handle names in process %u is not sealed against "
-                    "shrinking, as extmem's are: it could shrink under the mapping (forged)", fn, h->pid);
+                    "shrinking, as extmem's are (the memory was freed and its descriptor's number reused, or the "
+                    "handle is forged)", fn, h->pid);
     return fail(CUDA_ERROR_INVALID_VALUE, "%s: the handle does not name memory process %u exported (freed, or forged)",
                 fn, h->pid);
 }
