@@ -59,6 +59,7 @@ typedef enum obj_type {
     OBJ_FUNCTION, /* CUfunction: dies with its module */
     OBJ_LIBRARY,  /* CUlibrary */
     OBJ_KERNEL,   /* CUkernel: an entry of a library, in whichever context is current */
+    OBJ_EXTERNAL_SEMAPHORE,
     OBJ_TYPE_COUNT
 } obj_type;
 

@@ -149,6 +149,7 @@ const char *obj_type_name(obj_type type)
     case OBJ_FUNCTION: return "function";
     case OBJ_LIBRARY: return "library";
     case OBJ_KERNEL: return "kernel";
+    case OBJ_EXTERNAL_SEMAPHORE: return "external semaphore";
     default: return "object";
     }
 }
@@ -165,6 +166,7 @@ static const char *article_name(obj_type type)
     case OBJ_FUNCTION: return "a function";
     case OBJ_LIBRARY: return "a library";
     case OBJ_KERNEL: return "a kernel";
+    case OBJ_EXTERNAL_SEMAPHORE: return "an external semaphore";
     default: return "an object";
     }
 }

@@ -56,5 +56,11 @@ EXTMEM_API CUresult CUDAAPI cuLaunchKernel_ptsz(CUfunction f, unsigned int gridD
                                                 void **kernelParams, void **extra);
 EXTMEM_API CUresult CUDAAPI cuLaunchKernelEx_ptsz(const CUlaunchConfig *config, CUfunction f, void **kernelParams,
                                                   void **extra);
+EXTMEM_API CUresult CUDAAPI cuSignalExternalSemaphoresAsync_ptsz(const CUexternalSemaphore *extSemArray,
+                                                                 const CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS *paramsArray,
+                                                                 unsigned int numExtSems, CUstream stream);
+EXTMEM_API CUresult CUDAAPI cuWaitExternalSemaphoresAsync_ptsz(const CUexternalSemaphore *extSemArray,
+                                                               const CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS *paramsArray,
+                                                               unsigned int numExtSems, CUstream stream);
 
 #endif

@@ -143,6 +143,10 @@ static const struct entry entries[] = {
     E("cuImportExternalMemory", 10000, cuImportExternalMemory),
     E("cuExternalMemoryGetMappedBuffer", 10000, cuExternalMemoryGetMappedBuffer),
     E("cuDestroyExternalMemory", 10000, cuDestroyExternalMemory),
+    E("cuImportExternalSemaphore", 10000, cuImportExternalSemaphore),
+    E("cuSignalExternalSemaphoresAsync", 10000, cuSignalExternalSemaphoresAsync),
+    E("cuWaitExternalSemaphoresAsync", 10000, cuWaitExternalSemaphoresAsync),
+    E("cuDestroyExternalSemaphore", 10000, cuDestroyExternalSemaphore),
     E("cuMemGetHandleForAddressRange", 11070, cuMemGetHandleForAddressRange),
     E("cuIpcGetMemHandle", 4010, cuIpcGetMemHandle),
     E("cuIpcOpenMemHandle", 4010, cuIpcOpenMemHandle),
@@ -233,6 +237,8 @@ static const struct entry per_thread_entries[] = {
     E("cuLaunchHostFunc", 10000, cuLaunchHostFunc_ptsz),
     E("cuLaunchKernel", 7000, cuLaunchKernel_ptsz),
     E("cuLaunchKernelEx", 11060, cuLaunchKernelEx_ptsz),
+    E("cuSignalExternalSemaphoresAsync", 10000, cuSignalExternalSemaphoresAsync_ptsz),
+    E("cuWaitExternalSemaphoresAsync", 10000, cuWaitExternalSemaphoresAsync_ptsz),
 };
 
 static const struct entry *per_thread_variant(const char *name)

@@ -94,6 +94,8 @@
 #define cuLaunchHostFunc          EXTMEM_PTSZ(cuLaunchHostFunc)
 #define cuLaunchKernel            EXTMEM_PTSZ(cuLaunchKernel)
 #define cuLaunchKernelEx          EXTMEM_PTSZ(cuLaunchKernelEx)
+#define cuSignalExternalSemaphoresAsync EXTMEM_PTSZ(cuSignalExternalSemaphoresAsync)
+#define cuWaitExternalSemaphoresAsync   EXTMEM_PTSZ(cuWaitExternalSemaphoresAsync)
 #endif
 #define cuStreamDestroy           cuStreamDestroy_v2
 #define cuEventDestroy            cuEventDestroy_v2
@@ -128,6 +130,7 @@ typedef struct CUmod_st *CUmodule;
 typedef struct CUfunc_st *CUfunction;
 typedef struct CUarray_st *CUarray;
 typedef struct CUextMemory_st *CUexternalMemory;
+typedef struct CUextSemaphore_st *CUexternalSemaphore;
 typedef struct CUexecAffinityParam_st CUexecAffinityParam;
 typedef struct CUctxCigParam_st CUctxCigParam;
 
@@ -818,6 +821,23 @@ typedef enum CUexternalMemoryHandleType_enum {
  * Vulkan dedicated allocation). */
 #define CUDA_EXTERNAL_MEMORY_DEDICATED 0x1
 
+typedef enum CUexternalSemaphoreHandleType_enum {
+    CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_FD                = 1,
+    CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_WIN32             = 2,
+    CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_WIN32_KMT         = 3,
+    CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_D3D12_FENCE              = 4,
+    CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_D3D11_FENCE              = 5,
+    CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_NVSCISYNC                = 6,
+    CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_D3D11_KEYED_MUTEX        = 7,
+    CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_D3D11_KEYED_MUTEX_KMT    = 8,
+    CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_TIMELINE_SEMAPHORE_FD    = 9,
+    CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_TIMELINE_SEMAPHORE_WIN32 = 10
+} CUexternalSemaphoreHandleType;
+
+/* Flags of the signal and wait parameters; they mean something for NvSciSync objects only. */
+#define CUDA_EXTERNAL_SEMAPHORE_SIGNAL_SKIP_NVSCIBUF_MEMSYNC 0x01
+#define CUDA_EXTERNAL_SEMAPHORE_WAIT_SKIP_NVSCIBUF_MEMSYNC 0x02
+
 /* What cuMemGetHandleForAddressRange returns: a dma-buf fd is the only kind. */
 typedef enum CUmemRangeHandleType_enum {
     CU_MEM_RANGE_HANDLE_TYPE_DMA_BUF_FD = 0x1,
@@ -883,6 +903,60 @@ typedef struct CUDA_EXTERNAL_MEMORY_HANDLE_DESC_st {
     unsigned int reserved[16];
 } CUDA_EXTERNAL_MEMORY_HANDLE_DESC_v1;
 typedef CUDA_EXTERNAL_MEMORY_HANDLE_DESC_v1 CUDA_EXTERNAL_MEMORY_HANDLE_DESC;
+
+typedef struct CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC_st {
+    CUexternalSemaphoreHandleType type;
+    union {
+        int fd;
+        struct {
+            void *handle;
+            const void *name; /* a NUL-terminated UTF-16 name */
+        } win32;
+        const void *nvSciSyncObj;
+    } handle;
+    unsigned int flags;
+    unsigned int reserved[16];
+} CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC_v1;
+typedef CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC_v1 CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC;
+
+typedef struct CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st {
+    struct {
+        struct {
+            unsigned long long value; /* timeline semaphores and fences: the value to set */
+        } fence;
+        union {
+            void *fence;
+            unsigned long long reserved;
+        } nvSciSync;
+        struct {
+            unsigned long long key; /* keyed mutexes: the key to release with */
+        } keyedMutex;
+        unsigned int reserved[12];
+    } params;
+    unsigned int flags;
+    unsigned int reserved[16];
+} CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_v1;
+typedef CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_v1 CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS;
+
+typedef struct CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st {
+    struct {
+        struct {
+            unsigned long long value; /* timeline semaphores and fences: the value to reach */
+        } fence;
+        union {
+            void *fence;
+            unsigned long long reserved;
+        } nvSciSync;
+        struct {
+            unsigned long long key;  /* keyed mutexes: the key to acquire with */
+            unsigned int timeoutMs;  /* ... and how long to try */
+        } keyedMutex;
+        unsigned int reserved[10];
+    } params;
+    unsigned int flags;
+    unsigned int reserved[16];
+} CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_v1;
+typedef CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_v1 CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS;
 
 typedef struct CUDA_EXTERNAL_MEMORY_BUFFER_DESC_st {
     unsigned long long offset;
@@ -1152,6 +1226,42 @@ EXTMEM_API CUresult CUDAAPI cuExternalMemoryGetMappedBuffer(CUdeviceptr *devPtr,
                                                             const CUDA_EXTERNAL_MEMORY_BUFFER_DESC *bufferDesc);
 /* Buffers still mapped stay usable until cuMemFree, as on the driver. */
 EXTMEM_API CUresult CUDAAPI cuDestroyExternalMemory(CUexternalMemory extMem);
+
+/* ---- External semaphores (DESIGN.md §15; docs/external-semaphores.md) ----
+ * OPAQUE_FD (binary) and TIMELINE_SEMAPHORE_FD take the fds of semaphores that Vulkan exports
+ * through extmem's layer (VK_LAYER_EXTMEM_external_semaphore), in any process. The fd becomes
+ * extmem's only when the import succeeds, and then the caller's number is closed, as the
+ * driver closes it; on any failure it stays the caller's, open. Results:
+ *   CUDA_ERROR_INVALID_VALUE   extSem_out or semHandleDesc NULL; type 0 or unknown; flags or a
+ *                              reserved field not 0; a binary payload imported as a timeline or
+ *                              the other way round; a Windows type without exactly one of
+ *                              handle and name (KMT: a handle and no name)
+ *   CUDA_ERROR_UNKNOWN         the fd is not a semaphore (-1, /dev/null, a plain memfd), as on
+ *                              the driver
+ *   CUDA_ERROR_NOT_SUPPORTED   Windows, Direct3D and keyed-mutex types on Linux; NVSCISYNC
+ *                              everywhere; fd types on Windows */
+EXTMEM_API CUresult CUDAAPI cuImportExternalSemaphore(CUexternalSemaphore *extSem_out,
+                                                      const CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC *semHandleDesc);
+/* Queues, in order with the stream's other work, one signal per semaphore: binary, signalled;
+ * timelines and fences, set to params.fence.value. Never waits.
+ *   CUDA_ERROR_INVALID_VALUE   an array NULL, numExtSems 0, a semaphore handle NULL, flags or a
+ *                              reserved field not 0
+ *   CUDA_ERROR_INVALID_HANDLE  a semaphore or the stream is not a live handle (the driver
+ *                              crashes on a garbage stream) */
+EXTMEM_API CUresult CUDAAPI cuSignalExternalSemaphoresAsync(const CUexternalSemaphore *extSemArray,
+                                                            const CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS *paramsArray,
+                                                            unsigned int numExtSems, CUstream stream);
+/* Queues one wait per semaphore: later work in the stream runs once every semaphore is signalled
+ * (binary: the wait takes the signal) or reached params.fence.value (timelines, fences). The
+ * calling thread never waits; the stream stays busy (cuStreamQuery: NOT_READY) until then.
+ * Results as for cuSignalExternalSemaphoresAsync. */
+EXTMEM_API CUresult CUDAAPI cuWaitExternalSemaphoresAsync(const CUexternalSemaphore *extSemArray,
+                                                          const CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS *paramsArray,
+                                                          unsigned int numExtSems, CUstream stream);
+/* Queued signals and waits keep the semaphore alive until they have run.
+ *   CUDA_ERROR_INVALID_VALUE   extSem NULL
+ *   CUDA_ERROR_INVALID_HANDLE  destroyed already (the driver aborts on a second destroy) or forged */
+EXTMEM_API CUresult CUDAAPI cuDestroyExternalSemaphore(CUexternalSemaphore extSem);
 
 /* ---- dma-buf export (../shared/seeds/000_5a44d3b7857fd408.txt; DESIGN.md §10) ----
  * handle points to an int that receives a new dma-buf fd (close-on-exec, read-write), the

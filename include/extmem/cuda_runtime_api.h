@@ -68,6 +68,8 @@
 #define cudaMemcpyFromSymbolAsync cudaMemcpyFromSymbolAsync_ptsz
 #define cudaMemPrefetchAsync cudaMemPrefetchAsync_ptsz
 #define cudaMallocAsync     cudaMallocAsync_ptsz
+#define cudaSignalExternalSemaphoresAsync cudaSignalExternalSemaphoresAsync_ptsz
+#define cudaWaitExternalSemaphoresAsync cudaWaitExternalSemaphoresAsync_ptsz
 #define cudaFreeAsync       cudaFreeAsync_ptsz
 #define cudaLaunchKernelExC cudaLaunchKernelExC_ptsz
 #define __cudaLaunchKernel  __cudaLaunchKernel_ptsz
@@ -210,6 +212,22 @@ EXTMEM_API cudaError_t CUDARTAPI cudaImportExternalMemory(cudaExternalMemory_t *
 EXTMEM_API cudaError_t CUDARTAPI cudaExternalMemoryGetMappedBuffer(void **devPtr, cudaExternalMemory_t extMem,
                                                                    const struct cudaExternalMemoryBufferDesc *bufferDesc);
 EXTMEM_API cudaError_t CUDARTAPI cudaDestroyExternalMemory(cudaExternalMemory_t extMem);
+
+/* ---- External semaphores ----
+ * The driver's rules and codes (see cuImportExternalSemaphore in extmem/cuda.h), mapped to
+ * cudaError_t. CUDA 12's libcudart exported the signal and wait calls also as ..._v2; the
+ * libraries export those names too, for programs built against CUDA 12's headers. */
+EXTMEM_API cudaError_t CUDARTAPI cudaImportExternalSemaphore(cudaExternalSemaphore_t *extSem_out,
+                                                             const struct cudaExternalSemaphoreHandleDesc *semHandleDesc);
+EXTMEM_API cudaError_t CUDARTAPI cudaSignalExternalSemaphoresAsync(const cudaExternalSemaphore_t *extSemArray,
+                                                                   const struct cudaExternalSemaphoreSignalParams *paramsArray,
+                                                                   unsigned int numExtSems,
+                                                                   cudaStream_t stream EXTMEM_RT_DEFAULT(0));
+EXTMEM_API cudaError_t CUDARTAPI cudaWaitExternalSemaphoresAsync(const cudaExternalSemaphore_t *extSemArray,
+                                                                 const struct cudaExternalSemaphoreWaitParams *paramsArray,
+                                                                 unsigned int numExtSems,
+                                                                 cudaStream_t stream EXTMEM_RT_DEFAULT(0));
+EXTMEM_API cudaError_t CUDARTAPI cudaDestroyExternalSemaphore(cudaExternalSemaphore_t extSem);
 
 /* The device address of page-locked host memory: the same address on the software device.
  * Any address inside an allocation is accepted.
@@ -655,6 +673,12 @@ EXTMEM_API cudaError_t CUDARTAPI cudaMemPrefetchAsync_ptsz(const void *devPtr, s
                                                            cudaStream_t stream);
 EXTMEM_API cudaError_t CUDARTAPI cudaMallocAsync_ptsz(void **devPtr, size_t size, cudaStream_t stream);
 EXTMEM_API cudaError_t CUDARTAPI cudaFreeAsync_ptsz(void *devPtr, cudaStream_t stream);
+EXTMEM_API cudaError_t CUDARTAPI cudaSignalExternalSemaphoresAsync_ptsz(
+    const cudaExternalSemaphore_t *extSemArray, const struct cudaExternalSemaphoreSignalParams *paramsArray,
+    unsigned int numExtSems, cudaStream_t stream);
+EXTMEM_API cudaError_t CUDARTAPI cudaWaitExternalSemaphoresAsync_ptsz(
+    const cudaExternalSemaphore_t *extSemArray, const struct cudaExternalSemaphoreWaitParams *paramsArray,
+    unsigned int numExtSems, cudaStream_t stream);
 
 #ifdef __cplusplus
 }

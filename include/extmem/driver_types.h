@@ -546,6 +546,76 @@ struct cudaExternalMemoryBufferDesc {
     unsigned int reserved[16];
 };
 
+/* ---- External semaphores --------------------------------------------------------------- */
+typedef struct CUexternalSemaphore_st *cudaExternalSemaphore_t;
+
+enum cudaExternalSemaphoreHandleType {
+    cudaExternalSemaphoreHandleTypeOpaqueFd              = 1,
+    cudaExternalSemaphoreHandleTypeOpaqueWin32           = 2,
+    cudaExternalSemaphoreHandleTypeOpaqueWin32Kmt        = 3,
+    cudaExternalSemaphoreHandleTypeD3D12Fence            = 4,
+    cudaExternalSemaphoreHandleTypeD3D11Fence            = 5,
+    cudaExternalSemaphoreHandleTypeNvSciSync             = 6,
+    cudaExternalSemaphoreHandleTypeKeyedMutex            = 7,
+    cudaExternalSemaphoreHandleTypeKeyedMutexKmt         = 8,
+    cudaExternalSemaphoreHandleTypeTimelineSemaphoreFd   = 9,
+    cudaExternalSemaphoreHandleTypeTimelineSemaphoreWin32 = 10
+};
+
+#define cudaExternalSemaphoreSignalSkipNvSciBufMemSync 0x01
+#define cudaExternalSemaphoreWaitSkipNvSciBufMemSync 0x02
+
+struct cudaExternalSemaphoreHandleDesc {
+    enum cudaExternalSemaphoreHandleType type;
+    union {
+        int fd;
+        struct {
+            void *handle;
+            const void *name;
+        } win32;
+        const void *nvSciSyncObj;
+    } handle;
+    unsigned int flags;
+    unsigned int reserved[16];
+};
+
+struct cudaExternalSemaphoreSignalParams {
+    struct {
+        struct {
+            unsigned long long value;
+        } fence;
+        union {
+            void *fence;
+            unsigned long long reserved;
+        } nvSciSync;
+        struct {
+            unsigned long long key;
+        } keyedMutex;
+        unsigned int reserved[12];
+    } params;
+    unsigned int flags;
+    unsigned int reserved[16];
+};
+
+struct cudaExternalSemaphoreWaitParams {
+    struct {
+        struct {
+            unsigned long long value;
+        } fence;
+        union {
+            void *fence;
+            unsigned long long reserved;
+        } nvSciSync;
+        struct {
+            unsigned long long key;
+            unsigned int timeoutMs;
+        } keyedMutex;
+        unsigned int reserved[10];
+    } params;
+    unsigned int flags;
+    unsigned int reserved[16];
+};
+
 /* ---- Interprocess handles ------------------------------------------------------------- */
 #define CUDA_IPC_HANDLE_SIZE 64
 
