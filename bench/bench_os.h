@@ -54,6 +54,44 @@ static void bench_os_die(const char *what)
     exit(1);
 }
 
+/* Runs fn(arg, i) for i in [0, n) on n threads at once and waits for all: the machine's own
+ * multi-threaded memcpy, the physical reference for large copies. */
+struct bench_os_par {
+    void (*fn)(void *arg, unsigned int i);
+    void *arg;
+    unsigned int i;
+};
+static DWORD WINAPI bench_os_par_main(LPVOID p)
+{
+    struct bench_os_par *t = p;
+    t->fn(t->arg, t->i);
+    return 0;
+}
+static void bench_os_parallel(void (*fn)(void *arg, unsigned int i), void *arg, unsigned int n)
+{
+    HANDLE h[256];
+    struct bench_os_par t[256];
+    if (n > 256)
+        n = 256;
+    for (unsigned int i = 1; i < n; ++i) {
+        t[i] = (struct bench_os_par){fn, arg, i};
+        if (!(h[i] = CreateThread(NULL, 0, bench_os_par_main, &t[i], 0, NULL)))
+            bench_os_die("CreateThread");
+    }
+    fn(arg, 0);
+    for (unsigned int i = 1; i < n; ++i) {
+        WaitForSingleObject(h[i], INFINITE);
+        CloseHandle(h[i]);
+    }
+}
+static unsigned int bench_os_cpus(void)
+{
+    SYSTEM_INFO si;
+    GetSystemInfo(&si);
+    return si.dwNumberOfProcessors ? si.dwNumberOfProcessors : 1;
+}
+
+
 /* A named section, as extmem makes every one: Local\<name>-<pid>-<counter> (src/win32/memory.c). */
 static bench_os_mem bench_os_mem_create(size_t size)
 {
@@ -226,6 +264,42 @@ static void bench_os_die(const char *what)
     fprintf(stderr, "bench: %s failed: %s\n", what, strerror(errno));
     exit(1);
 }
+
+/* Runs fn(arg, i) for i in [0, n) on n threads at once and waits for all: the machine's own
+ * multi-threaded memcpy, the physical reference for large copies. */
+#include <pthread.h>
+struct bench_os_par {
+    void (*fn)(void *arg, unsigned int i);
+    void *arg;
+    unsigned int i;
+};
+static void *bench_os_par_main(void *p)
+{
+    struct bench_os_par *t = p;
+    t->fn(t->arg, t->i);
+    return NULL;
+}
+static void bench_os_parallel(void (*fn)(void *arg, unsigned int i), void *arg, unsigned int n)
+{
+    pthread_t h[256];
+    struct bench_os_par t[256];
+    if (n > 256)
+        n = 256;
+    for (unsigned int i = 1; i < n; ++i) {
+        t[i] = (struct bench_os_par){fn, arg, i};
+        if (pthread_create(&h[i], NULL, bench_os_par_main, &t[i]) != 0)
+            bench_os_die("pthread_create");
+    }
+    fn(arg, 0);
+    for (unsigned int i = 1; i < n; ++i)
+        pthread_join(h[i], NULL);
+}
+static unsigned int bench_os_cpus(void)
+{
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n > 0 ? (unsigned int)n : 1;
+}
+
 
 /* A sealed memfd of size bytes, as cuMemAlloc and cuMemCreate make (src/posix/memory.c). */
 static bench_os_mem bench_os_mem_create(size_t size)

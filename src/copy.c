@@ -33,16 +33,82 @@ static void fill_row(unsigned char *dst, size_t n, unsigned int elem, uint32_t v
     }
 }
 
-static void run_copy(struct work *w)
+/* Bytes in a row: fills count their width in elements. */
+static size_t row_bytes(const struct copy_work *c) { return c->elem ? c->width * c->elem : c->width; }
+
+static void copy_rows(const struct copy_work *c, size_t first, size_t rows)
 {
-    struct copy_work *c = (struct copy_work *)w;
-    for (size_t row = 0; row < c->height; ++row) {
+    for (size_t row = first; row < first + rows; ++row) {
         unsigned char *dst = (unsigned char *)c->dst + row * c->dst_pitch;
         if (c->elem)
             fill_row(dst, c->width, c->elem, c->value);
         else
             memmove(dst, (const unsigned char *)c->src + row * c->src_pitch, c->width);
     }
+}
+
+/* Large copies and fills run on the worker pool, a piece per index: one core's memcpy moves a
+ * fraction of what the machine's memory can (issue 16; bench/results). Below PARALLEL_MIN bytes
+ * the hand-over costs more than it gains. */
+#define PARALLEL_MIN (4u << 20)
+#define PIECE_MIN (1u << 20)
+
+struct copy_job {
+    struct pool_job job;
+    const struct copy_work *c;
+    size_t piece;   /* one row: bytes per piece (a multiple of 64 and of the element size) */
+    size_t rows;    /* several rows: rows per piece */
+};
+
+static void run_piece(struct pool_job *job, uint64_t index)
+{
+    struct copy_job *j = (struct copy_job *)job;
+    const struct copy_work *c = j->c;
+    if (j->rows) {
+        size_t first = (size_t)index * j->rows;
+        size_t rows = c->height - first < j->rows ? c->height - first : j->rows;
+        copy_rows(c, first, rows);
+        return;
+    }
+    size_t width = row_bytes(c), at = (size_t)index * j->piece, n = width - at < j->piece ? width - at : j->piece;
+    unsigned char *dst = (unsigned char *)c->dst + at;
+    if (c->elem)
+        fill_row(dst, n / c->elem, c->elem, c->value);
+    else
+        memcpy(dst, (const unsigned char *)c->src + at, n);
+}
+
+/* True when some byte is both read and written: the pieces would race (memmove's order). */
+static bool overlaps(const struct copy_work *c)
+{
+    if (c->elem)
+        return false;
+    uintptr_t d = (uintptr_t)c->dst, s = (uintptr_t)c->src;
+    size_t dlen = c->dst_pitch * (c->height - 1) + c->width, slen = c->src_pitch * (c->height - 1) + c->width;
+    return d < s + slen && s < d + dlen;
+}
+
+static void run_copy(struct work *w)
+{
+    struct copy_work *c = (struct copy_work *)w;
+    size_t total = row_bytes(c) * c->height, workers = pool_worker_count();
+    if (total < PARALLEL_MIN || workers < 2 || overlaps(c)) {
+        copy_rows(c, 0, c->height);
+        free(c);
+        return;
+    }
+    struct copy_job j = {.c = c};
+    j.job.run = run_piece;
+    /* Two pieces per worker balance cores that start late; never smaller than PIECE_MIN. */
+    size_t pieces = workers * 2, want = total / pieces < PIECE_MIN ? PIECE_MIN : total / pieces;
+    if (c->height == 1) {
+        j.piece = (want + 63) / 64 * 64; /* whole cache lines and whole elements (1, 2, 4 divide 64) */
+        j.job.count = (row_bytes(c) + j.piece - 1) / j.piece;
+    } else {
+        j.rows = want / row_bytes(c) ? want / row_bytes(c) : 1;
+        j.job.count = (c->height + j.rows - 1) / j.rows;
+    }
+    pool_run(&j.job);
     free(c);
 }
 

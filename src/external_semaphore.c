@@ -18,7 +18,8 @@
 struct ext_semaphore {
     struct obj base;
     CUexternalSemaphoreHandleType type;
-    struct semp payload;
+    struct semp payload;      /* unless source.owner: an extmem payload */
+    struct sem_source source; /* a Direct3D fence (src/d3d) */
 };
 
 /* How long a stream's wait sleeps at a time before it looks whether the library is unloading
@@ -28,8 +29,36 @@ struct ext_semaphore {
 static void sem_free(struct obj *o)
 {
     struct ext_semaphore *s = (struct ext_semaphore *)o;
-    semp_close(&s->payload);
+    if (s->source.owner)
+        s->source.release(s->source.owner);
+    else
+        semp_close(&s->payload);
     free(s);
+}
+
+static void sem_owe(struct ext_semaphore *s, uint64_t value)
+{
+    if (!s->source.owner)
+        semp_owe(&s->payload, value);
+}
+
+static void sem_signal(struct ext_semaphore *s, uint64_t value)
+{
+    if (s->source.owner)
+        s->source.signal(s->source.owner, value);
+    else
+        semp_signal(&s->payload, value, true);
+}
+
+static sem_wait_result sem_wait(struct ext_semaphore *s, uint64_t value, uint64_t timeout_ns)
+{
+    if (s->source.owner)
+        return s->source.wait(s->source.owner, value, timeout_ns);
+    switch (semp_wait(&s->payload, value, timeout_ns)) {
+    case SEMP_PASSED: return SEM_PASSED;
+    case SEMP_ABANDONED: return SEM_ABANDONED;
+    default: return SEM_TIMED_OUT;
+    }
 }
 
 static const char *type_name(CUexternalSemaphoreHandleType t)
@@ -209,6 +238,26 @@ fail:
     return r;
 }
 
+CUresult ext_semaphore_from_source(const char *fn, const struct sem_source *src, CUexternalSemaphoreHandleType type,
+                                   CUexternalSemaphore *out)
+{
+    struct ext_semaphore *s = calloc(1, sizeof(*s));
+    if (!s) {
+        src->release(src->owner);
+        return fail(CUDA_ERROR_OUT_OF_MEMORY, "%s: out of host memory", fn);
+    }
+    s->source = *src;
+    s->type = type;
+    if (!obj_register(&s->base, OBJ_EXTERNAL_SEMAPHORE, sem_free)) {
+        sem_free(&s->base);
+        return fail(CUDA_ERROR_OUT_OF_MEMORY, "%s: out of host memory for the handle table", fn);
+    }
+    log_info("%s: %s (value %llu) imported as 0x%llx", fn, type_name(type),
+             (unsigned long long)src->value(src->owner), (unsigned long long)s->base.handle);
+    *out = (CUexternalSemaphore)(uintptr_t)s->base.handle;
+    return CUDA_SUCCESS;
+}
+
 static CUresult lookup(const char *fn, CUexternalSemaphore handle, struct ext_semaphore **out)
 {
     struct obj *o;
@@ -266,17 +315,22 @@ static void run_signal(struct work *w)
 {
     struct sem_work *sw = (struct sem_work *)w;
     for (unsigned int i = 0; i < sw->count; ++i)
-        semp_signal(&sw->items[i].s->payload, sw->items[i].value, true);
+        sem_signal(sw->items[i].s, sw->items[i].value);
     release_items(sw);
 }
 
 static void wait_one(struct ext_semaphore *s, uint64_t value)
 {
     for (;;) {
-        semp_wait_result res = semp_wait(&s->payload, value, WAIT_SLICE_NS);
-        if (res == SEMP_PASSED)
+        sem_wait_result res = sem_wait(s, value, WAIT_SLICE_NS);
+        if (res == SEM_PASSED)
             return;
-        if (res == SEMP_ABANDONED) {
+        if (res == SEM_FAILED) {
+            log_warn("external semaphore 0x%llx: a stream's wait for it failed and was given up (EXTMEM_LOG=info "
+                     "says why)", (unsigned long long)s->base.handle);
+            return;
+        }
+        if (res == SEM_ABANDONED) {
             int pid = atomic_load(&s->payload.dead_pid);
             log_warn("external semaphore 0x%llx: the process%s%.0d that held it died and no other can signal it: "
                      "its waits pass from now on (docs/external-semaphores.md)",
@@ -367,7 +421,7 @@ static CUresult signal_async(const char *fn, const CUexternalSemaphore *extSemAr
         sw->items[i].value = paramsArray[i].params.fence.value;
         /* Owed from now: if this process dies before the stream gets here, a waiter in another
          * process makes the signal (src/sem_payload.h). */
-        semp_owe(&sw->items[i].s->payload, sw->items[i].value);
+        sem_owe(sw->items[i].s, sw->items[i].value);
     }
     sw->w.run = run_signal;
     sw->w.discard = run_signal;

@@ -267,7 +267,8 @@ struct stream {
     os_mutex lock;
     os_cond cond;
     struct work *head, *tail;
-    uint64_t submitted, completed;
+    /* Written under lock; also read without it by waiters that spin (stream_wait_until). */
+    _Atomic uint64_t submitted, completed;
     bool running;     /* a worker thread is attached */
     bool destroyed;   /* cuStreamDestroy was called: the worker exits when drained */
     os_thread thread; /* the worker, while running */
@@ -371,5 +372,22 @@ struct ext_source {
  * src's size); takes the caller's reference to src's owner whatever happens. */
 CUresult ext_import_source(const char *fn, const struct ext_source *src, unsigned long long size,
                            CUexternalMemoryHandleType type, CUexternalMemory *out);
+
+/* ---- External semaphores (external_semaphore.c) ----
+ * A semaphore that is not an extmem payload (src/sem_payload.h): a Direct3D fence, for one
+ * (src/d3d). Its owner gives these calls; stream workers make them. */
+typedef enum sem_wait_result { SEM_PASSED = 0, SEM_TIMED_OUT, SEM_ABANDONED, SEM_FAILED } sem_wait_result;
+struct sem_source {
+    void *owner;
+    bool timeline;                                        /* fences: a 64-bit value */
+    void (*signal)(void *owner, uint64_t value);          /* sets the value (binary: signals) */
+    sem_wait_result (*wait)(void *owner, uint64_t value, uint64_t timeout_ns);
+    uint64_t (*value)(void *owner);
+    void (*release)(void *owner);
+};
+/* Registers src as an external semaphore of `type`; takes the caller's reference to src's
+ * owner whatever happens. */
+CUresult ext_semaphore_from_source(const char *fn, const struct sem_source *src, CUexternalSemaphoreHandleType type,
+                                   CUexternalSemaphore *out);
 
 #endif /* EXTMEM_INTERNAL_H */

@@ -195,6 +195,15 @@ void os_thread_detach(os_thread t);
 void os_thread_join(os_thread t);
 /* Names the calling thread (at most 15 characters), for debuggers, /proc and the unload test. */
 void os_thread_set_name(const char *name);
+/* Tells the CPU this thread is spinning on a word (a short wait before sleeping). */
+#if defined(__x86_64__) || defined(__i386__) || defined(_M_X64) || defined(_M_IX86)
+#include <immintrin.h>
+static inline void os_cpu_relax(void) { _mm_pause(); }
+#elif defined(__aarch64__) && (defined(__GNUC__) || defined(__clang__))
+static inline void os_cpu_relax(void) { __asm__ __volatile__("yield"); }
+#else
+static inline void os_cpu_relax(void) {}
+#endif
 
 /* ---- Waiting on a word of memory, also across processes (src/<os>/wait.c) ---- */
 /* Sleeps while *addr == expected (spurious wake-ups are allowed); the word is this process's. */

@@ -7,6 +7,46 @@
 
 #include <stdlib.h>
 
+/* How long a waiter watches a stream's counter before it sleeps: a wake-up through the kernel and
+ * the switch back cost microseconds, more than short work takes (issue 16: a launch and its
+ * synchronisation round trip). Only where another core can be running the work. */
+#define SPIN_NS 20000u
+
+/* Spinning pays only while the other side really runs on another core; on a machine busier
+ * than its cores it takes the core the work needs. So spinning earns credit when it ends in
+ * time and loses more when it does not; without credit a waiter sleeps at once, and every
+ * 64th wait probes again. */
+static _Atomic int spin_credit = 8;
+static _Atomic unsigned int spin_probe;
+
+static bool spin_until(_Atomic uint64_t *counter, uint64_t count)
+{
+    static _Atomic int cores; /* 0: not asked yet */
+    if (!atomic_load(&cores))
+        atomic_store(&cores, (int)os_cpu_count());
+    if (atomic_load(&counter[0]) >= count)
+        return true;
+    if (atomic_load(&cores) < 2 || (atomic_load(&spin_credit) <= 0 && (atomic_fetch_add(&spin_probe, 1) & 63)))
+        return false;
+    uint64_t deadline = 0;
+    for (unsigned int i = 0; atomic_load(counter) < count; ++i) {
+        os_cpu_relax();
+        if ((i & 63) == 0) {
+            uint64_t now = os_time_ns();
+            if (!deadline) {
+                deadline = now + SPIN_NS;
+            } else if (now > deadline) {
+                if (atomic_fetch_sub(&spin_credit, 4) < -16)
+                    atomic_store(&spin_credit, -16);
+                return false;
+            }
+        }
+    }
+    if (atomic_fetch_add(&spin_credit, 1) > 16)
+        atomic_store(&spin_credit, 16);
+    return true;
+}
+
 static void stream_free(struct obj *o)
 {
     struct stream *s = (struct stream *)o;
@@ -33,6 +73,14 @@ static void stream_worker(void *arg)
     os_thread_set_name("extmem-stream");
     os_mutex_lock(&s->lock);
     for (;;) {
+        if (!s->head && !s->destroyed) {
+            /* The next piece of work often follows at once (launch, synchronise, launch): watch
+             * for it a moment before sleeping, so its submitter need not wake this thread. */
+            uint64_t seen = s->submitted;
+            os_mutex_unlock(&s->lock);
+            spin_until(&s->submitted, seen + 1);
+            os_mutex_lock(&s->lock);
+        }
         while (!s->head && !s->destroyed && !device_unloading())
             os_cond_wait(&s->cond, &s->lock);
         struct work *w = s->head;
@@ -105,6 +153,8 @@ static void stream_enqueue(struct stream *s, struct work *w)
 
 void stream_wait_until(struct stream *s, uint64_t count)
 {
+    if (spin_until(&s->completed, count))
+        return;
     os_mutex_lock(&s->lock);
     while (s->completed < count)
         os_cond_wait(&s->cond, &s->lock);
