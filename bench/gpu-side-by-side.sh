@@ -1,0 +1,81 @@
+#!/bin/sh
+# The software device beside the real driver, on the GPU machine, in one session: builds extmem
+# (Release) and bench-nv (the same bench/bench.c against NVIDIA's cuda.h and libcuda), runs the
+# two interleaved, three times each, and prints one table: each row's median over the three
+# runs for the H100 and for extmem on the same host's cores, and extmem's time as a multiple of
+# the driver's (below 1: extmem is faster). The raw JSON of every run is kept in $OUT.
+#
+# Usage (in the repository root, on the GPU machine): OUT=/some/dir bench/gpu-side-by-side.sh
+# (through the device tool: run with command "OUT=$OUT bench/gpu-side-by-side.sh").
+set -eu
+: "${OUT:?set OUT to the directory for the results}"
+root=$(cd "$(dirname "$0")/.." && pwd)
+cuda=${CUDA_HOME:-/usr/local/cuda}
+build=${BUILD:-${TMPDIR:-/tmp}/extmem-side-by-side}
+runs=${RUNS:-3}
+mkdir -p "$OUT"
+
+generator=""
+command -v ninja >/dev/null 2>&1 && generator="-G Ninja"
+# shellcheck disable=SC2086 # generator is one option or none
+cmake -S "$root" -B "$build" $generator -DCMAKE_BUILD_TYPE=Release -DEXTMEM_TESTS=OFF -DEXTMEM_VULKAN=OFF >/dev/null
+cmake --build "$build" --target extmem-bench -j "$(nproc)" >/dev/null
+
+libdir=""
+for d in /usr/lib/x86_64-linux-gnu /usr/lib64 "$cuda/lib64" "$cuda/lib64/stubs"; do
+    if [ -e "$d/libcuda.so" ] || [ -e "$d/libcuda.so.1" ]; then libdir=$d; break; fi
+done
+gcc -std=c11 -O2 "$root/bench/bench.c" -I"$cuda/include" ${libdir:+-L"$libdir"} -l:libcuda.so.1 -lpthread \
+    -o "$build/bench-nv"
+
+{
+    echo "date: $(date -u '+%Y-%m-%d %H:%M:%S UTC')"
+    echo "commit: $(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)"
+    nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | sed 's/^/gpu, driver: /'
+    echo "host: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')"
+} >"$OUT/machine.txt"
+
+i=1
+while [ "$i" -le "$runs" ]; do
+    "$build/bench-nv" --json >"$OUT/nvidia-$i.json"
+    "$build/bench/extmem-bench" --json >"$OUT/extmem-$i.json"
+    i=$((i + 1))
+done
+
+python3 - "$OUT" "$runs" <<'EOF' | tee "$OUT/side-by-side.txt"
+import json, statistics, sys
+out, runs = sys.argv[1], int(sys.argv[2])
+def load(kind):
+    rows = {}
+    order = []
+    for i in range(1, runs + 1):
+        with open(f"{out}/{kind}-{i}.json") as f:
+            doc = json.load(f)
+        for r in doc["rows"]:
+            if r.get("skipped") or r.get("median_us") is None:
+                continue
+            if r["key"] not in rows:
+                order.append(r["key"])
+            rows.setdefault(r["key"], {"sequence": r["sequence"], "medians": [], "gbps": []})
+            rows[r["key"]]["medians"].append(r["median_us"])
+            if r.get("gbps"):
+                rows[r["key"]]["gbps"].append(r["gbps"])
+    return rows, order
+nv, _ = load("nvidia")
+em, order = load("extmem")
+print(open(f"{out}/machine.txt").read().rstrip())
+print(f"{runs} runs of each program, interleaved; each cell is the median of the runs' medians (us)")
+print(f"{'row':<62} {'H100 driver':>12} {'extmem':>12} {'extmem/driver':>14}")
+for key in order:
+    seq = em[key]["sequence"] or key
+    e = statistics.median(em[key]["medians"])
+    n = statistics.median(nv[key]["medians"]) if key in nv else None
+    ratio = f"{e / n:.2f}x" if n else "-"
+    extra = ""
+    if em[key]["gbps"]:
+        extra = f"  extmem {statistics.median(em[key]['gbps']):.1f} GB/s"
+        if key in nv and nv[key]["gbps"]:
+            extra += f", driver {statistics.median(nv[key]['gbps']):.1f} GB/s"
+    ncell = f"{n:.2f}" if n is not None else "-"
+    print(f"{seq[:62]:<62} {ncell:>12} {e:>12.2f} {ratio:>14}{extra}")
+EOF
