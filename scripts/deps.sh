@@ -11,10 +11,15 @@ packages+=(libzstd-dev liblz4-dev)
 # Vulkan interop (src/vk, the Vulkan demo and tests/vk): the loader and headers, volk, Mesa's
 # lavapipe (the software device's Vulkan partner) and glslangValidator for the shaders.
 packages+=(libvulkan-dev libvulkan-volk-dev mesa-vulkan-drivers glslang-tools)
+# The Khronos validation layers, which the semaphore layer's tests run above it (tests/vk).
+packages+=(vulkan-validationlayers)
 # The dma-buf VM test (scripts/vm, docs/dmabuf.md): qemu, a static busybox and cpio for the
 # initramfs, and what builds the udmabuf module (make, binutils; libelf1 for the kernel's objtool).
 # The kernel packages themselves are fetched with `apt-get download` into a cache, not installed.
 packages+=(qemu-system-x86 busybox-static cpio xz-utils make binutils libelf1)
+# extmem-run's tests (a Python ctypes client), scripts/action-local.py and scripts/lint-workflows.py
+# (which read the GitHub workflow and action files).
+packages+=(python3 python3-yaml)
 packages+=("$@")
 
 missing=()

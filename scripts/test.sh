@@ -29,6 +29,14 @@ run_suite() { # build-dir, extra cmake args...
 echo "== extmem: build and test (gcc, release with assertions)"
 run_suite build/test -DCMAKE_BUILD_TYPE=RelWithDebInfo
 
+# The GitHub Action (action.yml) and the example user workflow (.github/workflows/example-user.yml),
+# run here as GitHub runs them (scripts/action-local.py: the same commands in the same order). The
+# action's configure, build and install steps are pointed at the plain build above, which they
+# find built: the pass adds the user project's clang compile and a few runs (about 20 s).
+echo "== extmem: the GitHub Action and the example user project, outside GitHub"
+scripts/action-local.py --work build/action-local --with build-dir=build/test --with build-type=RelWithDebInfo \
+  --with cmake-args=
+
 # The Windows build (mingw-w64) and its tests under wine: about a minute and a half cold.
 scripts/test-windows.sh build/windows
 
