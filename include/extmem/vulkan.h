@@ -23,6 +23,8 @@
 
 #include "extmem/extmem.h"
 
+#include <stdbool.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -101,6 +103,32 @@ EXTMEM_API CUresult extmem_vk_host_import_alignment(VkPhysicalDevice physicalDev
  *   CUDA_ERROR_OUT_OF_MEMORY       vkAllocateMemory ran out of host or device memory */
 EXTMEM_API CUresult extmem_vk_import_host_memory(VkPhysicalDevice physicalDevice, VkDevice device, CUdeviceptr ptr,
                                                 VkDeviceSize size, uint32_t memoryTypeBits, VkDeviceMemory *memory);
+
+/* Exports semaphore as an OPAQUE_FD (vkGetSemaphoreFdKHR) and imports that fd into extmem
+ * (cuImportExternalSemaphore), in one call: NVIDIA's sample code without the fd bookkeeping.
+ * semaphore must have been created with VkExportSemaphoreCreateInfo naming
+ * VK_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_FD_BIT on a device created with
+ * VK_KHR_external_semaphore_fd (on lavapipe, which lacks it, extmem's layer
+ * VK_LAYER_EXTMEM_external_semaphore adds it: docs/external-semaphores.md). timeline says what
+ * the semaphore is (VkSemaphoreTypeCreateInfo): true imports it as
+ * CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_TIMELINE_SEMAPHORE_FD, false as
+ * CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_FD. The fd becomes extmem's on success; on any
+ * failure after the export it is closed, so nothing leaks. The VkSemaphore stays the
+ * application's: both sides share one payload until both have let go of it.
+ * Returns:
+ *   CUDA_SUCCESS                   *extSem is the imported semaphore
+ *   CUDA_ERROR_INVALID_VALUE       device or semaphore is VK_NULL_HANDLE; extSem is NULL; the
+ *                                  semaphore is not exportable as OPAQUE_FD (vkGetSemaphoreFdKHR
+ *                                  failed with VK_ERROR_INVALID_EXTERNAL_HANDLE or gave no fd);
+ *                                  timeline does not say what the semaphore is
+ *   CUDA_ERROR_NOT_SUPPORTED       no Vulkan loader; the device was created without
+ *                                  VK_KHR_external_semaphore_fd
+ *   CUDA_ERROR_OUT_OF_MEMORY       vkGetSemaphoreFdKHR ran out of memory or fds
+ *   CUDA_ERROR_UNKNOWN             vkGetSemaphoreFdKHR failed otherwise; the fd is not a payload
+ *                                  extmem knows (a driver's own export), as the driver says
+ *   any other code of cuImportExternalSemaphore */
+EXTMEM_API CUresult extmem_vk_import_semaphore(VkDevice device, VkSemaphore semaphore, bool timeline,
+                                               CUexternalSemaphore *extSem);
 
 #ifdef __cplusplus
 }

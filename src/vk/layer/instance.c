@@ -1,0 +1,187 @@
+/*
+ * Instances and physical devices: the extension the layer adds shows in the device extension
+ * list and in vkGetPhysicalDeviceExternalSemaphoreProperties; the rest goes to the next layer.
+ */
+#include "layer.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static os_mutex instances_lock = OS_MUTEX_INITIALIZER;
+static struct lmap instances; /* dispatch key -> struct linstance */
+
+static const VkExtensionProperties added = {VK_KHR_EXTERNAL_SEMAPHORE_FD_EXTENSION_NAME,
+                                            VK_KHR_EXTERNAL_SEMAPHORE_FD_SPEC_VERSION};
+
+struct linstance *layer_instance(const void *dispatchable)
+{
+    os_mutex_lock(&instances_lock);
+    struct linstance *inst = lmap_get(&instances, layer_key(dispatchable));
+    os_mutex_unlock(&instances_lock);
+    return inst;
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL layer_CreateInstance(const VkInstanceCreateInfo *info, const VkAllocationCallbacks *alloc,
+                                                    VkInstance *out)
+{
+    /* The loader's link for this layer (LoaderLayerInterface.md, "Layer Dispatch
+     * Initialization"): take the next layer's vkGetInstanceProcAddr and move the link on
+     * for it. */
+    VkLayerInstanceCreateInfo *link = (VkLayerInstanceCreateInfo *)info->pNext;
+    while (link && !(link->sType == VK_STRUCTURE_TYPE_LOADER_INSTANCE_CREATE_INFO && link->function == VK_LAYER_LINK_INFO))
+        link = (VkLayerInstanceCreateInfo *)link->pNext;
+    if (!link)
+        return layer_error(VK_ERROR_INITIALIZATION_FAILED,
+                           "vkCreateInstance: no loader link in the create info: the layer must be loaded by the "
+                           "Vulkan loader");
+    PFN_vkGetInstanceProcAddr gipa = link->u.pLayerInfo->pfnNextGetInstanceProcAddr;
+    PFN_vkCreateInstance create = (PFN_vkCreateInstance)gipa(VK_NULL_HANDLE, "vkCreateInstance");
+    if (!create)
+        return layer_error(VK_ERROR_INITIALIZATION_FAILED, "vkCreateInstance: the next layer has no vkCreateInstance");
+    link->u.pLayerInfo = link->u.pLayerInfo->pNext;
+
+    struct linstance *inst = calloc(1, sizeof(*inst));
+    if (!inst)
+        return VK_ERROR_OUT_OF_HOST_MEMORY;
+    VkResult r = create(info, alloc, out);
+    if (r != VK_SUCCESS)
+        goto fail;
+    inst->handle = *out;
+    inst->gipa = gipa;
+#define GET(name) (PFN_vk##name) gipa(*out, "vk" #name)
+    inst->DestroyInstance = GET(DestroyInstance);
+    inst->EnumerateDeviceExtensionProperties = GET(EnumerateDeviceExtensionProperties);
+    inst->GetPhysicalDeviceExternalSemaphoreProperties = GET(GetPhysicalDeviceExternalSemaphoreProperties);
+    if (!inst->GetPhysicalDeviceExternalSemaphoreProperties)
+        inst->GetPhysicalDeviceExternalSemaphoreProperties =
+            (PFN_vkGetPhysicalDeviceExternalSemaphoreProperties)GET(GetPhysicalDeviceExternalSemaphorePropertiesKHR);
+    inst->GetPhysicalDeviceFeatures2 = GET(GetPhysicalDeviceFeatures2);
+    if (!inst->GetPhysicalDeviceFeatures2)
+        inst->GetPhysicalDeviceFeatures2 = (PFN_vkGetPhysicalDeviceFeatures2)GET(GetPhysicalDeviceFeatures2KHR);
+#undef GET
+    os_mutex_lock(&instances_lock);
+    int err = lmap_put(&instances, layer_key(*out), inst);
+    os_mutex_unlock(&instances_lock);
+    if (err) {
+        inst->DestroyInstance(*out, alloc);
+        r = VK_ERROR_OUT_OF_HOST_MEMORY;
+        goto fail;
+    }
+    return VK_SUCCESS;
+fail:
+    free(inst);
+    return r;
+}
+
+VKAPI_ATTR void VKAPI_CALL layer_DestroyInstance(VkInstance instance, const VkAllocationCallbacks *alloc)
+{
+    if (!instance)
+        return;
+    os_mutex_lock(&instances_lock);
+    struct linstance *inst = lmap_remove(&instances, layer_key(instance));
+    if (instances.count == 0)
+        lmap_free(&instances);
+    os_mutex_unlock(&instances_lock);
+    if (!inst)
+        return;
+    inst->DestroyInstance(instance, alloc);
+    free(inst);
+}
+
+/* The driver's (and lower layers') device extensions; NULL when they cannot be listed. */
+static VkExtensionProperties *driver_extensions(struct linstance *inst, VkPhysicalDevice physical, uint32_t *count)
+{
+    *count = 0;
+    if (inst->EnumerateDeviceExtensionProperties(physical, NULL, count, NULL) != VK_SUCCESS)
+        return NULL;
+    VkExtensionProperties *props = calloc(*count + 1, sizeof(*props));
+    if (props && inst->EnumerateDeviceExtensionProperties(physical, NULL, count, props) != VK_SUCCESS) {
+        free(props);
+        return NULL;
+    }
+    return props;
+}
+
+static bool has(const VkExtensionProperties *props, uint32_t count, const char *name)
+{
+    for (uint32_t i = 0; i < count; ++i)
+        if (strcmp(props[i].extensionName, name) == 0)
+            return true;
+    return false;
+}
+
+bool layer_adds_extension(struct linstance *inst, VkPhysicalDevice physical, bool *timeline_ext)
+{
+    uint32_t count;
+    VkExtensionProperties *props = driver_extensions(inst, physical, &count);
+    if (!props)
+        return false;
+    bool lacks = !has(props, count, added.extensionName);
+    *timeline_ext = has(props, count, VK_KHR_TIMELINE_SEMAPHORE_EXTENSION_NAME);
+    free(props);
+    if (!lacks || !inst->GetPhysicalDeviceFeatures2)
+        return false;
+    VkPhysicalDeviceTimelineSemaphoreFeatures timeline = {
+        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TIMELINE_SEMAPHORE_FEATURES};
+    VkPhysicalDeviceFeatures2 features = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, .pNext = &timeline};
+    inst->GetPhysicalDeviceFeatures2(physical, &features);
+    return timeline.timelineSemaphore == VK_TRUE;
+}
+
+/* The usual two-call protocol: copy what fits, VK_INCOMPLETE when not everything did. */
+static VkResult answer(const VkExtensionProperties *list, uint32_t n, uint32_t *count, VkExtensionProperties *props)
+{
+    if (!props) {
+        *count = n;
+        return VK_SUCCESS;
+    }
+    uint32_t copied = *count < n ? *count : n;
+    memcpy(props, list, copied * sizeof(*props));
+    *count = copied;
+    return copied < n ? VK_INCOMPLETE : VK_SUCCESS;
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL layer_EnumerateDeviceExtensionProperties(VkPhysicalDevice physical, const char *layer,
+                                                                        uint32_t *count, VkExtensionProperties *props)
+{
+    if (layer && strcmp(layer, LAYER_NAME) == 0)
+        return answer(&added, 1, count, props);
+    struct linstance *inst = layer_instance(physical);
+    if (!inst)
+        return VK_ERROR_INITIALIZATION_FAILED;
+    bool timeline_ext;
+    if (layer || !layer_adds_extension(inst, physical, &timeline_ext))
+        return inst->EnumerateDeviceExtensionProperties(physical, layer, count, props);
+    uint32_t n;
+    VkExtensionProperties *all = driver_extensions(inst, physical, &n);
+    if (!all)
+        return VK_ERROR_OUT_OF_HOST_MEMORY;
+    all[n++] = added;
+    VkResult r = answer(all, n, count, props);
+    free(all);
+    return r;
+}
+
+VKAPI_ATTR void VKAPI_CALL layer_GetPhysicalDeviceExternalSemaphoreProperties(
+    VkPhysicalDevice physical, const VkPhysicalDeviceExternalSemaphoreInfo *info, VkExternalSemaphoreProperties *props)
+{
+    struct linstance *inst = layer_instance(physical);
+    bool timeline_ext;
+    if (inst && info->handleType == VK_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_FD_BIT &&
+        layer_adds_extension(inst, physical, &timeline_ext)) {
+        /* Binary and timeline alike (VkSemaphoreTypeCreateInfo in info->pNext): a payload
+         * serves both, and an imported payload can be exported again. */
+        props->exportFromImportedHandleTypes = VK_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_FD_BIT;
+        props->compatibleHandleTypes = VK_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_FD_BIT;
+        props->externalSemaphoreFeatures =
+            VK_EXTERNAL_SEMAPHORE_FEATURE_EXPORTABLE_BIT | VK_EXTERNAL_SEMAPHORE_FEATURE_IMPORTABLE_BIT;
+        return;
+    }
+    if (inst && inst->GetPhysicalDeviceExternalSemaphoreProperties) {
+        inst->GetPhysicalDeviceExternalSemaphoreProperties(physical, info, props);
+        return;
+    }
+    props->exportFromImportedHandleTypes = 0;
+    props->compatibleHandleTypes = 0;
+    props->externalSemaphoreFeatures = 0;
+}
