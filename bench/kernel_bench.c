@@ -32,6 +32,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The native tier's column (extmem on POSIX: Windows compiles no kernels). */
+#if defined(EXTMEM_EXTMEM_H) && !defined(_WIN32)
+#define BENCH_NATIVE 1
+#include <unistd.h>
+#endif
+
 #ifndef BENCH_KERNELS_PTX
 #define BENCH_KERNELS_PTX "bench/kernels/bench_kernels.ptx"
 #endif
@@ -151,8 +157,18 @@ static double time_c(const struct config *cfg, extmem_kernel fn, unsigned grid, 
 }
 #endif
 
+/* The native tier's time for the current row (extmem build), 0 when not measured. */
+static double native_us;
+
 static void row(const char *name, double ptx_us, double c_us, const char *unit, double work)
 {
+    if (native_us > 0 && c_us > 0) {
+        printf("%-44s portable %10.1f us %8.2f %-7s | native %9.1f us %8.2f %-7s | C kernel %9.1f us %8.2f %-7s | "
+               "portable/C %.1fx native/C %.2fx\n",
+               name, ptx_us, work / ptx_us / 1e3, unit, native_us, work / native_us / 1e3, unit, c_us,
+               work / c_us / 1e3, unit, ptx_us / c_us, native_us / c_us);
+        return;
+    }
     /* work: bytes (GB/s) or elements (Melem/s) per run */
     double ptx_rate = ptx_us > 0 ? work / ptx_us / 1e3 : 0;
     if (c_us > 0) {
@@ -209,8 +225,58 @@ int main(int argc, char **argv)
     cuDeviceGetName(name, sizeof(name), dev);
     char *ptx = read_file(cfg.ptx);
     CHECK(cuModuleLoadData(&module, ptx));
-    free(ptx);
+#ifdef BENCH_NATIVE
+    CUmodule native_module = NULL;
+    const char *jit = getenv("EXTMEM_JIT");
+    bool want_native = !jit || strcmp(jit, "portable") != 0;
+#endif
     CHECK(cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING));
+#ifdef BENCH_NATIVE
+    if (want_native) {
+        /* The native tier's first launch of a module: compiled (a cache of its own, emptied
+         * first, unless EXTMEM_CACHE_DIR names one), then the same from the cache in a new
+         * module. */
+        char dir[256] = "";
+        if (!getenv("EXTMEM_CACHE_DIR")) {
+            snprintf(dir, sizeof(dir), "/tmp/extmem-kernel-bench-%d", (int)getpid());
+            setenv("EXTMEM_CACHE_DIR", dir, 1);
+        }
+        setenv("EXTMEM_JIT", "native", 1);
+        double first[2];
+        for (int round = 0; round < 2; ++round) {
+            CUmodule m;
+            CUfunction e;
+            CHECK(cuModuleLoadData(&m, ptx));
+            CHECK(cuModuleGetFunction(&e, m, "empty"));
+            double t0 = bench_now_us();
+            CUresult r = cuLaunchKernel(e, 1, 1, 1, 1, 1, 1, 0, stream, NULL, NULL);
+            if (!r)
+                r = cuStreamSynchronize(stream);
+            first[round] = bench_now_us() - t0;
+            if (r) {
+                printf("native tier: not available (%s): only the portable executor is timed\n", extmem_error_detail());
+                cuModuleUnload(m);
+                break;
+            }
+            if (round == 0)
+                CHECK(cuModuleUnload(m));
+            else
+                native_module = m;
+        }
+        if (native_module)
+            printf("native tier, first launch of the module: %.1f ms compiling, %.2f ms from the cache\n",
+                   first[0] / 1e3, first[1] / 1e3);
+        if (dir[0]) {
+            char cmd[300];
+            snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+            if (system(cmd) != 0)
+                fprintf(stderr, "kernel_bench: could not remove %s\n", dir);
+        }
+        /* The launch rows below time the portable executor's module. */
+        setenv("EXTMEM_JIT", "portable", 1);
+    }
+#endif
+    free(ptx);
     printf("kernel_bench (%s build) on %s: median of %zu runs, %zu elements\n",
 #ifdef EXTMEM_EXTMEM_H
            "extmem", name, cfg.runs, cfg.n);
@@ -269,22 +335,49 @@ int main(int argc, char **argv)
     c_reduce_us = time_c(&cfg, c_reduce, rgrid, block, &cr);
     c_trans_us = time_c(&cfg, c_transcendental, grid, block, &ca);
 #endif
-    row("saxpy (GB/s: 12 bytes per element)", time_kernel(&cfg, function("saxpy"), grid, block, saxpy_params),
-        c_saxpy_us, "GB/s", 12.0 * (double)cfg.n);
-    row("reduction through shared memory (GB/s read)",
-        time_kernel(&cfg, function("reduce_shared"), rgrid, block, reduce_params), c_reduce_us, "GB/s",
-        4.0 * (double)cfg.n);
-    row("reduction with warp shuffles (GB/s read)",
-        time_kernel(&cfg, function("reduce_shuffle"), rgrid, block, reduce_params), c_reduce_us, "GB/s",
-        4.0 * (double)cfg.n);
-    row("sin/exp/cos x8 per element (Melem/s)",
-        time_kernel(&cfg, function("transcendental"), grid, block, trans_params), c_trans_us, "Melem/s",
-        (double)cfg.n * 1e3);
+    struct {
+        const char *label, *kernel;
+        unsigned grid;
+        void **params;
+        double c_us, work;
+        const char *unit;
+    } rows[] = {
+        {"saxpy (GB/s: 12 bytes per element)", "saxpy", grid, saxpy_params, c_saxpy_us, 12.0 * (double)cfg.n, "GB/s"},
+        {"reduction through shared memory (GB/s read)", "reduce_shared", rgrid, reduce_params, c_reduce_us,
+         4.0 * (double)cfg.n, "GB/s"},
+        {"reduction with warp shuffles (GB/s read)", "reduce_shuffle", rgrid, reduce_params, c_reduce_us,
+         4.0 * (double)cfg.n, "GB/s"},
+        {"sin/exp/cos x8 per element (Melem/s)", "transcendental", grid, trans_params, c_trans_us,
+         (double)cfg.n * 1e3, "Melem/s"},
+    };
+    for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); ++i) {
+        native_us = 0;
+#ifdef BENCH_NATIVE
+        /* The tier is chosen at a module's first launch (EXTMEM_JIT, read then): the portable
+         * executor runs this module, a second copy of it runs natively. Set while no launch
+         * is in flight. */
+        setenv("EXTMEM_JIT", "portable", 1);
+#endif
+        double ptx_us = time_kernel(&cfg, function(rows[i].kernel), rows[i].grid, block, rows[i].params);
+#ifdef BENCH_NATIVE
+        if (native_module) {
+            setenv("EXTMEM_JIT", "native", 1);
+            CUfunction nf;
+            CHECK(cuModuleGetFunction(&nf, native_module, rows[i].kernel));
+            native_us = time_kernel(&cfg, nf, rows[i].grid, block, rows[i].params);
+        }
+#endif
+        row(rows[i].label, ptx_us, rows[i].c_us, rows[i].unit, rows[i].work);
+    }
     CHECK(cuMemFree(x));
     CHECK(cuMemFree(y));
     CHECK(cuMemFree(partial));
     CHECK(cuStreamDestroy(stream));
     CHECK(cuModuleUnload(module));
+#ifdef BENCH_NATIVE
+    if (native_module)
+        CHECK(cuModuleUnload(native_module));
+#endif
     CHECK(cuDevicePrimaryCtxRelease(dev));
     return 0;
 }

@@ -11,6 +11,11 @@ cd "$(dirname "$0")/.."
 quick=0
 [ "${1:-}" = "--quick" ] && quick=1
 
+# Kernels run on the portable executor unless a test asks for the native tier itself (the
+# kernel_corpus_tiers tests and kernel_native_test do): compiling every test's modules would
+# cost minutes (docs/kernels.md, "The native tier").
+export EXTMEM_JIT=${EXTMEM_JIT:-portable}
+
 scripts/deps.sh
 jobs=$(nproc)
 

@@ -267,6 +267,26 @@ bool os_library_loaded(const char *name);
  * allocation holds one. */
 void os_raise_handle_limit(void);
 
+/* ---- The native kernel tier's needs (src/<os>/jit.c) ---- */
+/* Runs the program argv[0] (a path, or a name looked up on PATH) with argv (NULL-ended), input
+ * empty, its output and errors collected into out (NUL-terminated, cut at out_size). 0 with
+ * *status its exit status (or -1 when a signal ended it), or an OS error when it could not be
+ * started. Windows runs no compiler: it answers ERROR_NOT_SUPPORTED. */
+int os_run(const char *const *argv, char *out, size_t out_size, int *status);
+/* A shared library by path, loaded with its symbols private to it. 0, or an OS error with the
+ * loader's words in why. */
+int os_library_open(const char *path, void **lib, char *why, size_t why_size);
+void *os_library_symbol(void *lib, const char *name);
+void os_library_close(void *lib);
+/* Creates the folder (the parents must exist); 0 also when it exists already, else an OS error. */
+int os_make_dir(const char *path);
+/* Renames `from` to `to`, replacing `to` atomically when it exists. 0, or an OS error. */
+int os_rename_replace(const char *from, const char *to);
+/* Removes a file; errors are ignored. */
+void os_remove_file(const char *path);
+/* The folder for private temporary files (TMPDIR, TEMP; /tmp). */
+const char *os_temp_dir(void);
+
 /* ---- Fault injection for tests (src/fault.c, one file for both OS layers) ----
  * True when the environment variable EXTMEM_FAULT is "<call>@<hex address>" with an address
  * inside [addr, addr + size): then the OS layer's `call` fails with the OS's out-of-memory

@@ -499,6 +499,7 @@ static void do_call(struct kwarp *w, struct kframe *f, const struct kinsn *in, u
     nf->cur_pc = 0;
     nf->cur_mask = calling;
     nf->wait_min = UINT32_MAX;
+    nf->nat = knative_lookup(w->b->l->native, callee);
     /* The caller's lanes: the callers resume after the call, the lanes whose guard was false
      * go on now, an indirect call's lanes with another target call it again. */
     for (uint32_t m = mask; m; m &= m - 1) {
@@ -514,6 +515,11 @@ static void do_call(struct kwarp *w, struct kframe *f, const struct kinsn *in, u
 static void run_warp(struct kwarp *w)
 {
     struct klaunch *l = w->b->l;
+    struct knat_ctx nc = {
+        .w = w, .special = w->special, .shared = w->b->shared, .shared_size = w->b->shared_size,
+        .params = l->params, .param_bytes = l->fn->param_bytes, .ok = &w->ok_lo, .faulted = &l->faulted,
+        .kmem = kmem,
+    };
     for (;;) {
         struct kframe *f = w->top;
         if (!f->cur_mask) {
@@ -521,6 +527,21 @@ static void run_warp(struct kwarp *w)
                 return;
         } else if (f->cur_pc == f->wait_min) {
             merge_waiting(w, f);
+        }
+        if (f->nat) {
+            /* The native tier runs the group as far as it can; what it leaves (a divergent
+             * branch, a call, a barrier ...) is the next step here. */
+            nc.regs = f->regs;
+            nc.consts = f->fn->consts;
+            nc.code = f->fn->code;
+            uint32_t pc = f->nat(&nc, f->cur_pc, f->cur_mask, f->wait_min);
+            if (atomic_load_explicit(&l->faulted, memory_order_relaxed))
+                return;
+            if (pc != f->cur_pc) {
+                f->cur_pc = pc;
+                after_jump(f);
+                continue;
+            }
         }
         const struct kinsn *in = &f->fn->code[f->cur_pc];
         uint32_t mask = f->cur_mask;
@@ -632,6 +653,7 @@ void klaunch_init(struct klaunch *l)
     os_mutex_init(&l->print_lock);
     l->print_buf = NULL;
     l->print_used = l->print_size = 0;
+    knative_prepare(l);
 }
 
 /* The block's shared special registers (every row but %tid and %warpid): once per block. */
@@ -732,6 +754,7 @@ void klaunch_run_block(struct klaunch *l, uint64_t index)
     b->shared = TAKE(unsigned char, shared_bytes ? shared_bytes : 1);
     b->warps = TAKE(struct kwarp, sizeof(struct kwarp) * nwarps);
     init_block_specials(b);
+    knat_fn nat = knative_lookup(l->native, fn);
     for (uint32_t i = 0; i < nwarps; ++i) {
         struct kwarp *w = &b->warps[i];
         w->b = b;
@@ -754,6 +777,7 @@ void klaunch_run_block(struct klaunch *l, uint64_t index)
         f->cur_mask = w->live;
         f->wait_min = UINT32_MAX;
         f->call = NULL;
+        f->nat = nat;
         w->local_stride = stride;
         w->local = stride ? TAKE(unsigned char, (size_t)stride * KLANES) : NULL;
         w->local_used = 0;

@@ -260,6 +260,7 @@ struct kmodule {
     bool uses_local;           /* a function has a .local depot: launches give threads stacks */
     char *source_name;         /* for messages: "module 3 (PTX)" or a file name */
     struct khash *names;       /* interned instruction names (kinsn.name) */
+    struct knative *native;    /* the native tier's code (native.c), made at the first launch */
 };
 
 /* A log for cuModuleLoadDataEx's info and error buffers; the parser appends its messages. */
@@ -465,6 +466,12 @@ kopnd kfunc_const(struct kparser *ps, uint64_t bits);
 uint32_t kfunc_new_reg(struct kparser *ps);
 
 /* ---- Execution (exec.c) ---- */
+/* A function's native code (native.c): runs the group `mask` of the top frame from `pc` while
+ * it is the lowest group (pc < stop) and the code is straight or branches uniformly; returns
+ * the pc where the scheduler takes over. */
+struct knat_ctx;
+typedef uint32_t (*knat_fn)(struct knat_ctx *c, uint32_t pc, uint32_t mask, uint32_t stop);
+
 #define KMAX_FRAMES 64 /* call depth: a deeper recursion faults (stack overflow) */
 
 struct kframe {
@@ -480,6 +487,7 @@ struct kframe {
     /* The group being run: lanes at cur_pc (their pc[] entries are stale), and the lowest pc
      * of the frame's other runnable lanes (UINT32_MAX: none). */
     uint32_t cur_pc, cur_mask, wait_min;
+    knat_fn nat;             /* the function's native code (native.c), or NULL: portable */
 };
 
 struct klaunch;
@@ -542,6 +550,7 @@ struct klaunch {
     os_mutex print_lock;
     char *print_buf;
     size_t print_used, print_size;
+    const struct knative *native; /* the module's native code, or NULL (knative_prepare) */
 };
 /* Prepares l (fn, grid, block, dyn_shared, params and stack_bytes set by the caller). */
 void klaunch_init(struct klaunch *l);
@@ -669,6 +678,61 @@ void kassertfail(struct kwarp *w, const struct kinsn *in, uint32_t lane, uint64_
                  uint64_t func);
 
 static inline bool kfaulted(const struct kwarp *w) { return atomic_load_explicit(&w->b->l->faulted, memory_order_relaxed) != 0; }
+
+/* Encodings of in->mods that the native tier reads too. ld/st (ops_mem.c): the low 8 bits of a
+ * load are the destination register's width in bits, and */
+#define KLD_SIGNED 0x100u  /* sign-extend a narrow load into the register */
+#define KLD_ACQUIRE 0x200u /* ld.acquire: later accesses stay after it */
+#define KST_RELEASE 0x400u /* st.release: earlier accesses stay before it */
+#define KMEM_ATOMIC 0x800u /* .volatile, .relaxed, .acquire, .release: one host atomic access */
+/* setp/set (ops_misc.c): cmp | boolop << 4 | ftz << 6 */
+enum kcmp { KC_EQ, KC_NE, KC_LT, KC_LE, KC_GT, KC_GE, KC_EQU, KC_NEU, KC_LTU, KC_LEU, KC_GTU, KC_GEU, KC_NUM, KC_NAN };
+enum kboolop { KBOP_NONE, KBOP_AND, KBOP_OR, KBOP_XOR };
+
+/* ---- The native tier (native.c, native_emit.c, native_cache.c; docs/kernels.md) ----
+ * A module's functions become C (one function per kfunc that runs a warp's group from a pc
+ * until the scheduler must act), compiled by the system C compiler into a cached shared
+ * library. What the generated code reads of a warp, filled by the executor before each call
+ * (plain types only: the generated source declares the same struct and checks its layout). */
+struct knat_ctx {
+    struct kwarp *w;
+    uint64_t *regs;                     /* the frame's registers */
+    const uint64_t *consts;             /* its function's constant pool */
+    const uint64_t *const *special;     /* w->special */
+    const struct kinsn *code;           /* its function's instructions */
+    unsigned char *shared;              /* the block's shared window */
+    uint64_t shared_size;
+    const unsigned char *params;        /* the launch's parameter buffer */
+    uint64_t param_bytes;
+    uintptr_t *ok;                      /* &w->ok_lo: ok_lo, ok_hi, okw_lo, okw_hi */
+    atomic_int *faulted;                /* &launch->faulted */
+    void *(*kmem)(struct kwarp *, const struct kinsn *, uint32_t, kspace, uint64_t, unsigned, bool);
+};
+struct knative;
+/* Sets l->native at a launch's start: the module's native code, made (or loaded from the
+ * cache) at its first launch, or NULL for the portable tier (EXTMEM_JIT). Under
+ * EXTMEM_JIT=native a module that cannot be compiled faults the launch. */
+void knative_prepare(struct klaunch *l);
+/* The native code of fn in n, or NULL. */
+knat_fn knative_lookup(const struct knative *n, const struct kfunc *fn);
+/* Releases what knative_prepare made for m (kmod_free). */
+void knative_release(struct kmodule *m);
+
+/* What the native tier may write as C in place of a handler (each family's knat_* table, ended
+ * by {NULL}): KN_EXPR handlers compute the lane's result from a, b, c (uint64_t, the sources'
+ * lane values; `in_mods` is in->mods) with the C text `expr`, which calls only the family's
+ * helpers (knat_*_helpers, the same text the family compiles) and the generated prelude's. */
+enum knat_kind { KN_EXPR = 1, KN_LD, KN_ST, KN_SETP, KN_SELP, KN_MOV, KN_CVTA };
+struct knat_desc {
+    kexec_fn fn;
+    uint8_t kind;  /* knat_kind */
+    uint8_t arity; /* KN_EXPR: sources read (1 to 3) */
+    const char *expr;
+};
+extern const struct knat_desc knat_int[], knat_float[], knat_misc[], knat_mem[], knat_cvt[];
+extern const char knat_int_helpers[], knat_float_helpers[];
+#define KSTR_(...) #__VA_ARGS__
+#define KSTR(...) KSTR_(__VA_ARGS__) /* the text after macro expansion */
 
 /* ---- Float helpers shared by the families (ops_float.c) ---- */
 static inline float kf32(uint64_t v)

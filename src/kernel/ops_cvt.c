@@ -436,3 +436,9 @@ static bool lower_cvt(struct klower *lw, const struct kparsed *p, struct kinsn *
 }
 
 const struct klower_entry kops_cvt[] = {{"cvt", lower_cvt}, {NULL, NULL}};
+
+/* ---- What the native tier writes as C (native_emit.c) ---- */
+const struct knat_desc knat_cvt[] = {
+    {cvt_move32, KN_EXPR, 1, KSTR((uint32_t)a)},
+    {NULL, 0, 0, NULL},
+};

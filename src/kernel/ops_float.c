@@ -51,26 +51,59 @@
 #define QUIET64 0x0008000000000000ull
 
 /* ---- f32 ---- */
-static inline uint32_t ftz32(uint32_t x) { return (x & 0x7f800000u) == 0 ? x & 0x80000000u : x; }
-static inline bool isnan32(uint32_t x) { return (x & 0x7fffffffu) > 0x7f800000u; }
-
-/* The bits of an f32 result under the instruction's flags; `exact` is the result computed in
- * double, read only to decide whether a result at the smallest normal was below it before
- * rounding (.ftz flushes by the exact value). */
-static inline uint64_t fin32(float r, double exact, uint32_t flags)
-{
-    if (r != r)
-        return (flags & FM_SAT) ? 0 : QNAN32;
-    if ((flags & FM_FTZ) && fabsf(r) <= FLT_MIN && r != 0 && (fabsf(r) < FLT_MIN || fabs(exact) < FLT_MIN))
-        return kbits32(r) & 0x80000000u;
-    if (flags & FM_SAT) {
-        if (!(r > 0))
-            return 0;
-        if (r > 1)
-            return 0x3f800000u;
+/* ---- f32 helpers: compiled here, and the same text (knat_float_helpers) into native kernels.
+ * fin32: the bits of an f32 result under the instruction's flags; `exact` is the result computed
+ * in double, read only to decide whether a result at the smallest normal was below it before
+ * rounding (.ftz flushes by the exact value). f32res: a .rn result (NaN canonical).
+ * turns: sin and cos first scale the operand to turns in f32 (the H100 then flushes a subnormal
+ * product, and a product without a fraction is a whole number of turns): sin(x) of x in
+ * [2^-126, 2^-125) is 0, sin(FLT_MAX) is 0 and cos(FLT_MAX) is 1. The result is the exact sine
+ * of the operand otherwise, well within the ISA's absolute error. Approximate functions
+ * (F32_APPROX) are computed in double and rounded to f32, well inside the ISA's stated errors;
+ * sin and cos flush subnormal operands, as the H100. ---- */
+#define F32_APPROX(X)                                                                                                  \
+    X(sin, sin(turns(a)), FM_FTZ) X(cos, cos(turns(a)), FM_FTZ) X(lg2, log2(a), 0) X(ex2, exp2(a), 0)                  \
+    X(rsqrt, 1.0 / sqrt(a), 0) X(sqrt_approx, sqrt(a), 0) X(tanh, tanh(a), 0) X(rcp_approx, 1.0 / a, 0)
+#define F32_APPROX_LANE(name, expr, always)                                                                            \
+    static inline uint64_t f32_##name##_lane(uint64_t s, uint32_t mods)                                                \
+    {                                                                                                                  \
+        uint32_t ab = (uint32_t)s;                                                                                     \
+        if ((mods | (always)) & FM_FTZ)                                                                                \
+            ab = ftz32(ab);                                                                                            \
+        double a = kf32(ab);                                                                                           \
+        double v = expr;                                                                                               \
+        return fin32((float)v, v, mods);                                                                               \
     }
-    return kbits32(r);
-}
+#define FLOAT_HELPERS                                                                                                  \
+    static inline uint32_t ftz32(uint32_t x) { return (x & 0x7f800000u) == 0 ? x & 0x80000000u : x; }                 \
+    static inline bool isnan32(uint32_t x) { return (x & 0x7fffffffu) > 0x7f800000u; }                                \
+    static inline uint64_t f32res(float r) { return r != r ? QNAN32 : kbits32(r); }                                    \
+    static inline uint64_t fin32(float r, double exact, uint32_t flags)                                                \
+    {                                                                                                                  \
+        if (r != r)                                                                                                    \
+            return (flags & FM_SAT) ? 0 : QNAN32;                                                                      \
+        if ((flags & FM_FTZ) && fabsf(r) <= FLT_MIN && r != 0 && (fabsf(r) < FLT_MIN || fabs(exact) < FLT_MIN))       \
+            return kbits32(r) & 0x80000000u;                                                                           \
+        if (flags & FM_SAT) {                                                                                          \
+            if (!(r > 0))                                                                                              \
+                return 0;                                                                                              \
+            if (r > 1)                                                                                                 \
+                return 0x3f800000u;                                                                                    \
+        }                                                                                                              \
+        return kbits32(r);                                                                                             \
+    }                                                                                                                  \
+    static inline double turns(double a)                                                                               \
+    {                                                                                                                  \
+        float t = (float)a * 0.159154943091895335768883763372514362f;                                                  \
+        if (fabsf(t) < FLT_MIN)                                                                                        \
+            return copysign(0.0, a);                                                                                   \
+        if (isfinite(t) && fabsf(t) >= 0x1p23f)                                                                        \
+            return copysign(0.0, a);                                                                                   \
+        return a;                                                                                                      \
+    }                                                                                                                  \
+    F32_APPROX(F32_APPROX_LANE)
+FLOAT_HELPERS
+const char knat_float_helpers[] = KSTR(FLOAT_HELPERS);
 
 static int fe_of(unsigned mode)
 {
@@ -98,8 +131,7 @@ static int fe_of(unsigned mode)
         KFOR_LANES(mask, l)                                                                                            \
         {                                                                                                              \
             float x = kf32(a_[l]), y = kf32(b_[l]);                                                                    \
-            float r = fexpr;                                                                                           \
-            d_[l] = r != r ? QNAN32 : kbits32(r);                                                                      \
+            d_[l] = f32res(fexpr);                                                                                     \
         }                                                                                                              \
     }                                                                                                                  \
     static void f32_##name##_gen(struct kwarp *w, const struct kinsn *in, uint32_t mask)                               \
@@ -244,40 +276,13 @@ static void f32_div_approx(struct kwarp *w, const struct kinsn *in, uint32_t mas
     }
 }
 
-/* Approximate functions: computed in double and rounded to f32, well inside the ISA's stated
- * errors. Special values as the H100 gives them: sin and cos flush subnormal operands. */
-#define F32_APPROX(X)                                                                                                  \
-    X(sin, sin(turns(a)), FM_FTZ) X(cos, cos(turns(a)), FM_FTZ) X(lg2, log2(a), 0) X(ex2, exp2(a), 0)                  \
-    X(rsqrt, 1.0 / sqrt(a), 0) X(sqrt_approx, sqrt(a), 0) X(tanh, tanh(a), 0) X(rcp_approx, 1.0 / a, 0)
-/* sin and cos first scale the operand to turns in f32 (the H100 then flushes a subnormal
- * product, and a product without a fraction is a whole number of turns): sin(x) of x in
- * [2^-126, 2^-125) is 0, sin(FLT_MAX) is 0 and cos(FLT_MAX) is 1. The result is the exact sine of
- * the operand otherwise, well within the ISA's absolute error. */
-static inline double turns(double a)
-{
-    float t = (float)a * 0.159154943091895335768883763372514362f;
-    if (fabsf(t) < FLT_MIN)
-        return copysign(0.0, a);
-    if (isfinite(t) && fabsf(t) >= 0x1p23f)
-        return copysign(0.0, a);
-    return a;
-}
+/* Approximate functions (F32_APPROX, above). */
 #define DEF(name, expr, always)                                                                                        \
     static void f32_##name(struct kwarp *w, const struct kinsn *in, uint32_t mask)                                     \
     {                                                                                                                  \
         uint64_t *d_ = KDST(w, in, 0);                                                                                 \
         const uint64_t *s_ = KSRC(w, in, 0);                                                                           \
-        uint32_t flags = in->mods | (always);                                                                          \
-        KFOR_LANES(mask, l)                                                                                            \
-        {                                                                                                              \
-            uint32_t ab = (uint32_t)s_[l];                                                                             \
-            if (flags & FM_FTZ)                                                                                        \
-                ab = ftz32(ab);                                                                                        \
-            double a = kf32(ab);                                                                                       \
-            double v = expr;                                                                                           \
-            float r = (float)v;                                                                                        \
-            d_[l] = fin32(r, v, in->mods);                                                                             \
-        }                                                                                                              \
+        KFOR_LANES(mask, l) d_[l] = f32_##name##_lane(s_[l], in->mods);                                                \
     }
 F32_APPROX(DEF)
 #undef DEF
@@ -1007,3 +1012,16 @@ const struct klower_entry kops_float[] = {
     {"testp", lower_testp},
     {NULL, NULL},
 };
+
+/* ---- What the native tier writes as C (native_emit.c). The lane's sources are a, b, c, and
+ * x, y, z as floats. fma.rn.f32 there is the C library's fmaf, correctly rounded as fma32 is
+ * (the corpus runs both tiers and compares their bits). ---- */
+#define NAT_RN(name, fexpr, dexpr) {f32_##name##_rn, KN_EXPR, 2, "f32res(" KSTR(fexpr) ")"},
+#define NAT_APPROX(name, expr, always) {f32_##name, KN_EXPR, 1, "f32_" #name "_lane(a, in_mods)"},
+const struct knat_desc knat_float[] = {
+    F32_BINARY(NAT_RN) F32_APPROX(NAT_APPROX)
+    {f32_fma_rn, KN_EXPR, 3, "f32res(fmaf(x, y, z))"},
+    {NULL, 0, 0, NULL},
+};
+#undef NAT_RN
+#undef NAT_APPROX

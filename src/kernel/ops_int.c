@@ -9,27 +9,89 @@
  */
 #include "kernel.h"
 
-/* ---- helpers ---- */
-static inline int64_t sx(uint64_t v, unsigned bits) { return bits >= 64 ? (int64_t)v : (int64_t)(v << (64 - bits)) >> (64 - bits); }
-static inline uint64_t zx(uint64_t v, unsigned bits) { return bits >= 64 ? v : v & ((1ull << bits) - 1); }
-
-/* The high 64 bits of a 128-bit product, without __int128 (MSVC has none). */
-static uint64_t mulhi_u64(uint64_t a, uint64_t b)
-{
-    uint64_t a0 = (uint32_t)a, a1 = a >> 32, b0 = (uint32_t)b, b1 = b >> 32;
-    uint64_t p00 = a0 * b0, p01 = a0 * b1, p10 = a1 * b0, p11 = a1 * b1;
-    uint64_t mid = (p00 >> 32) + (uint32_t)p01 + (uint32_t)p10;
-    return p11 + (p01 >> 32) + (p10 >> 32) + (mid >> 32);
-}
-static int64_t mulhi_s64(int64_t a, int64_t b)
-{
-    uint64_t hi = mulhi_u64((uint64_t)a, (uint64_t)b);
-    if (a < 0)
-        hi -= (uint64_t)b;
-    if (b < 0)
-        hi -= (uint64_t)a;
-    return (int64_t)hi;
-}
+/* ---- helpers: compiled here, and the same text (knat_int_helpers) into native kernels ----
+ * mulhi: the high 64 bits of a 128-bit product, without __int128 (MSVC has none). bfind.s: the
+ * most significant bit that differs from the sign bit. bfe as the ISA defines it: the field's
+ * bits, then the sign bit (the field's top bit, or the input's msb when the field runs past it)
+ * or zeros; a zero length gives 0. */
+#define INT_HELPERS \
+    static inline int64_t sx(uint64_t v, unsigned bits) { return bits >= 64 ? (int64_t)v : (int64_t)(v << (64 - bits)) >> (64 - bits); } \
+    static inline uint64_t zx(uint64_t v, unsigned bits) { return bits >= 64 ? v : v & ((1ull << bits) - 1); } \
+    static inline uint64_t mulhi_u64(uint64_t a, uint64_t b) \
+    { \
+        uint64_t a0 = (uint32_t)a, a1 = a >> 32, b0 = (uint32_t)b, b1 = b >> 32; \
+        uint64_t p00 = a0 * b0, p01 = a0 * b1, p10 = a1 * b0, p11 = a1 * b1; \
+        uint64_t mid = (p00 >> 32) + (uint32_t)p01 + (uint32_t)p10; \
+        return p11 + (p01 >> 32) + (p10 >> 32) + (mid >> 32); \
+    } \
+    static inline int64_t mulhi_s64(int64_t a, int64_t b) \
+    { \
+        uint64_t hi = mulhi_u64((uint64_t)a, (uint64_t)b); \
+        if (a < 0) \
+            hi -= (uint64_t)b; \
+        if (b < 0) \
+            hi -= (uint64_t)a; \
+        return (int64_t)hi; \
+    } \
+    static inline uint64_t clz32(uint32_t v) \
+    { \
+        if (!v) \
+            return 32; \
+        uint64_t n = 0; \
+        while (!(v & 0x80000000u)) { \
+            v <<= 1; \
+            n++; \
+    } \
+        return n; \
+    } \
+    static inline uint64_t clz64(uint64_t v) { return (v >> 32) ? clz32((uint32_t)(v >> 32)) : 32 + clz32((uint32_t)v); } \
+    static inline uint32_t brev32(uint32_t v) \
+    { \
+        v = ((v >> 1) & 0x55555555u) | ((v & 0x55555555u) << 1); \
+        v = ((v >> 2) & 0x33333333u) | ((v & 0x33333333u) << 2); \
+        v = ((v >> 4) & 0x0f0f0f0fu) | ((v & 0x0f0f0f0fu) << 4); \
+        v = ((v >> 8) & 0x00ff00ffu) | ((v & 0x00ff00ffu) << 8); \
+        return (v >> 16) | (v << 16); \
+    } \
+    static inline uint64_t bfind_s(int64_t v, unsigned bits) \
+    { \
+        uint64_t u = (uint64_t)(v < 0 ? ~v : v); \
+        if (bits == 32) \
+            u &= 0xffffffffu; \
+        return u ? (bits == 32 ? 31 - clz32((uint32_t)u) : 63 - clz64(u)) : 0xffffffffu; \
+    } \
+    static inline uint64_t bfind_sa_s(int64_t v, unsigned bits) \
+    { \
+        uint64_t p = bfind_s(v, bits); \
+        return p == 0xffffffffu ? p : bits - 1 - p; \
+    } \
+    static inline uint64_t bfe(uint64_t a, uint32_t pos, uint32_t len, unsigned bits, bool sign) \
+    { \
+        pos &= 0xff; \
+        len &= 0xff; \
+        if (len == 0) \
+            return 0; \
+        uint32_t msb = bits - 1; \
+        uint32_t top = pos + len - 1 < msb ? pos + len - 1 : msb; \
+        uint64_t sbit = sign ? (a >> top) & 1 : 0; \
+        uint64_t d = 0; \
+        for (uint32_t i = 0; i <= msb; ++i) { \
+            uint64_t bit = (i < len && pos + i <= msb) ? (a >> (pos + i)) & 1 : sbit; \
+            d |= bit << i; \
+    } \
+        return bits == 32 ? (uint32_t)d : d; \
+    } \
+    static inline uint64_t bfi(uint64_t a, uint64_t b, uint32_t pos, uint32_t len, unsigned bits) \
+    { \
+        pos &= 0xff; \
+        len &= 0xff; \
+        uint64_t d = b; \
+        for (uint32_t i = 0; i < len && pos + i < bits; ++i) \
+            d = (d & ~(1ull << (pos + i))) | (((a >> i) & 1) << (pos + i)); \
+        return bits == 32 ? (uint32_t)d : d; \
+    }
+INT_HELPERS
+const char knat_int_helpers[] = KSTR(INT_HELPERS);
 
 static bool is_int(ktype t) { return t >= KT_B8 && t <= KT_S64 && t != KT_B128; }
 
@@ -84,98 +146,42 @@ INT_BINOPS(DEF)
     X(bfind_sa_u64, a ? clz64(a) : 0xffffffffu) X(bfind_sa_s32, bfind_sa_s((int64_t)sx(a, 32), 32))                   \
     X(bfind_sa_s64, bfind_sa_s((int64_t)a, 64))
 
-static uint64_t clz32(uint32_t v)
-{
-    if (!v)
-        return 32;
-    uint64_t n = 0;
-    while (!(v & 0x80000000u)) {
-        v <<= 1;
-        n++;
-    }
-    return n;
-}
-static uint64_t clz64(uint64_t v) { return (v >> 32) ? clz32((uint32_t)(v >> 32)) : 32 + clz32((uint32_t)v); }
-static uint32_t brev32(uint32_t v)
-{
-    v = ((v >> 1) & 0x55555555u) | ((v & 0x55555555u) << 1);
-    v = ((v >> 2) & 0x33333333u) | ((v & 0x33333333u) << 2);
-    v = ((v >> 4) & 0x0f0f0f0fu) | ((v & 0x0f0f0f0fu) << 4);
-    v = ((v >> 8) & 0x00ff00ffu) | ((v & 0x00ff00ffu) << 8);
-    return (v >> 16) | (v << 16);
-}
-/* bfind.s: the most significant bit that differs from the sign bit. */
-static uint64_t bfind_s(int64_t v, unsigned bits)
-{
-    uint64_t u = (uint64_t)(v < 0 ? ~v : v);
-    if (bits == 32)
-        u &= 0xffffffffu;
-    return u ? (bits == 32 ? 31 - clz32((uint32_t)u) : 63 - clz64(u)) : 0xffffffffu;
-}
-static uint64_t bfind_sa_s(int64_t v, unsigned bits)
-{
-    uint64_t p = bfind_s(v, bits);
-    return p == 0xffffffffu ? p : bits - 1 - p;
-}
 #define DEF(name, expr) KOP1(op_##name, expr)
 INT_UNOPS(DEF)
 #undef DEF
 
 /* ---- three-source ---- */
-/* bfe as the ISA defines it: the field's bits, then the sign bit (the field's top bit, or the
- * input's msb when the field runs past it) or zeros; a zero length gives 0. */
-static uint64_t bfe(uint64_t a, uint32_t pos, uint32_t len, unsigned bits, bool sign)
-{
-    pos &= 0xff;
-    len &= 0xff;
-    if (len == 0)
-        return 0;
-    uint32_t msb = bits - 1;
-    uint32_t top = pos + len - 1 < msb ? pos + len - 1 : msb;
-    uint64_t sbit = sign ? (a >> top) & 1 : 0;
-    uint64_t d = 0;
-    for (uint32_t i = 0; i <= msb; ++i) {
-        uint64_t bit = (i < len && pos + i <= msb) ? (a >> (pos + i)) & 1 : sbit;
-        d |= bit << i;
-    }
-    return bits == 32 ? (uint32_t)d : d;
-}
-static uint64_t bfi(uint64_t a, uint64_t b, uint32_t pos, uint32_t len, unsigned bits)
-{
-    pos &= 0xff;
-    len &= 0xff;
-    uint64_t d = b;
-    for (uint32_t i = 0; i < len && pos + i < bits; ++i)
-        d = (d & ~(1ull << (pos + i))) | (((a >> i) & 1) << (pos + i));
-    return bits == 32 ? (uint32_t)d : d;
-}
-KOP3(op_bfe_u32, bfe(a, (uint32_t)b, (uint32_t)c, 32, false))
-KOP3(op_bfe_s32, bfe(a, (uint32_t)b, (uint32_t)c, 32, true))
-KOP3(op_bfe_u64, bfe(a, (uint32_t)b, (uint32_t)c, 64, false))
-KOP3(op_bfe_s64, bfe(a, (uint32_t)b, (uint32_t)c, 64, true))
-KOP3(op_madlo16, zx(a * b + c, 16))
-KOP3(op_madlo32, (uint32_t)(a * b + c))
-KOP3(op_madlo64, a * b + c)
-KOP3(op_madhi_u32, (uint32_t)(((zx(a, 32) * zx(b, 32)) >> 32) + c))
-KOP3(op_madhi_s32, (uint32_t)(((sx(a, 32) * sx(b, 32)) >> 32) + sx(c, 32)))
-KOP3(op_madhi_u64, mulhi_u64(a, b) + c)
-KOP3(op_madhi_s64, (uint64_t)mulhi_s64((int64_t)a, (int64_t)b) + c)
-KOP3(op_madwide_u32, zx(a, 32) * zx(b, 32) + c)
-KOP3(op_madwide_s32, (uint64_t)(sx(a, 32) * sx(b, 32)) + c)
-KOP3(op_madwide_u16, (uint32_t)(zx(a, 16) * zx(b, 16) + c))
-KOP3(op_madwide_s16, (uint32_t)(sx(a, 16) * sx(b, 16) + (int64_t)sx(c, 32)))
-KOP3(op_mad24lo_u32, (uint32_t)(zx(a, 24) * zx(b, 24) + c))
-KOP3(op_mad24lo_s32, (uint32_t)(sx(a, 24) * sx(b, 24) + sx(c, 32)))
-KOP3(op_mad24hi_u32, (uint32_t)(((zx(a, 24) * zx(b, 24)) >> 16) + c))
-KOP3(op_mad24hi_s32, (uint32_t)(((uint64_t)(sx(a, 24) * sx(b, 24)) >> 16) + c))
-KOP3(op_sad_u32, (uint32_t)(c + (zx(a, 32) > zx(b, 32) ? zx(a, 32) - zx(b, 32) : zx(b, 32) - zx(a, 32))))
-KOP3(op_sad_s32, (uint32_t)(c + (uint64_t)(sx(a, 32) > sx(b, 32) ? sx(a, 32) - sx(b, 32) : sx(b, 32) - sx(a, 32))))
-KOP3(op_sad_u64, c + (a > b ? a - b : b - a))
-KOP3(op_sad_s64, c + ((int64_t)a > (int64_t)b ? a - b : b - a))
-KOP3(op_shf_l_wrap, (uint32_t)((((uint64_t)(uint32_t)b << 32) | (uint32_t)a) << ((uint32_t)c & 31) >> 32))
-KOP3(op_shf_l_clamp, (uint32_t)((((uint64_t)(uint32_t)b << 32) | (uint32_t)a) << ((uint32_t)c > 32 ? 32 : (uint32_t)c) >> 32))
-KOP3(op_shf_r_wrap, (uint32_t)((((uint64_t)(uint32_t)b << 32) | (uint32_t)a) >> ((uint32_t)c & 31)))
-KOP3(op_shf_r_clamp, (uint32_t)((((uint64_t)(uint32_t)b << 32) | (uint32_t)a) >> ((uint32_t)c > 32 ? 32 : (uint32_t)c)))
+#define INT_TERNOPS(X)  \
+    X(bfe_u32, bfe(a, (uint32_t)b, (uint32_t)c, 32, false)) \
+    X(bfe_s32, bfe(a, (uint32_t)b, (uint32_t)c, 32, true)) \
+    X(bfe_u64, bfe(a, (uint32_t)b, (uint32_t)c, 64, false)) \
+    X(bfe_s64, bfe(a, (uint32_t)b, (uint32_t)c, 64, true)) \
+    X(madlo16, zx(a * b + c, 16)) \
+    X(madlo32, (uint32_t)(a * b + c)) \
+    X(madlo64, a * b + c) \
+    X(madhi_u32, (uint32_t)(((zx(a, 32) * zx(b, 32)) >> 32) + c)) \
+    X(madhi_s32, (uint32_t)(((sx(a, 32) * sx(b, 32)) >> 32) + sx(c, 32))) \
+    X(madhi_u64, mulhi_u64(a, b) + c) \
+    X(madhi_s64, (uint64_t)mulhi_s64((int64_t)a, (int64_t)b) + c) \
+    X(madwide_u32, zx(a, 32) * zx(b, 32) + c) \
+    X(madwide_s32, (uint64_t)(sx(a, 32) * sx(b, 32)) + c) \
+    X(madwide_u16, (uint32_t)(zx(a, 16) * zx(b, 16) + c)) \
+    X(madwide_s16, (uint32_t)(sx(a, 16) * sx(b, 16) + (int64_t)sx(c, 32))) \
+    X(mad24lo_u32, (uint32_t)(zx(a, 24) * zx(b, 24) + c)) \
+    X(mad24lo_s32, (uint32_t)(sx(a, 24) * sx(b, 24) + sx(c, 32))) \
+    X(mad24hi_u32, (uint32_t)(((zx(a, 24) * zx(b, 24)) >> 16) + c)) \
+    X(mad24hi_s32, (uint32_t)(((uint64_t)(sx(a, 24) * sx(b, 24)) >> 16) + c)) \
+    X(sad_u32, (uint32_t)(c + (zx(a, 32) > zx(b, 32) ? zx(a, 32) - zx(b, 32) : zx(b, 32) - zx(a, 32)))) \
+    X(sad_s32, (uint32_t)(c + (uint64_t)(sx(a, 32) > sx(b, 32) ? sx(a, 32) - sx(b, 32) : sx(b, 32) - sx(a, 32)))) \
+    X(sad_u64, c + (a > b ? a - b : b - a)) \
+    X(sad_s64, c + ((int64_t)a > (int64_t)b ? a - b : b - a)) \
+    X(shf_l_wrap, (uint32_t)((((uint64_t)(uint32_t)b << 32) | (uint32_t)a) << ((uint32_t)c & 31) >> 32)) \
+    X(shf_l_clamp, (uint32_t)((((uint64_t)(uint32_t)b << 32) | (uint32_t)a) << ((uint32_t)c > 32 ? 32 : (uint32_t)c) >> 32)) \
+    X(shf_r_wrap, (uint32_t)((((uint64_t)(uint32_t)b << 32) | (uint32_t)a) >> ((uint32_t)c & 31))) \
+    X(shf_r_clamp, (uint32_t)((((uint64_t)(uint32_t)b << 32) | (uint32_t)a) >> ((uint32_t)c > 32 ? 32 : (uint32_t)c)))
+#define DEF(name, expr) KOP3(op_##name, expr)
+INT_TERNOPS(DEF)
+#undef DEF
 
 static uint64_t dp4a(uint32_t a, uint32_t b, uint32_t c, bool as, bool bs)
 {
@@ -711,3 +717,15 @@ const struct klower_entry kops_int[] = {
     {"bfi", lower_bfi},      {"shf", lower_shf},     {"lop3", lower_lop3},   {"prmt", lower_prmt},
     {"dp4a", lower_dp},      {"dp2a", lower_dp},     {NULL, NULL},
 };
+
+/* ---- What the native tier writes as C (native_emit.c): the handlers' own expressions ---- */
+#define NAT2(name, expr) {op_##name, KN_EXPR, 2, KSTR(expr)},
+#define NAT1(name, expr) {op_##name, KN_EXPR, 1, KSTR(expr)},
+#define NAT3(name, expr) {op_##name, KN_EXPR, 3, KSTR(expr)},
+const struct knat_desc knat_int[] = {
+    INT_BINOPS(NAT2) INT_UNOPS(NAT1) INT_TERNOPS(NAT3)
+    {NULL, 0, 0, NULL},
+};
+#undef NAT1
+#undef NAT3
+#undef NAT2

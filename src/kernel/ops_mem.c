@@ -6,13 +6,6 @@
  */
 #include "kernel.h"
 
-/* in->mods bits */
-#define M_SIGNED 0x100u  /* sign-extend a narrow load into the register */
-#define M_ACQUIRE 0x200u /* ld.acquire: later accesses stay after it */
-#define M_RELEASE 0x400u /* st.release: earlier accesses stay before it */
-#define M_ATOMIC 0x800u  /* .volatile, .relaxed, .acquire, .release: one host atomic access */
-/* the low 8 bits: the destination register's width in bits (loads) */
-
 static inline uint64_t ext(uint64_t v, unsigned bytes, unsigned rbits, bool sign)
 {
     unsigned bits = bytes * 8;
@@ -53,11 +46,11 @@ static void op_ld(struct kwarp *w, const struct kinsn *in, uint32_t mask)
     unsigned esz = ktype_size((ktype)in->type), n = in->vec;
     uint64_t off = frame_offset(w, in);
     unsigned rbits = in->mods & 0xff;
-    bool sign = (in->mods & M_SIGNED) != 0;
+    bool sign = (in->mods & KLD_SIGNED) != 0;
     uint64_t *d[4];
     for (unsigned i = 0; i < n; ++i)
         d[i] = in->dst[i] != KOPND_NONE ? KDST(w, in, i) : NULL;
-    bool atomic = (in->mods & M_ATOMIC) != 0;
+    bool atomic = (in->mods & KMEM_ATOMIC) != 0;
     KFOR_LANES(mask, l)
     {
         const unsigned char *p = kmem_fast(w, in, l, (kspace)in->space, a[l] + off, esz * n, false);
@@ -75,7 +68,7 @@ static void op_ld(struct kwarp *w, const struct kinsn *in, uint32_t mask)
             if (d[i])
                 d[i][l] = ext(v[i], esz, rbits, sign);
     }
-    if (in->mods & M_ACQUIRE)
+    if (in->mods & KLD_ACQUIRE)
         atomic_thread_fence(memory_order_acquire);
 }
 
@@ -87,9 +80,9 @@ static void op_st(struct kwarp *w, const struct kinsn *in, uint32_t mask)
     const uint64_t *s[4];
     for (unsigned i = 0; i < n; ++i)
         s[i] = KSRC(w, in, i + 1);
-    if (in->mods & M_RELEASE)
+    if (in->mods & KST_RELEASE)
         atomic_thread_fence(memory_order_release);
-    bool atomic = (in->mods & M_ATOMIC) != 0;
+    bool atomic = (in->mods & KMEM_ATOMIC) != 0;
     KFOR_LANES(mask, l)
     {
         unsigned char *p = kmem_fast(w, in, l, (kspace)in->space, a[l] + off, esz * n, true);
@@ -199,8 +192,8 @@ static bool lower_ld(struct klower *lw, const struct kparsed *p, struct kinsn *i
     in->space = (uint8_t)space;
     in->vec = (uint8_t)n;
     in->ndst = (uint8_t)n;
-    in->mods = rbits | (ktype_signed(t) ? M_SIGNED : 0) | (kp_has(p, KM_acquire) ? M_ACQUIRE : 0) |
-               (n == 1 && ordered(p) ? M_ATOMIC : 0);
+    in->mods = rbits | (ktype_signed(t) ? KLD_SIGNED : 0) | (kp_has(p, KM_acquire) ? KLD_ACQUIRE : 0) |
+               (n == 1 && ordered(p) ? KMEM_ATOMIC : 0);
     return true;
 }
 
@@ -240,7 +233,7 @@ static bool lower_st(struct klower *lw, const struct kparsed *p, struct kinsn *i
     in->space = (uint8_t)space;
     in->vec = (uint8_t)n;
     in->nsrc = (uint8_t)(n + 1);
-    in->mods = (kp_has(p, KM_release) ? M_RELEASE : 0) | (n == 1 && ordered(p) ? M_ATOMIC : 0);
+    in->mods = (kp_has(p, KM_release) ? KST_RELEASE : 0) | (n == 1 && ordered(p) ? KMEM_ATOMIC : 0);
     return true;
 }
 
@@ -348,4 +341,12 @@ static bool lower_prefetch(struct klower *lw, const struct kparsed *p, struct ki
 const struct klower_entry kops_mem[] = {
     {"ld", lower_ld},     {"ldu", lower_ld},          {"st", lower_st},           {"cvta", lower_cvta},
     {"isspacep", lower_isspacep}, {"prefetch", lower_prefetch}, {"prefetchu", lower_prefetch}, {NULL, NULL},
+};
+
+/* ---- What the native tier writes as C (native_emit.c, which reads the encodings in kernel.h) ---- */
+const struct knat_desc knat_mem[] = {
+    {op_ld, KN_LD, 1, NULL},
+    {op_st, KN_ST, 2, NULL},
+    {op_cvta, KN_CVTA, 1, NULL},
+    {NULL, 0, 0, NULL},
 };

@@ -126,10 +126,8 @@ static bool lower_mov(struct klower *lw, const struct kparsed *p, struct kinsn *
 }
 
 /* ---- comparisons ---- */
-enum cmp { C_EQ, C_NE, C_LT, C_LE, C_GT, C_GE, C_EQU, C_NEU, C_LTU, C_LEU, C_GTU, C_GEU, C_NUM, C_NAN };
-enum boolop { B_NONE, B_AND, B_OR, B_XOR };
 
-/* in->mods: cmp | boolop << 4 | ftz << 6; in->type the compared type. */
+/* in->mods: cmp | boolop << 4 | ftz << 6 (kernel.h); in->type the compared type. */
 static double ftz_value(double v, bool is64, bool ftz)
 {
     if (ftz && fpclassify(v) == FP_SUBNORMAL)
@@ -159,19 +157,19 @@ static bool compare_float(uint64_t a, uint64_t b, ktype t, int cmp, bool ftz)
     }
     bool unordered = isnan(x) || isnan(y);
     switch (cmp) {
-    case C_EQ: return !unordered && x == y;
-    case C_NE: return !unordered && x != y;
-    case C_LT: return !unordered && x < y;
-    case C_LE: return !unordered && x <= y;
-    case C_GT: return !unordered && x > y;
-    case C_GE: return !unordered && x >= y;
-    case C_EQU: return unordered || x == y;
-    case C_NEU: return unordered || x != y;
-    case C_LTU: return unordered || x < y;
-    case C_LEU: return unordered || x <= y;
-    case C_GTU: return unordered || x > y;
-    case C_GEU: return unordered || x >= y;
-    case C_NUM: return !unordered;
+    case KC_EQ: return !unordered && x == y;
+    case KC_NE: return !unordered && x != y;
+    case KC_LT: return !unordered && x < y;
+    case KC_LE: return !unordered && x <= y;
+    case KC_GT: return !unordered && x > y;
+    case KC_GE: return !unordered && x >= y;
+    case KC_EQU: return unordered || x == y;
+    case KC_NEU: return unordered || x != y;
+    case KC_LTU: return unordered || x < y;
+    case KC_LEU: return unordered || x <= y;
+    case KC_GTU: return unordered || x > y;
+    case KC_GEU: return unordered || x >= y;
+    case KC_NUM: return !unordered;
     default: return unordered;
     }
 }
@@ -179,9 +177,9 @@ static bool compare_float(uint64_t a, uint64_t b, ktype t, int cmp, bool ftz)
 static bool combine(bool r, int op, bool c)
 {
     switch (op) {
-    case B_AND: return r && c;
-    case B_OR: return r || c;
-    case B_XOR: return r != c;
+    case KBOP_AND: return r && c;
+    case KBOP_OR: return r || c;
+    case KBOP_XOR: return r != c;
     default: return r;
     }
 }
@@ -214,11 +212,11 @@ static void do_compare(struct kwarp *w, const struct kinsn *in, uint32_t mask, b
             y[l] = (sgn && bits < 64 ? (uint64_t)((int64_t)(b[l] << (64 - bits)) >> (64 - bits)) : b[l] & m) ^ flip;
         }
         switch (cmp) {
-        case C_EQ: KFOR_LANES(mask, l) r[l] = x[l] == y[l]; break;
-        case C_NE: KFOR_LANES(mask, l) r[l] = x[l] != y[l]; break;
-        case C_LT: KFOR_LANES(mask, l) r[l] = x[l] < y[l]; break;
-        case C_LE: KFOR_LANES(mask, l) r[l] = x[l] <= y[l]; break;
-        case C_GT: KFOR_LANES(mask, l) r[l] = x[l] > y[l]; break;
+        case KC_EQ: KFOR_LANES(mask, l) r[l] = x[l] == y[l]; break;
+        case KC_NE: KFOR_LANES(mask, l) r[l] = x[l] != y[l]; break;
+        case KC_LT: KFOR_LANES(mask, l) r[l] = x[l] < y[l]; break;
+        case KC_LE: KFOR_LANES(mask, l) r[l] = x[l] <= y[l]; break;
+        case KC_GT: KFOR_LANES(mask, l) r[l] = x[l] > y[l]; break;
         default: KFOR_LANES(mask, l) r[l] = x[l] >= y[l]; break;
         }
     }
@@ -245,7 +243,7 @@ static bool compare_modifiers(struct klower *lw, const struct kparsed *p, struct
     static const kmod cmps[] = {KM_eq, KM_ne, KM_lt, KM_le, KM_gt, KM_ge, KM_equ, KM_neu, KM_ltu, KM_leu, KM_gtu, KM_geu,
                                 KM_num, KM_nan};
     static const kmod ucmps[] = {KM_lo, KM_ls, KM_hi, KM_hs};
-    int cmp = -1, bop = B_NONE;
+    int cmp = -1, bop = KBOP_NONE;
     bool ftz = false;
     bool fl = t == KT_F32 || t == KT_F64;
     for (uint32_t i = 0; i < p->nmods; ++i) {
@@ -255,7 +253,7 @@ static bool compare_modifiers(struct klower *lw, const struct kparsed *p, struct
             if (cmps[j] == m)
                 found = j;
         if (found >= 0) {
-            if (!fl && found >= C_EQU)
+            if (!fl && found >= KC_EQU)
                 return kl_refuse(lw, "'%s': .%s compares floating-point values", p->text, kmod_name(m));
             cmp = found;
             continue;
@@ -266,17 +264,17 @@ static bool compare_modifiers(struct klower *lw, const struct kparsed *p, struct
         if (found >= 0) {
             if (fl)
                 return kl_refuse(lw, "'%s': .%s compares unsigned integers", p->text, kmod_name(m));
-            cmp = (int[]){C_LT, C_LE, C_GT, C_GE}[found];
+            cmp = (int[]){KC_LT, KC_LE, KC_GT, KC_GE}[found];
             if (ktype_signed(t))
                 return kl_refuse(lw, "'%s': .%s on a signed type", p->text, kmod_name(m));
             continue;
         }
         if (m == KM_and)
-            bop = B_AND;
+            bop = KBOP_AND;
         else if (m == KM_or)
-            bop = B_OR;
+            bop = KBOP_OR;
         else if (m == KM_xor)
-            bop = B_XOR;
+            bop = KBOP_XOR;
         else if (m == KM_ftz && fl)
             ftz = true;
         else
@@ -461,4 +459,12 @@ const struct klower_entry kops_misc[] = {
     {"mov", lower_mov},     {"setp", lower_setp},   {"set", lower_set},           {"selp", lower_selp},
     {"slct", lower_slct},   {"membar", lower_fence}, {"fence", lower_fence},      {"nanosleep", lower_nanosleep},
     {"pmevent", lower_nop}, {NULL, NULL},
+};
+
+/* ---- What the native tier writes as C (native_emit.c, which reads the encodings in kernel.h) ---- */
+const struct knat_desc knat_misc[] = {
+    {mov_plain, KN_MOV, 1, NULL},
+    {setp_exec, KN_SETP, 2, NULL},
+    {selp_exec, KN_SELP, 3, NULL},
+    {NULL, 0, 0, NULL},
 };

@@ -1203,6 +1203,7 @@ void kmod_free(struct kmodule *m)
 {
     if (!m)
         return;
+    knative_release(m);
     for (uint32_t i = 0; i < m->nfuncs; ++i)
         free_func(m->funcs[i]);
     for (uint32_t i = 0; i < m->nvars; ++i)
