@@ -24,26 +24,55 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-/* ---- Scratch memory for blocks, reused across blocks and launches ---- */
+/* ---- Scratch memory for blocks, reused across blocks and launches ----
+ * Kept in shards, each thread using one of its own (assigned round robin at its first block),
+ * so that the threads running a launch's blocks do not all take one lock twice per block. */
 struct scratch {
     struct scratch *next;
     size_t size;
 };
-static os_mutex scratch_lock = OS_MUTEX_INITIALIZER;
-static struct scratch *scratch_free;
+#define SCRATCH_SHARDS 16
+static struct {
+    os_mutex lock;
+    struct scratch *free;
+    unsigned count;
+    char pad[64];
+} scratch_shards[SCRATCH_SHARDS];
+static os_mutex scratch_init_lock = OS_MUTEX_INITIALIZER;
+static atomic_bool scratch_ready;
+static atomic_uint scratch_next_shard;
+static OS_THREAD_LOCAL int scratch_shard_plus_one;
+
+static unsigned scratch_shard(void)
+{
+    if (!atomic_load(&scratch_ready)) {
+        os_mutex_lock(&scratch_init_lock);
+        if (!atomic_load(&scratch_ready)) {
+            for (int i = 0; i < SCRATCH_SHARDS; ++i)
+                os_mutex_init(&scratch_shards[i].lock);
+            atomic_store(&scratch_ready, true);
+        }
+        os_mutex_unlock(&scratch_init_lock);
+    }
+    if (!scratch_shard_plus_one)
+        scratch_shard_plus_one = (int)(atomic_fetch_add(&scratch_next_shard, 1) % SCRATCH_SHARDS) + 1;
+    return (unsigned)scratch_shard_plus_one - 1;
+}
 
 static struct scratch *scratch_get(size_t size)
 {
-    os_mutex_lock(&scratch_lock);
-    struct scratch **pp = &scratch_free, *s = NULL;
+    unsigned i = scratch_shard();
+    os_mutex_lock(&scratch_shards[i].lock);
+    struct scratch **pp = &scratch_shards[i].free, *s = NULL;
     for (; *pp; pp = &(*pp)->next) {
         if ((*pp)->size >= size) {
             s = *pp;
             *pp = s->next;
+            scratch_shards[i].count--;
             break;
         }
     }
-    os_mutex_unlock(&scratch_lock);
+    os_mutex_unlock(&scratch_shards[i].lock);
     if (s)
         return s;
     size = (size + 4095) & ~(size_t)4095;
@@ -55,19 +84,18 @@ static struct scratch *scratch_get(size_t size)
 
 static void scratch_put(struct scratch *s)
 {
-    os_mutex_lock(&scratch_lock);
-    /* Keep a few: at most one per thread that runs blocks at once. */
-    unsigned n = 0;
-    for (struct scratch *t = scratch_free; t; t = t->next)
-        n++;
-    if (n > pool_worker_count() + 8) {
-        os_mutex_unlock(&scratch_lock);
+    unsigned i = scratch_shard();
+    os_mutex_lock(&scratch_shards[i].lock);
+    /* Keep a few per shard: the blocks its threads run at once, and a little more. */
+    if (scratch_shards[i].count >= 4) {
+        os_mutex_unlock(&scratch_shards[i].lock);
         free(s);
         return;
     }
-    s->next = scratch_free;
-    scratch_free = s;
-    os_mutex_unlock(&scratch_lock);
+    s->next = scratch_shards[i].free;
+    scratch_shards[i].free = s;
+    scratch_shards[i].count++;
+    os_mutex_unlock(&scratch_shards[i].lock);
 }
 
 static unsigned char *scratch_mem(struct scratch *s) { return (unsigned char *)(((uintptr_t)(s + 1) + 63) & ~(uintptr_t)63); }
@@ -100,7 +128,8 @@ static void *global_access(struct kwarp *w, const struct kinsn *in, uint32_t lan
     if (write) {
         if (addr >= w->okw_lo && addr + size <= w->okw_hi && addr + size > addr)
             return (void *)(uintptr_t)addr;
-    } else if (addr >= w->ok_lo && addr + size <= w->ok_hi && addr + size > addr) {
+    } else if ((addr >= w->ok_lo && addr + size <= w->ok_hi && addr + size > addr) ||
+               (addr >= w->ok2_lo && addr + size <= w->ok2_hi && addr + size > addr)) {
         return (void *)(uintptr_t)addr;
     }
     uintptr_t lo, hi;
@@ -114,6 +143,9 @@ static void *global_access(struct kwarp *w, const struct kinsn *in, uint32_t lan
         w->okw_lo = lo;
         w->okw_hi = hi;
     } else {
+        /* Two entries for loads: kernels read from two arrays (x and y) as often as from one. */
+        w->ok2_lo = w->ok_lo;
+        w->ok2_hi = w->ok_hi;
         w->ok_lo = lo;
         w->ok_hi = hi;
     }
@@ -647,6 +679,8 @@ static void run_warp(struct kwarp *w)
 /* ---- Blocks ---- */
 void klaunch_init(struct klaunch *l)
 {
+    static _Atomic uint64_t serials;
+    l->serial = atomic_fetch_add(&serials, 1) + 1;
     atomic_init(&l->faulted, 0);
     l->fault_code = CUDA_SUCCESS;
     l->fault_reason[0] = 0;
@@ -709,6 +743,12 @@ static void init_warp_specials(struct kwarp *w, struct kblock *b)
         }
     }
 }
+
+/* The extents of memory the last block this thread ran learnt, with its launch's serial. */
+static OS_THREAD_LOCAL struct {
+    uint64_t serial;
+    uintptr_t ok[6];
+} ok_seed;
 
 void klaunch_run_block(struct klaunch *l, uint64_t index)
 {
@@ -781,7 +821,14 @@ void klaunch_run_block(struct klaunch *l, uint64_t index)
         w->local_stride = stride;
         w->local = stride ? TAKE(unsigned char, (size_t)stride * KLANES) : NULL;
         w->local_used = 0;
-        w->ok_lo = w->ok_hi = w->okw_lo = w->okw_hi = 0;
+        /* What this thread learnt in the launch's earlier blocks: memory cannot go away while a
+         * launch runs (frees wait for queued work), so the extents stay true for all of it. */
+        if (ok_seed.serial == l->serial) {
+            w->ok_lo = ok_seed.ok[0], w->ok_hi = ok_seed.ok[1], w->okw_lo = ok_seed.ok[2];
+            w->okw_hi = ok_seed.ok[3], w->ok2_lo = ok_seed.ok[4], w->ok2_hi = ok_seed.ok[5];
+        } else {
+            w->ok_lo = w->ok_hi = w->okw_lo = w->okw_hi = w->ok2_lo = w->ok2_hi = 0;
+        }
         init_warp_specials(w, b);
     }
 #undef TAKE
@@ -818,6 +865,12 @@ void klaunch_run_block(struct klaunch *l, uint64_t index)
         }
     }
 out:
+    if (nwarps) {
+        const struct kwarp *w = &b->warps[nwarps - 1];
+        ok_seed.serial = l->serial;
+        ok_seed.ok[0] = w->ok_lo, ok_seed.ok[1] = w->ok_hi, ok_seed.ok[2] = w->okw_lo;
+        ok_seed.ok[3] = w->okw_hi, ok_seed.ok[4] = w->ok2_lo, ok_seed.ok[5] = w->ok2_hi;
+    }
     for (uint32_t i = 0; i < nwarps; ++i) {
         struct kwarp *w = &b->warps[i];
         while (w->depth > 1) {

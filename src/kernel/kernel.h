@@ -511,8 +511,9 @@ struct kwarp {
     uint32_t local_stride;
     uint32_t local_used;  /* depot bytes in use by the frames */
     uint8_t cc[KLANES];   /* each lane's carry flag (add.cc, addc ...) */
-    /* Recently used extents of memory kernels may touch (a one-entry cache per direction). */
-    uintptr_t ok_lo, ok_hi, okw_lo, okw_hi;
+    /* Recently used extents of memory kernels may touch: two for loads, one for stores (the
+     * native tier reads them in this order: knat_ctx.ok). */
+    uintptr_t ok_lo, ok_hi, okw_lo, okw_hi, ok2_lo, ok2_hi;
 };
 
 /* The block being run: its warps, shared window and barriers. */
@@ -551,6 +552,7 @@ struct klaunch {
     char *print_buf;
     size_t print_used, print_size;
     const struct knative *native; /* the module's native code, or NULL (knative_prepare) */
+    uint64_t serial;              /* this launch among the process's (klaunch_init) */
 };
 /* Prepares l (fn, grid, block, dyn_shared, params and stack_bytes set by the caller). */
 void klaunch_init(struct klaunch *l);
@@ -654,6 +656,8 @@ static inline void *kmem_fast(struct kwarp *w, const struct kinsn *in, uint32_t 
             uintptr_t lo = write ? w->okw_lo : w->ok_lo, hi = write ? w->okw_hi : w->ok_hi;
             if (addr >= lo && addr < hi && addr + size <= hi)
                 return (void *)(uintptr_t)addr;
+            if (!write && addr >= w->ok2_lo && addr < w->ok2_hi && addr + size <= w->ok2_hi)
+                return (void *)(uintptr_t)addr;
         } else if (space == KS_SHARED) {
             if (addr < w->b->shared_size && size <= w->b->shared_size - addr)
                 return w->b->shared + addr;
@@ -704,7 +708,7 @@ struct knat_ctx {
     uint64_t shared_size;
     const unsigned char *params;        /* the launch's parameter buffer */
     uint64_t param_bytes;
-    uintptr_t *ok;                      /* &w->ok_lo: ok_lo, ok_hi, okw_lo, okw_hi */
+    uintptr_t *ok;                      /* &w->ok_lo: ok_lo, ok_hi, okw_lo, okw_hi, ok2_lo, ok2_hi */
     atomic_int *faulted;                /* &launch->faulted */
     void *(*kmem)(struct kwarp *, const struct kinsn *, uint32_t, kspace, uint64_t, unsigned, bool);
 };

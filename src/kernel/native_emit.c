@@ -191,7 +191,8 @@ static const char *fast_check(kspace space, bool write)
 {
     if (space <= KS_GLOBAL)
         return write ? "ad >= c->ok[2] && ad < c->ok[3] && ad + SZ <= c->ok[3]"
-                     : "ad >= c->ok[0] && ad < c->ok[1] && ad + SZ <= c->ok[1]";
+                     : "((ad >= c->ok[0] && ad < c->ok[1] && ad + SZ <= c->ok[1]) || "
+                       "(ad >= c->ok[4] && ad < c->ok[5] && ad + SZ <= c->ok[5]))";
     if (space == KS_SHARED)
         return "ad < c->shared_size && SZ <= c->shared_size - ad";
     if (space == KS_PARAM_KERNEL && !write)
