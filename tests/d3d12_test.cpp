@@ -88,6 +88,9 @@ D3D12_RESOURCE_DESC buffer_desc(UINT64 size)
     return d;
 }
 
+// ID3D12Device3's IID: mingw-w64's d3d12.h (10) declares interfaces up to ID3D12Device1.
+const GUID IID_ID3D12Device3_for_test = {0x81dadc15, 0x2bad, 0x4392, {0x93, 0xc5, 0x10, 0x13, 0x45, 0xc4, 0xaa, 0x98}};
+
 ULONG refs_of(IUnknown *o)
 {
     o->AddRef();
@@ -223,6 +226,23 @@ TEST_F(D3D12, ShareableHeap_ImportsInOneCall_ZeroCopyBothWays)
     EXPECT_EQ(0u, heap->Release()); // extmem let go of every reference it took
 }
 
+// Microsoft's "Shared heaps": shared heaps are not supported on CPU-accessible heaps (UPLOAD,
+// READBACK, CUSTOM with a CPU page property). The helper's heap is one the CPU reaches, so it is
+// not a shared heap: it is for this process, imported with extmem_d3d12_import_heap.
+TEST_F(D3D12, ShareableHeap_IsCpuVisibleAndNotShared_AsDirect3DRequires)
+{
+    ID3D12Heap *heap = nullptr;
+    ASSERT_OK(extmem_d3d12_create_shareable_heap(device, 100000, &heap));
+    D3D12_HEAP_DESC desc = heap->GetDesc();
+    EXPECT_EQ(131072u, desc.SizeInBytes); // rounded up to 64 KiB
+    EXPECT_EQ(D3D12_HEAP_TYPE_CUSTOM, desc.Properties.Type);
+    EXPECT_EQ(D3D12_CPU_PAGE_PROPERTY_WRITE_BACK, desc.Properties.CPUPageProperty);
+    EXPECT_EQ(D3D12_MEMORY_POOL_L0, desc.Properties.MemoryPoolPreference);
+    EXPECT_EQ(0, desc.Flags & (D3D12_HEAP_FLAG_SHARED | D3D12_HEAP_FLAG_SHARED_CROSS_ADAPTER));
+    EXPECT_EQ(D3D12_HEAP_FLAG_ALLOW_ONLY_BUFFERS, desc.Flags & D3D12_HEAP_FLAG_ALLOW_ONLY_BUFFERS);
+    EXPECT_EQ(0u, heap->Release());
+}
+
 TEST_F(D3D12, ABufferOfACpuVisibleHeap_ImportsAsAResource)
 {
     ID3D12Resource *upload = committed(D3D12_HEAP_TYPE_UPLOAD, 65536, D3D12_RESOURCE_STATE_GENERIC_READ);
@@ -312,8 +332,13 @@ TEST_F(D3D12, BuffersOfOneHeap_MayNotOverlap_ItHasOneAddress)
 
 TEST_F(D3D12, ImportExternalMemory_FollowsTheSpecificationsDirect3DRules)
 {
+    // A heap as Direct3D 12 shares them: one the CPU cannot reach (Microsoft's "Shared heaps").
+    D3D12_HEAP_DESC shared_desc = {};
+    shared_desc.SizeInBytes = 1 << 20;
+    shared_desc.Properties = heap_props(D3D12_HEAP_TYPE_DEFAULT);
+    shared_desc.Flags = D3D12_HEAP_FLAG_SHARED | D3D12_HEAP_FLAG_ALLOW_ONLY_BUFFERS;
     ID3D12Heap *heap = nullptr;
-    ASSERT_OK(extmem_d3d12_create_shareable_heap(device, 1 << 20, &heap));
+    ASSERT_TRUE(SUCCEEDED(device->CreateHeap(&shared_desc, IID_PPV_ARGS(&heap))));
     CUexternalMemory ext = nullptr;
     CUDA_EXTERNAL_MEMORY_HANDLE_DESC d = {};
     HANDLE event = CreateEventA(nullptr, TRUE, FALSE, nullptr);
@@ -346,8 +371,8 @@ TEST_F(D3D12, ImportExternalMemory_FollowsTheSpecificationsDirect3DRules)
     HANDLE shared = nullptr;
     HRESULT hr = device->CreateSharedHandle(heap, nullptr, GENERIC_ALL, nullptr, &shared);
     if (hr == E_NOTIMPL) {
-        // wine 8: Direct3D objects cannot be shared, so no handle can name one. What extmem
-        // answers to a handle it cannot open there:
+        // wine (8 and 10): Direct3D objects cannot be shared, so no handle can name one. What
+        // extmem answers to a handle it cannot open there:
         ASSERT_TRUE(under_wine()) << "CreateSharedHandle: E_NOTIMPL outside wine";
         d.handle.win32.handle = event;
         EXPECT_CU(CUDA_ERROR_NOT_SUPPORTED, cuImportExternalMemory(&ext, &d));
@@ -362,17 +387,13 @@ TEST_F(D3D12, ImportExternalMemory_FollowsTheSpecificationsDirect3DRules)
         d.size = (1 << 20) + 65536; // more than the heap
         EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuImportExternalMemory(&ext, &d));
         EXPECT_DETAIL_HAS("more than the heap");
+        // Within the rules, but a shared heap is one the CPU cannot reach: reaching it takes a
+        // staging copy, which extmem does not make yet (docs/d3d-interop.md).
         d.size = 1 << 20;
-        ASSERT_OK(cuImportExternalMemory(&ext, &d));
+        EXPECT_CU(CUDA_ERROR_NOT_SUPPORTED, cuImportExternalMemory(&ext, &d));
+        EXPECT_DETAIL_HAS("staging copy");
         EXPECT_TRUE(fd_is_open((int)(intptr_t)shared)); // the specification: it stays the caller's
         CloseHandle(shared);
-        CUDA_EXTERNAL_MEMORY_BUFFER_DESC b = {};
-        b.size = 4096;
-        CUdeviceptr p = 0;
-        ASSERT_OK(cuExternalMemoryGetMappedBuffer(&p, ext, &b));
-        EXPECT_OK(cuMemsetD32(p, 5, 1024));
-        EXPECT_OK(cuMemFree(p));
-        EXPECT_OK(cuDestroyExternalMemory(ext));
     }
     CloseHandle(event);
     EXPECT_EQ(0u, heap->Release());
@@ -392,9 +413,17 @@ TEST_F(D3D12, ExtmemMemory_OpensAsADirect3DHeap_WhereThereIsID3D12Device3)
     EXPECT_CU(CUDA_ERROR_INVALID_VALUE, extmem_d3d12_open_memory(nullptr, p, &heap));
     CUresult r = extmem_d3d12_open_memory(device, p, &heap);
     if (under_wine()) {
+        // wine 8 has no ID3D12Device3; wine 10 has it, and its OpenExistingHeapFromFileMapping
+        // answers E_NOTIMPL (a vkd3d stub): both are NOT_SUPPORTED, with the reason.
+        IUnknown *device3 = nullptr;
+        bool has_device3 = SUCCEEDED(device->QueryInterface(IID_ID3D12Device3_for_test, (void **)&device3));
+        if (device3)
+            device3->Release();
         EXPECT_EQ(CUDA_ERROR_NOT_SUPPORTED, r) << extmem_error_detail();
         EXPECT_DETAIL_HAS("ID3D12Device3");
-        printf("wine: no ID3D12Device3, so Direct3D cannot open extmem memory here; this runs on Windows only\n");
+        EXPECT_DETAIL_HAS(has_device3 ? "OpenExistingHeapFromFileMapping (E_NOTIMPL" : "has no ID3D12Device3");
+        printf("wine: %s, so Direct3D cannot open extmem memory here; this runs on Windows only\n",
+               has_device3 ? "ID3D12Device3::OpenExistingHeapFromFileMapping answers E_NOTIMPL" : "no ID3D12Device3");
     } else {
         ASSERT_EQ(CUDA_SUCCESS, r) << extmem_error_detail();
         D3D12_RESOURCE_DESC d = buffer_desc(size);

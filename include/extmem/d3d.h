@@ -3,8 +3,10 @@
  *
  * The software device reaches Direct3D memory that the CPU can reach: a heap or a buffer in
  * system memory (a custom heap with a CPU page property, or an upload or readback heap), mapped
- * for the CPU. These helpers make such heaps and import them in one call; cuImportExternalMemory
- * with D3D12_HEAP / D3D12_RESOURCE opens NT handles of them from another device or process.
+ * for the CPU. These helpers make such heaps and import them in one call. cuImportExternalMemory
+ * with D3D12_HEAP / D3D12_RESOURCE opens NT handles from another device or process, but what
+ * Direct3D 12 shares is never CPU-visible, so that import is NOT_SUPPORTED until extmem makes
+ * staging copies; across processes, share extmem's memory (extmem_d3d12_open_memory).
  * Device pairing: cuDeviceGetLuid (and cudaDeviceProp::luid) answers the LUID of the adapter the
  * software device works with (WARP), so code that picks its adapter by LUID finds it.
  * docs/d3d-interop.md has the rules.
@@ -26,9 +28,10 @@ extern "C" {
 #endif
 
 /* Creates a heap of at least `size` bytes (rounded up to 64 KiB) that the software device can
- * import: D3D12_HEAP_TYPE_CUSTOM with D3D12_CPU_PAGE_PROPERTY_WRITE_BACK in
- * D3D12_MEMORY_POOL_L0 (system memory), D3D12_HEAP_FLAG_SHARED | ALLOW_ONLY_BUFFERS, so it can
- * also be shared with ID3D12Device::CreateSharedHandle. *heap is a new reference. */
+ * import in this process: D3D12_HEAP_TYPE_CUSTOM with D3D12_CPU_PAGE_PROPERTY_WRITE_BACK in
+ * D3D12_MEMORY_POOL_L0 (system memory), D3D12_HEAP_FLAG_ALLOW_ONLY_BUFFERS. It is not a shared
+ * heap (D3D12_HEAP_FLAG_SHARED): Direct3D 12 does not share heaps the CPU can reach (Microsoft's
+ * "Shared heaps"), so it is not for ID3D12Device::CreateSharedHandle. *heap is a new reference. */
 EXTMEM_API CUresult extmem_d3d12_create_shareable_heap(ID3D12Device *device, UINT64 size, ID3D12Heap **heap);
 
 /* Imports a heap of this process as external memory of the current context, zero copy: the
@@ -43,8 +46,10 @@ EXTMEM_API CUresult extmem_d3d12_import_resource(ID3D12Resource *buffer, CUexter
 
 /* The other way round: a heap of `device` over the memory of the cuMemAlloc or cuMemHostAlloc
  * allocation that starts at dptr (ID3D12Device3::OpenExistingHeapFromFileMapping on its
- * section; Windows 10 1709 and later, not wine 8): Direct3D then works on the software device's
- * own bytes. Place buffers in it (D3D12_RESOURCE_FLAG_ALLOW_CROSS_ADAPTER) to copy to and from
+ * section; Microsoft lists Windows 10 build 20348; wine 8 lacks ID3D12Device3 and wine 10 does
+ * not implement the call: NOT_SUPPORTED): Direct3D then works on the software device's own
+ * bytes. Another process can do the same with the section's NT handle (cuMemCreate with
+ * CU_MEM_HANDLE_TYPE_WIN32, cuMemExportToShareableHandle): the cross-process way to share. Place buffers in it (D3D12_RESOURCE_FLAG_ALLOW_CROSS_ADAPTER) to copy to and from
  * them. Direct3D wants heaps in multiples of 64 KiB: allocate such sizes. *heap is a new
  * reference, which keeps the memory alive past cuMemFree. */
 EXTMEM_API CUresult extmem_d3d12_open_memory(ID3D12Device *device, CUdeviceptr dptr, ID3D12Heap **heap);

@@ -179,22 +179,40 @@ static const char *heap_type_name(D3D12_HEAP_TYPE t)
 }
 
 /* The software device reaches what the CPU reaches: upload and readback heaps, and custom heaps
- * with a CPU page property. Otherwise the reason, with what to create instead. */
-static CUresult check_cpu_visible(const char *fn, const D3D12_HEAP_PROPERTIES *p, const char *what)
+ * with a CPU page property. Otherwise the reason, with what to do instead. `shared`: the object
+ * came through a shared handle or name, and Direct3D 12 shares only heaps that the CPU cannot
+ * reach (Microsoft's "Shared heaps": shared heaps are not supported on UPLOAD, READBACK, or
+ * CUSTOM heaps with a CPU page property), so what a real runtime shares always ends here. */
+static CUresult check_cpu_visible(const char *fn, const D3D12_HEAP_PROPERTIES *p, const char *what, bool shared)
 {
     bool visible = p->Type == D3D12_HEAP_TYPE_UPLOAD || p->Type == D3D12_HEAP_TYPE_READBACK ||
                    (p->Type == D3D12_HEAP_TYPE_CUSTOM && p->CPUPageProperty != D3D12_CPU_PAGE_PROPERTY_NOT_AVAILABLE &&
                     p->CPUPageProperty != D3D12_CPU_PAGE_PROPERTY_UNKNOWN);
     if (visible)
         return CUDA_SUCCESS;
+    const char *where = p->Type == D3D12_HEAP_TYPE_CUSTOM ? " without a CPU page property" : "";
+    if (shared)
+        return fail(CUDA_ERROR_NOT_SUPPORTED, "%s: the shared %s is in a %s heap%s, which the CPU (the software "
+                    "device) cannot reach; Direct3D 12 shares no other kind (Microsoft's \"Shared heaps\": not on "
+                    "CPU-accessible heaps), and reaching one takes a staging copy, which extmem does not make yet. "
+                    "Within a process, import a CPU-visible heap (extmem_d3d12_create_shareable_heap, "
+                    "extmem_d3d12_import_heap); across processes, share extmem's memory with Direct3D instead (a "
+                    "CU_MEM_HANDLE_TYPE_WIN32 handle opened with ID3D12Device3::OpenExistingHeapFromFileMapping, as "
+                    "extmem_d3d12_open_memory does)", fn, what, heap_type_name(p->Type), where);
     return fail(CUDA_ERROR_NOT_SUPPORTED, "%s: the %s is in a %s heap%s, which the CPU (the software device) cannot "
                 "reach: create it in a CPU-visible heap, such as extmem_d3d12_create_shareable_heap makes "
                 "(D3D12_HEAP_TYPE_CUSTOM, D3D12_CPU_PAGE_PROPERTY_WRITE_BACK, D3D12_MEMORY_POOL_L0)", fn, what,
-                heap_type_name(p->Type), p->Type == D3D12_HEAP_TYPE_CUSTOM ? " without a CPU page property" : "");
+                heap_type_name(p->Type), where);
 }
 
+/* A failed Direct3D call as a CUDA code. E_NOTIMPL says that this Direct3D runtime lacks the
+ * call (wine's vkd3d answers it from stubs: OpenExistingHeapFromFileMapping, OpenSharedHandle),
+ * which is NOT_SUPPORTED, as extmem answers for everything this machine cannot do. */
 static CUresult hresult_fail(const char *fn, const char *call, HRESULT hr)
 {
+    if (hr == E_NOTIMPL)
+        return fail(CUDA_ERROR_NOT_SUPPORTED, "%s: this Direct3D 12 does not implement %s (E_NOTIMPL, HRESULT "
+                    "0x%08lx)", fn, call, (unsigned long)hr);
     CUresult code = hr == E_OUTOFMEMORY ? CUDA_ERROR_OUT_OF_MEMORY
                     : hr == E_INVALIDARG ? CUDA_ERROR_INVALID_VALUE
                                          : CUDA_ERROR_OPERATING_SYSTEM;
@@ -224,12 +242,12 @@ static CUresult source_from_buffer(const char *fn, ID3D12Resource *resource, ID3
     return CUDA_SUCCESS;
 }
 
-/* A heap's memory: a buffer placed over all of it, mapped. */
-static CUresult source_from_heap(const char *fn, ID3D12Heap *heap, struct ext_source *out)
+/* A heap's memory: a buffer placed over all of it, mapped. `shared`: opened from a shared handle. */
+static CUresult source_from_heap(const char *fn, ID3D12Heap *heap, bool shared, struct ext_source *out)
 {
     D3D12_HEAP_DESC desc;
     heap->lpVtbl->GetDesc(heap, &desc);
-    CUresult r = check_cpu_visible(fn, &desc.Properties, "heap");
+    CUresult r = check_cpu_visible(fn, &desc.Properties, "heap", shared);
     if (r)
         return r;
     if (desc.Flags & D3D12_HEAP_FLAG_DENY_BUFFERS)
@@ -260,7 +278,7 @@ static CUresult source_from_heap(const char *fn, ID3D12Heap *heap, struct ext_so
 }
 
 /* A buffer resource's memory, mapped. */
-static CUresult source_from_resource(const char *fn, ID3D12Resource *resource, struct ext_source *out)
+static CUresult source_from_resource(const char *fn, ID3D12Resource *resource, bool shared, struct ext_source *out)
 {
     D3D12_RESOURCE_DESC desc;
     resource->lpVtbl->GetDesc(resource, &desc);
@@ -273,7 +291,7 @@ static CUresult source_from_resource(const char *fn, ID3D12Resource *resource, s
     if (FAILED(hr)) /* a reserved (tiled) resource has no heap of its own */
         return fail(CUDA_ERROR_NOT_SUPPORTED, "%s: the resource has no heap properties (a reserved resource?): "
                     "HRESULT 0x%08lx", fn, (unsigned long)hr);
-    CUresult r = check_cpu_visible(fn, &props, "buffer");
+    CUresult r = check_cpu_visible(fn, &props, "buffer", shared);
     if (r)
         return r;
     if (desc.Width > SIZE_MAX)
@@ -303,8 +321,9 @@ CUresult d3d_open_shared(const char *fn, const CUDA_EXTERNAL_MEMORY_HANDLE_DESC 
     if (d->type == CU_EXTERNAL_MEMORY_HANDLE_TYPE_D3D11_RESOURCE ||
         d->type == CU_EXTERNAL_MEMORY_HANDLE_TYPE_D3D11_RESOURCE_KMT)
         return fail(CUDA_ERROR_NOT_SUPPORTED, "%s: Direct3D 11 keeps shared resources in memory that only its "
-                    "driver reaches, not the CPU (the software device): share a CPU-visible Direct3D 12 heap instead "
-                    "(extmem_d3d12_create_shareable_heap, ID3D12Device::CreateSharedHandle, D3D12_HEAP)", fn);
+                    "driver reaches, not the CPU (the software device), and extmem makes no staging copies yet: copy "
+                    "through a Direct3D 11 staging buffer at the synchronisation points instead "
+                    "(samples/d3d11_interop.cpp)", fn);
     bool is_heap = d->type == CU_EXTERNAL_MEMORY_HANDLE_TYPE_D3D12_HEAP;
     ID3D12Device *device = own_device();
     if (!device) {
@@ -352,7 +371,7 @@ CUresult d3d_open_shared(const char *fn, const CUDA_EXTERNAL_MEMORY_HANDLE_DESC 
         r = fail(CUDA_ERROR_INVALID_VALUE, "%s: size %llu is more than the %s's %llu bytes (as Direct3D allocates it)",
                  fn, d->size, is_heap ? "heap" : "resource", allocation);
     else
-        r = is_heap ? source_from_heap(fn, object, out) : source_from_resource(fn, object, out);
+        r = is_heap ? source_from_heap(fn, object, true, out) : source_from_resource(fn, object, true, out);
     IUnknown_Release((IUnknown *)object); /* the source holds what it needs */
     return r;
 }
@@ -412,10 +431,13 @@ CUresult extmem_d3d12_create_shareable_heap(ID3D12Device *device, UINT64 size, I
         return fail(CUDA_ERROR_INVALID_VALUE, "%s: %s is NULL", fn, !device ? "device" : "heap");
     if (size == 0 || size > UINT64_MAX - 65535)
         return fail(CUDA_ERROR_INVALID_VALUE, "%s: size %llu: give a positive size", fn, (unsigned long long)size);
+    /* System memory the CPU maps (write-back, as a readback heap is), for buffers only (the software
+     * device has no texture layouts). Not D3D12_HEAP_FLAG_SHARED: Direct3D 12 shares no heap that
+     * the CPU can reach (Microsoft's "Shared heaps"; D3D12_HEAP_FLAGS), so such a heap is for this
+     * process; across processes, extmem's memory is what is shared (extmem_d3d12_open_memory). */
     D3D12_HEAP_DESC desc = {(size + 65535) / 65536 * 65536,
                             {D3D12_HEAP_TYPE_CUSTOM, D3D12_CPU_PAGE_PROPERTY_WRITE_BACK, D3D12_MEMORY_POOL_L0, 1, 1},
-                            D3D12_DEFAULT_RESOURCE_PLACEMENT_ALIGNMENT,
-                            D3D12_HEAP_FLAG_SHARED | D3D12_HEAP_FLAG_ALLOW_ONLY_BUFFERS};
+                            D3D12_DEFAULT_RESOURCE_PLACEMENT_ALIGNMENT, D3D12_HEAP_FLAG_ALLOW_ONLY_BUFFERS};
     HRESULT hr = ID3D12Device_CreateHeap(device, &desc, &IID_ID3D12Heap, (void **)heap);
     if (FAILED(hr)) {
         *heap = NULL;
@@ -435,7 +457,7 @@ static CUresult import_object(const char *fn, void *object, bool is_heap, CUexte
     if (!object || !out)
         return fail(CUDA_ERROR_INVALID_VALUE, "%s: %s is NULL", fn, !object ? (is_heap ? "heap" : "buffer") : "extMem_out");
     struct ext_source src;
-    if ((r = is_heap ? source_from_heap(fn, object, &src) : source_from_resource(fn, object, &src)))
+    if ((r = is_heap ? source_from_heap(fn, object, false, &src) : source_from_resource(fn, object, false, &src)))
         return r;
     return ext_import_source(fn, &src, 0,
                              is_heap ? CU_EXTERNAL_MEMORY_HANDLE_TYPE_D3D12_HEAP : CU_EXTERNAL_MEMORY_HANDLE_TYPE_D3D12_RESOURCE,
