@@ -225,7 +225,7 @@ CUresult CUDAAPI cuCtxCreate_v3(CUcontext *pctx, CUexecAffinityParam *paramsArra
 CUresult CUDAAPI cuCtxDestroy(CUcontext handle)
 {
     REQUIRE_INIT("cuCtxDestroy");
-    struct ctx *ctx;
+    struct ctx *ctx = NULL; /* gcc -O3 cannot see that a failed lookup returns */
     CUresult r = ctx_lookup("cuCtxDestroy", handle, &ctx);
     if (r)
         return r;
@@ -252,7 +252,7 @@ CUresult CUDAAPI cuCtxSetCurrent(CUcontext handle)
             ctx_depth--;
         return CUDA_SUCCESS;
     }
-    struct ctx *ctx;
+    struct ctx *ctx = NULL; /* gcc -O3 cannot see that a failed lookup returns */
     CUresult r = ctx_lookup("cuCtxSetCurrent", handle, &ctx);
     if (r)
         return r;
@@ -277,7 +277,7 @@ CUresult CUDAAPI cuCtxPushCurrent(CUcontext handle)
     REQUIRE_INIT("cuCtxPushCurrent");
     if (!handle)
         return fail(CUDA_ERROR_INVALID_VALUE, "cuCtxPushCurrent: ctx is NULL");
-    struct ctx *ctx;
+    struct ctx *ctx = NULL; /* gcc -O3 cannot see that a failed lookup returns */
     CUresult r = ctx_lookup("cuCtxPushCurrent", handle, &ctx);
     if (r)
         return r;
@@ -305,7 +305,7 @@ CUresult CUDAAPI cuCtxGetDevice(CUdevice *device)
 {
     if (!device && lib_initialized())
         return fail(CUDA_ERROR_INVALID_VALUE, "cuCtxGetDevice: device is NULL");
-    struct ctx *ctx;
+    struct ctx *ctx = NULL; /* gcc -O3 cannot see that a failed ctx_current returns */
     CUresult r = ctx_current("cuCtxGetDevice", &ctx);
     if (r)
         return r;

@@ -227,7 +227,7 @@ static CUresult copy2d(const char *fn, const CUDA_MEMCPY2D *p, CUstream stream)
     if (p->Height > 1 && (p->srcPitch < p->WidthInBytes || p->dstPitch < p->WidthInBytes))
         return fail(CUDA_ERROR_INVALID_VALUE, "%s: a pitch (src %zu, dst %zu) is smaller than WidthInBytes %zu", fn,
                     p->srcPitch, p->dstPitch, p->WidthInBytes);
-    uintptr_t src, dst;
+    uintptr_t src = 0, dst = 0; /* gcc -O3 cannot see that a failed side_address returns */
     CUresult r = side_address(fn, "src", p->srcMemoryType, p->srcHost, p->srcDevice, p->srcArray, p->srcXInBytes,
                               p->srcY, p->srcPitch, &src);
     if (!r)
