@@ -9,6 +9,7 @@
  * so the calling thread never waits and later work in the stream runs only after it.
  */
 #include "internal.h"
+#include "d3d/d3d.h"
 #include "per_thread.h"
 #include "sem_payload.h"
 
@@ -119,12 +120,12 @@ static CUresult check_desc(const char *fn, const CUDA_EXTERNAL_SEMAPHORE_HANDLE_
     if (OS_HAS_POSIX_FD)
         return fail(CUDA_ERROR_NOT_SUPPORTED, "%s: %s handles are Windows handles: this is the Linux build", fn,
                     type_name(d->type));
-    if (d->type == CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_D3D12_FENCE ||
-        d->type == CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_D3D11_FENCE ||
+    if (d->type == CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_D3D11_FENCE ||
         d->type == CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_D3D11_KEYED_MUTEX ||
         d->type == CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_D3D11_KEYED_MUTEX_KMT)
-        return fail(CUDA_ERROR_NOT_SUPPORTED, "%s: %s objects cannot be imported yet; a Direct3D 12 fence can be used "
-                    "in process through extmem/d3d.h", fn, type_name(d->type));
+        return fail(CUDA_ERROR_NOT_SUPPORTED, "%s: %s objects cannot be imported: Direct3D 11 synchronisation is not "
+                    "supported by the software device; share a Direct3D 12 fence (D3D12_FENCE) instead", fn,
+                    type_name(d->type));
     /* NVIDIA's cuda.h: KMT handles come without a name; the NT-handle types take exactly one of
      * a handle and a name. */
     const void *handle = d->handle.win32.handle, *name = d->handle.win32.name;
@@ -188,6 +189,10 @@ CUresult CUDAAPI cuImportExternalSemaphore(CUexternalSemaphore *extSem_out,
     const CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC *d = semHandleDesc;
     if ((r = check_desc(fn, d)))
         return r;
+    /* A Direct3D 12 fence: opened with extmem's own Direct3D device (src/d3d); the caller's NT
+     * handle stays the caller's. */
+    if (d->type == CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_D3D12_FENCE)
+        return d3d_open_fence(fn, d, extSem_out);
     bool fd = is_fd_type(d->type), opened;
     os_handle h;
     char label[128], why[200] = "", text[128];

@@ -443,3 +443,110 @@ TEST_F(D3D12, ExtmemMemory_OpensAsADirect3DHeap_WhereThereIsID3D12Device3)
     }
     EXPECT_OK(cuMemFree(p));
 }
+
+// ---- Direct3D 12 fences as external semaphores (docs/external-semaphores.md) ----
+
+TEST_F(D3D12, ImportFence_NullArguments_AreInvalidValue)
+{
+    CUexternalSemaphore sem;
+    EXPECT_CU(CUDA_ERROR_INVALID_VALUE, extmem_d3d12_import_fence(nullptr, &sem));
+    EXPECT_CU(CUDA_ERROR_INVALID_VALUE, extmem_d3d12_import_fence(fence, nullptr));
+}
+
+TEST_F(D3D12, FenceSignalledByACudaStream_ReachesTheValue)
+{
+    CUexternalSemaphore sem = nullptr;
+    ASSERT_OK(extmem_d3d12_import_fence(fence, &sem));
+    CUstream s;
+    ASSERT_OK(cuStreamCreate(&s, CU_STREAM_NON_BLOCKING));
+    CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS sp = {};
+    sp.params.fence.value = 5;
+    ASSERT_OK(cuSignalExternalSemaphoresAsync(&sem, &sp, 1, s));
+    ASSERT_OK(cuStreamSynchronize(s));
+    EXPECT_EQ(5u, fence->GetCompletedValue());
+    EXPECT_OK(cuDestroyExternalSemaphore(sem));
+    EXPECT_OK(cuStreamDestroy(s));
+}
+
+TEST_F(D3D12, CudaStreamWaitForAFenceValue_IsReleasedByTheCpuSignal)
+{
+    CUexternalSemaphore sem = nullptr;
+    ASSERT_OK(extmem_d3d12_import_fence(fence, &sem));
+    CUstream s;
+    ASSERT_OK(cuStreamCreate(&s, CU_STREAM_NON_BLOCKING));
+    CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS wp = {};
+    wp.params.fence.value = 3;
+    ASSERT_OK(cuWaitExternalSemaphoresAsync(&sem, &wp, 1, s));
+    Sleep(30);
+    EXPECT_CU(CUDA_ERROR_NOT_READY, cuStreamQuery(s)); // the stream waits for the fence
+    ASSERT_TRUE(SUCCEEDED(fence->Signal(3)));
+    EXPECT_OK(cuStreamSynchronize(s));
+    EXPECT_OK(cuDestroyExternalSemaphore(sem));
+    EXPECT_OK(cuStreamDestroy(s));
+}
+
+TEST_F(D3D12, CommandQueueWaitingOnAFence_RunsOnceACudaStreamSignalsIt)
+{
+    CUexternalSemaphore sem = nullptr;
+    ASSERT_OK(extmem_d3d12_import_fence(fence, &sem));
+    ID3D12Fence *after = nullptr;
+    ASSERT_TRUE(SUCCEEDED(device->CreateFence(0, D3D12_FENCE_FLAG_NONE, IID_PPV_ARGS(&after))));
+    // Direct3D's queue waits for 7 on the imported fence, then signals `after`.
+    ASSERT_TRUE(SUCCEEDED(queue->Wait(fence, 7)));
+    ASSERT_TRUE(SUCCEEDED(queue->Signal(after, 1)));
+    Sleep(30);
+    EXPECT_EQ(0u, after->GetCompletedValue()) << "the queue ran before the fence reached 7";
+    CUstream s;
+    ASSERT_OK(cuStreamCreate(&s, CU_STREAM_NON_BLOCKING));
+    CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS sp = {};
+    sp.params.fence.value = 7;
+    ASSERT_OK(cuSignalExternalSemaphoresAsync(&sem, &sp, 1, s));
+    ASSERT_OK(cuStreamSynchronize(s));
+    ASSERT_TRUE(SUCCEEDED(after->SetEventOnCompletion(1, done)));
+    EXPECT_EQ(WAIT_OBJECT_0, WaitForSingleObject(done, 10000));
+    after->Release();
+    EXPECT_OK(cuDestroyExternalSemaphore(sem));
+    EXPECT_OK(cuStreamDestroy(s));
+}
+
+TEST_F(D3D12, ImportExternalSemaphore_D3D12Fence_ByNtHandle)
+{
+    CUexternalSemaphore sem;
+    CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC d = {};
+    d.type = CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_D3D12_FENCE;
+    EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuImportExternalSemaphore(&sem, &d)); // neither handle nor name
+    d.handle.win32.handle = (void *)(uintptr_t)0x7ffff000;                    // not a handle of this process
+    EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuImportExternalSemaphore(&sem, &d));
+    EXPECT_DETAIL_HAS("not an open handle");
+    ID3D12Fence *shared_fence = nullptr;
+    HRESULT hr = device->CreateFence(0, D3D12_FENCE_FLAG_SHARED, IID_PPV_ARGS(&shared_fence));
+    if (FAILED(hr) && under_wine()) {
+        printf("wine: CreateFence(D3D12_FENCE_FLAG_SHARED) fails (0x%lx); the NT-handle path runs on Windows only\n",
+               (unsigned long)hr);
+        return;
+    }
+    ASSERT_TRUE(SUCCEEDED(hr)) << std::hex << hr;
+    HANDLE shared = nullptr;
+    hr = device->CreateSharedHandle(shared_fence, nullptr, GENERIC_ALL, nullptr, &shared);
+    if (hr == E_NOTIMPL) {
+        ASSERT_TRUE(under_wine()) << "CreateSharedHandle: E_NOTIMPL outside wine";
+        printf("wine: ID3D12Device::CreateSharedHandle answers E_NOTIMPL for fences; the NT-handle path runs on "
+               "Windows only\n");
+    } else {
+        ASSERT_TRUE(SUCCEEDED(hr)) << std::hex << hr;
+        d.handle.win32.handle = shared;
+        ASSERT_OK(cuImportExternalSemaphore(&sem, &d));
+        EXPECT_TRUE(fd_is_open((int)(intptr_t)shared)); // an NT handle stays the caller's
+        CUstream s;
+        ASSERT_OK(cuStreamCreate(&s, CU_STREAM_NON_BLOCKING));
+        CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS sp = {};
+        sp.params.fence.value = 9;
+        ASSERT_OK(cuSignalExternalSemaphoresAsync(&sem, &sp, 1, s));
+        ASSERT_OK(cuStreamSynchronize(s));
+        EXPECT_EQ(9u, shared_fence->GetCompletedValue()); // the very same fence
+        EXPECT_OK(cuDestroyExternalSemaphore(sem));
+        EXPECT_OK(cuStreamDestroy(s));
+        CloseHandle(shared);
+    }
+    shared_fence->Release();
+}

@@ -11,6 +11,7 @@
 #include "framework/sem_exporter.h"
 
 #include <atomic>
+#include <cstring>
 #include <chrono>
 #include <fcntl.h>
 #include <sys/mman.h>
@@ -121,7 +122,9 @@ TEST_F(ExternalSemaphore, Import_TypeZeroOrUnknown_IsInvalidValueAndKeepsFd)
     int fd = e.fd();
     CUexternalSemaphore sem;
     for (int type : {0, 11, 0x7fffffff}) {
-        CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC d = fd_desc((CUexternalSemaphoreHandleType)type, fd);
+        /* Written as the int it is in memory: C++ may not hold such a value in the enum type. */
+        CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC d = fd_desc(CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_FD, fd);
+        std::memcpy(&d.type, &type, sizeof(type));
         EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuImportExternalSemaphore(&sem, &d)) << "type " << type;
         EXPECT_DETAIL_HAS("CUexternalSemaphoreHandleType");
     }

@@ -95,7 +95,7 @@ void set_env(const char *name, const std::string &value)
 #endif
 }
 
-void unset_env(const char *name)
+[[maybe_unused]] void unset_env(const char *name)
 {
 #if defined(_WIN32)
     _putenv_s(name, "");

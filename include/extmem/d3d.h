@@ -54,6 +54,18 @@ EXTMEM_API CUresult extmem_d3d12_import_resource(ID3D12Resource *buffer, CUexter
  * reference, which keeps the memory alive past cuMemFree. */
 EXTMEM_API CUresult extmem_d3d12_open_memory(ID3D12Device *device, CUdeviceptr dptr, ID3D12Heap **heap);
 
+/* Imports a Direct3D 12 fence of this process as an external semaphore of type D3D12_FENCE,
+ * in one call (no shared handle: any fence works, also where Direct3D cannot share one). A
+ * stream's signal sets the fence's value from the CPU (ID3D12Fence::Signal), which releases
+ * command queues that wait for it; a stream's wait sleeps until the fence reaches the value
+ * (ID3D12Fence::SetEventOnCompletion). extmem holds a reference to the fence until
+ * cuDestroyExternalSemaphore and the signals and waits queued before it are done.
+ *   CUDA_ERROR_INVALID_VALUE   fence or extSem_out is NULL
+ *   CUDA_ERROR_INVALID_CONTEXT no current context
+ * A fence shared by NT handle or name is imported with cuImportExternalSemaphore (D3D12_FENCE),
+ * where Direct3D can share fences (not under wine). */
+EXTMEM_API CUresult extmem_d3d12_import_fence(ID3D12Fence *fence, CUexternalSemaphore *extSem_out);
+
 #ifdef __cplusplus
 }
 #endif

@@ -12,6 +12,11 @@
  * The descriptor's handle/name rules are checked already. */
 CUresult d3d_open_shared(const char *fn, const CUDA_EXTERNAL_MEMORY_HANDLE_DESC *d, struct ext_source *out);
 
+/* Imports the Direct3D 12 fence a D3D12_FENCE descriptor names by NT handle (which stays the
+ * caller's) or name as an external semaphore (d3d12_fence.c). The descriptor's handle/name
+ * rules are checked already. */
+CUresult d3d_open_fence(const char *fn, const CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC *d, CUexternalSemaphore *out);
+
 /* The LUID of the adapter the software device pairs with (WARP), when this process uses
  * DXGI or EXTMEM_D3D_PAIRING=1 asks; false otherwise (the device keeps its own). */
 bool d3d_adapter_luid(unsigned char luid[8]);

@@ -24,7 +24,7 @@
 #include <d3d12.h>
 #include <dxgi1_4.h>
 
-#include "d3d/d3d.h"
+#include "d3d/d3d12_private.h"
 #include "extmem/d3d.h"
 
 #include <stdio.h>
@@ -309,22 +309,8 @@ static const char *d3d_type_name(CUexternalMemoryHandleType t)
                                                                : "D3D11_RESOURCE_KMT";
 }
 
-CUresult d3d_open_shared(const char *fn, const CUDA_EXTERNAL_MEMORY_HANDLE_DESC *d, struct ext_source *out)
+CUresult d3d12_open_shared(const char *fn, const char *what, HANDLE handle, const WCHAR *name, REFIID iid, void **out)
 {
-    HANDLE handle = d->handle.win32.handle;
-    const WCHAR *name = d->handle.win32.name;
-    DWORD info;
-    /* The caller's NT handle: open, and never taken (the specification: it stays theirs). */
-    if (handle && d->type != CU_EXTERNAL_MEMORY_HANDLE_TYPE_D3D11_RESOURCE_KMT && !GetHandleInformation(handle, &info))
-        return fail(CUDA_ERROR_INVALID_VALUE, "%s: %s handle %p is not an open handle of this process", fn,
-                    d3d_type_name(d->type), handle);
-    if (d->type == CU_EXTERNAL_MEMORY_HANDLE_TYPE_D3D11_RESOURCE ||
-        d->type == CU_EXTERNAL_MEMORY_HANDLE_TYPE_D3D11_RESOURCE_KMT)
-        return fail(CUDA_ERROR_NOT_SUPPORTED, "%s: Direct3D 11 keeps shared resources in memory that only its "
-                    "driver reaches, not the CPU (the software device), and extmem makes no staging copies yet: copy "
-                    "through a Direct3D 11 staging buffer at the synchronisation points instead "
-                    "(samples/d3d11_interop.cpp)", fn);
-    bool is_heap = d->type == CU_EXTERNAL_MEMORY_HANDLE_TYPE_D3D12_HEAP;
     ID3D12Device *device = own_device();
     if (!device) {
         if (d3d.missing[0])
@@ -342,9 +328,7 @@ CUresult d3d_open_shared(const char *fn, const CUDA_EXTERNAL_MEMORY_HANDLE_DESC 
         return fail(CUDA_ERROR_INVALID_VALUE, "%s: no shared Direct3D 12 object has that name (HRESULT 0x%08lx)", fn,
                     (unsigned long)hr);
     }
-    void *object = NULL;
-    hr = ID3D12Device_OpenSharedHandle(device, handle ? handle : opened, is_heap ? &IID_ID3D12Heap : &IID_ID3D12Resource,
-                                       &object);
+    hr = ID3D12Device_OpenSharedHandle(device, handle ? handle : opened, iid, out);
     if (opened)
         CloseHandle(opened);
     if (hr == E_NOTIMPL)
@@ -352,7 +336,32 @@ CUresult d3d_open_shared(const char *fn, const CUDA_EXTERNAL_MEMORY_HANDLE_DESC 
                     "E_NOTIMPL; wine does not share Direct3D objects)", fn);
     if (FAILED(hr))
         return fail(CUDA_ERROR_INVALID_VALUE, "%s: the %s does not name a shared Direct3D 12 %s (OpenSharedHandle: "
-                    "HRESULT 0x%08lx)", fn, handle ? "handle" : "name", is_heap ? "heap" : "resource", (unsigned long)hr);
+                    "HRESULT 0x%08lx)", fn, handle ? "handle" : "name", what, (unsigned long)hr);
+    return CUDA_SUCCESS;
+}
+
+CUresult d3d_open_shared(const char *fn, const CUDA_EXTERNAL_MEMORY_HANDLE_DESC *d, struct ext_source *out)
+{
+    HANDLE handle = d->handle.win32.handle;
+    const WCHAR *name = d->handle.win32.name;
+    DWORD info;
+    /* The caller's NT handle: open, and never taken (the specification: it stays theirs). */
+    if (handle && d->type != CU_EXTERNAL_MEMORY_HANDLE_TYPE_D3D11_RESOURCE_KMT && !GetHandleInformation(handle, &info))
+        return fail(CUDA_ERROR_INVALID_VALUE, "%s: %s handle %p is not an open handle of this process", fn,
+                    d3d_type_name(d->type), handle);
+    if (d->type == CU_EXTERNAL_MEMORY_HANDLE_TYPE_D3D11_RESOURCE ||
+        d->type == CU_EXTERNAL_MEMORY_HANDLE_TYPE_D3D11_RESOURCE_KMT)
+        return fail(CUDA_ERROR_NOT_SUPPORTED, "%s: Direct3D 11 keeps shared resources in memory that only its "
+                    "driver reaches, not the CPU (the software device), and extmem makes no staging copies yet: copy "
+                    "through a Direct3D 11 staging buffer at the synchronisation points instead "
+                    "(samples/d3d11_interop.cpp)", fn);
+    bool is_heap = d->type == CU_EXTERNAL_MEMORY_HANDLE_TYPE_D3D12_HEAP;
+    void *object = NULL;
+    CUresult r = d3d12_open_shared(fn, is_heap ? "heap" : "resource", handle, name,
+                                   is_heap ? &IID_ID3D12Heap : &IID_ID3D12Resource, &object);
+    if (r)
+        return r;
+    ID3D12Device *device = own_device();
     /* The size rule: no more than the Direct3D allocation (GetResourceAllocationInfo). */
     unsigned long long allocation;
     if (is_heap) {
@@ -366,7 +375,6 @@ CUresult d3d_open_shared(const char *fn, const CUDA_EXTERNAL_MEMORY_HANDLE_DESC 
         device->lpVtbl->GetResourceAllocationInfo(device, &alloc_info, 0, 1, &desc);
         allocation = alloc_info.SizeInBytes;
     }
-    CUresult r = CUDA_SUCCESS;
     if (d->size > allocation)
         r = fail(CUDA_ERROR_INVALID_VALUE, "%s: size %llu is more than the %s's %llu bytes (as Direct3D allocates it)",
                  fn, d->size, is_heap ? "heap" : "resource", allocation);
