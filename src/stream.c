@@ -13,38 +13,51 @@
 #define SPIN_NS 20000u
 
 /* Spinning pays only while the other side really runs on another core; on a machine busier
- * than its cores it takes the core the work needs. So spinning earns credit when it ends in
- * time and loses more when it does not; without credit a waiter sleeps at once, and every
- * 64th wait probes again. */
+ * than its cores it takes the core the work needs. So a waiter's spin earns credit when it
+ * ends in time, and a wait that the spin gave up on but that still ended soon after (the work
+ * was short, yet not done in time: its thread did not get a core) costs more; a long wait (long
+ * work) says nothing. Without credit a waiter sleeps at once, and every 16th wait probes again.
+ * A stream worker watching for its next piece of work never affects the credit: no work
+ * coming is not a busy machine. */
 static _Atomic int spin_credit = 8;
 static _Atomic unsigned int spin_probe;
+#define SHORT_WAIT_NS 200000u
 
-static bool spin_until(_Atomic uint64_t *counter, uint64_t count)
+enum spin_kind { SPIN_WAITER, SPIN_WORKER };
+
+static bool spin_until(_Atomic uint64_t *counter, uint64_t count, enum spin_kind kind, bool *spun)
 {
+    *spun = false;
     static _Atomic int cores; /* 0: not asked yet */
     if (!atomic_load(&cores))
         atomic_store(&cores, (int)os_cpu_count());
-    if (atomic_load(&counter[0]) >= count)
+    if (atomic_load(counter) >= count)
         return true;
-    if (atomic_load(&cores) < 2 || (atomic_load(&spin_credit) <= 0 && (atomic_fetch_add(&spin_probe, 1) & 63)))
+    if (atomic_load(&cores) < 2 || (atomic_load(&spin_credit) <= 0 && (atomic_fetch_add(&spin_probe, 1) & 15)))
         return false;
     uint64_t deadline = 0;
+    *spun = true;
     for (unsigned int i = 0; atomic_load(counter) < count; ++i) {
         os_cpu_relax();
         if ((i & 63) == 0) {
             uint64_t now = os_time_ns();
-            if (!deadline) {
+            if (!deadline)
                 deadline = now + SPIN_NS;
-            } else if (now > deadline) {
-                if (atomic_fetch_sub(&spin_credit, 4) < -16)
-                    atomic_store(&spin_credit, -16);
+            else if (now > deadline)
                 return false;
-            }
         }
     }
-    if (atomic_fetch_add(&spin_credit, 1) > 16)
+    if (kind == SPIN_WAITER && atomic_fetch_add(&spin_credit, 1) > 16)
         atomic_store(&spin_credit, 16);
     return true;
+}
+
+/* A waiter's spin failed and it slept until `start` + what it measured: short, so the work's
+ * thread was not running when it should have been. */
+static void spin_penalty(uint64_t start)
+{
+    if (os_time_ns() - start < SHORT_WAIT_NS && atomic_fetch_sub(&spin_credit, 4) < -16)
+        atomic_store(&spin_credit, -16);
 }
 
 static void stream_free(struct obj *o)
@@ -78,7 +91,8 @@ static void stream_worker(void *arg)
              * for it a moment before sleeping, so its submitter need not wake this thread. */
             uint64_t seen = s->submitted;
             os_mutex_unlock(&s->lock);
-            spin_until(&s->submitted, seen + 1);
+            bool spun;
+            spin_until(&s->submitted, seen + 1, SPIN_WORKER, &spun);
             os_mutex_lock(&s->lock);
         }
         while (!s->head && !s->destroyed && !device_unloading())
@@ -153,12 +167,16 @@ static void stream_enqueue(struct stream *s, struct work *w)
 
 void stream_wait_until(struct stream *s, uint64_t count)
 {
-    if (spin_until(&s->completed, count))
+    uint64_t start = os_time_ns();
+    bool spun;
+    if (spin_until(&s->completed, count, SPIN_WAITER, &spun))
         return;
     os_mutex_lock(&s->lock);
     while (s->completed < count)
         os_cond_wait(&s->cond, &s->lock);
     os_mutex_unlock(&s->lock);
+    if (spun)
+        spin_penalty(start);
 }
 
 void stream_synchronize(struct stream *s)
