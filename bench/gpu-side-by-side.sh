@@ -6,7 +6,8 @@
 # the driver's (below 1: extmem is faster). The raw JSON of every run is kept in $OUT.
 #
 # Usage (in the repository root, on the GPU machine): OUT=/some/dir bench/gpu-side-by-side.sh
-# (through the device tool: run with command "OUT=$OUT bench/gpu-side-by-side.sh").
+# (through the device tool: run with command "OUT=$OUT bench/gpu-side-by-side.sh"; its copy of the
+# tree may carry an older .git, so pass EXTMEM_COMMIT=<the commit> to name it in the output).
 set -eu
 : "${OUT:?set OUT to the directory for the results}"
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -18,8 +19,9 @@ mkdir -p "$OUT"
 generator=""
 command -v ninja >/dev/null 2>&1 && generator="-G Ninja"
 # shellcheck disable=SC2086 # generator is one option or none
-cmake -S "$root" -B "$build" $generator -DCMAKE_BUILD_TYPE=Release -DEXTMEM_TESTS=OFF -DEXTMEM_VULKAN=OFF >/dev/null
-cmake --build "$build" --target extmem-bench -j "$(nproc)" >/dev/null
+cmake -S "$root" -B "$build" $generator -DCMAKE_BUILD_TYPE=Release -DEXTMEM_TESTS=OFF -DEXTMEM_VULKAN=OFF \
+    -DEXTMEM_SAMPLES=OFF -DEXTMEM_TOOLS=OFF >/dev/null
+cmake --build "$build" --target extmem-bench extmem-kernel-bench -j "$(nproc)" >/dev/null
 
 libdir=""
 for d in /usr/lib/x86_64-linux-gnu /usr/lib64 "$cuda/lib64" "$cuda/lib64/stubs"; do
@@ -27,10 +29,12 @@ for d in /usr/lib/x86_64-linux-gnu /usr/lib64 "$cuda/lib64" "$cuda/lib64/stubs";
 done
 gcc -std=c11 -O2 "$root/bench/bench.c" -I"$cuda/include" ${libdir:+-L"$libdir"} -l:libcuda.so.1 -lpthread \
     -o "$build/bench-nv"
+gcc -std=c11 -O2 -I"$root/bench" "$root/bench/kernel_bench.c" -I"$cuda/include" ${libdir:+-L"$libdir"} \
+    -l:libcuda.so.1 -lm -o "$build/kernel-bench-nv"
 
 {
     echo "date: $(date -u '+%Y-%m-%d %H:%M:%S UTC')"
-    echo "commit: $(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)"
+    echo "commit: ${EXTMEM_COMMIT:-$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)}"
     nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | sed 's/^/gpu, driver: /'
     echo "host: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')"
 } >"$OUT/machine.txt"
@@ -41,6 +45,12 @@ while [ "$i" -le "$runs" ]; do
     "$build/bench/extmem-bench" --json >"$OUT/extmem-$i.json"
     i=$((i + 1))
 done
+
+# The kernels: the same PTX on the H100 and on extmem (both tiers, beside C kernels), once each
+# after the call-sequence runs (run in the repository root: the PTX file is found there).
+(cd "$root" && "$build/kernel-bench-nv" >"$OUT/kernels-nvidia.txt" 2>&1 &&
+    EXTMEM_CACHE_DIR="$build/kernel-cache" "$build/bench/extmem-kernel-bench" >"$OUT/kernels-extmem.txt" 2>&1) ||
+    echo "kernel bench failed: see $OUT/kernels-*.txt"
 
 python3 - "$OUT" "$runs" <<'EOF' | tee "$OUT/side-by-side.txt"
 import json, statistics, sys
@@ -78,4 +88,7 @@ for key in order:
             extra += f", driver {statistics.median(nv[key]['gbps']):.1f} GB/s"
     ncell = f"{n:.2f}" if n is not None else "-"
     print(f"{seq[:62]:<62} {ncell:>12} {e:>12.2f} {ratio:>14}{extra}")
+for kind in ("nvidia", "extmem"):
+    print(f"\n## kernel bench, {kind}")
+    print(open(f"{out}/kernels-{kind}.txt").read().rstrip())
 EOF
