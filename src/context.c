@@ -64,6 +64,7 @@ static void ctx_teardown(struct ctx *ctx)
     if (!held)
         device_drain();
     stream_destroy_all(ctx);
+    stream_drop_deferred(ctx);
     event_destroy_all(ctx);
     module_destroy_all(ctx);
     mem_free_context(ctx);

@@ -133,6 +133,7 @@ static CUresult submit_copy(const char *fn, CUstream stream, uintptr_t dst, size
     CUresult r = target_get(fn, stream, &t);
     if (r)
         return r;
+    t.sync = !strstr(fn, "Async"); /* cuMemcpy returns once the copy is done; cuMemcpyAsync need not */
     size_t dst_len = 0, src_len = 0;
     if (!extent(dst_pitch, width, height, &dst_len) || !extent(src_pitch, width, height, &src_len))
         r = fail(CUDA_ERROR_INVALID_VALUE, "%s: %zu rows of pitch %zu overflow the address space", fn, height,
@@ -254,6 +255,7 @@ static CUresult fill(const char *fn, CUdeviceptr dst, size_t pitch, unsigned int
     CUresult r = target_get(fn, stream, &t);
     if (r)
         return r;
+    t.sync = !strstr(fn, "Async"); /* the memory is set when cuMemsetD8 returns, as extmem promises */
     size_t row_bytes = width * elem, len = 0;
     if (width > SIZE_MAX / elem || !extent(pitch, row_bytes, height, &len))
         r = fail(CUDA_ERROR_INVALID_VALUE, "%s: %zu x %zu elements of %u bytes overflow", fn, width, height, elem);

@@ -467,7 +467,9 @@ static CUresult wait_async(const char *fn, const CUexternalSemaphore *extSemArra
         sw->items[i].value = paramsArray[i].params.fence.value;
     sw->w.run = run_wait;
     sw->w.discard = discard_wait;
-    target_submit(&t, &sw->w);
+    /* On the legacy stream, whose work runs in the calling thread, the wait goes to the context's
+     * queue for deferred legacy work: the caller never waits (stream.c). */
+    target_defer(&t, &sw->w);
     target_put(&t);
     return CUDA_SUCCESS;
 }

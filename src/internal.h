@@ -142,6 +142,7 @@ struct ctx {
     char sticky_reason[600];
     uint32_t stack_limit;      /* CU_LIMIT_STACK_SIZE: bytes of local memory per thread */
     size_t printf_fifo_limit, malloc_heap_limit; /* CU_LIMIT_PRINTF_FIFO_SIZE, MALLOC_HEAP_SIZE */
+    struct stream *deferred;   /* the legacy stream's deferred work (target_defer), under lock; a reference */
 };
 
 /* The current context of this thread with a reference, or a failure with a reason. */
@@ -288,14 +289,26 @@ struct target {
     struct ctx *ctx;   /* a reference */
     struct stream *s;  /* a reference, or NULL */
     bool legacy;
+    bool sync;         /* the call returns only once its work has run (cuMemcpy, not ...Async) */
 };
 /* Resolves the current context and a stream argument. On success release with target_put. */
 CUresult target_get(const char *fn, CUstream handle, struct target *t);
 void target_put(struct target *t);
-/* Queues w (ownership passes), or runs it now; see struct target. */
+/* Queues w (ownership passes), or runs it now; see struct target. While the legacy stream has
+ * deferred work (target_defer), its work is queued behind it instead, and a `sync` caller waits
+ * for its piece. */
 void target_submit(struct target *t, struct work *w);
+/* Queues w, work for the legacy default stream that must not run in the calling thread (a
+ * semaphore wait that may not pass for a long time), on the context's queue for deferred legacy
+ * work; until that queue drains, the legacy stream's later work follows it there, and work for
+ * blocking streams waits for what was queued there before it (stream.c). */
+void target_defer(struct target *t, struct work *w);
 
 CUresult stream_lookup(const char *fn, CUstream handle, struct stream **out);
+/* Drops the context's queue of deferred legacy work (context teardown, after its streams). */
+void stream_drop_deferred(struct ctx *ctx);
+/* True while the legacy stream of ctx has deferred work not yet run. */
+bool stream_legacy_busy(struct ctx *ctx);
 void stream_release(struct stream *s);
 void stream_synchronize(struct stream *s);
 /* Waits until s has completed `count` pieces of work. */

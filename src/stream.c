@@ -265,6 +265,7 @@ CUresult stream_lookup(const char *fn, CUstream handle, struct stream **out)
 static CUresult resolve(const char *fn, CUstream handle, struct target *t)
 {
     t->s = NULL;
+    t->sync = false;
     t->legacy = handle != CU_STREAM_PER_THREAD;
     CUresult r = ctx_current(fn, &t->ctx);
     if (r || !handle || handle == CU_STREAM_LEGACY || handle == CU_STREAM_PER_THREAD)
@@ -299,20 +300,209 @@ void target_put(struct target *t)
     ctx_release(t->ctx);
 }
 
+/* ---- The legacy stream's deferred work (DESIGN.md §6, §15; docs/streams.md) ----
+ * The legacy stream's work runs in the calling thread, after the blocking streams' work. A wait
+ * for an external semaphore that nobody may signal for a long time must not hold the caller
+ * (cuWaitExternalSemaphoresAsync returns at once), so it goes to a queue of the context's own
+ * (ctx->deferred, a blocking stream with no handle given out), and while that queue is busy the
+ * legacy stream's work follows it there, in order: each piece behind a barrier for the work the
+ * blocking streams had queued before it, a synchronous call waiting for its own piece; work for
+ * a blocking stream first waits for the legacy work queued before it. Once the queue drains,
+ * legacy work runs in the caller again. */
+
+static struct stream *stream_new(struct ctx *ctx, unsigned int flags, int priority);
+
+/* ctx's deferred queue with a reference when it has work not yet run (or `create`: in any case,
+ * made when missing); NULL otherwise. */
+static struct stream *deferred_get(struct ctx *ctx, bool create)
+{
+    os_mutex_lock(&ctx->lock);
+    struct stream *d = ctx->deferred;
+    if (!d && create && !atomic_load(&ctx->destroyed)) {
+        obj_retain(&ctx->base);
+        if ((d = stream_new(ctx, 0, 0))) {
+            list_add(&ctx->streams, &d->ctx_node);
+            obj_retain(&d->base); /* the context's; the handle's goes at stream_destroy_all */
+            ctx->deferred = d;
+        }
+    }
+    if (d && (create || atomic_load(&d->completed) < atomic_load(&d->submitted)))
+        obj_retain(&d->base);
+    else
+        d = NULL;
+    os_mutex_unlock(&ctx->lock);
+    return d;
+}
+
+bool stream_legacy_busy(struct ctx *ctx)
+{
+    struct stream *d = deferred_get(ctx, false);
+    if (d)
+        stream_release(d);
+    return d != NULL;
+}
+
+void stream_drop_deferred(struct ctx *ctx)
+{
+    os_mutex_lock(&ctx->lock);
+    struct stream *d = ctx->deferred;
+    ctx->deferred = NULL;
+    os_mutex_unlock(&ctx->lock);
+    if (d)
+        stream_release(d);
+}
+
+/* Waits until streams have completed what was queued on them when it was taken. */
+struct barrier_work {
+    struct work w;
+    size_t count;
+    struct {
+        struct stream *s; /* a reference */
+        uint64_t until;
+    } at[];
+};
+
+static void barrier_discard(struct work *w)
+{
+    struct barrier_work *b = (struct barrier_work *)w;
+    for (size_t i = 0; i < b->count; ++i)
+        stream_release(b->at[i].s);
+    free(b);
+}
+
+static void barrier_run(struct work *w)
+{
+    struct barrier_work *b = (struct barrier_work *)w;
+    for (size_t i = 0; i < b->count; ++i)
+        stream_wait_until(b->at[i].s, b->at[i].until);
+    barrier_discard(w);
+}
+
+/* A barrier for the work queued now on the busy streams of ctx: the blocking ones but `skip`
+ * (legacy work), or the one stream `only`. *none when nothing is queued; NULL when out of
+ * memory. */
+static struct barrier_work *barrier_take(struct ctx *ctx, struct stream *skip, struct stream *only, bool *none)
+{
+    os_mutex_lock(&ctx->lock);
+    size_t n = 0;
+    for (struct list_node *node = ctx->streams.next; node != &ctx->streams; node = node->next) {
+        struct stream *s = list_entry(node, struct stream, ctx_node);
+        if (only ? s == only : s != skip && !(s->flags & CU_STREAM_NON_BLOCKING))
+            n++;
+    }
+    struct barrier_work *b = calloc(1, sizeof(*b) + n * sizeof(b->at[0]));
+    if (b) {
+        for (struct list_node *node = ctx->streams.next; node != &ctx->streams; node = node->next) {
+            struct stream *s = list_entry(node, struct stream, ctx_node);
+            if (!(only ? s == only : s != skip && !(s->flags & CU_STREAM_NON_BLOCKING)))
+                continue;
+            uint64_t until = atomic_load(&s->submitted);
+            if (atomic_load(&s->completed) >= until)
+                continue;
+            obj_retain(&s->base); /* a busy stream still has its worker's reference */
+            b->at[b->count].s = s;
+            b->at[b->count].until = until;
+            b->count++;
+        }
+        b->w.run = barrier_run;
+        b->w.discard = barrier_discard;
+    }
+    os_mutex_unlock(&ctx->lock);
+    *none = b && b->count == 0;
+    if (*none) {
+        free(b);
+        b = NULL;
+    }
+    return b;
+}
+
+/* Queues legacy work w on the deferred queue d, behind the blocking streams' work queued before
+ * it; a synchronous call waits for it. Out of memory for the barrier: waits for those streams
+ * and for d here instead, then runs w in this thread (in order all the same). */
+static void submit_deferred(struct target *t, struct stream *d, struct work *w)
+{
+    bool none;
+    struct barrier_work *b = barrier_take(t->ctx, d, NULL, &none);
+    if (!b && !none) {
+        sync_streams(t->ctx, true); /* d included: it is a blocking stream of the context */
+        if (w->queued)
+            w->queued(w);
+        w->run(w);
+        return;
+    }
+    if (b)
+        stream_enqueue(d, &b->w);
+    stream_enqueue(d, w);
+    if (t->sync)
+        stream_wait_until(d, atomic_load(&d->submitted));
+}
+
+void target_defer(struct target *t, struct work *w)
+{
+    struct stream *d = t->legacy && !t->s ? deferred_get(t->ctx, true) : NULL;
+    if (!d) { /* not the legacy stream, or no memory for the queue: as any other work */
+        target_submit(t, w);
+        return;
+    }
+    submit_deferred(t, d, w);
+    stream_release(d);
+}
+
 void target_submit(struct target *t, struct work *w)
 {
     if (t->s) {
+        /* A blocking stream's work comes after the legacy work queued before it. */
+        struct stream *d = t->s->flags & CU_STREAM_NON_BLOCKING ? NULL : deferred_get(t->ctx, false);
+        if (d && d != t->s) {
+            bool none;
+            struct barrier_work *b = barrier_take(t->ctx, NULL, d, &none);
+            if (b)
+                stream_enqueue(t->s, &b->w);
+            else if (!none)
+                stream_synchronize(d); /* no memory for the barrier: wait here */
+        }
+        if (d)
+            stream_release(d);
         stream_enqueue(t->s, w);
         return;
     }
-    if (t->legacy)
+    if (t->legacy) {
+        struct stream *d = deferred_get(t->ctx, false);
+        if (d) {
+            submit_deferred(t, d, w);
+            stream_release(d);
+            return;
+        }
         sync_streams(t->ctx, true);
+    }
     if (w->queued)
         w->queued(w);
     w->run(w);
 }
 
 /* ---- Entry points ---- */
+
+/* A new registered stream of ctx (taking the caller's reference to ctx whatever happens), not
+ * yet on the context's list; NULL when out of memory. */
+static struct stream *stream_new(struct ctx *ctx, unsigned int flags, int priority)
+{
+    struct stream *s = calloc(1, sizeof(*s));
+    if (!s) {
+        ctx_release(ctx);
+        return NULL;
+    }
+    s->ctx = ctx; /* the stream keeps the reference */
+    s->flags = flags;
+    s->priority = priority;
+    os_mutex_init(&s->lock);
+    os_cond_init(&s->cond);
+    device_track_stream(s);
+    if (!obj_register(&s->base, OBJ_STREAM, stream_free)) {
+        stream_free(&s->base);
+        return NULL;
+    }
+    return s;
+}
 
 static CUresult create(const char *fn, CUstream *phStream, unsigned int flags, int priority)
 {
@@ -329,21 +519,9 @@ static CUresult create(const char *fn, CUstream *phStream, unsigned int flags, i
         ctx_release(ctx);
         return r;
     }
-    struct stream *s = calloc(1, sizeof(*s));
-    if (!s) {
-        ctx_release(ctx);
+    struct stream *s = stream_new(ctx, flags, priority); /* takes the reference to ctx */
+    if (!s)
         return fail(CUDA_ERROR_OUT_OF_MEMORY, "%s: out of host memory for the stream", fn);
-    }
-    s->ctx = ctx; /* the stream keeps the reference */
-    s->flags = flags;
-    s->priority = priority;
-    os_mutex_init(&s->lock);
-    os_cond_init(&s->cond);
-    device_track_stream(s);
-    if (!obj_register(&s->base, OBJ_STREAM, stream_free)) {
-        stream_free(&s->base);
-        return fail(CUDA_ERROR_OUT_OF_MEMORY, "%s: out of host memory for the handle table", fn);
-    }
     os_mutex_lock(&ctx->lock);
     list_add(&ctx->streams, &s->ctx_node);
     os_mutex_unlock(&ctx->lock);
@@ -457,8 +635,10 @@ CUresult CUDAAPI cuStreamQuery(CUstream hStream)
         os_mutex_lock(&t.s->lock);
         idle = t.s->completed == t.s->submitted;
         os_mutex_unlock(&t.s->lock);
+    } else if (t.legacy) {
+        idle = !stream_legacy_busy(t.ctx); /* deferred legacy work (target_defer) */
     }
-    /* The default streams' work is done when their call returns. */
+    /* Otherwise the default streams' work is done when their call returns. */
     target_put(&t);
     return idle ? CUDA_SUCCESS : CUDA_ERROR_NOT_READY;
 }

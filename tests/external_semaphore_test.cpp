@@ -397,6 +397,79 @@ TEST_F(ExternalSemaphore, DestroyWithAWaitQueued_TheWaitStillCompletesWhenSignal
     EXPECT_OK(cuStreamSynchronize(stream));
 }
 
+/* ---- The legacy default stream (docs/external-semaphores.md) ---- */
+
+TEST_F(ExternalSemaphore, WaitOnTheLegacyStream_ReturnsAtOnceAndHoldsItsLaterWork)
+{
+    Exported e(SEMP_TIMELINE);
+    CUexternalSemaphore sem = import(e, CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_TIMELINE_SEMAPHORE_FD);
+    CUdeviceptr buf;
+    ASSERT_OK(cuMemAlloc(&buf, 4096));
+    ASSERT_OK(cuMemsetD32(buf, 0, 1024));
+    CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS wp = wait_value(1);
+    auto start = std::chrono::steady_clock::now();
+    ASSERT_OK(cuWaitExternalSemaphoresAsync(&sem, &wp, 1, nullptr)); /* the legacy stream */
+    ASSERT_OK(cuMemsetD32Async(buf, 7, 1024, nullptr));
+    EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(1)) << "the caller waited";
+    expect_stays_busy(nullptr);
+    EXPECT_EQ(0u, ((volatile uint32_t *)(uintptr_t)buf)[0]) << "the fill ran before the wait passed";
+    /* The signal comes from this same thread, after the wait was queued: no deadlock. */
+    sem_exporter_signal(e.s, 1);
+    EXPECT_OK(cuStreamSynchronize(nullptr));
+    EXPECT_EQ(7u, ((uint32_t *)(uintptr_t)buf)[1023]);
+    EXPECT_OK(cuStreamQuery(nullptr));
+    EXPECT_OK(cuMemFree(buf));
+    EXPECT_OK(cuDestroyExternalSemaphore(sem));
+}
+
+TEST_F(ExternalSemaphore, WaitOnTheLegacyStream_HoldsBlockingStreamsButNotNonBlockingOnes)
+{
+    Exported e(SEMP_BINARY);
+    CUexternalSemaphore sem = import(e, CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_FD);
+    CUstream blocking;
+    ASSERT_OK(cuStreamCreate(&blocking, CU_STREAM_DEFAULT));
+    CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS wp = wait_value(0);
+    ASSERT_OK(cuWaitExternalSemaphoresAsync(&sem, &wp, 1, CU_STREAM_LEGACY));
+    CUdeviceptr a, b;
+    ASSERT_OK(cuMemAlloc(&a, 4096));
+    ASSERT_OK(cuMemAlloc(&b, 4096));
+    ASSERT_OK(cuMemsetD32Async(a, 1, 1024, blocking)); /* after the legacy wait, as CUDA orders it */
+    ASSERT_OK(cuMemsetD32Async(b, 2, 1024, stream));   /* a non-blocking stream: not held */
+    ASSERT_OK(cuStreamSynchronize(stream));
+    EXPECT_EQ(2u, ((uint32_t *)(uintptr_t)b)[0]);
+    expect_stays_busy(blocking);
+    sem_exporter_signal(e.s, 0);
+    EXPECT_OK(cuStreamSynchronize(blocking));
+    EXPECT_EQ(1u, ((uint32_t *)(uintptr_t)a)[1023]);
+    EXPECT_OK(cuStreamDestroy(blocking));
+    EXPECT_OK(cuMemFree(a));
+    EXPECT_OK(cuMemFree(b));
+    EXPECT_OK(cuDestroyExternalSemaphore(sem));
+}
+
+TEST_F(ExternalSemaphore, SynchronousCopyAfterALegacyWait_ReturnsOnceTheWaitPassedAndItRan)
+{
+    Exported e(SEMP_TIMELINE);
+    CUexternalSemaphore sem = import(e, CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_TIMELINE_SEMAPHORE_FD);
+    CUdeviceptr buf;
+    ASSERT_OK(cuMemAlloc(&buf, 4096));
+    ASSERT_OK(cuMemsetD32(buf, 5, 1024));
+    CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS wp = wait_value(2);
+    ASSERT_OK(cuWaitExternalSemaphoresAsync(&sem, &wp, 1, nullptr));
+    std::thread signaller([&] {
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+        sem_exporter_signal(e.s, 2);
+    });
+    uint32_t host[1024] = {0};
+    auto start = std::chrono::steady_clock::now();
+    EXPECT_OK(cuMemcpyDtoH(host, buf, sizeof(host))); /* synchronous: waits for the legacy wait */
+    EXPECT_GE(std::chrono::steady_clock::now() - start, std::chrono::milliseconds(40));
+    EXPECT_EQ(5u, host[1023]);
+    signaller.join();
+    EXPECT_OK(cuMemFree(buf));
+    EXPECT_OK(cuDestroyExternalSemaphore(sem));
+}
+
 /* ---- Bad arguments ---- */
 
 TEST_F(ExternalSemaphore, SignalAndWait_BadArguments_AreInvalidValue)
