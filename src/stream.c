@@ -352,6 +352,40 @@ void stream_drop_deferred(struct ctx *ctx)
         stream_release(d);
 }
 
+/* The per-thread default stream's deferred work: a queue per thread (and context), found by its
+ * handle each time, so that a queue destroyed with its context is simply not found. Its stream
+ * is a blocking stream of the context: legacy work waits for it, as CUDA orders the per-thread
+ * stream with the legacy one. It stays (idle) until its context is destroyed. */
+static OS_THREAD_LOCAL uint64_t ptds_deferred;
+
+static struct stream *ptds_deferred_get(struct ctx *ctx, bool create)
+{
+    struct obj *o;
+    struct stream *d = NULL;
+    if (ptds_deferred && obj_lookup(ptds_deferred, OBJ_STREAM, &o) == OBJ_FOUND) {
+        d = (struct stream *)o;
+        if (d->ctx != ctx) {
+            stream_release(d);
+            d = NULL;
+        }
+    }
+    if (!d && create) {
+        obj_retain(&ctx->base);
+        if ((d = stream_new(ctx, 0, 0))) {
+            os_mutex_lock(&ctx->lock);
+            list_add(&ctx->streams, &d->ctx_node);
+            os_mutex_unlock(&ctx->lock);
+            ptds_deferred = d->base.handle;
+            obj_retain(&d->base); /* the caller's */
+        }
+    }
+    if (d && !create && atomic_load(&d->completed) >= atomic_load(&d->submitted)) {
+        stream_release(d);
+        d = NULL;
+    }
+    return d;
+}
+
 /* Waits until streams have completed what was queued on them when it was taken. */
 struct barrier_work {
     struct work w;
@@ -439,8 +473,16 @@ static void submit_deferred(struct target *t, struct stream *d, struct work *w)
 
 void target_defer(struct target *t, struct work *w)
 {
+    if (!t->s && !t->legacy) { /* the per-thread default stream: its queue has no barriers */
+        struct stream *d = ptds_deferred_get(t->ctx, true);
+        if (d) {
+            stream_enqueue(d, w);
+            stream_release(d);
+            return;
+        }
+    }
     struct stream *d = t->legacy && !t->s ? deferred_get(t->ctx, true) : NULL;
-    if (!d) { /* not the legacy stream, or no memory for the queue: as any other work */
+    if (!d) { /* a created stream, or no memory for the queue: as any other work */
         target_submit(t, w);
         return;
     }
@@ -474,6 +516,15 @@ void target_submit(struct target *t, struct work *w)
             return;
         }
         sync_streams(t->ctx, true);
+    } else {
+        struct stream *d = ptds_deferred_get(t->ctx, false);
+        if (d) { /* this thread's per-thread stream has deferred work: after it */
+            stream_enqueue(d, w);
+            if (t->sync)
+                stream_wait_until(d, atomic_load(&d->submitted));
+            stream_release(d);
+            return;
+        }
     }
     if (w->queued)
         w->queued(w);
@@ -614,10 +665,17 @@ CUresult CUDAAPI cuStreamSynchronize(CUstream hStream)
     if (r)
         return r;
     r = device_wait_allowed("cuStreamSynchronize");
-    if (!r && t.s)
+    if (!r && t.s) {
         stream_synchronize(t.s);
-    else if (!r && t.legacy)
+    } else if (!r && t.legacy) {
         sync_streams(t.ctx, true);
+    } else if (!r) {
+        struct stream *d = ptds_deferred_get(t.ctx, false); /* deferred per-thread work */
+        if (d) {
+            stream_synchronize(d);
+            stream_release(d);
+        }
+    }
     if (!r)
         r = ctx_check_sticky("cuStreamSynchronize", t.ctx); /* a kernel waited for may have faulted */
     target_put(&t);
@@ -637,6 +695,11 @@ CUresult CUDAAPI cuStreamQuery(CUstream hStream)
         os_mutex_unlock(&t.s->lock);
     } else if (t.legacy) {
         idle = !stream_legacy_busy(t.ctx); /* deferred legacy work (target_defer) */
+    } else {
+        struct stream *d = ptds_deferred_get(t.ctx, false);
+        idle = !d;
+        if (d)
+            stream_release(d);
     }
     /* Otherwise the default streams' work is done when their call returns. */
     target_put(&t);

@@ -480,6 +480,60 @@ TEST_F(ExternalSemaphore, SynchronousCopyAfterALegacyWait_ReturnsOnceTheWaitPass
     EXPECT_OK(cuDestroyExternalSemaphore(sem));
 }
 
+TEST_F(ExternalSemaphore, WaitOnThePerThreadStream_ReturnsAtOnceAndHoldsItsLaterWork)
+{
+    Exported e(SEMP_TIMELINE);
+    CUexternalSemaphore sem = import(e, CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_TIMELINE_SEMAPHORE_FD);
+    CUdeviceptr buf;
+    ASSERT_OK(cuMemAlloc(&buf, 4096));
+    ASSERT_OK(cuMemsetD32(buf, 0, 1024));
+    CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS wp = wait_value(4);
+    auto start = std::chrono::steady_clock::now();
+    ASSERT_OK(cuWaitExternalSemaphoresAsync(&sem, &wp, 1, CU_STREAM_PER_THREAD));
+    ASSERT_OK(cuMemsetD32Async(buf, 9, 1024, CU_STREAM_PER_THREAD));
+    CUevent filled;
+    ASSERT_OK(cuEventCreate(&filled, CU_EVENT_DISABLE_TIMING));
+    ASSERT_OK(cuEventRecord(filled, CU_STREAM_PER_THREAD));
+    EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(1)) << "the caller waited";
+    expect_stays_busy(CU_STREAM_PER_THREAD);
+    EXPECT_CU(CUDA_ERROR_NOT_READY, cuEventQuery(filled)) << "the fill ran before the wait passed";
+    sem_exporter_signal(e.s, 4); /* from this thread, after the wait: no deadlock */
+    EXPECT_OK(cuStreamSynchronize(CU_STREAM_PER_THREAD));
+    EXPECT_OK(cuEventQuery(filled));
+    EXPECT_EQ(9u, ((uint32_t *)(uintptr_t)buf)[1023]);
+    EXPECT_OK(cuStreamQuery(CU_STREAM_PER_THREAD));
+    EXPECT_OK(cuEventDestroy(filled));
+    EXPECT_OK(cuMemFree(buf));
+    EXPECT_OK(cuDestroyExternalSemaphore(sem));
+}
+
+TEST_F(ExternalSemaphore, WaitOnThePerThreadStream_HoldsLegacyWorkButNotOtherThreads)
+{
+    Exported e(SEMP_BINARY);
+    CUexternalSemaphore sem = import(e, CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_FD);
+    CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS wp = wait_value(0);
+    ASSERT_OK(cuWaitExternalSemaphoresAsync(&sem, &wp, 1, CU_STREAM_PER_THREAD));
+    /* Another thread's per-thread stream is its own: not held. */
+    std::atomic<int> other{-1};
+    std::thread t([&] {
+        cuCtxSetCurrent(ctx);
+        other = (int)cuStreamSynchronize(CU_STREAM_PER_THREAD);
+    });
+    t.join();
+    EXPECT_EQ(CUDA_SUCCESS, other.load());
+    /* The legacy stream waits for the per-thread streams (both are blocking): a signal from
+     * another thread releases this thread's synchronisation of it. */
+    std::thread signaller([&] {
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+        sem_exporter_signal(e.s, 0);
+    });
+    auto start = std::chrono::steady_clock::now();
+    EXPECT_OK(cuStreamSynchronize(CU_STREAM_LEGACY));
+    EXPECT_GE(std::chrono::steady_clock::now() - start, std::chrono::milliseconds(40));
+    signaller.join();
+    EXPECT_OK(cuDestroyExternalSemaphore(sem));
+}
+
 /* ---- Bad arguments ---- */
 
 TEST_F(ExternalSemaphore, SignalAndWait_BadArguments_AreInvalidValue)
