@@ -75,6 +75,18 @@ static bool is_fd_type(CUexternalSemaphoreHandleType t)
     return t == CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_FD || t == CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_TIMELINE_SEMAPHORE_FD;
 }
 
+static bool is_d3d11_type(CUexternalSemaphoreHandleType t)
+{
+    return t == CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_D3D11_FENCE || t == CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_D3D11_KEYED_MUTEX ||
+           t == CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_D3D11_KEYED_MUTEX_KMT;
+}
+
+static bool is_keyed_mutex_type(CUexternalSemaphoreHandleType t)
+{
+    return t == CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_D3D11_KEYED_MUTEX ||
+           t == CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_D3D11_KEYED_MUTEX_KMT;
+}
+
 static bool is_timeline_type(CUexternalSemaphoreHandleType t)
 {
     return t == CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_TIMELINE_SEMAPHORE_FD ||
@@ -120,16 +132,11 @@ static CUresult check_desc(const char *fn, const CUDA_EXTERNAL_SEMAPHORE_HANDLE_
     if (OS_HAS_POSIX_FD)
         return fail(CUDA_ERROR_NOT_SUPPORTED, "%s: %s handles are Windows handles: this is the Linux build", fn,
                     type_name(d->type));
-    if (d->type == CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_D3D11_FENCE ||
-        d->type == CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_D3D11_KEYED_MUTEX ||
-        d->type == CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_D3D11_KEYED_MUTEX_KMT)
-        return fail(CUDA_ERROR_NOT_SUPPORTED, "%s: %s objects cannot be imported: Direct3D 11 synchronisation is not "
-                    "supported by the software device; share a Direct3D 12 fence (D3D12_FENCE) instead", fn,
-                    type_name(d->type));
     /* NVIDIA's cuda.h: KMT handles come without a name; the NT-handle types take exactly one of
      * a handle and a name. */
     const void *handle = d->handle.win32.handle, *name = d->handle.win32.name;
-    bool kmt = d->type == CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_WIN32_KMT;
+    bool kmt = d->type == CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_WIN32_KMT ||
+               d->type == CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_D3D11_KEYED_MUTEX_KMT;
     if (kmt && (!handle || name))
         return fail(CUDA_ERROR_INVALID_VALUE, "%s: %s takes handle.win32.handle and no name (KMT handles have none); %s",
                     fn, type_name(d->type), !handle ? "the handle is NULL" : "a name is set");
@@ -193,6 +200,9 @@ CUresult CUDAAPI cuImportExternalSemaphore(CUexternalSemaphore *extSem_out,
      * handle stays the caller's. */
     if (d->type == CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_D3D12_FENCE)
         return d3d_open_fence(fn, d, extSem_out);
+    /* Direct3D 11 fences and keyed mutexes: extmem's own Direct3D 11 device opens them. */
+    if (is_d3d11_type(d->type))
+        return d3d_open_d3d11_sync(fn, d, extSem_out);
     bool fd = is_fd_type(d->type), opened;
     os_handle h;
     char label[128], why[200] = "", text[128];
@@ -300,7 +310,8 @@ CUresult CUDAAPI cuDestroyExternalSemaphore(CUexternalSemaphore extSem)
 
 struct sem_item {
     struct ext_semaphore *s; /* a reference */
-    uint64_t value;
+    uint64_t value;          /* timelines and fences: the value; keyed mutexes: the key */
+    uint32_t timeout_ms;     /* keyed mutexes: how long the wait may try to acquire */
 };
 
 struct sem_work {
@@ -324,10 +335,24 @@ static void run_signal(struct work *w)
     release_items(sw);
 }
 
-static void wait_one(struct ext_semaphore *s, uint64_t value)
+static void wait_one(struct ext_semaphore *s, uint64_t value, uint32_t timeout_ms)
 {
+    /* A keyed mutex's acquisition gives up after params.keyedMutex.timeoutMs (INFINITE: never). */
+    bool bounded = is_keyed_mutex_type(s->type) && timeout_ms != 0xffffffffu;
+    uint64_t start = os_time_ns();
     for (;;) {
-        sem_wait_result res = sem_wait(s, value, WAIT_SLICE_NS);
+        uint64_t slice = WAIT_SLICE_NS;
+        if (bounded) {
+            uint64_t spent = os_time_ns() - start, limit = (uint64_t)timeout_ms * 1000000u;
+            if (spent >= limit && timeout_ms) {
+                log_warn("external semaphore 0x%llx: the keyed mutex was not acquired with key %llu within %u ms: the "
+                         "stream goes on without it", (unsigned long long)s->base.handle, (unsigned long long)value,
+                         timeout_ms);
+                return;
+            }
+            slice = limit - spent < slice ? limit - spent : slice;
+        }
+        sem_wait_result res = sem_wait(s, value, slice);
         if (res == SEM_PASSED)
             return;
         if (res == SEM_FAILED) {
@@ -336,10 +361,15 @@ static void wait_one(struct ext_semaphore *s, uint64_t value)
             return;
         }
         if (res == SEM_ABANDONED) {
-            int pid = atomic_load(&s->payload.dead_pid);
+            int pid = s->source.owner ? 0 : atomic_load(&s->payload.dead_pid);
             log_warn("external semaphore 0x%llx: the process%s%.0d that held it died and no other can signal it: "
                      "its waits pass from now on (docs/external-semaphores.md)",
                      (unsigned long long)s->base.handle, pid ? " " : "", pid);
+            return;
+        }
+        if (bounded && timeout_ms == 0) {
+            log_warn("external semaphore 0x%llx: the keyed mutex was not free for key %llu (timeoutMs 0): the stream "
+                     "goes on without it", (unsigned long long)s->base.handle, (unsigned long long)value);
             return;
         }
         if (device_unloading()) {
@@ -354,7 +384,7 @@ static void run_wait(struct work *w)
 {
     struct sem_work *sw = (struct sem_work *)w;
     for (unsigned int i = 0; i < sw->count; ++i)
-        wait_one(sw->items[i].s, sw->items[i].value);
+        wait_one(sw->items[i].s, sw->items[i].value, sw->items[i].timeout_ms);
     release_items(sw);
 }
 
@@ -423,7 +453,8 @@ static CUresult signal_async(const char *fn, const CUexternalSemaphore *extSemAr
         return r;
     }
     for (unsigned int i = 0; i < numExtSems; ++i) {
-        sw->items[i].value = paramsArray[i].params.fence.value;
+        sw->items[i].value = is_keyed_mutex_type(sw->items[i].s->type) ? paramsArray[i].params.keyedMutex.key
+                                                                        : paramsArray[i].params.fence.value;
         /* Owed from now: if this process dies before the stream gets here, a waiter in another
          * process makes the signal (src/sem_payload.h). */
         sem_owe(sw->items[i].s, sw->items[i].value);
@@ -463,8 +494,11 @@ static CUresult wait_async(const char *fn, const CUexternalSemaphore *extSemArra
         target_put(&t);
         return r;
     }
-    for (unsigned int i = 0; i < numExtSems; ++i)
-        sw->items[i].value = paramsArray[i].params.fence.value;
+    for (unsigned int i = 0; i < numExtSems; ++i) {
+        bool keyed = is_keyed_mutex_type(sw->items[i].s->type);
+        sw->items[i].value = keyed ? paramsArray[i].params.keyedMutex.key : paramsArray[i].params.fence.value;
+        sw->items[i].timeout_ms = keyed ? paramsArray[i].params.keyedMutex.timeoutMs : 0;
+    }
     sw->w.run = run_wait;
     sw->w.discard = discard_wait;
     /* On the legacy stream, whose work runs in the calling thread, the wait goes to the context's

@@ -14,6 +14,7 @@
 #endif
 #include <windows.h>
 #include <d3d12.h>
+#include <d3d11_4.h>
 #include <dxgi1_4.h>
 
 #include "extmem/cuda_runtime_api.h"
@@ -549,4 +550,169 @@ TEST_F(D3D12, ImportExternalSemaphore_D3D12Fence_ByNtHandle)
         CloseHandle(shared);
     }
     shared_fence->Release();
+}
+
+// ---- Direct3D 11 fences and keyed mutexes (opened with extmem's own Direct3D 11 device) ----
+
+namespace {
+
+ID3D11Device *d3d11_device(ID3D11DeviceContext **context)
+{
+    ID3D11Device *device = nullptr;
+    if (FAILED(D3D11CreateDevice(nullptr, D3D_DRIVER_TYPE_WARP, nullptr, 0, nullptr, 0, D3D11_SDK_VERSION, &device,
+                                 nullptr, context)))
+        D3D11CreateDevice(nullptr, D3D_DRIVER_TYPE_HARDWARE, nullptr, 0, nullptr, 0, D3D11_SDK_VERSION, &device,
+                          nullptr, context);
+    return device;
+}
+
+} // namespace
+
+TEST_F(D3D12, D3D11Fence_SignalledAndWaitedForThroughItsNtHandle)
+{
+    CUexternalSemaphore sem;
+    CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC d = {};
+    d.type = CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_D3D11_FENCE;
+    EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuImportExternalSemaphore(&sem, &d)); // neither handle nor name
+    ID3D11DeviceContext *context = nullptr;
+    ID3D11Device *device11 = d3d11_device(&context);
+    ASSERT_NE(nullptr, device11);
+    ID3D11Device5 *device5 = nullptr;
+    ID3D11DeviceContext4 *context4 = nullptr;
+    if (FAILED(device11->QueryInterface(IID_PPV_ARGS(&device5))) ||
+        FAILED(context->QueryInterface(IID_PPV_ARGS(&context4)))) {
+        ASSERT_TRUE(under_wine()) << "no ID3D11Device5 outside wine";
+        HANDLE event = CreateEventA(nullptr, FALSE, FALSE, nullptr);
+        d.handle.win32.handle = event;
+        EXPECT_CU(CUDA_ERROR_NOT_SUPPORTED, cuImportExternalSemaphore(&sem, &d));
+        EXPECT_DETAIL_HAS("ID3D11Device5");
+        CloseHandle(event);
+        printf("wine: Direct3D 11 has no ID3D11Device5 (no fences); the D3D11_FENCE path runs on Windows only\n");
+    } else {
+        ID3D11Fence *fence11 = nullptr;
+        HANDLE shared = nullptr;
+        HRESULT hr = device5->CreateFence(0, D3D11_FENCE_FLAG_SHARED, IID_PPV_ARGS(&fence11));
+        if (SUCCEEDED(hr))
+            hr = fence11->CreateSharedHandle(nullptr, GENERIC_ALL, nullptr, &shared);
+        if (FAILED(hr)) {
+            ASSERT_TRUE(under_wine()) << "a shared Direct3D 11 fence: 0x" << std::hex << hr;
+            printf("wine: a Direct3D 11 fence cannot be shared (0x%lx); the D3D11_FENCE path runs on Windows only\n",
+                   (unsigned long)hr);
+            if (fence11)
+                fence11->Release();
+            context4->Release();
+            device5->Release();
+            context->Release();
+            device11->Release();
+            return;
+        }
+        d.handle.win32.handle = shared;
+        ASSERT_OK(cuImportExternalSemaphore(&sem, &d));
+        EXPECT_TRUE(fd_is_open((int)(intptr_t)shared)); // an NT handle stays the caller's
+        CUstream s;
+        ASSERT_OK(cuStreamCreate(&s, CU_STREAM_NON_BLOCKING));
+        CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS sp = {};
+        sp.params.fence.value = 3;
+        ASSERT_OK(cuSignalExternalSemaphoresAsync(&sem, &sp, 1, s));
+        ASSERT_OK(cuStreamSynchronize(s));
+        EXPECT_EQ(3u, fence11->GetCompletedValue());
+        CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS wp = {};
+        wp.params.fence.value = 5;
+        ASSERT_OK(cuWaitExternalSemaphoresAsync(&sem, &wp, 1, s));
+        Sleep(30);
+        EXPECT_CU(CUDA_ERROR_NOT_READY, cuStreamQuery(s));
+        ASSERT_TRUE(SUCCEEDED(context4->Signal(fence11, 5)));
+        context4->Flush();
+        EXPECT_OK(cuStreamSynchronize(s));
+        EXPECT_OK(cuDestroyExternalSemaphore(sem));
+        EXPECT_OK(cuStreamDestroy(s));
+        CloseHandle(shared);
+        fence11->Release();
+    }
+    if (context4)
+        context4->Release();
+    if (device5)
+        device5->Release();
+    context->Release();
+    device11->Release();
+}
+
+TEST_F(D3D12, D3D11KeyedMutex_AcquiredByAWaitAndReleasedByASignal)
+{
+    CUexternalSemaphore sem;
+    CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC d = {};
+    d.type = CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_D3D11_KEYED_MUTEX_KMT;
+    d.handle.win32.name = L"x"; // KMT handles have no names
+    EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuImportExternalSemaphore(&sem, &d));
+    d.type = CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_D3D11_KEYED_MUTEX;
+    d.handle.win32.name = nullptr;
+    d.handle.win32.handle = (void *)(uintptr_t)0x7ffff000; // not a handle of this process
+    EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuImportExternalSemaphore(&sem, &d));
+    EXPECT_DETAIL_HAS("not an open handle");
+    ID3D11DeviceContext *context = nullptr;
+    ID3D11Device *device11 = d3d11_device(&context);
+    ASSERT_NE(nullptr, device11);
+    D3D11_TEXTURE2D_DESC td = {};
+    td.Width = td.Height = 64;
+    td.MipLevels = td.ArraySize = 1;
+    td.Format = DXGI_FORMAT_R8G8B8A8_UNORM;
+    td.SampleDesc.Count = 1;
+    td.Usage = D3D11_USAGE_DEFAULT;
+    td.BindFlags = D3D11_BIND_SHADER_RESOURCE;
+    td.MiscFlags = D3D11_RESOURCE_MISC_SHARED_KEYEDMUTEX | D3D11_RESOURCE_MISC_SHARED_NTHANDLE;
+    ID3D11Texture2D *texture = nullptr;
+    ASSERT_TRUE(SUCCEEDED(device11->CreateTexture2D(&td, nullptr, &texture)));
+    IDXGIResource1 *resource = nullptr;
+    IDXGIKeyedMutex *mutex = nullptr;
+    if (FAILED(texture->QueryInterface(IID_PPV_ARGS(&resource))) ||
+        FAILED(texture->QueryInterface(IID_PPV_ARGS(&mutex)))) {
+        ASSERT_TRUE(under_wine()) << "a keyed-mutex texture without IDXGIResource1 or IDXGIKeyedMutex outside wine";
+        HANDLE event = CreateEventA(nullptr, FALSE, FALSE, nullptr);
+        d.handle.win32.handle = event; // a handle, but of no shared resource
+        EXPECT_NE(CUDA_SUCCESS, cuImportExternalSemaphore(&sem, &d));
+        EXPECT_TRUE(fd_is_open((int)(intptr_t)event));
+        CloseHandle(event);
+        printf("wine: keyed-mutex textures have no IDXGIKeyedMutex and nothing is shared; the keyed-mutex path runs "
+               "on Windows only\n");
+    } else {
+        HANDLE shared = nullptr;
+        HRESULT hr = resource->CreateSharedHandle(nullptr, DXGI_SHARED_RESOURCE_READ | DXGI_SHARED_RESOURCE_WRITE,
+                                                  nullptr, &shared);
+        if (FAILED(hr)) {
+            ASSERT_TRUE(under_wine()) << "IDXGIResource1::CreateSharedHandle: 0x" << std::hex << hr;
+            printf("wine: a keyed-mutex texture cannot be shared (0x%lx); the keyed-mutex path runs on Windows only\n",
+                   (unsigned long)hr);
+            mutex->Release();
+            resource->Release();
+            texture->Release();
+            context->Release();
+            device11->Release();
+            return;
+        }
+        d.handle.win32.handle = shared;
+        ASSERT_OK(cuImportExternalSemaphore(&sem, &d));
+        CUstream s;
+        ASSERT_OK(cuStreamCreate(&s, CU_STREAM_NON_BLOCKING));
+        // The mutex starts released with key 0: CUDA acquires it with 0, then releases it with 1.
+        CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS wp = {};
+        wp.params.keyedMutex.key = 0;
+        wp.params.keyedMutex.timeoutMs = 5000;
+        CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS sp = {};
+        sp.params.keyedMutex.key = 1;
+        ASSERT_OK(cuWaitExternalSemaphoresAsync(&sem, &wp, 1, s));
+        ASSERT_OK(cuSignalExternalSemaphoresAsync(&sem, &sp, 1, s));
+        ASSERT_OK(cuStreamSynchronize(s));
+        EXPECT_EQ(S_OK, mutex->AcquireSync(1, 5000)); // released by CUDA with key 1
+        EXPECT_EQ(S_OK, mutex->ReleaseSync(0));
+        EXPECT_OK(cuDestroyExternalSemaphore(sem));
+        EXPECT_OK(cuStreamDestroy(s));
+        CloseHandle(shared);
+    }
+    if (mutex)
+        mutex->Release();
+    if (resource)
+        resource->Release();
+    texture->Release();
+    context->Release();
+    device11->Release();
 }

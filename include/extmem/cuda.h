@@ -1239,7 +1239,11 @@ EXTMEM_API CUresult CUDAAPI cuDestroyExternalMemory(CUexternalMemory extMem);
  *   CUDA_ERROR_UNKNOWN         the fd is not a semaphore (-1, /dev/null, a plain memfd), as on
  *                              the driver
  *   CUDA_ERROR_NOT_SUPPORTED   Windows, Direct3D and keyed-mutex types on Linux; NVSCISYNC
- *                              everywhere; fd types on Windows */
+ *                              everywhere; fd types on Windows; a Direct3D object this Direct3D
+ *                              cannot share or open (wine), or a D3D11_FENCE by name
+ * Windows: D3D12_FENCE, D3D11_FENCE and D3D11_KEYED_MUTEX(_KMT) are opened with extmem's own
+ * Direct3D device; a keyed mutex is acquired by a wait (params.keyedMutex.key, .timeoutMs) and
+ * released by a signal (params.keyedMutex.key). */
 EXTMEM_API CUresult CUDAAPI cuImportExternalSemaphore(CUexternalSemaphore *extSem_out,
                                                       const CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC *semHandleDesc);
 /* Queues, in order with the stream's other work, one signal per semaphore: binary, signalled;

@@ -17,6 +17,12 @@ CUresult d3d_open_shared(const char *fn, const CUDA_EXTERNAL_MEMORY_HANDLE_DESC 
  * rules are checked already. */
 CUresult d3d_open_fence(const char *fn, const CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC *d, CUexternalSemaphore *out);
 
+/* Imports a Direct3D 11 fence (D3D11_FENCE, by NT handle) or keyed mutex (D3D11_KEYED_MUTEX by NT
+ * handle or name, D3D11_KEYED_MUTEX_KMT by KMT handle) as an external semaphore, opened with
+ * extmem's own Direct3D 11 device (d3d11_sync.c). The descriptor's handle/name rules are
+ * checked already; the caller's handle stays the caller's. */
+CUresult d3d_open_d3d11_sync(const char *fn, const CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC *d, CUexternalSemaphore *out);
+
 /* The LUID of the adapter the software device pairs with (WARP), when this process uses
  * DXGI or EXTMEM_D3D_PAIRING=1 asks; false otherwise (the device keeps its own). */
 bool d3d_adapter_luid(unsigned char luid[8]);

@@ -16,6 +16,13 @@ CUresult d3d_open_fence(const char *fn, const CUDA_EXTERNAL_SEMAPHORE_HANDLE_DES
     return fail(CUDA_ERROR_NOT_SUPPORTED, "%s: Direct3D exists on Windows only", fn);
 }
 
+CUresult d3d_open_d3d11_sync(const char *fn, const CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC *d, CUexternalSemaphore *out)
+{
+    (void)d;
+    (void)out;
+    return fail(CUDA_ERROR_NOT_SUPPORTED, "%s: Direct3D exists on Windows only", fn);
+}
+
 bool d3d_adapter_luid(unsigned char luid[8])
 {
     (void)luid;
