@@ -25,15 +25,18 @@ static _Atomic unsigned int spin_probe;
 
 enum spin_kind { SPIN_WAITER, SPIN_WORKER };
 
+/* The machine's cores, asked once by the first stream's creation (an API call), never by a stream
+ * worker: sysconf reads a file, and a descriptor that a worker opens for a moment would show in a
+ * program's (a test's) count of its own. */
+static _Atomic int spin_cores;
+
 static bool spin_until(_Atomic uint64_t *counter, uint64_t count, enum spin_kind kind, bool *spun)
 {
     *spun = false;
-    static _Atomic int cores; /* 0: not asked yet */
-    if (!atomic_load(&cores))
-        atomic_store(&cores, (int)os_cpu_count());
+    int cores = atomic_load(&spin_cores);
     if (atomic_load(counter) >= count)
         return true;
-    if (atomic_load(&cores) < 2 || (atomic_load(&spin_credit) <= 0 && (atomic_fetch_add(&spin_probe, 1) & 15)))
+    if (cores < 2 || (atomic_load(&spin_credit) <= 0 && (atomic_fetch_add(&spin_probe, 1) & 15)))
         return false;
     uint64_t deadline = 0;
     *spun = true;
@@ -537,6 +540,8 @@ void target_submit(struct target *t, struct work *w)
  * yet on the context's list; NULL when out of memory. */
 static struct stream *stream_new(struct ctx *ctx, unsigned int flags, int priority)
 {
+    if (!atomic_load(&spin_cores))
+        atomic_store(&spin_cores, (int)os_cpu_count());
     struct stream *s = calloc(1, sizeof(*s));
     if (!s) {
         ctx_release(ctx);
