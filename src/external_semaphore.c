@@ -424,6 +424,36 @@ static CUresult gather(const char *fn, const CUexternalSemaphore *sems, unsigned
     return CUDA_SUCCESS;
 }
 
+/* The rules for one element of paramsArray, which signal and wait parameters share apart from
+ * the length of params.reserved. */
+static CUresult check_params(const char *fn, unsigned int i, unsigned int flags, const unsigned int *params_reserved,
+                             int params_reserved_count, const unsigned int *reserved)
+{
+    char what[64];
+    CUresult r;
+    if (flags)
+        return fail(CUDA_ERROR_INVALID_VALUE, "%s: paramsArray[%u].flags is 0x%x: its flags are for NvSciSync objects "
+                    "only", fn, i, flags);
+    snprintf(what, sizeof(what), "paramsArray[%u].params.reserved", i);
+    if ((r = check_reserved(fn, what, params_reserved, params_reserved_count)))
+        return r;
+    snprintf(what, sizeof(what), "paramsArray[%u].reserved", i);
+    return check_reserved(fn, what, reserved, 16);
+}
+
+/* After the parameters' rules: the stream, then the semaphores, into a new piece of work. On
+ * success release *t with target_put once the work is submitted. */
+static CUresult prepare(const char *fn, const CUexternalSemaphore *sems, unsigned int count, CUstream stream,
+                        struct target *t, struct sem_work **out)
+{
+    CUresult r = target_get(fn, stream, t);
+    if (r)
+        return r;
+    if ((r = gather(fn, sems, count, out)))
+        target_put(t);
+    return r;
+}
+
 static CUresult signal_async(const char *fn, const CUexternalSemaphore *extSemArray,
                              const CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS *paramsArray, unsigned int numExtSems,
                              CUstream stream)
@@ -433,25 +463,13 @@ static CUresult signal_async(const char *fn, const CUexternalSemaphore *extSemAr
         return r;
     for (unsigned int i = 0; i < numExtSems; ++i) {
         const CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS *p = &paramsArray[i];
-        char what[64];
-        if (p->flags)
-            return fail(CUDA_ERROR_INVALID_VALUE, "%s: paramsArray[%u].flags is 0x%x: its flags are for NvSciSync "
-                        "objects only", fn, i, p->flags);
-        snprintf(what, sizeof(what), "paramsArray[%u].params.reserved", i);
-        if ((r = check_reserved(fn, what, p->params.reserved, 12)))
-            return r;
-        snprintf(what, sizeof(what), "paramsArray[%u].reserved", i);
-        if ((r = check_reserved(fn, what, p->reserved, 16)))
+        if ((r = check_params(fn, i, p->flags, p->params.reserved, 12, p->reserved)))
             return r;
     }
     struct target t;
-    if ((r = target_get(fn, stream, &t)))
-        return r;
     struct sem_work *sw;
-    if ((r = gather(fn, extSemArray, numExtSems, &sw))) {
-        target_put(&t);
+    if ((r = prepare(fn, extSemArray, numExtSems, stream, &t, &sw)))
         return r;
-    }
     for (unsigned int i = 0; i < numExtSems; ++i) {
         sw->items[i].value = is_keyed_mutex_type(sw->items[i].s->type) ? paramsArray[i].params.keyedMutex.key
                                                                         : paramsArray[i].params.fence.value;
@@ -475,25 +493,13 @@ static CUresult wait_async(const char *fn, const CUexternalSemaphore *extSemArra
         return r;
     for (unsigned int i = 0; i < numExtSems; ++i) {
         const CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS *p = &paramsArray[i];
-        char what[64];
-        if (p->flags)
-            return fail(CUDA_ERROR_INVALID_VALUE, "%s: paramsArray[%u].flags is 0x%x: its flags are for NvSciSync "
-                        "objects only", fn, i, p->flags);
-        snprintf(what, sizeof(what), "paramsArray[%u].params.reserved", i);
-        if ((r = check_reserved(fn, what, p->params.reserved, 10)))
-            return r;
-        snprintf(what, sizeof(what), "paramsArray[%u].reserved", i);
-        if ((r = check_reserved(fn, what, p->reserved, 16)))
+        if ((r = check_params(fn, i, p->flags, p->params.reserved, 10, p->reserved)))
             return r;
     }
     struct target t;
-    if ((r = target_get(fn, stream, &t)))
-        return r;
     struct sem_work *sw;
-    if ((r = gather(fn, extSemArray, numExtSems, &sw))) {
-        target_put(&t);
+    if ((r = prepare(fn, extSemArray, numExtSems, stream, &t, &sw)))
         return r;
-    }
     for (unsigned int i = 0; i < numExtSems; ++i) {
         bool keyed = is_keyed_mutex_type(sw->items[i].s->type);
         sw->items[i].value = keyed ? paramsArray[i].params.keyedMutex.key : paramsArray[i].params.fence.value;
