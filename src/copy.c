@@ -1,6 +1,15 @@
 /*
  * Copies and fills. With unified addressing every pointer is an address in this process, so
  * a copy is a memcpy once both ranges are checked (mem_check_access); it runs in stream order.
+ *
+ * Pageable host memory (memory CUDA did not allocate or register) follows the driver
+ * (docs/probes/pageable_copy_probe.out, H100, driver 580): where a call names a device pointer
+ * (cuMemcpyHtoD's dst, cuMemcpyDtoH's src, both of cuMemcpyDtoD, a fill, a DEVICE side of a 2D
+ * copy) it is INVALID_VALUE; where any address is allowed (cuMemcpy, cuMemcpyAsync, the host
+ * side of a directed copy, HOST and UNIFIED sides), an asynchronous copy never touches it after
+ * the call returns: a pageable source is staged at the call (up to STAGE_MAX bytes; beyond, the
+ * call waits for the copy, as the driver's 64 MiB upload did), and a copy into pageable memory
+ * returns once it is done. So freeing the caller's buffer after the call is always safe.
  */
 #include "per_thread.h"
 
@@ -16,7 +25,12 @@ struct copy_work {
     size_t dst_pitch, src_pitch;
     unsigned int elem;          /* fills: element size (1, 2, 4); 0 for a copy */
     uint32_t value;
+    unsigned char staged[];     /* a staged pageable source (src points here), else empty */
 };
+
+/* The largest pageable source an asynchronous copy stages; the driver staged 4 KiB at once and
+ * made a 64 MiB upload wait. */
+#define STAGE_MAX (4u << 20)
 
 static void fill_row(unsigned char *dst, size_t n, unsigned int elem, uint32_t value)
 {
@@ -125,9 +139,12 @@ static bool extent(size_t pitch, size_t width, size_t height, size_t *out)
     return true;
 }
 
+/* Which sides of a copy must be memory CUDA gave out (MEM_DEVICE), by the call's signature. */
+enum { DST_DEVICE = 1, SRC_DEVICE = 2, BOTH_DEVICE = 3 };
+
 /* Checks and queues a copy of height rows of width bytes. */
 static CUresult submit_copy(const char *fn, CUstream stream, uintptr_t dst, size_t dst_pitch, uintptr_t src,
-                            size_t src_pitch, size_t width, size_t height)
+                            size_t src_pitch, size_t width, size_t height, unsigned int device_sides)
 {
     struct target t;
     CUresult r = target_get(fn, stream, &t);
@@ -135,13 +152,27 @@ static CUresult submit_copy(const char *fn, CUstream stream, uintptr_t dst, size
         return r;
     t.sync = !strstr(fn, "Async"); /* cuMemcpy returns once the copy is done; cuMemcpyAsync need not */
     size_t dst_len = 0, src_len = 0;
+    bool dst_pageable = false, src_pageable = false;
     if (!extent(dst_pitch, width, height, &dst_len) || !extent(src_pitch, width, height, &src_len))
         r = fail(CUDA_ERROR_INVALID_VALUE, "%s: %zu rows of pitch %zu overflow the address space", fn, height,
                  dst_pitch > src_pitch ? dst_pitch : src_pitch);
-    else if (dst_len && !(r = mem_check_access(fn, "the destination", dst, dst_len, true)))
-        r = mem_check_access(fn, "the source", src, src_len, false);
+    else if (dst_len && !(r = mem_check_access(fn, "the destination", dst, dst_len,
+                                               MEM_WRITE | (device_sides & DST_DEVICE ? MEM_DEVICE : 0),
+                                               &dst_pageable)))
+        r = mem_check_access(fn, "the source", src, src_len, device_sides & SRC_DEVICE ? MEM_DEVICE : 0,
+                             &src_pageable);
+    /* Pageable memory is the caller's again when the call returns (the comment at the top). */
+    size_t stage = 0;
+    if (!r && dst_len && !t.sync && dst_pageable)
+        t.sync = true;
+    else if (!r && dst_len && !t.sync && src_pageable) {
+        if (width * height <= STAGE_MAX)
+            stage = width * height;
+        else
+            t.sync = true;
+    }
     struct copy_work *c = NULL;
-    if (!r && dst_len && !(c = calloc(1, sizeof(*c))))
+    if (!r && dst_len && !(c = calloc(1, sizeof(*c) + stage)))
         r = fail(CUDA_ERROR_OUT_OF_MEMORY, "%s: out of host memory", fn);
     if (c) {
         c->w.run = run_copy;
@@ -151,6 +182,12 @@ static CUresult submit_copy(const char *fn, CUstream stream, uintptr_t dst, size
         c->height = height;
         c->dst_pitch = dst_pitch;
         c->src_pitch = src_pitch;
+        if (stage) { /* the rows, packed */
+            for (size_t row = 0; row < height; ++row)
+                memcpy(c->staged + row * width, (const unsigned char *)src + row * src_pitch, width);
+            c->src = c->staged;
+            c->src_pitch = width;
+        }
         target_submit(&t, &c->w);
         if (!t.s) /* it waited for the context's streams: a kernel of theirs may have faulted */
             r = ctx_check_sticky(fn, t.ctx);
@@ -159,49 +196,51 @@ static CUresult submit_copy(const char *fn, CUstream stream, uintptr_t dst, size
     return r;
 }
 
-static CUresult copy1d(const char *fn, uintptr_t dst, uintptr_t src, size_t n, CUstream stream)
+static CUresult copy1d(const char *fn, uintptr_t dst, uintptr_t src, size_t n, CUstream stream,
+                       unsigned int device_sides)
 {
-    return submit_copy(fn, stream, dst, n, src, n, n, 1);
+    return submit_copy(fn, stream, dst, n, src, n, n, 1, device_sides);
 }
 
 CUresult CUDAAPI cuMemcpy(CUdeviceptr dst, CUdeviceptr src, size_t ByteCount)
 {
-    return copy1d("cuMemcpy", (uintptr_t)dst, (uintptr_t)src, ByteCount, NULL);
+    return copy1d("cuMemcpy", (uintptr_t)dst, (uintptr_t)src, ByteCount, NULL, 0);
 }
 CUresult CUDAAPI cuMemcpyAsync(CUdeviceptr dst, CUdeviceptr src, size_t ByteCount, CUstream hStream)
 {
-    return copy1d("cuMemcpyAsync", (uintptr_t)dst, (uintptr_t)src, ByteCount, hStream);
+    return copy1d("cuMemcpyAsync", (uintptr_t)dst, (uintptr_t)src, ByteCount, hStream, 0);
 }
 CUresult CUDAAPI cuMemcpyHtoD(CUdeviceptr dstDevice, const void *srcHost, size_t ByteCount)
 {
-    return copy1d("cuMemcpyHtoD", (uintptr_t)dstDevice, (uintptr_t)srcHost, ByteCount, NULL);
+    return copy1d("cuMemcpyHtoD", (uintptr_t)dstDevice, (uintptr_t)srcHost, ByteCount, NULL, DST_DEVICE);
 }
 CUresult CUDAAPI cuMemcpyDtoH(void *dstHost, CUdeviceptr srcDevice, size_t ByteCount)
 {
-    return copy1d("cuMemcpyDtoH", (uintptr_t)dstHost, (uintptr_t)srcDevice, ByteCount, NULL);
+    return copy1d("cuMemcpyDtoH", (uintptr_t)dstHost, (uintptr_t)srcDevice, ByteCount, NULL, SRC_DEVICE);
 }
 CUresult CUDAAPI cuMemcpyDtoD(CUdeviceptr dstDevice, CUdeviceptr srcDevice, size_t ByteCount)
 {
-    return copy1d("cuMemcpyDtoD", (uintptr_t)dstDevice, (uintptr_t)srcDevice, ByteCount, NULL);
+    return copy1d("cuMemcpyDtoD", (uintptr_t)dstDevice, (uintptr_t)srcDevice, ByteCount, NULL, BOTH_DEVICE);
 }
 CUresult CUDAAPI cuMemcpyHtoDAsync(CUdeviceptr dstDevice, const void *srcHost, size_t ByteCount, CUstream hStream)
 {
-    return copy1d("cuMemcpyHtoDAsync", (uintptr_t)dstDevice, (uintptr_t)srcHost, ByteCount, hStream);
+    return copy1d("cuMemcpyHtoDAsync", (uintptr_t)dstDevice, (uintptr_t)srcHost, ByteCount, hStream, DST_DEVICE);
 }
 CUresult CUDAAPI cuMemcpyDtoHAsync(void *dstHost, CUdeviceptr srcDevice, size_t ByteCount, CUstream hStream)
 {
-    return copy1d("cuMemcpyDtoHAsync", (uintptr_t)dstHost, (uintptr_t)srcDevice, ByteCount, hStream);
+    return copy1d("cuMemcpyDtoHAsync", (uintptr_t)dstHost, (uintptr_t)srcDevice, ByteCount, hStream, SRC_DEVICE);
 }
 CUresult CUDAAPI cuMemcpyDtoDAsync(CUdeviceptr dstDevice, CUdeviceptr srcDevice, size_t ByteCount, CUstream hStream)
 {
-    return copy1d("cuMemcpyDtoDAsync", (uintptr_t)dstDevice, (uintptr_t)srcDevice, ByteCount, hStream);
+    return copy1d("cuMemcpyDtoDAsync", (uintptr_t)dstDevice, (uintptr_t)srcDevice, ByteCount, hStream, BOTH_DEVICE);
 }
 
 /* The address one side of a 2D copy names, from its memory type. */
 static CUresult side_address(const char *fn, const char *side, CUmemorytype type, const void *host, CUdeviceptr device,
-                             CUarray array, size_t x, size_t y, size_t pitch, uintptr_t *out)
+                             CUarray array, size_t x, size_t y, size_t pitch, uintptr_t *out, bool *device_only)
 {
     uintptr_t base;
+    *device_only = type == CU_MEMORYTYPE_DEVICE; /* UNIFIED takes any address, as cuMemcpy does */
     switch (type) {
     case CU_MEMORYTYPE_HOST: base = (uintptr_t)host; break;
     case CU_MEMORYTYPE_DEVICE:
@@ -229,14 +268,16 @@ static CUresult copy2d(const char *fn, const CUDA_MEMCPY2D *p, CUstream stream)
         return fail(CUDA_ERROR_INVALID_VALUE, "%s: a pitch (src %zu, dst %zu) is smaller than WidthInBytes %zu", fn,
                     p->srcPitch, p->dstPitch, p->WidthInBytes);
     uintptr_t src = 0, dst = 0; /* gcc -O3 cannot see that a failed side_address returns */
+    bool src_device = false, dst_device = false;
     CUresult r = side_address(fn, "src", p->srcMemoryType, p->srcHost, p->srcDevice, p->srcArray, p->srcXInBytes,
-                              p->srcY, p->srcPitch, &src);
+                              p->srcY, p->srcPitch, &src, &src_device);
     if (!r)
         r = side_address(fn, "dst", p->dstMemoryType, p->dstHost, p->dstDevice, p->dstArray, p->dstXInBytes, p->dstY,
-                         p->dstPitch, &dst);
+                         p->dstPitch, &dst, &dst_device);
     if (r)
         return r;
-    return submit_copy(fn, stream, dst, p->dstPitch, src, p->srcPitch, p->WidthInBytes, p->Height);
+    return submit_copy(fn, stream, dst, p->dstPitch, src, p->srcPitch, p->WidthInBytes, p->Height,
+                       (dst_device ? DST_DEVICE : 0) | (src_device ? SRC_DEVICE : 0));
 }
 
 CUresult CUDAAPI cuMemcpy2D(const CUDA_MEMCPY2D *pCopy) { return copy2d("cuMemcpy2D", pCopy, NULL); }
@@ -266,7 +307,7 @@ static CUresult fill(const char *fn, CUdeviceptr dst, size_t pitch, unsigned int
         r = fail(CUDA_ERROR_INVALID_VALUE, "%s: dstPitch %zu is smaller than a row (%zu bytes) or not a multiple of %u", fn,
                  pitch, row_bytes, elem);
     else if (len)
-        r = mem_check_access(fn, "dstDevice", (uintptr_t)dst, len, true);
+        r = mem_check_access(fn, "dstDevice", (uintptr_t)dst, len, MEM_WRITE | MEM_DEVICE, NULL);
     struct copy_work *c = NULL;
     if (!r && len && !(c = calloc(1, sizeof(*c))))
         r = fail(CUDA_ERROR_OUT_OF_MEMORY, "%s: out of host memory", fn);
@@ -336,35 +377,35 @@ CUresult CUDAAPI cuMemsetD2D32Async(CUdeviceptr d, size_t pitch, unsigned int v,
 
 CUresult CUDAAPI cuMemcpy_ptds(CUdeviceptr dst, CUdeviceptr src, size_t n)
 {
-    return copy1d("cuMemcpy", (uintptr_t)dst, (uintptr_t)src, n, CU_STREAM_PER_THREAD);
+    return copy1d("cuMemcpy", (uintptr_t)dst, (uintptr_t)src, n, CU_STREAM_PER_THREAD, 0);
 }
 CUresult CUDAAPI cuMemcpyAsync_ptsz(CUdeviceptr dst, CUdeviceptr src, size_t n, CUstream s)
 {
-    return copy1d("cuMemcpyAsync", (uintptr_t)dst, (uintptr_t)src, n, per_thread(s));
+    return copy1d("cuMemcpyAsync", (uintptr_t)dst, (uintptr_t)src, n, per_thread(s), 0);
 }
 CUresult CUDAAPI cuMemcpyHtoD_v2_ptds(CUdeviceptr dst, const void *src, size_t n)
 {
-    return copy1d("cuMemcpyHtoD", (uintptr_t)dst, (uintptr_t)src, n, CU_STREAM_PER_THREAD);
+    return copy1d("cuMemcpyHtoD", (uintptr_t)dst, (uintptr_t)src, n, CU_STREAM_PER_THREAD, DST_DEVICE);
 }
 CUresult CUDAAPI cuMemcpyDtoH_v2_ptds(void *dst, CUdeviceptr src, size_t n)
 {
-    return copy1d("cuMemcpyDtoH", (uintptr_t)dst, (uintptr_t)src, n, CU_STREAM_PER_THREAD);
+    return copy1d("cuMemcpyDtoH", (uintptr_t)dst, (uintptr_t)src, n, CU_STREAM_PER_THREAD, SRC_DEVICE);
 }
 CUresult CUDAAPI cuMemcpyDtoD_v2_ptds(CUdeviceptr dst, CUdeviceptr src, size_t n)
 {
-    return copy1d("cuMemcpyDtoD", (uintptr_t)dst, (uintptr_t)src, n, CU_STREAM_PER_THREAD);
+    return copy1d("cuMemcpyDtoD", (uintptr_t)dst, (uintptr_t)src, n, CU_STREAM_PER_THREAD, BOTH_DEVICE);
 }
 CUresult CUDAAPI cuMemcpyHtoDAsync_v2_ptsz(CUdeviceptr dst, const void *src, size_t n, CUstream s)
 {
-    return copy1d("cuMemcpyHtoDAsync", (uintptr_t)dst, (uintptr_t)src, n, per_thread(s));
+    return copy1d("cuMemcpyHtoDAsync", (uintptr_t)dst, (uintptr_t)src, n, per_thread(s), DST_DEVICE);
 }
 CUresult CUDAAPI cuMemcpyDtoHAsync_v2_ptsz(void *dst, CUdeviceptr src, size_t n, CUstream s)
 {
-    return copy1d("cuMemcpyDtoHAsync", (uintptr_t)dst, (uintptr_t)src, n, per_thread(s));
+    return copy1d("cuMemcpyDtoHAsync", (uintptr_t)dst, (uintptr_t)src, n, per_thread(s), SRC_DEVICE);
 }
 CUresult CUDAAPI cuMemcpyDtoDAsync_v2_ptsz(CUdeviceptr dst, CUdeviceptr src, size_t n, CUstream s)
 {
-    return copy1d("cuMemcpyDtoDAsync", (uintptr_t)dst, (uintptr_t)src, n, per_thread(s));
+    return copy1d("cuMemcpyDtoDAsync", (uintptr_t)dst, (uintptr_t)src, n, per_thread(s), BOTH_DEVICE);
 }
 CUresult CUDAAPI cuMemcpy2D_v2_ptds(const CUDA_MEMCPY2D *p) { return copy2d("cuMemcpy2D", p, CU_STREAM_PER_THREAD); }
 CUresult CUDAAPI cuMemcpy2DUnaligned_v2_ptds(const CUDA_MEMCPY2D *p)

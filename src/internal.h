@@ -218,9 +218,12 @@ struct range *amap_next(const struct amap *m, uintptr_t addr);
 
 /* Looks up [addr, addr + size) for a copy or fill: a range that starts in an allocation
  * must end in it, a range in VMM mappings must be mapped throughout with the access it
- * needs (write or only read); an address outside every allocation must be mapped host
- * memory. With the maps unlocked. */
-CUresult mem_check_access(const char *fn, const char *what, uintptr_t addr, size_t size, bool write);
+ * needs (MEM_WRITE, or only read); an address outside every allocation is pageable host
+ * memory, refused with MEM_DEVICE (a parameter the call names a device pointer, as the driver
+ * refuses it) and otherwise accepted where mapped and readable, with *pageable set (NULL: not
+ * wanted). With the maps unlocked. */
+enum { MEM_WRITE = 1, MEM_DEVICE = 2 };
+CUresult mem_check_access(const char *fn, const char *what, uintptr_t addr, size_t size, int flags, bool *pageable);
 /* For kernels' loads and stores: true when [addr, addr + size) lies in device memory a kernel
  * may read (write: and write), with the extent of the allocation or mapping that holds it in
  * [*lo, *hi) (empty when the access spans several mappings). Takes the maps' read lock. */

@@ -212,8 +212,11 @@ static CUresult not_an_allocation(const char *fn, const char *what, uintptr_t ad
                 (unsigned long long)addr, (unsigned long long)base);
 }
 
-CUresult mem_check_access(const char *fn, const char *what, uintptr_t addr, size_t size, bool write)
+CUresult mem_check_access(const char *fn, const char *what, uintptr_t addr, size_t size, int flags, bool *pageable)
 {
+    bool write = flags & MEM_WRITE;
+    if (pageable)
+        *pageable = false;
     if (!addr)
         return fail(CUDA_ERROR_INVALID_VALUE, "%s: %s is NULL", fn, what);
     if (size > UINTPTR_MAX - addr)
@@ -244,9 +247,17 @@ CUresult mem_check_access(const char *fn, const char *what, uintptr_t addr, size
                         (unsigned long long)addr, size, (unsigned long long)base, rsize);
         return CUDA_SUCCESS;
     }
-    /* Host memory the caller owns: it must be there and readable (a PROT_NONE guard page
-     * would fault in the copy). A read-only destination is the caller's to avoid, as on the
-     * driver: checking writability would mean writing to the caller's memory. */
+    /* Pageable host memory: where the call names a device pointer, the driver refuses it
+     * (docs/probes/pageable_copy_probe.out: a malloc or mmap pointer, and a freed one). */
+    if (flags & MEM_DEVICE)
+        return fail(CUDA_ERROR_INVALID_VALUE, "%s: %s 0x%llx is not device memory (cuMemAlloc, cuMemAllocHost, a VMM "
+                    "mapping, IPC or external memory): freed, or pageable host memory, which only cuMemcpy, "
+                    "cuMemcpyAsync and a copy's host side take, as on the driver", fn, what, (unsigned long long)addr);
+    /* Elsewhere it must be there and readable (a PROT_NONE guard page would fault in the
+     * copy). A read-only destination is the caller's to avoid, as on the driver: checking
+     * writability would mean writing to the caller's memory. */
+    if (pageable)
+        *pageable = true;
     if (!os_memory_is_readable((const void *)addr, size ? size : 1))
         return fail(CUDA_ERROR_INVALID_VALUE, "%s: %s [0x%llx, +%zu) is neither extmem memory nor readable host memory",
                     fn, what, (unsigned long long)addr, size);

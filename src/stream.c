@@ -135,7 +135,8 @@ static void drain_here(struct stream *s)
 }
 
 /* Queues w on s and makes sure a worker drains the queue. */
-static void stream_enqueue(struct stream *s, struct work *w)
+/* Queues w on s; returns its place in s's order (s->completed reaches it once w has run). */
+static uint64_t stream_enqueue(struct stream *s, struct work *w)
 {
     w->next = NULL;
     bool unstarted = false;
@@ -145,7 +146,7 @@ static void stream_enqueue(struct stream *s, struct work *w)
     else
         s->head = w;
     s->tail = w;
-    s->submitted++;
+    uint64_t place = ++s->submitted;
     if (w->queued)
         w->queued(w);
     if (!s->running && device_unloading()) {
@@ -166,6 +167,7 @@ static void stream_enqueue(struct stream *s, struct work *w)
     os_mutex_unlock(&s->lock);
     if (unstarted)
         device_worker_leaving_unstarted();
+    return place;
 }
 
 void stream_wait_until(struct stream *s, uint64_t count)
@@ -469,9 +471,9 @@ static void submit_deferred(struct target *t, struct stream *d, struct work *w)
     }
     if (b)
         stream_enqueue(d, &b->w);
-    stream_enqueue(d, w);
+    uint64_t place = stream_enqueue(d, w);
     if (t->sync)
-        stream_wait_until(d, atomic_load(&d->submitted));
+        stream_wait_until(d, place);
 }
 
 void target_defer(struct target *t, struct work *w)
@@ -508,7 +510,9 @@ void target_submit(struct target *t, struct work *w)
         }
         if (d)
             stream_release(d);
-        stream_enqueue(t->s, w);
+        uint64_t place = stream_enqueue(t->s, w);
+        if (t->sync && !device_thread()) /* a copy into pageable memory (copy.c) */
+            stream_wait_until(t->s, place);
         return;
     }
     if (t->legacy) {
@@ -522,9 +526,9 @@ void target_submit(struct target *t, struct work *w)
     } else {
         struct stream *d = ptds_deferred_get(t->ctx, false);
         if (d) { /* this thread's per-thread stream has deferred work: after it */
-            stream_enqueue(d, w);
+            uint64_t place = stream_enqueue(d, w);
             if (t->sync)
-                stream_wait_until(d, atomic_load(&d->submitted));
+                stream_wait_until(d, place);
             stream_release(d);
             return;
         }

@@ -83,13 +83,16 @@ void worker(Shared &sh, unsigned seed, std::chrono::steady_clock::time_point end
     std::mt19937 rng(seed);
     ASSERT_OK(cuCtxSetCurrent(sh.ctx));
     // Blocking: this thread's calls on the legacy stream are ordered with it. Only this thread
-    // writes its own memory; the shared buffers are only read and freed, so the program has no
-    // data race of its own (ThreadSanitizer runs it).
+    // writes its own memory (`own`, `host`, `sink`), and only device memory that is never freed
+    // while the thread runs: a fresh allocation may sit at an address that another thread still
+    // holds from a freed buffer and reads, so the fresh allocations (VMM, another context's) are
+    // only read too. The program has no data race of its own (ThreadSanitizer runs it).
     CUstream mine;
     ASSERT_OK(cuStreamCreate(&mine, 0));
     CUdeviceptr own;
     ASSERT_OK(cuMemAlloc(&own, kBuf));
     std::vector<unsigned char> host(kBuf);
+    std::vector<unsigned char> sink(kBuf); /* written by case 24's streams only */
     CUmemAllocationProp prop{};
     prop.type = CU_MEM_ALLOCATION_TYPE_PINNED;
     prop.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
@@ -219,14 +222,15 @@ void worker(Shared &sh, unsigned seed, std::chrono::steady_clock::time_point end
                           {OK, HANDLE});
             break;
         }
-        case 20: { // the VMM cycle, with a fill queued on the mapping before the unmap
+        case 20: { // the VMM cycle, with a copy from the mapping queued before the unmap
             CUmemGenericAllocationHandle h;
             CUdeviceptr va;
             expect_one_of(sh, "cuMemCreate", cuMemCreate(&h, gran, &prop, 0), {OK});
             expect_one_of(sh, "cuMemAddressReserve", cuMemAddressReserve(&va, gran, 0, 0, 0), {OK});
             expect_one_of(sh, "cuMemMap", cuMemMap(va, gran, 0, h, 0), {OK});
             expect_one_of(sh, "cuMemSetAccess", cuMemSetAccess(va, gran, &rw, 1), {OK});
-            expect_one_of(sh, "cuMemsetD8Async(vmm)", cuMemsetD8Async(va, 7, gran, mine), {OK});
+            expect_one_of(sh, "cuMemcpyDtoHAsync(vmm)",
+                          cuMemcpyDtoHAsync(host.data(), va, gran < kBuf ? gran : kBuf, mine), {OK});
             expect_one_of(sh, "cuMemRelease", cuMemRelease(h), {OK});
             expect_one_of(sh, "cuMemUnmap", cuMemUnmap(va, gran), {OK});
             expect_one_of(sh, "cuMemAddressFree", cuMemAddressFree(va, gran), {OK});
@@ -278,8 +282,9 @@ void worker(Shared &sh, unsigned seed, std::chrono::steady_clock::time_point end
             expect_one_of(sh, "cuMemAlloc(ctx)", cuMemAlloc(&p, kBuf), {OK});
             expect_one_of(sh, "cuStreamCreate(ctx)", cuStreamCreate(&s, 0), {OK});
             // Another thread's stale free (case 2) may have taken p already, if p reuses the
-            // address it holds: then the fill finds no memory there.
-            expect_one_of(sh, "cuMemsetD8Async(ctx)", cuMemsetD8Async(p, 9, kBuf, s), {OK, VALUE});
+            // address it holds: then the copy finds no memory there. The destruction below
+            // waits for the copy, so the next case 24 writes `sink` after this one.
+            expect_one_of(sh, "cuMemcpyDtoHAsync(ctx)", cuMemcpyDtoHAsync(sink.data(), p, kBuf, s), {OK, VALUE});
             expect_one_of(sh, "cuCtxDestroy", cuCtxDestroy(c), {OK});
             expect_one_of(sh, "cuCtxSetCurrent", cuCtxSetCurrent(sh.ctx), {OK});
             break;
