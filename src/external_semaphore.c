@@ -330,6 +330,7 @@ static void release_items(struct sem_work *sw)
 static void run_signal(struct work *w)
 {
     struct sem_work *sw = (struct sem_work *)w;
+    d3d_staged_sync(false); /* CUDA's writes to staged Direct3D memory, before the other side may look */
     for (unsigned int i = 0; i < sw->count; ++i)
         sem_signal(sw->items[i].s, sw->items[i].value);
     release_items(sw);
@@ -385,6 +386,7 @@ static void run_wait(struct work *w)
     struct sem_work *sw = (struct sem_work *)w;
     for (unsigned int i = 0; i < sw->count; ++i)
         wait_one(sw->items[i].s, sw->items[i].value, sw->items[i].timeout_ms);
+    d3d_staged_sync(true); /* the other side's writes to staged Direct3D memory, now CUDA's to read */
     release_items(sw);
 }
 

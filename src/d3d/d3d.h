@@ -23,6 +23,12 @@ CUresult d3d_open_fence(const char *fn, const CUDA_EXTERNAL_SEMAPHORE_HANDLE_DES
  * checked already; the caller's handle stays the caller's. */
 CUresult d3d_open_d3d11_sync(const char *fn, const CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC *d, CUexternalSemaphore *out);
 
+/* Keeps Direct3D memory reached through a staging copy coherent (d3d12_staging.c): `in` after an
+ * external semaphore wait has passed (Direct3D's writes become CUDA's to read), out before a
+ * signal is made (CUDA's writes become Direct3D's). Runs in stream order, from stream workers;
+ * a no-op where nothing is staged. */
+void d3d_staged_sync(bool in);
+
 /* The LUID of the adapter the software device pairs with (WARP), when this process uses
  * DXGI or EXTMEM_D3D_PAIRING=1 asks; false otherwise (the device keeps its own). */
 bool d3d_adapter_luid(unsigned char luid[8]);

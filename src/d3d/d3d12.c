@@ -1,11 +1,13 @@
 /*
  * Direct3D 12 memory for the software device (Windows; DESIGN.md §7; docs/d3d-interop.md).
  *
- * The software device is the CPU, so it reaches Direct3D memory the CPU can reach: a heap or a
- * buffer in a CPU-visible heap (custom with a CPU page property, upload, readback), mapped with
- * ID3D12Resource::Map. A heap is reached through a buffer placed over all of it. The mapped
- * resource and the heap stay referenced (struct owner) while the import or any buffer mapped
- * from it lives, so what the application releases does not pull the memory away.
+ * The software device is the CPU: it reaches a heap or a buffer in a CPU-visible heap (custom
+ * with a CPU page property, upload, readback) directly, mapped with ID3D12Resource::Map, and any
+ * other (DEFAULT heaps, and whatever Direct3D 12 shares) through a staging copy kept coherent at
+ * external semaphore waits and signals (d3d12_staging.c). A heap is reached through a buffer
+ * placed over all of it. The mapped resource and the heap stay referenced (struct owner) while
+ * the import or any buffer mapped from it lives, so what the application releases does not pull
+ * the memory away.
  *
  * Handles (cuImportExternalMemory with D3D12_HEAP / D3D12_RESOURCE) are opened by a D3D12 device
  * of extmem's own, made once on the adapter the software device pairs with (WARP where there is
@@ -167,42 +169,15 @@ static void owner_release(void *o)
     free(w);
 }
 
-static const char *heap_type_name(D3D12_HEAP_TYPE t)
+/* Upload and readback heaps, and custom heaps with a CPU page property: the CPU (the software
+ * device) maps their memory, which is imported zero-copy. Other memory (DEFAULT heaps, custom
+ * ones without a CPU page property, and everything that Direct3D 12 shares: Microsoft's "Shared
+ * heaps" are never CPU-accessible) is reached through a staging copy (d3d12_staging.c). */
+static bool cpu_visible(const D3D12_HEAP_PROPERTIES *p)
 {
-    switch (t) {
-    case D3D12_HEAP_TYPE_DEFAULT: return "D3D12_HEAP_TYPE_DEFAULT";
-    case D3D12_HEAP_TYPE_UPLOAD: return "D3D12_HEAP_TYPE_UPLOAD";
-    case D3D12_HEAP_TYPE_READBACK: return "D3D12_HEAP_TYPE_READBACK";
-    case D3D12_HEAP_TYPE_CUSTOM: return "D3D12_HEAP_TYPE_CUSTOM";
-    default: return "an unknown heap type";
-    }
-}
-
-/* The software device reaches what the CPU reaches: upload and readback heaps, and custom heaps
- * with a CPU page property. Otherwise the reason, with what to do instead. `shared`: the object
- * came through a shared handle or name, and Direct3D 12 shares only heaps that the CPU cannot
- * reach (Microsoft's "Shared heaps": shared heaps are not supported on UPLOAD, READBACK, or
- * CUSTOM heaps with a CPU page property), so what a real runtime shares always ends here. */
-static CUresult check_cpu_visible(const char *fn, const D3D12_HEAP_PROPERTIES *p, const char *what, bool shared)
-{
-    bool visible = p->Type == D3D12_HEAP_TYPE_UPLOAD || p->Type == D3D12_HEAP_TYPE_READBACK ||
-                   (p->Type == D3D12_HEAP_TYPE_CUSTOM && p->CPUPageProperty != D3D12_CPU_PAGE_PROPERTY_NOT_AVAILABLE &&
-                    p->CPUPageProperty != D3D12_CPU_PAGE_PROPERTY_UNKNOWN);
-    if (visible)
-        return CUDA_SUCCESS;
-    const char *where = p->Type == D3D12_HEAP_TYPE_CUSTOM ? " without a CPU page property" : "";
-    if (shared)
-        return fail(CUDA_ERROR_NOT_SUPPORTED, "%s: the shared %s is in a %s heap%s, which the CPU (the software "
-                    "device) cannot reach; Direct3D 12 shares no other kind (Microsoft's \"Shared heaps\": not on "
-                    "CPU-accessible heaps), and reaching one takes a staging copy, which extmem does not make yet. "
-                    "Within a process, import a CPU-visible heap (extmem_d3d12_create_shareable_heap, "
-                    "extmem_d3d12_import_heap); across processes, share extmem's memory with Direct3D instead (a "
-                    "CU_MEM_HANDLE_TYPE_WIN32 handle opened with ID3D12Device3::OpenExistingHeapFromFileMapping, as "
-                    "extmem_d3d12_open_memory does)", fn, what, heap_type_name(p->Type), where);
-    return fail(CUDA_ERROR_NOT_SUPPORTED, "%s: the %s is in a %s heap%s, which the CPU (the software device) cannot "
-                "reach: create it in a CPU-visible heap, such as extmem_d3d12_create_shareable_heap makes "
-                "(D3D12_HEAP_TYPE_CUSTOM, D3D12_CPU_PAGE_PROPERTY_WRITE_BACK, D3D12_MEMORY_POOL_L0)", fn, what,
-                heap_type_name(p->Type), where);
+    return p->Type == D3D12_HEAP_TYPE_UPLOAD || p->Type == D3D12_HEAP_TYPE_READBACK ||
+           (p->Type == D3D12_HEAP_TYPE_CUSTOM && p->CPUPageProperty != D3D12_CPU_PAGE_PROPERTY_NOT_AVAILABLE &&
+            p->CPUPageProperty != D3D12_CPU_PAGE_PROPERTY_UNKNOWN);
 }
 
 /* A failed Direct3D call as a CUDA code. E_NOTIMPL says that this Direct3D runtime lacks the
@@ -242,14 +217,11 @@ static CUresult source_from_buffer(const char *fn, ID3D12Resource *resource, ID3
     return CUDA_SUCCESS;
 }
 
-/* A heap's memory: a buffer placed over all of it, mapped. `shared`: opened from a shared handle. */
-static CUresult source_from_heap(const char *fn, ID3D12Heap *heap, bool shared, struct ext_source *out)
+/* A heap's memory: a buffer placed over all of it, mapped, or staged where the CPU cannot map it. */
+static CUresult source_from_heap(const char *fn, ID3D12Heap *heap, struct ext_source *out)
 {
     D3D12_HEAP_DESC desc;
     heap->lpVtbl->GetDesc(heap, &desc);
-    CUresult r = check_cpu_visible(fn, &desc.Properties, "heap", shared);
-    if (r)
-        return r;
     if (desc.Flags & D3D12_HEAP_FLAG_DENY_BUFFERS)
         return fail(CUDA_ERROR_NOT_SUPPORTED, "%s: the heap denies buffers (D3D12_HEAP_FLAG_DENY_BUFFERS): the "
                     "software device reaches a heap through a buffer placed over it", fn);
@@ -272,13 +244,14 @@ static CUresult source_from_heap(const char *fn, ID3D12Heap *heap, bool shared, 
     ID3D12Device_Release(device);
     if (FAILED(hr))
         return hresult_fail(fn, "placing a buffer over the heap (ID3D12Device::CreatePlacedResource)", hr);
-    r = source_from_buffer(fn, placed, heap, (size_t)desc.SizeInBytes, out);
+    CUresult r = cpu_visible(&desc.Properties) ? source_from_buffer(fn, placed, heap, (size_t)desc.SizeInBytes, out)
+                                               : d3d12_staged_source(fn, placed, heap, (size_t)desc.SizeInBytes, out);
     ID3D12Resource_Release(placed); /* the owner holds it */
     return r;
 }
 
-/* A buffer resource's memory, mapped. */
-static CUresult source_from_resource(const char *fn, ID3D12Resource *resource, bool shared, struct ext_source *out)
+/* A buffer resource's memory, mapped, or staged where the CPU cannot map it. */
+static CUresult source_from_resource(const char *fn, ID3D12Resource *resource, struct ext_source *out)
 {
     D3D12_RESOURCE_DESC desc;
     resource->lpVtbl->GetDesc(resource, &desc);
@@ -291,12 +264,10 @@ static CUresult source_from_resource(const char *fn, ID3D12Resource *resource, b
     if (FAILED(hr)) /* a reserved (tiled) resource has no heap of its own */
         return fail(CUDA_ERROR_NOT_SUPPORTED, "%s: the resource has no heap properties (a reserved resource?): "
                     "HRESULT 0x%08lx", fn, (unsigned long)hr);
-    CUresult r = check_cpu_visible(fn, &props, "buffer", shared);
-    if (r)
-        return r;
     if (desc.Width > SIZE_MAX)
         return fail(CUDA_ERROR_OUT_OF_MEMORY, "%s: the buffer does not fit this address space", fn);
-    return source_from_buffer(fn, resource, NULL, (size_t)desc.Width, out);
+    return cpu_visible(&props) ? source_from_buffer(fn, resource, NULL, (size_t)desc.Width, out)
+                               : d3d12_staged_source(fn, resource, NULL, (size_t)desc.Width, out);
 }
 
 /* ---- cuImportExternalMemory with Direct3D types ---- */
@@ -379,7 +350,7 @@ CUresult d3d_open_shared(const char *fn, const CUDA_EXTERNAL_MEMORY_HANDLE_DESC 
         r = fail(CUDA_ERROR_INVALID_VALUE, "%s: size %llu is more than the %s's %llu bytes (as Direct3D allocates it)",
                  fn, d->size, is_heap ? "heap" : "resource", allocation);
     else
-        r = is_heap ? source_from_heap(fn, object, true, out) : source_from_resource(fn, object, true, out);
+        r = is_heap ? source_from_heap(fn, object, out) : source_from_resource(fn, object, out);
     IUnknown_Release((IUnknown *)object); /* the source holds what it needs */
     return r;
 }
@@ -465,7 +436,7 @@ static CUresult import_object(const char *fn, void *object, bool is_heap, CUexte
     if (!object || !out)
         return fail(CUDA_ERROR_INVALID_VALUE, "%s: %s is NULL", fn, !object ? (is_heap ? "heap" : "buffer") : "extMem_out");
     struct ext_source src;
-    if ((r = is_heap ? source_from_heap(fn, object, false, &src) : source_from_resource(fn, object, false, &src)))
+    if ((r = is_heap ? source_from_heap(fn, object, &src) : source_from_resource(fn, object, &src)))
         return r;
     return ext_import_source(fn, &src, 0,
                              is_heap ? CU_EXTERNAL_MEMORY_HANDLE_TYPE_D3D12_HEAP : CU_EXTERNAL_MEMORY_HANDLE_TYPE_D3D12_RESOURCE,

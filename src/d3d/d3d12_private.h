@@ -15,4 +15,11 @@
  * handle type in messages. */
 CUresult d3d12_open_shared(const char *fn, const char *what, HANDLE handle, const WCHAR *name, REFIID iid, void **out);
 
+/* Direct3D 12 memory the CPU cannot reach, made *out through a CPU-visible staging copy on
+ * the memory's own device (d3d12_staging.c): `target` is a buffer of `size` bytes (the memory,
+ * or a buffer placed over `heap`, which is then held too). Filled from target before it returns;
+ * then kept coherent by d3d_staged_sync. */
+CUresult d3d12_staged_source(const char *fn, ID3D12Resource *target, ID3D12Heap *heap, size_t size,
+                             struct ext_source *out);
+
 #endif

@@ -23,6 +23,8 @@ CUresult d3d_open_d3d11_sync(const char *fn, const CUDA_EXTERNAL_SEMAPHORE_HANDL
     return fail(CUDA_ERROR_NOT_SUPPORTED, "%s: Direct3D exists on Windows only", fn);
 }
 
+void d3d_staged_sync(bool in) { (void)in; }
+
 bool d3d_adapter_luid(unsigned char luid[8])
 {
     (void)luid;
