@@ -140,6 +140,21 @@ static CUresult locate(const char *fn, const CUDA_EXTERNAL_MEMORY_HANDLE_DESC *d
     return CUDA_SUCCESS;
 }
 
+/* An OPAQUE_WIN32 handle or name of no section may be a Direct3D shared resource: what Direct3D
+ * 12 and Windows Vulkan drivers export (src/d3d). True when that settled it, *r the result. */
+static bool import_d3d_opaque(const char *fn, const CUDA_EXTERNAL_MEMORY_HANDLE_DESC *d, CUexternalMemory *out,
+                              CUresult *r)
+{
+    if (d->type != CU_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_WIN32)
+        return false;
+    struct ext_source src;
+    CUresult opened = d3d_open_opaque(fn, d, &src);
+    if (opened == CUDA_ERROR_NOT_FOUND)
+        return false; /* no Direct3D object either: the caller's message stands */
+    *r = opened ? opened : ext_import_source(fn, &src, d->size, d->type, out);
+    return true;
+}
+
 CUresult CUDAAPI cuImportExternalMemory(CUexternalMemory *extMem_out, const CUDA_EXTERNAL_MEMORY_HANDLE_DESC *memHandleDesc)
 {
     static const char fn[] = "cuImportExternalMemory";
@@ -168,14 +183,18 @@ CUresult CUDAAPI cuImportExternalMemory(CUexternalMemory *extMem_out, const CUDA
     const char *stays = fd ? "; it stays open and yours" : "; it stays yours";
     os_handle h, own = OS_INVALID_HANDLE;
     char label[128];
-    if ((r = locate(fn, d, &h, &opened, label, sizeof(label))))
-        return r;
+    if ((r = locate(fn, d, &h, &opened, label, sizeof(label)))) {
+        CUresult located = r;
+        return import_d3d_opaque(fn, d, extMem_out, &r) ? r : located;
+    }
     if (opened)
         stays = "";
     bool dmabuf = d->type == CU_EXTERNAL_MEMORY_HANDLE_TYPE_DMABUF_FD;
     os_external object;
     char why[200] = "", text[128];
     int err = os_external_identify(h, dmabuf, &object, why, sizeof(why));
+    if (err && !opened && import_d3d_opaque(fn, d, extMem_out, &r))
+        return r; /* the handle stays the caller's either way */
     struct ext_memory *e = NULL;
     if (err && why[0])
         r = fail(CUDA_ERROR_INVALID_VALUE, "%s: %s %s%s", fn, label, why, stays);

@@ -485,6 +485,11 @@ TEST_F(D3D12, ImportExternalMemory_FollowsTheSpecificationsDirect3DRules)
         EXPECT_CU(CUDA_ERROR_NOT_SUPPORTED, cuImportExternalMemory(&ext, &d));
         EXPECT_DETAIL_HAS("E_NOTIMPL");
         EXPECT_TRUE(fd_is_open((int)(intptr_t)event));
+        // OPAQUE_WIN32 of a handle that is no section is tried as a Direct3D object, which wine
+        // cannot open either: the answer stays what it is not.
+        d.type = CU_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_WIN32;
+        EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuImportExternalMemory(&ext, &d));
+        EXPECT_DETAIL_HAS("not a section");
         printf("wine: ID3D12Device::CreateSharedHandle answers E_NOTIMPL; the NT-handle path runs on Windows only\n");
     } else {
         ASSERT_TRUE(SUCCEEDED(hr)) << std::hex << hr;
@@ -504,6 +509,12 @@ TEST_F(D3D12, ImportExternalMemory_FollowsTheSpecificationsDirect3DRules)
         EXPECT_OK(cuMemsetD8(dptr, 1, 65536));
         EXPECT_OK(cuMemFree(dptr));
         EXPECT_OK(cuDestroyExternalMemory(ext));
+        // The same handle as OPAQUE_WIN32: what Direct3D 12 and Windows Vulkan drivers export
+        // under that type is such a Direct3D shared resource, not a section.
+        d.type = CU_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_WIN32;
+        ASSERT_OK(cuImportExternalMemory(&ext, &d));
+        EXPECT_OK(cuDestroyExternalMemory(ext));
+        d.type = CU_EXTERNAL_MEMORY_HANDLE_TYPE_D3D12_HEAP;
         EXPECT_TRUE(fd_is_open((int)(intptr_t)shared)); // the specification: it stays the caller's
         CloseHandle(shared);
     }

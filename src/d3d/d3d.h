@@ -12,6 +12,13 @@
  * The descriptor's handle/name rules are checked already. */
 CUresult d3d_open_shared(const char *fn, const CUDA_EXTERNAL_MEMORY_HANDLE_DESC *d, struct ext_source *out);
 
+/* An OPAQUE_WIN32 handle or name that is no section: a Direct3D shared resource, as Direct3D
+ * 12 and Windows Vulkan drivers export memory. Opened with extmem's Direct3D 12 device as a heap,
+ * else a resource, and made *out (staged: shared memory is never CPU-visible). The handle stays
+ * the caller's. CUDA_ERROR_NOT_FOUND, with no message set: no Direct3D object either; any other
+ * failure has its message. */
+CUresult d3d_open_opaque(const char *fn, const CUDA_EXTERNAL_MEMORY_HANDLE_DESC *d, struct ext_source *out);
+
 /* Imports the Direct3D 12 fence a D3D12_FENCE descriptor names by NT handle (which stays the
  * caller's) or name as an external semaphore (d3d12_fence.c). The descriptor's handle/name
  * rules are checked already. */

@@ -311,29 +311,13 @@ CUresult d3d12_open_shared(const char *fn, const char *what, HANDLE handle, cons
     return CUDA_SUCCESS;
 }
 
-CUresult d3d_open_shared(const char *fn, const CUDA_EXTERNAL_MEMORY_HANDLE_DESC *d, struct ext_source *out)
+/* An opened heap or resource (a reference of the caller's, released here) as *out: the size
+ * rule (no more than Direct3D allocates: GetDesc, GetResourceAllocationInfo), then zero copy or
+ * staged. */
+static CUresult source_from_opened(const char *fn, unsigned long long size, void *object, bool is_heap,
+                                   struct ext_source *out)
 {
-    HANDLE handle = d->handle.win32.handle;
-    const WCHAR *name = d->handle.win32.name;
-    DWORD info;
-    /* The caller's NT handle: open, and never taken (the specification: it stays theirs). */
-    if (handle && d->type != CU_EXTERNAL_MEMORY_HANDLE_TYPE_D3D11_RESOURCE_KMT && !GetHandleInformation(handle, &info))
-        return fail(CUDA_ERROR_INVALID_VALUE, "%s: %s handle %p is not an open handle of this process", fn,
-                    d3d_type_name(d->type), handle);
-    if (d->type == CU_EXTERNAL_MEMORY_HANDLE_TYPE_D3D11_RESOURCE ||
-        d->type == CU_EXTERNAL_MEMORY_HANDLE_TYPE_D3D11_RESOURCE_KMT)
-        return fail(CUDA_ERROR_NOT_SUPPORTED, "%s: Direct3D 11 keeps shared resources in memory that only its "
-                    "driver reaches, not the CPU (the software device), and extmem makes no staging copies yet: copy "
-                    "through a Direct3D 11 staging buffer at the synchronisation points instead "
-                    "(samples/d3d11_interop.cpp)", fn);
-    bool is_heap = d->type == CU_EXTERNAL_MEMORY_HANDLE_TYPE_D3D12_HEAP;
-    void *object = NULL;
-    CUresult r = d3d12_open_shared(fn, is_heap ? "heap" : "resource", handle, name,
-                                   is_heap ? &IID_ID3D12Heap : &IID_ID3D12Resource, &object);
-    if (r)
-        return r;
     ID3D12Device *device = own_device();
-    /* The size rule: no more than the Direct3D allocation (GetResourceAllocationInfo). */
     unsigned long long allocation;
     if (is_heap) {
         D3D12_HEAP_DESC desc;
@@ -346,13 +330,64 @@ CUresult d3d_open_shared(const char *fn, const CUDA_EXTERNAL_MEMORY_HANDLE_DESC 
         device->lpVtbl->GetResourceAllocationInfo(device, &alloc_info, 0, 1, &desc);
         allocation = alloc_info.SizeInBytes;
     }
-    if (d->size > allocation)
+    CUresult r;
+    if (size > allocation)
         r = fail(CUDA_ERROR_INVALID_VALUE, "%s: size %llu is more than the %s's %llu bytes (as Direct3D allocates it)",
-                 fn, d->size, is_heap ? "heap" : "resource", allocation);
+                 fn, size, is_heap ? "heap" : "resource", allocation);
     else
         r = is_heap ? source_from_heap(fn, object, out) : source_from_resource(fn, object, out);
     IUnknown_Release((IUnknown *)object); /* the source holds what it needs */
     return r;
+}
+
+CUresult d3d_open_shared(const char *fn, const CUDA_EXTERNAL_MEMORY_HANDLE_DESC *d, struct ext_source *out)
+{
+    HANDLE handle = d->handle.win32.handle;
+    const WCHAR *name = d->handle.win32.name;
+    DWORD info;
+    /* The caller's NT handle: open, and never taken (the specification: it stays theirs). */
+    if (handle && d->type != CU_EXTERNAL_MEMORY_HANDLE_TYPE_D3D11_RESOURCE_KMT && !GetHandleInformation(handle, &info))
+        return fail(CUDA_ERROR_INVALID_VALUE, "%s: %s handle %p is not an open handle of this process", fn,
+                    d3d_type_name(d->type), handle);
+    /* A KMT handle is Direct3D 11's legacy sharing, which Direct3D 12 cannot open. */
+    if (d->type == CU_EXTERNAL_MEMORY_HANDLE_TYPE_D3D11_RESOURCE_KMT)
+        return fail(CUDA_ERROR_NOT_SUPPORTED, "%s: a Direct3D 11 KMT handle (IDXGIResource::GetSharedHandle) opens only "
+                    "with Direct3D 11's legacy OpenSharedResource, which extmem does not stage: share the resource "
+                    "with D3D11_RESOURCE_MISC_SHARED_NTHANDLE and import its NT handle (D3D11_RESOURCE) instead", fn);
+    /* Direct3D 12 opens Direct3D 11's NT handles and names too (as a resource). */
+    bool is_heap = d->type == CU_EXTERNAL_MEMORY_HANDLE_TYPE_D3D12_HEAP;
+    void *object = NULL;
+    CUresult r = d3d12_open_shared(fn, is_heap ? "heap" : "resource", handle, name,
+                                   is_heap ? &IID_ID3D12Heap : &IID_ID3D12Resource, &object);
+    if (r)
+        return r;
+    return source_from_opened(fn, d->size, object, is_heap, out);
+}
+
+CUresult d3d_open_opaque(const char *fn, const CUDA_EXTERNAL_MEMORY_HANDLE_DESC *d, struct ext_source *out)
+{
+    /* What Direct3D 12's CreateSharedHandle and a Windows Vulkan driver's vkGetMemoryWin32HandleKHR
+     * return: a D3DKMT shared resource, a heap or a resource. Only a runtime that shares opens it;
+     * anything else is no Direct3D object, and the caller says what it is not. */
+    ID3D12Device *device = own_device();
+    if (!device)
+        return CUDA_ERROR_NOT_FOUND;
+    HANDLE handle = d->handle.win32.handle, opened = NULL;
+    if (!handle && FAILED(ID3D12Device_OpenSharedHandleByName(device, d->handle.win32.name, GENERIC_ALL, &opened)))
+        return CUDA_ERROR_NOT_FOUND;
+    void *object = NULL;
+    bool is_heap = true;
+    HRESULT hr = ID3D12Device_OpenSharedHandle(device, handle ? handle : opened, &IID_ID3D12Heap, &object);
+    if (FAILED(hr)) {
+        is_heap = false;
+        hr = ID3D12Device_OpenSharedHandle(device, handle ? handle : opened, &IID_ID3D12Resource, &object);
+    }
+    if (opened)
+        CloseHandle(opened);
+    if (FAILED(hr))
+        return CUDA_ERROR_NOT_FOUND;
+    log_info("%s: the OPAQUE_WIN32 %s is a Direct3D 12 %s", fn, handle ? "handle" : "name", is_heap ? "heap" : "resource");
+    return source_from_opened(fn, d->size, object, is_heap, out);
 }
 
 /* ---- The other way round: extmem memory opened by Direct3D 12 ----

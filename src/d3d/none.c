@@ -9,6 +9,12 @@ CUresult d3d_open_shared(const char *fn, const CUDA_EXTERNAL_MEMORY_HANDLE_DESC 
     return fail(CUDA_ERROR_NOT_SUPPORTED, "%s: Direct3D exists on Windows only", fn);
 }
 
+CUresult d3d_open_opaque(const char *fn, const CUDA_EXTERNAL_MEMORY_HANDLE_DESC *d, struct ext_source *out)
+{
+    (void)fn, (void)d, (void)out;
+    return CUDA_ERROR_NOT_FOUND;
+}
+
 CUresult d3d_open_fence(const char *fn, const CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC *d, CUexternalSemaphore *out)
 {
     (void)d;
