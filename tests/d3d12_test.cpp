@@ -467,8 +467,10 @@ TEST_F(D3D12, ImportExternalMemory_FollowsTheSpecificationsDirect3DRules)
     d.handle.win32.name = L"x"; // KMT handles have no names
     EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuImportExternalMemory(&ext, &d));
     d.handle.win32.name = nullptr;
-    EXPECT_CU(CUDA_ERROR_NOT_SUPPORTED, cuImportExternalMemory(&ext, &d));
-    EXPECT_DETAIL_HAS("Direct3D 11");
+    // Opened with Direct3D 11's legacy OpenSharedResource: a token of nothing is refused
+    // (wine implements no sharing: NOT_SUPPORTED, with the call named).
+    EXPECT_CU(under_wine() ? CUDA_ERROR_NOT_SUPPORTED : CUDA_ERROR_INVALID_VALUE, cuImportExternalMemory(&ext, &d));
+    EXPECT_DETAIL_HAS("OpenSharedResource");
     d.type = CU_EXTERNAL_MEMORY_HANDLE_TYPE_D3D12_HEAP;
     d.flags = 0;
     d.handle.win32.handle = (void *)(uintptr_t)0x7ffff000; // not a handle of this process
@@ -835,6 +837,74 @@ TEST_F(D3D12, D3D11KeyedMutex_AcquiredByAWaitAndReleasedByASignal)
     if (resource)
         resource->Release();
     texture->Release();
+    context->Release();
+    device11->Release();
+}
+
+// A Direct3D 11 buffer (which the CPU never maps while the GPU uses it) in one call, through a
+// staging copy on the application's immediate context under its ID3D11Multithread lock: filled
+// at the import, copied out before a signal, in when a wait passes.
+TEST_F(D3D12, D3D11Buffer_IsStaged_CoherentAtSemaphoreWaitsAndSignals)
+{
+    ID3D11DeviceContext *context = nullptr;
+    ID3D11Device *device11 = d3d11_device(&context);
+    ASSERT_NE(nullptr, device11);
+    const UINT size = 65536, words = size / 4;
+    std::vector<uint32_t> initial(words);
+    for (UINT i = 0; i < words; ++i)
+        initial[i] = 7000 + i;
+    D3D11_BUFFER_DESC bd = {size, D3D11_USAGE_DEFAULT, D3D11_BIND_UNORDERED_ACCESS, 0, 0, 0};
+    D3D11_SUBRESOURCE_DATA init = {initial.data(), 0, 0};
+    ID3D11Buffer *buffer = nullptr, *readback = nullptr;
+    ASSERT_TRUE(SUCCEEDED(device11->CreateBuffer(&bd, &init, &buffer)));
+    D3D11_BUFFER_DESC rd = {size, D3D11_USAGE_STAGING, 0, D3D11_CPU_ACCESS_READ, 0, 0};
+    ASSERT_TRUE(SUCCEEDED(device11->CreateBuffer(&rd, nullptr, &readback)));
+
+    CUexternalMemory ext = nullptr;
+    EXPECT_CU(CUDA_ERROR_INVALID_VALUE, extmem_d3d11_import_resource(nullptr, &ext));
+    ASSERT_OK(extmem_d3d11_import_resource(buffer, &ext));
+    CUDA_EXTERNAL_MEMORY_BUFFER_DESC b = {};
+    b.size = size;
+    CUdeviceptr dptr = 0;
+    ASSERT_OK(cuExternalMemoryGetMappedBuffer(&dptr, ext, &b));
+    std::vector<uint32_t> seen(words);
+    ASSERT_OK(cuMemcpyDtoH(seen.data(), dptr, size));
+    EXPECT_EQ(7000u, seen[0]) << "the import did not copy the buffer in";
+    EXPECT_EQ(7000u + words - 1, seen[words - 1]);
+
+    // Any external semaphore's signal and wait keep it coherent: here a Direct3D 12 fence.
+    CUexternalSemaphore sem = nullptr;
+    ASSERT_OK(extmem_d3d12_import_fence(fence, &sem));
+    CUstream s;
+    ASSERT_OK(cuStreamCreate(&s, CU_STREAM_NON_BLOCKING));
+    ASSERT_OK(cuMemsetD32Async(dptr, 0xabcdef, words, s));
+    CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS sp = {};
+    sp.params.fence.value = ++fence_value;
+    ASSERT_OK(cuSignalExternalSemaphoresAsync(&sem, &sp, 1, s));
+    ASSERT_OK(cuStreamSynchronize(s));
+    context->CopyResource(readback, buffer);
+    D3D11_MAPPED_SUBRESOURCE m;
+    ASSERT_TRUE(SUCCEEDED(context->Map(readback, 0, D3D11_MAP_READ, 0, &m)));
+    EXPECT_EQ(0xabcdefu, static_cast<uint32_t *>(m.pData)[0]) << "the signal did not copy the buffer out";
+    EXPECT_EQ(0xabcdefu, static_cast<uint32_t *>(m.pData)[words - 1]);
+    context->Unmap(readback, 0);
+
+    std::vector<uint32_t> next(words, 0x1234);
+    context->UpdateSubresource(buffer, 0, nullptr, next.data(), 0, 0);
+    CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS wp = {};
+    wp.params.fence.value = fence_value; // reached: the wait passes at once, and copies in
+    ASSERT_OK(cuWaitExternalSemaphoresAsync(&sem, &wp, 1, s));
+    ASSERT_OK(cuStreamSynchronize(s));
+    ASSERT_OK(cuMemcpyDtoH(seen.data(), dptr, size));
+    EXPECT_EQ(0x1234u, seen[0]) << "the wait did not copy the buffer in";
+    EXPECT_EQ(0x1234u, seen[words - 1]);
+
+    ASSERT_OK(cuStreamDestroy(s));
+    EXPECT_OK(cuDestroyExternalSemaphore(sem));
+    EXPECT_OK(cuMemFree(dptr));
+    EXPECT_OK(cuDestroyExternalMemory(ext));
+    readback->Release();
+    EXPECT_EQ(0u, buffer->Release()) << "the import still holds the buffer";
     context->Release();
     device11->Release();
 }

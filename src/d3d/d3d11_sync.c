@@ -24,7 +24,7 @@
 #include <d3d11_4.h>
 #include <dxgi1_2.h>
 
-#include "d3d/d3d.h"
+#include "d3d/d3d_private.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -59,12 +59,14 @@ static BOOL CALLBACK make_device(PINIT_ONCE once, void *param, void **context)
     return TRUE;
 }
 
-static CUresult own_device(const char *fn, ID3D11Device **out)
+CUresult d3d11_own_device(const char *fn, ID3D11Device **device, ID3D11DeviceContext **context, SRWLOCK **lock)
 {
     static INIT_ONCE once = INIT_ONCE_STATIC_INIT;
     InitOnceExecuteOnce(&once, make_device, NULL, NULL);
     if (d3d11.device) {
-        *out = d3d11.device;
+        *device = d3d11.device;
+        *context = d3d11.context;
+        *lock = &d3d11.context_lock;
         return CUDA_SUCCESS;
     }
     if (d3d11.missing[0])
@@ -264,7 +266,9 @@ CUresult d3d_open_d3d11_sync(const char *fn, const CUDA_EXTERNAL_SEMAPHORE_HANDL
         !GetHandleInformation(handle, &info))
         return fail(CUDA_ERROR_INVALID_VALUE, "%s: handle %p is not an open handle of this process", fn, handle);
     ID3D11Device *device;
-    CUresult r = own_device(fn, &device);
+    ID3D11DeviceContext *context;
+    SRWLOCK *lock;
+    CUresult r = d3d11_own_device(fn, &device, &context, &lock);
     if (r)
         return r;
     if (d->type == CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_D3D11_FENCE)

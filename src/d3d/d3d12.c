@@ -26,7 +26,7 @@
 #include <d3d12.h>
 #include <dxgi1_4.h>
 
-#include "d3d/d3d12_private.h"
+#include "d3d/d3d_private.h"
 #include "extmem/d3d.h"
 
 #include <stdio.h>
@@ -349,11 +349,9 @@ CUresult d3d_open_shared(const char *fn, const CUDA_EXTERNAL_MEMORY_HANDLE_DESC 
     if (handle && d->type != CU_EXTERNAL_MEMORY_HANDLE_TYPE_D3D11_RESOURCE_KMT && !GetHandleInformation(handle, &info))
         return fail(CUDA_ERROR_INVALID_VALUE, "%s: %s handle %p is not an open handle of this process", fn,
                     d3d_type_name(d->type), handle);
-    /* A KMT handle is Direct3D 11's legacy sharing, which Direct3D 12 cannot open. */
+    /* A KMT handle is Direct3D 11's legacy sharing, which only Direct3D 11 opens. */
     if (d->type == CU_EXTERNAL_MEMORY_HANDLE_TYPE_D3D11_RESOURCE_KMT)
-        return fail(CUDA_ERROR_NOT_SUPPORTED, "%s: a Direct3D 11 KMT handle (IDXGIResource::GetSharedHandle) opens only "
-                    "with Direct3D 11's legacy OpenSharedResource, which extmem does not stage: share the resource "
-                    "with D3D11_RESOURCE_MISC_SHARED_NTHANDLE and import its NT handle (D3D11_RESOURCE) instead", fn);
+        return d3d_open_d3d11_kmt(fn, d, out);
     /* Direct3D 12 opens Direct3D 11's NT handles and names too (as a resource). */
     bool is_heap = d->type == CU_EXTERNAL_MEMORY_HANDLE_TYPE_D3D12_HEAP;
     void *object = NULL;

@@ -22,7 +22,7 @@
 #include <windows.h>
 #include <d3d12.h>
 
-#include "d3d/d3d12_private.h"
+#include "d3d/d3d_private.h"
 #include "extmem/d3d.h"
 
 #include <stdlib.h>

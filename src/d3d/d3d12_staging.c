@@ -22,13 +22,13 @@
 #include <windows.h>
 #include <d3d12.h>
 
-#include "d3d/d3d12_private.h"
+#include "d3d/d3d_private.h"
 
 #include <stdlib.h>
 
 struct stager {
+    struct staged base;    /* in the registry (staged.c) while it lives */
     volatile LONG refs;
-    struct list_node node; /* in `staged`, while it lives */
     SRWLOCK lock;          /* one copy at a time: the allocator and the list are not shared */
     ID3D12Device *device;  /* the memory's own */
     ID3D12CommandQueue *queue;
@@ -43,11 +43,6 @@ struct stager {
     void *ptr;
     size_t size;
 };
-
-/* Every live stager; copies hold the lock shared, a stager's last release exclusively. */
-static SRWLOCK registry = SRWLOCK_INIT;
-static struct list_node staged = {&staged, &staged};
-static volatile LONG staged_count;
 
 #define RELEASE(o)                                   \
     do {                                             \
@@ -79,16 +74,14 @@ static void stager_release(void *o)
     struct stager *s = o;
     if (InterlockedDecrement(&s->refs) != 0)
         return;
-    AcquireSRWLockExclusive(&registry);
-    list_del(&s->node);
-    InterlockedDecrement(&staged_count);
-    ReleaseSRWLockExclusive(&registry);
+    staged_remove(&s->base);
     stager_free(s);
 }
 
 /* One copy, `in` (Direct3D's memory to the staging buffer) or out, waited for. */
-static HRESULT stage(struct stager *s, bool in)
+static HRESULT stage(struct staged *base, bool in)
 {
+    struct stager *s = (struct stager *)base;
     AcquireSRWLockExclusive(&s->lock);
     HRESULT hr = ID3D12CommandAllocator_Reset(s->allocator);
     if (SUCCEEDED(hr))
@@ -115,21 +108,6 @@ static HRESULT stage(struct stager *s, bool in)
     }
     ReleaseSRWLockExclusive(&s->lock);
     return hr;
-}
-
-void d3d_staged_sync(bool in)
-{
-    if (InterlockedCompareExchange(&staged_count, 0, 0) == 0)
-        return;
-    AcquireSRWLockShared(&registry);
-    for (struct list_node *it = staged.next; it != &staged; it = it->next) {
-        struct stager *s = list_entry(it, struct stager, node);
-        HRESULT hr = stage(s, in);
-        if (FAILED(hr))
-            log_warn("Direct3D 12 memory of %zu bytes: the staging copy %s failed (HRESULT 0x%08lx): CUDA and "
-                     "Direct3D may see different contents", s->size, in ? "in" : "out", (unsigned long)hr);
-    }
-    ReleaseSRWLockShared(&registry);
 }
 
 static CUresult d3d_failure(const char *fn, const char *call, HRESULT hr)
@@ -199,17 +177,17 @@ CUresult d3d12_staged_source(const char *fn, ID3D12Resource *target, ID3D12Heap 
     }
     if (SUCCEEDED(hr)) {
         call = "the first copy in";
-        hr = stage(s, true);
+        hr = stage(&s->base, true);
     }
     if (FAILED(hr)) {
         CUresult r = d3d_failure(fn, call, hr);
         stager_free(s);
         return r;
     }
-    AcquireSRWLockExclusive(&registry);
-    list_add(&staged, &s->node);
-    InterlockedIncrement(&staged_count);
-    ReleaseSRWLockExclusive(&registry);
+    s->base.copy = stage;
+    s->base.size = size;
+    s->base.api = "Direct3D 12";
+    staged_add(&s->base);
     log_info("%s: %zu bytes of Direct3D 12 memory the CPU cannot reach, through a staging copy", fn, size);
     *out = (struct ext_source){s->ptr, size, s, stager_retain, stager_release};
     return CUDA_SUCCESS;

@@ -1,0 +1,48 @@
+/*
+ * src/d3d/d3d_private.h: what the Direct3D files share (Windows only): d3d12.c and d3d11_sync.c
+ * keep extmem's own devices, the other files open objects with them; staged.c keeps the memory
+ * that staging copies reach.
+ */
+#ifndef EXTMEM_D3D_PRIVATE_H
+#define EXTMEM_D3D_PRIVATE_H
+
+#include <windows.h>
+#include <d3d11.h>
+#include <d3d12.h>
+
+#include "d3d/d3d.h"
+
+/* Opens the shared Direct3D 12 object of an NT handle (which stays the caller's) or of a name
+ * with extmem's own device, as interface `iid`: *out is a new reference. `what` names the
+ * handle type in messages. */
+CUresult d3d12_open_shared(const char *fn, const char *what, HANDLE handle, const WCHAR *name, REFIID iid, void **out);
+
+/* extmem's own Direct3D 11 device (WARP where there is one) and its immediate context, which
+ * only a holder of *lock may use (d3d11_sync.c); NOT_SUPPORTED with the reason where there is
+ * none. */
+CUresult d3d11_own_device(const char *fn, ID3D11Device **device, ID3D11DeviceContext **context, SRWLOCK **lock);
+
+/* A Direct3D 11 buffer shared by KMT handle (D3D11_RESOURCE_KMT), opened with extmem's Direct3D
+ * 11 device and made *out through a staging copy (d3d11_memory.c). Rules checked already. */
+CUresult d3d_open_d3d11_kmt(const char *fn, const CUDA_EXTERNAL_MEMORY_HANDLE_DESC *d, struct ext_source *out);
+
+/* Direct3D memory reached through a staging copy (d3d12_staging.c, d3d11_memory.c), in the
+ * registry that d3d_staged_sync copies (staged.c). */
+struct staged {
+    struct list_node node;
+    HRESULT (*copy)(struct staged *s, bool in); /* in: Direct3D's to CUDA's; out: back; waited for */
+    size_t size;
+    const char *api; /* for messages */
+};
+void staged_add(struct staged *s);
+/* Before the entry is freed; waits for copies that use it. */
+void staged_remove(struct staged *s);
+
+/* Direct3D 12 memory the CPU cannot reach, made *out through a CPU-visible staging copy on
+ * the memory's own device (d3d12_staging.c): `target` is a buffer of `size` bytes (the memory,
+ * or a buffer placed over `heap`, which is then held too). Filled from target before it returns;
+ * then kept coherent by d3d_staged_sync. */
+CUresult d3d12_staged_source(const char *fn, ID3D12Resource *target, ID3D12Heap *heap, size_t size,
+                             struct ext_source *out);
+
+#endif
