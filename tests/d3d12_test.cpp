@@ -908,3 +908,81 @@ TEST_F(D3D12, D3D11Buffer_IsStaged_CoherentAtSemaphoreWaitsAndSignals)
     context->Release();
     device11->Release();
 }
+
+// Direct3D 11 sharing by KMT handle (IDXGIResource::GetSharedHandle), opened with the legacy
+// OpenSharedResource on extmem's own device: a buffer is staged, a texture is NOT_SUPPORTED.
+// Wine shares nothing (GetSharedHandle fails there): this runs in the Windows job.
+TEST_F(D3D12, D3D11KmtHandles_ABufferIsStaged_ATextureIsNotSupported)
+{
+    ID3D11DeviceContext *context = nullptr;
+    ID3D11Device *device11 = d3d11_device(&context);
+    ASSERT_NE(nullptr, device11);
+    D3D11_TEXTURE2D_DESC td = {};
+    td.Width = td.Height = 64;
+    td.MipLevels = td.ArraySize = 1;
+    td.Format = DXGI_FORMAT_R8G8B8A8_UNORM;
+    td.SampleDesc.Count = 1;
+    td.BindFlags = D3D11_BIND_SHADER_RESOURCE;
+    td.MiscFlags = D3D11_RESOURCE_MISC_SHARED;
+    ID3D11Texture2D *texture = nullptr;
+    IDXGIResource *dxgi = nullptr;
+    HANDLE kmt = nullptr;
+    HRESULT hr = device11->CreateTexture2D(&td, nullptr, &texture);
+    if (SUCCEEDED(hr))
+        hr = texture->QueryInterface(IID_PPV_ARGS(&dxgi));
+    if (SUCCEEDED(hr))
+        hr = dxgi->GetSharedHandle(&kmt);
+    if (FAILED(hr) || !kmt) {
+        ASSERT_TRUE(under_wine()) << "a shared Direct3D 11 texture: 0x" << std::hex << hr;
+        printf("wine: Direct3D 11 shares nothing (0x%lx); the KMT path runs on Windows only\n", (unsigned long)hr);
+    } else {
+        CUDA_EXTERNAL_MEMORY_HANDLE_DESC d = {};
+        d.type = CU_EXTERNAL_MEMORY_HANDLE_TYPE_D3D11_RESOURCE_KMT;
+        d.flags = CUDA_EXTERNAL_MEMORY_DEDICATED;
+        d.handle.win32.handle = kmt;
+        d.size = 64 * 64 * 4;
+        CUexternalMemory ext = nullptr;
+        EXPECT_CU(CUDA_ERROR_NOT_SUPPORTED, cuImportExternalMemory(&ext, &d));
+        EXPECT_DETAIL_HAS("texture");
+        // A shared buffer, where this Direct3D 11 shares buffers.
+        const UINT size = 4096;
+        std::vector<uint32_t> initial(size / 4, 0x600d);
+        D3D11_BUFFER_DESC bd = {size, D3D11_USAGE_DEFAULT, D3D11_BIND_UNORDERED_ACCESS, 0, D3D11_RESOURCE_MISC_SHARED, 0};
+        D3D11_SUBRESOURCE_DATA init = {initial.data(), 0, 0};
+        ID3D11Buffer *buffer = nullptr;
+        IDXGIResource *bdxgi = nullptr;
+        HANDLE bkmt = nullptr;
+        hr = device11->CreateBuffer(&bd, &init, &buffer);
+        if (SUCCEEDED(hr))
+            hr = buffer->QueryInterface(IID_PPV_ARGS(&bdxgi));
+        if (SUCCEEDED(hr))
+            hr = bdxgi->GetSharedHandle(&bkmt);
+        if (FAILED(hr) || !bkmt) {
+            printf("this Direct3D 11 shares no buffers (0x%lx): only the texture's answer was checked\n",
+                   (unsigned long)hr);
+        } else {
+            d.handle.win32.handle = bkmt;
+            d.size = size;
+            ASSERT_OK(cuImportExternalMemory(&ext, &d));
+            CUDA_EXTERNAL_MEMORY_BUFFER_DESC b = {};
+            b.size = size;
+            CUdeviceptr dptr = 0;
+            ASSERT_OK(cuExternalMemoryGetMappedBuffer(&dptr, ext, &b));
+            uint32_t first = 0;
+            ASSERT_OK(cuMemcpyDtoH(&first, dptr, 4));
+            EXPECT_EQ(0x600du, first) << "the import did not copy the shared buffer in";
+            EXPECT_OK(cuMemFree(dptr));
+            EXPECT_OK(cuDestroyExternalMemory(ext));
+        }
+        if (bdxgi)
+            bdxgi->Release();
+        if (buffer)
+            buffer->Release();
+    }
+    if (dxgi)
+        dxgi->Release();
+    if (texture)
+        texture->Release();
+    context->Release();
+    device11->Release();
+}
