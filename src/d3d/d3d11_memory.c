@@ -28,7 +28,6 @@
 
 struct d3d11_stager {
     struct staged base;
-    volatile LONG refs;
     ID3D11DeviceContext *context;
     SRWLOCK *lock;           /* extmem's context: its lock; or NULL: */
     ID3D11Multithread *mt;   /* an application's context: its device's lock */
@@ -39,33 +38,17 @@ struct d3d11_stager {
     size_t size;
 };
 
-#define RELEASE(o)                                   \
-    do {                                             \
-        if (o)                                       \
-            IUnknown_Release((IUnknown *)(void *)o); \
-    } while (0)
-
-static void stager_free(struct d3d11_stager *s)
+static void stager_free(struct staged *base)
 {
-    RELEASE(s->done);
-    RELEASE(s->staging);
-    RELEASE(s->target);
-    RELEASE(s->mt);
-    RELEASE(s->context);
+    struct d3d11_stager *s = (struct d3d11_stager *)base;
+    D3D_RELEASE(s->done);
+    D3D_RELEASE(s->staging);
+    D3D_RELEASE(s->target);
+    D3D_RELEASE(s->mt);
+    D3D_RELEASE(s->context);
     if (s->host)
         VirtualFree(s->host, 0, MEM_RELEASE);
     free(s);
-}
-
-static void stager_retain(void *o) { InterlockedIncrement(&((struct d3d11_stager *)o)->refs); }
-
-static void stager_release(void *o)
-{
-    struct d3d11_stager *s = o;
-    if (InterlockedDecrement(&s->refs) != 0)
-        return;
-    staged_remove(&s->base);
-    stager_free(s);
 }
 
 static void enter(struct d3d11_stager *s)
@@ -112,15 +95,6 @@ static HRESULT stage(struct staged *base, bool in)
     return FAILED(hr) ? hr : S_OK;
 }
 
-static CUresult d3d11_failure(const char *fn, const char *call, HRESULT hr)
-{
-    CUresult code = hr == E_OUTOFMEMORY ? CUDA_ERROR_OUT_OF_MEMORY
-                    : hr == E_NOTIMPL   ? CUDA_ERROR_NOT_SUPPORTED
-                                        : CUDA_ERROR_OPERATING_SYSTEM;
-    return fail(code, "%s: the staging copy of a Direct3D 11 buffer: %s failed (HRESULT 0x%08lx)", fn, call,
-                (unsigned long)hr);
-}
-
 /* A Direct3D 11 resource (a reference of the caller's, kept or released here) as *out: a buffer
  * of no more than `size` bytes (0: its own), staged with `context` under `lock`, or (lock NULL)
  * under the device's ID3D11Multithread lock. */
@@ -145,7 +119,7 @@ static CUresult staged_buffer(const char *fn, ID3D11Resource *resource, unsigned
         ID3D11Buffer_Release(buffer);
         return fail(CUDA_ERROR_OUT_OF_MEMORY, "%s: out of host memory", fn);
     }
-    s->refs = 1;
+    s->base.destroy = stager_free;
     s->target = buffer;
     s->size = desc.ByteWidth;
     s->context = context;
@@ -181,16 +155,15 @@ static CUresult staged_buffer(const char *fn, ID3D11Resource *resource, unsigned
         CUresult r = !lock && !s->mt ? fail(CUDA_ERROR_NOT_SUPPORTED, "%s: this Direct3D 11 has no ID3D11Multithread "
                                             "(Windows 10 and later): extmem cannot use the application's immediate "
                                             "context safely from its stream threads", fn)
-                                     : d3d11_failure(fn, call, hr);
-        stager_free(s);
+                                     : staged_failure(fn, "Direct3D 11", call, hr);
+        stager_free(&s->base);
         return r;
     }
     s->base.copy = stage;
     s->base.size = s->size;
     s->base.api = "Direct3D 11";
-    staged_add(&s->base);
+    staged_add(&s->base, s->host, out);
     log_info("%s: a Direct3D 11 buffer of %zu bytes, through a staging copy", fn, s->size);
-    *out = (struct ext_source){s->host, s->size, s, stager_retain, stager_release};
     return CUDA_SUCCESS;
 }
 

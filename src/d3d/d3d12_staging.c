@@ -28,7 +28,6 @@
 
 struct stager {
     struct staged base;    /* in the registry (staged.c) while it lives */
-    volatile LONG refs;
     SRWLOCK lock;          /* one copy at a time: the allocator and the list are not shared */
     ID3D12Device *device;  /* the memory's own */
     ID3D12CommandQueue *queue;
@@ -44,38 +43,22 @@ struct stager {
     size_t size;
 };
 
-#define RELEASE(o)                                   \
-    do {                                             \
-        if (o)                                       \
-            IUnknown_Release((IUnknown *)(void *)o); \
-    } while (0)
-
-static void stager_free(struct stager *s)
+static void stager_free(struct staged *base)
 {
+    struct stager *s = (struct stager *)base;
     if (s->ptr)
         ID3D12Resource_Unmap(s->staging, 0, NULL);
-    RELEASE(s->staging);
-    RELEASE(s->target);
-    RELEASE(s->heap);
-    RELEASE(s->list);
-    RELEASE(s->allocator);
-    RELEASE(s->fence);
-    RELEASE(s->queue);
-    RELEASE(s->device);
+    D3D_RELEASE(s->staging);
+    D3D_RELEASE(s->target);
+    D3D_RELEASE(s->heap);
+    D3D_RELEASE(s->list);
+    D3D_RELEASE(s->allocator);
+    D3D_RELEASE(s->fence);
+    D3D_RELEASE(s->queue);
+    D3D_RELEASE(s->device);
     if (s->done)
         CloseHandle(s->done);
     free(s);
-}
-
-static void stager_retain(void *o) { InterlockedIncrement(&((struct stager *)o)->refs); }
-
-static void stager_release(void *o)
-{
-    struct stager *s = o;
-    if (InterlockedDecrement(&s->refs) != 0)
-        return;
-    staged_remove(&s->base);
-    stager_free(s);
 }
 
 /* One copy, `in` (Direct3D's memory to the staging buffer) or out, waited for. */
@@ -110,22 +93,13 @@ static HRESULT stage(struct staged *base, bool in)
     return hr;
 }
 
-static CUresult d3d_failure(const char *fn, const char *call, HRESULT hr)
-{
-    CUresult code = hr == E_OUTOFMEMORY ? CUDA_ERROR_OUT_OF_MEMORY
-                    : hr == E_NOTIMPL   ? CUDA_ERROR_NOT_SUPPORTED
-                                        : CUDA_ERROR_OPERATING_SYSTEM;
-    return fail(code, "%s: the staging copy of memory the CPU cannot reach: %s failed (HRESULT 0x%08lx)", fn, call,
-                (unsigned long)hr);
-}
-
 CUresult d3d12_staged_source(const char *fn, ID3D12Resource *target, ID3D12Heap *heap, size_t size,
                              struct ext_source *out)
 {
     struct stager *s = calloc(1, sizeof(*s));
     if (!s)
         return fail(CUDA_ERROR_OUT_OF_MEMORY, "%s: out of host memory", fn);
-    s->refs = 1;
+    s->base.destroy = stager_free;
     InitializeSRWLock(&s->lock);
     s->target = target;
     ID3D12Resource_AddRef(target);
@@ -180,15 +154,14 @@ CUresult d3d12_staged_source(const char *fn, ID3D12Resource *target, ID3D12Heap 
         hr = stage(&s->base, true);
     }
     if (FAILED(hr)) {
-        CUresult r = d3d_failure(fn, call, hr);
-        stager_free(s);
+        CUresult r = staged_failure(fn, "Direct3D 12", call, hr);
+        stager_free(&s->base);
         return r;
     }
     s->base.copy = stage;
     s->base.size = size;
     s->base.api = "Direct3D 12";
-    staged_add(&s->base);
+    staged_add(&s->base, s->ptr, out);
     log_info("%s: %zu bytes of Direct3D 12 memory the CPU cannot reach, through a staging copy", fn, size);
-    *out = (struct ext_source){s->ptr, size, s, stager_retain, stager_release};
     return CUDA_SUCCESS;
 }

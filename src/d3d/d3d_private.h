@@ -30,13 +30,22 @@ CUresult d3d_open_d3d11_kmt(const char *fn, const CUDA_EXTERNAL_MEMORY_HANDLE_DE
  * registry that d3d_staged_sync copies (staged.c). */
 struct staged {
     struct list_node node;
+    volatile LONG refs; /* the import's and its mapped buffers' (ext_source's retain/release) */
     HRESULT (*copy)(struct staged *s, bool in); /* in: Direct3D's to CUDA's; out: back; waited for */
+    void (*destroy)(struct staged *s);          /* frees it, also one never added */
     size_t size;
     const char *api; /* for messages */
 };
-void staged_add(struct staged *s);
-/* Before the entry is freed; waits for copies that use it. */
-void staged_remove(struct staged *s);
+/* Adds s, set up and filled, with one reference, and makes *out of its bytes at ptr. */
+void staged_add(struct staged *s, void *ptr, struct ext_source *out);
+/* A failed Direct3D call while setting one up, as a CUDA code with the call named. */
+CUresult staged_failure(const char *fn, const char *api, const char *call, HRESULT hr);
+
+#define D3D_RELEASE(o)                               \
+    do {                                             \
+        if (o)                                       \
+            IUnknown_Release((IUnknown *)(void *)o); \
+    } while (0)
 
 /* Direct3D 12 memory the CPU cannot reach, made *out through a CPU-visible staging copy on
  * the memory's own device (d3d12_staging.c): `target` is a buffer of `size` bytes (the memory,

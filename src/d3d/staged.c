@@ -10,20 +10,38 @@ static SRWLOCK registry = SRWLOCK_INIT;
 static struct list_node entries = {&entries, &entries};
 static volatile LONG count;
 
-void staged_add(struct staged *s)
-{
-    AcquireSRWLockExclusive(&registry);
-    list_add(&entries, &s->node);
-    InterlockedIncrement(&count);
-    ReleaseSRWLockExclusive(&registry);
-}
+static void staged_retain(void *o) { InterlockedIncrement(&((struct staged *)o)->refs); }
 
-void staged_remove(struct staged *s)
+/* The last reference: out of the registry (waiting for copies that use it), then freed. */
+static void staged_release(void *o)
 {
+    struct staged *s = o;
+    if (InterlockedDecrement(&s->refs) != 0)
+        return;
     AcquireSRWLockExclusive(&registry);
     list_del(&s->node);
     InterlockedDecrement(&count);
     ReleaseSRWLockExclusive(&registry);
+    s->destroy(s);
+}
+
+void staged_add(struct staged *s, void *ptr, struct ext_source *out)
+{
+    s->refs = 1;
+    AcquireSRWLockExclusive(&registry);
+    list_add(&entries, &s->node);
+    InterlockedIncrement(&count);
+    ReleaseSRWLockExclusive(&registry);
+    *out = (struct ext_source){ptr, s->size, s, staged_retain, staged_release};
+}
+
+CUresult staged_failure(const char *fn, const char *api, const char *call, HRESULT hr)
+{
+    CUresult code = hr == E_OUTOFMEMORY ? CUDA_ERROR_OUT_OF_MEMORY
+                    : hr == E_NOTIMPL   ? CUDA_ERROR_NOT_SUPPORTED
+                                        : CUDA_ERROR_OPERATING_SYSTEM;
+    return fail(code, "%s: the staging copy of %s memory: %s failed (HRESULT 0x%08lx)", fn, api, call,
+                (unsigned long)hr);
 }
 
 void d3d_staged_sync(bool in)
