@@ -910,9 +910,10 @@ TEST_F(D3D12, D3D11Buffer_IsStaged_CoherentAtSemaphoreWaitsAndSignals)
 }
 
 // Direct3D 11 sharing by KMT handle (IDXGIResource::GetSharedHandle), opened with the legacy
-// OpenSharedResource on extmem's own device: a buffer is staged, a texture is NOT_SUPPORTED.
-// Wine shares nothing (GetSharedHandle fails there): this runs in the Windows job.
-TEST_F(D3D12, D3D11KmtHandles_ABufferIsStaged_ATextureIsNotSupported)
+// OpenSharedResource on extmem's own device: a buffer is staged, a texture is NOT_SUPPORTED; a
+// buffer by NT handle is opened by Direct3D 12 and staged. Wine shares nothing (GetSharedHandle
+// fails there): this runs in the Windows job.
+TEST_F(D3D12, D3D11SharedHandles_ABufferIsStaged_ATextureIsNotSupported)
 {
     ID3D11DeviceContext *context = nullptr;
     ID3D11Device *device11 = d3d11_device(&context);
@@ -958,8 +959,8 @@ TEST_F(D3D12, D3D11KmtHandles_ABufferIsStaged_ATextureIsNotSupported)
         if (SUCCEEDED(hr))
             hr = bdxgi->GetSharedHandle(&bkmt);
         if (FAILED(hr) || !bkmt) {
-            printf("this Direct3D 11 shares no buffers (0x%lx): only the texture's answer was checked\n",
-                   (unsigned long)hr);
+            printf("this Direct3D 11 shares no buffers by KMT handle (0x%lx): only the texture's answer was "
+                   "checked\n", (unsigned long)hr);
         } else {
             d.handle.win32.handle = bkmt;
             d.size = size;
@@ -978,6 +979,42 @@ TEST_F(D3D12, D3D11KmtHandles_ABufferIsStaged_ATextureIsNotSupported)
             bdxgi->Release();
         if (buffer)
             buffer->Release();
+        // By NT handle (D3D11_RESOURCE_MISC_SHARED_NTHANDLE): opened by Direct3D 12, staged.
+        bd.MiscFlags = D3D11_RESOURCE_MISC_SHARED | D3D11_RESOURCE_MISC_SHARED_NTHANDLE;
+        ID3D11Buffer *nt_buffer = nullptr;
+        IDXGIResource1 *dxgi1 = nullptr;
+        HANDLE nt = nullptr;
+        hr = device11->CreateBuffer(&bd, &init, &nt_buffer);
+        if (SUCCEEDED(hr))
+            hr = nt_buffer->QueryInterface(IID_PPV_ARGS(&dxgi1));
+        if (SUCCEEDED(hr))
+            hr = dxgi1->CreateSharedHandle(nullptr, DXGI_SHARED_RESOURCE_READ | DXGI_SHARED_RESOURCE_WRITE, nullptr,
+                                           &nt);
+        if (FAILED(hr) || !nt) {
+            printf("this Direct3D 11 shares no buffers by NT handle (0x%lx)\n", (unsigned long)hr);
+        } else {
+            CUDA_EXTERNAL_MEMORY_HANDLE_DESC nd = {};
+            nd.type = CU_EXTERNAL_MEMORY_HANDLE_TYPE_D3D11_RESOURCE;
+            nd.flags = CUDA_EXTERNAL_MEMORY_DEDICATED;
+            nd.handle.win32.handle = nt;
+            nd.size = size;
+            ASSERT_OK(cuImportExternalMemory(&ext, &nd));
+            CUDA_EXTERNAL_MEMORY_BUFFER_DESC b = {};
+            b.size = size;
+            CUdeviceptr dptr = 0;
+            ASSERT_OK(cuExternalMemoryGetMappedBuffer(&dptr, ext, &b));
+            uint32_t first = 0;
+            ASSERT_OK(cuMemcpyDtoH(&first, dptr, 4));
+            EXPECT_EQ(0x600du, first) << "the import did not copy the shared buffer in";
+            EXPECT_OK(cuMemFree(dptr));
+            EXPECT_OK(cuDestroyExternalMemory(ext));
+            EXPECT_TRUE(fd_is_open((int)(intptr_t)nt)); // the specification: it stays the caller's
+            CloseHandle(nt);
+        }
+        if (dxgi1)
+            dxgi1->Release();
+        if (nt_buffer)
+            nt_buffer->Release();
     }
     if (dxgi)
         dxgi->Release();
