@@ -18,6 +18,7 @@
 #include <sys/wait.h>
 #include <thread>
 #include <unistd.h>
+#include <vector>
 
 using namespace extmem_test;
 
@@ -702,6 +703,29 @@ TEST_F(ExternalSemaphore, Runtime_ImportSignalWaitDestroy)
     EXPECT_EQ(cudaSuccess, cudaDestroyExternalSemaphore(sem));
     EXPECT_EQ(cudaErrorInvalidResourceHandle, cudaDestroyExternalSemaphore(sem));
     cudaGetLastError();
+}
+
+TEST_F(ExternalSemaphore, Runtime_MoreParametersThanTheStackBatch_AllGoInOneCallInOrder)
+{
+    Exported e(SEMP_TIMELINE);
+    cudaExternalSemaphoreHandleDesc d{};
+    d.type = cudaExternalSemaphoreHandleTypeTimelineSemaphoreFd;
+    d.handle.fd = e.fd();
+    cudaExternalSemaphore_t sem = nullptr;
+    ASSERT_EQ(cudaSuccess, cudaImportExternalSemaphore(&sem, &d));
+    const unsigned n = 100; // the runtime converts 32 on its stack, more in memory of their own
+    std::vector<cudaExternalSemaphore_t> sems(n, sem);
+    std::vector<cudaExternalSemaphoreSignalParams> sp(n);
+    std::vector<cudaExternalSemaphoreWaitParams> wp(n);
+    for (unsigned i = 0; i < n; ++i) {
+        sp[i].params.fence.value = i + 1;
+        wp[i].params.fence.value = i + 1;
+    }
+    ASSERT_EQ(cudaSuccess, cudaSignalExternalSemaphoresAsync(sems.data(), sp.data(), n, (cudaStream_t)stream));
+    ASSERT_EQ(cudaSuccess, cudaWaitExternalSemaphoresAsync(sems.data(), wp.data(), n, (cudaStream_t)stream));
+    ASSERT_EQ(cudaSuccess, cudaStreamSynchronize((cudaStream_t)stream));
+    EXPECT_EQ((uint64_t)n, sem_exporter_value(e.s)) << "the last signal's value, converted from the heap";
+    EXPECT_EQ(cudaSuccess, cudaDestroyExternalSemaphore(sem));
 }
 
 TEST(ExternalSemaphoreProcAddress, EveryCallAndItsPerThreadFormAreFound)

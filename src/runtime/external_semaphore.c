@@ -32,7 +32,7 @@ cudaError_t CUDARTAPI cudaImportExternalSemaphore(cudaExternalSemaphore_t *extSe
     return err;
 }
 
-/* Parameters are converted in batches, so any number of semaphores goes through. */
+/* Up to BATCH parameters are converted on the stack, more in memory of their own. */
 #define BATCH 32
 
 static void signal_params(CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS *out, const struct cudaExternalSemaphoreSignalParams *in)
@@ -58,10 +58,33 @@ static void wait_params(CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS *out, const struct c
     memcpy(out->reserved, in->reserved, sizeof(out->reserved));
 }
 
+/* Signals or waits: the runtime's parameter type, the driver's, and the driver's call. */
+struct direction {
+    size_t in_size, out_size;
+    void (*convert)(void *out, const void *in);
+    CUresult (*call)(const CUexternalSemaphore *sems, const void *params, unsigned int n, CUstream stream);
+};
+
+static void convert_signal(void *out, const void *in) { signal_params(out, in); }
+static void convert_wait(void *out, const void *in) { wait_params(out, in); }
+static CUresult call_signal(const CUexternalSemaphore *sems, const void *params, unsigned int n, CUstream stream)
+{
+    return cuSignalExternalSemaphoresAsync(sems, params, n, stream);
+}
+static CUresult call_wait(const CUexternalSemaphore *sems, const void *params, unsigned int n, CUstream stream)
+{
+    return cuWaitExternalSemaphoresAsync(sems, params, n, stream);
+}
+
+static const struct direction signals = {sizeof(struct cudaExternalSemaphoreSignalParams),
+                                         sizeof(CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS), convert_signal, call_signal};
+static const struct direction waits = {sizeof(struct cudaExternalSemaphoreWaitParams),
+                                       sizeof(CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS), convert_wait, call_wait};
+
 /* One driver call for all of them, so the stream sees one piece of work, as the driver's
  * caller would: the parameters are converted into a buffer of the driver's type. */
-static cudaError_t signal_all(const char *fn, const cudaExternalSemaphore_t *sems,
-                              const struct cudaExternalSemaphoreSignalParams *params, unsigned int n, cudaStream_t stream)
+static cudaError_t all(const char *fn, const struct direction *dir, const cudaExternalSemaphore_t *sems,
+                       const void *params, unsigned int n, cudaStream_t stream)
 {
     cudaError_t err = rt_context();
     if (err != cudaSuccess)
@@ -69,37 +92,31 @@ static cudaError_t signal_all(const char *fn, const cudaExternalSemaphore_t *sem
     if (!sems || !params || n == 0)
         return rt_fail(cudaErrorInvalidValue, "%s: %s", fn,
                        !sems ? "extSemArray is NULL" : !params ? "paramsArray is NULL" : "numExtSems is 0");
-    CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS local[BATCH], *p = n <= BATCH ? local : malloc(n * sizeof(*p));
+    union {
+        CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS signal[BATCH];
+        CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS wait[BATCH];
+    } local;
+    unsigned char *p = n <= BATCH ? (unsigned char *)&local : malloc((size_t)n * dir->out_size);
     if (!p)
         return rt_fail(cudaErrorMemoryAllocation, "%s: out of host memory for %u parameters", fn, n);
     for (unsigned int i = 0; i < n; ++i)
-        signal_params(&p[i], &params[i]);
-    err = rt_cu(cuSignalExternalSemaphoresAsync((const CUexternalSemaphore *)(const void *)sems, p, n,
-                                                (CUstream)(void *)stream));
-    if (p != local)
+        dir->convert(p + i * dir->out_size, (const unsigned char *)params + i * dir->in_size);
+    err = rt_cu(dir->call((const CUexternalSemaphore *)(const void *)sems, p, n, (CUstream)(void *)stream));
+    if (p != (unsigned char *)&local)
         free(p);
     return err;
+}
+
+static cudaError_t signal_all(const char *fn, const cudaExternalSemaphore_t *sems,
+                              const struct cudaExternalSemaphoreSignalParams *params, unsigned int n, cudaStream_t stream)
+{
+    return all(fn, &signals, sems, params, n, stream);
 }
 
 static cudaError_t wait_all(const char *fn, const cudaExternalSemaphore_t *sems,
                             const struct cudaExternalSemaphoreWaitParams *params, unsigned int n, cudaStream_t stream)
 {
-    cudaError_t err = rt_context();
-    if (err != cudaSuccess)
-        return err;
-    if (!sems || !params || n == 0)
-        return rt_fail(cudaErrorInvalidValue, "%s: %s", fn,
-                       !sems ? "extSemArray is NULL" : !params ? "paramsArray is NULL" : "numExtSems is 0");
-    CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS local[BATCH], *p = n <= BATCH ? local : malloc(n * sizeof(*p));
-    if (!p)
-        return rt_fail(cudaErrorMemoryAllocation, "%s: out of host memory for %u parameters", fn, n);
-    for (unsigned int i = 0; i < n; ++i)
-        wait_params(&p[i], &params[i]);
-    err = rt_cu(cuWaitExternalSemaphoresAsync((const CUexternalSemaphore *)(const void *)sems, p, n,
-                                              (CUstream)(void *)stream));
-    if (p != local)
-        free(p);
-    return err;
+    return all(fn, &waits, sems, params, n, stream);
 }
 
 cudaError_t CUDARTAPI cudaSignalExternalSemaphoresAsync(const cudaExternalSemaphore_t *extSemArray,
