@@ -40,6 +40,11 @@ static const char *type_name(CUexternalMemoryHandleType t)
     return (unsigned)t < sizeof(names) / sizeof(names[0]) ? names[t] : "?";
 }
 
+static bool is_kmt(CUexternalMemoryHandleType t)
+{
+    return t == CU_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_WIN32_KMT || t == CU_EXTERNAL_MEMORY_HANDLE_TYPE_D3D11_RESOURCE_KMT;
+}
+
 /* The rules that do not look at the handle, in the driver's order: the descriptor, the
  * type, the size, the flags and reserved fields, the dedicated-flag rule, then whether the
  * platform has the type at all. On every failure the caller's fd stays open. */
@@ -80,25 +85,7 @@ static CUresult check_desc(const char *fn, const CUDA_EXTERNAL_MEMORY_HANDLE_DES
                     type_name(d->type));
     /* The specification: KMT handles (OPAQUE_WIN32_KMT, D3D11_RESOURCE_KMT) come without a
      * name; the NT-handle types take "exactly one" of a handle and a name. */
-    const void *handle = d->handle.win32.handle, *name = d->handle.win32.name;
-    bool kmt = d->type == CU_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_WIN32_KMT ||
-               d->type == CU_EXTERNAL_MEMORY_HANDLE_TYPE_D3D11_RESOURCE_KMT;
-    if (kmt && (!handle || name))
-        return fail(CUDA_ERROR_INVALID_VALUE, "%s: %s takes handle.win32.handle and no name (KMT handles have none); "
-                    "%s", fn, type_name(d->type), !handle ? "the handle is NULL" : "a name is set");
-    if (!kmt && !handle == !name)
-        return fail(CUDA_ERROR_INVALID_VALUE, "%s: %s takes exactly one of handle.win32.handle and handle.win32.name; "
-                    "%s", fn, type_name(d->type), handle ? "both are set" : "both are NULL");
-    return CUDA_SUCCESS;
-}
-
-/* A UTF-16 name for messages: ASCII as it is, anything else as '?', long names cut. */
-static void name_text(const uint16_t *name, char *out, size_t size)
-{
-    size_t n = 0;
-    for (; name[n] && n + 1 < size; ++n)
-        out[n] = name[n] >= 0x20 && name[n] < 0x7f ? (char)name[n] : '?';
-    out[n] = '\0';
+    return ext_handle_check(fn, type_name(d->type), is_kmt(d->type), d->handle.win32.handle, d->handle.win32.name);
 }
 
 /* Where the memory object is: *h is the caller's fd or handle, or (*opened) a handle extmem
@@ -112,32 +99,8 @@ static CUresult locate(const char *fn, const CUDA_EXTERNAL_MEMORY_HANDLE_DESC *d
         snprintf(label, label_size, "fd %d", d->handle.fd);
         return CUDA_SUCCESS;
     }
-    if (d->handle.win32.handle && d->type == CU_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_WIN32) {
-        *h = (os_handle)(intptr_t)d->handle.win32.handle;
-        snprintf(label, label_size, "handle %p", d->handle.win32.handle);
-        return CUDA_SUCCESS;
-    }
-    char text[128];
-    int err;
-    if (d->handle.win32.name) {
-        char name[80];
-        name_text(d->handle.win32.name, name, sizeof(name));
-        snprintf(label, label_size, "the memory named \"%s\"", name);
-        if ((err = os_external_open_name(d->handle.win32.name, h)))
-            return fail(CUDA_ERROR_INVALID_VALUE, "%s: no memory object can be opened by the name \"%s\": %s", fn, name,
-                        os_error_string(err, text, sizeof(text)));
-    } else {
-        uintptr_t token = (uintptr_t)d->handle.win32.handle;
-        snprintf(label, label_size, "KMT handle 0x%llx", (unsigned long long)token);
-        if (token > UINT32_MAX)
-            return fail(CUDA_ERROR_INVALID_VALUE, "%s: %s is not a KMT handle (a D3DKMT_HANDLE has 32 bits)", fn, label);
-        if ((err = os_external_open_token((uint32_t)token, h)))
-            return fail(CUDA_ERROR_INVALID_VALUE, "%s: no memory object has the %s (a KMT handle holds no reference: "
-                        "it ends with the last handle to its memory): %s", fn, label,
-                        os_error_string(err, text, sizeof(text)));
-    }
-    *opened = true;
-    return CUDA_SUCCESS;
+    return ext_handle_locate(fn, "memory object", is_kmt(d->type), d->handle.win32.handle, d->handle.win32.name, h,
+                             opened, label, label_size);
 }
 
 /* An OPAQUE_WIN32 handle or name of no section may be a Direct3D shared resource: what Direct3D

@@ -134,16 +134,9 @@ static CUresult check_desc(const char *fn, const CUDA_EXTERNAL_SEMAPHORE_HANDLE_
                     type_name(d->type));
     /* NVIDIA's cuda.h: KMT handles come without a name; the NT-handle types take exactly one of
      * a handle and a name. */
-    const void *handle = d->handle.win32.handle, *name = d->handle.win32.name;
     bool kmt = d->type == CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_WIN32_KMT ||
                d->type == CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_D3D11_KEYED_MUTEX_KMT;
-    if (kmt && (!handle || name))
-        return fail(CUDA_ERROR_INVALID_VALUE, "%s: %s takes handle.win32.handle and no name (KMT handles have none); %s",
-                    fn, type_name(d->type), !handle ? "the handle is NULL" : "a name is set");
-    if (!kmt && !handle == !name)
-        return fail(CUDA_ERROR_INVALID_VALUE, "%s: %s takes exactly one of handle.win32.handle and handle.win32.name; "
-                    "%s", fn, type_name(d->type), handle ? "both are set" : "both are NULL");
-    return CUDA_SUCCESS;
+    return ext_handle_check(fn, type_name(d->type), kmt, d->handle.win32.handle, d->handle.win32.name);
 }
 
 /* The payload's handle: the caller's fd or NT handle, or (*opened) one extmem opened by the
@@ -157,29 +150,8 @@ static CUresult locate(const char *fn, const CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC
         snprintf(label, label_size, "fd %d", d->handle.fd);
         return CUDA_SUCCESS;
     }
-    if (d->type != CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_WIN32_KMT && d->handle.win32.handle) {
-        *h = (os_handle)(intptr_t)d->handle.win32.handle;
-        snprintf(label, label_size, "handle %p", d->handle.win32.handle);
-        return CUDA_SUCCESS;
-    }
-    char text[128];
-    int err;
-    if (d->handle.win32.name) {
-        snprintf(label, label_size, "the semaphore of the given name");
-        if ((err = os_external_open_name(d->handle.win32.name, h)))
-            return fail(CUDA_ERROR_INVALID_VALUE, "%s: no object can be opened by that name: %s", fn,
-                        os_error_string(err, text, sizeof(text)));
-    } else {
-        uintptr_t token = (uintptr_t)d->handle.win32.handle;
-        snprintf(label, label_size, "KMT handle 0x%llx", (unsigned long long)token);
-        if (token > UINT32_MAX)
-            return fail(CUDA_ERROR_INVALID_VALUE, "%s: %s is not a KMT handle (a D3DKMT_HANDLE has 32 bits)", fn, label);
-        if ((err = os_external_open_token((uint32_t)token, h)))
-            return fail(CUDA_ERROR_INVALID_VALUE, "%s: no object has the %s (a KMT handle holds no reference): %s", fn,
-                        label, os_error_string(err, text, sizeof(text)));
-    }
-    *opened = true;
-    return CUDA_SUCCESS;
+    return ext_handle_locate(fn, "semaphore", d->type == CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_WIN32_KMT,
+                             d->handle.win32.handle, d->handle.win32.name, h, opened, label, label_size);
 }
 
 CUresult CUDAAPI cuImportExternalSemaphore(CUexternalSemaphore *extSem_out,

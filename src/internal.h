@@ -389,6 +389,15 @@ struct ext_source {
 CUresult ext_import_source(const char *fn, const struct ext_source *src, unsigned long long size,
                            CUexternalMemoryHandleType type, CUexternalMemory *out);
 
+/* ---- The Windows handle rules of external memory and semaphores (external_handle.c) ---- */
+/* A descriptor's handle and name for `type` (its name in messages): a KMT type takes a handle
+ * and no name, the others exactly one of the two. */
+CUresult ext_handle_check(const char *fn, const char *type, bool kmt, const void *handle, const void *name);
+/* Where the object is: *h is the caller's NT handle, or (*opened) one extmem opened by the name
+ * or KMT token; `what` names the object in messages, *label names the handle. */
+CUresult ext_handle_locate(const char *fn, const char *what, bool kmt, const void *handle, const uint16_t *name,
+                           os_handle *h, bool *opened, char *label, size_t label_size);
+
 /* ---- External semaphores (external_semaphore.c) ----
  * A semaphore that is not an extmem payload (src/sem_payload.h): a Direct3D fence, for one
  * (src/d3d). Its owner gives these calls; stream workers make them. */
