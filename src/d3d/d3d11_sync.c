@@ -106,26 +106,16 @@ static void fence_signal(void *o, uint64_t value)
 
 static uint64_t fence_value(void *o) { return ID3D11Fence_GetCompletedValue(((struct fence_owner *)o)->fence); }
 
+static UINT64 completed11(void *fence) { return ID3D11Fence_GetCompletedValue((ID3D11Fence *)fence); }
+static HRESULT set_event11(void *fence, UINT64 value, HANDLE event)
+{
+    return ID3D11Fence_SetEventOnCompletion((ID3D11Fence *)fence, value, event);
+}
+static const struct d3d_fence_calls calls11 = {"ID3D11Fence", completed11, set_event11};
+
 static sem_wait_result fence_wait(void *o, uint64_t value, uint64_t timeout_ns)
 {
-    struct fence_owner *f = o;
-    if (ID3D11Fence_GetCompletedValue(f->fence) >= value)
-        return SEM_PASSED;
-    HANDLE event = CreateEventW(NULL, FALSE, FALSE, NULL);
-    if (!event)
-        return SEM_FAILED;
-    sem_wait_result result = SEM_TIMED_OUT;
-    HRESULT hr = ID3D11Fence_SetEventOnCompletion(f->fence, value, event);
-    if (FAILED(hr)) {
-        log_info("external semaphore: ID3D11Fence::SetEventOnCompletion(%llu) failed (HRESULT 0x%08lx)",
-                 (unsigned long long)value, (unsigned long)hr);
-        result = SEM_FAILED;
-    } else if (WaitForSingleObject(event, (DWORD)((timeout_ns + 999999u) / 1000000u)) == WAIT_OBJECT_0 ||
-               ID3D11Fence_GetCompletedValue(f->fence) >= value) {
-        result = SEM_PASSED;
-    }
-    CloseHandle(event);
-    return result;
+    return d3d_fence_wait(((struct fence_owner *)o)->fence, &calls11, value, timeout_ns);
 }
 
 static void fence_release(void *o)

@@ -42,10 +42,9 @@ static void fence_signal(void *o, uint64_t value)
 
 static uint64_t fence_value(void *o) { return ID3D12Fence_GetCompletedValue(((struct fence_owner *)o)->fence); }
 
-static sem_wait_result fence_wait(void *o, uint64_t value, uint64_t timeout_ns)
+sem_wait_result d3d_fence_wait(void *fence, const struct d3d_fence_calls *calls, uint64_t value, uint64_t timeout_ns)
 {
-    struct fence_owner *f = o;
-    if (ID3D12Fence_GetCompletedValue(f->fence) >= value)
+    if (calls->completed(fence) >= value)
         return SEM_PASSED;
     HANDLE event = CreateEventW(NULL, FALSE, FALSE, NULL);
     if (!event) {
@@ -53,18 +52,30 @@ static sem_wait_result fence_wait(void *o, uint64_t value, uint64_t timeout_ns)
         return SEM_FAILED;
     }
     sem_wait_result result = SEM_TIMED_OUT;
-    HRESULT hr = ID3D12Fence_SetEventOnCompletion(f->fence, value, event);
+    HRESULT hr = calls->set_event(fence, value, event);
     if (FAILED(hr)) {
-        log_info("external semaphore: ID3D12Fence::SetEventOnCompletion(%llu) failed (HRESULT 0x%08lx)",
+        log_info("external semaphore: %s::SetEventOnCompletion(%llu) failed (HRESULT 0x%08lx)", calls->name,
                  (unsigned long long)value, (unsigned long)hr);
         result = SEM_FAILED;
     } else {
         DWORD ms = timeout_ns >= (uint64_t)INFINITE * 1000000u ? INFINITE - 1 : (DWORD)((timeout_ns + 999999u) / 1000000u);
-        if (WaitForSingleObject(event, ms) == WAIT_OBJECT_0 || ID3D12Fence_GetCompletedValue(f->fence) >= value)
+        if (WaitForSingleObject(event, ms) == WAIT_OBJECT_0 || calls->completed(fence) >= value)
             result = SEM_PASSED;
     }
     CloseHandle(event);
     return result;
+}
+
+static UINT64 completed12(void *fence) { return ID3D12Fence_GetCompletedValue((ID3D12Fence *)fence); }
+static HRESULT set_event12(void *fence, UINT64 value, HANDLE event)
+{
+    return ID3D12Fence_SetEventOnCompletion((ID3D12Fence *)fence, value, event);
+}
+static const struct d3d_fence_calls calls12 = {"ID3D12Fence", completed12, set_event12};
+
+static sem_wait_result fence_wait(void *o, uint64_t value, uint64_t timeout_ns)
+{
+    return d3d_fence_wait(((struct fence_owner *)o)->fence, &calls12, value, timeout_ns);
 }
 
 static void fence_release(void *o)

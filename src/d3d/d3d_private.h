@@ -17,6 +17,15 @@
  * handle type in messages. */
 CUresult d3d12_open_shared(const char *fn, const char *what, HANDLE handle, const WCHAR *name, REFIID iid, void **out);
 
+/* A fence's CPU side, the same in Direct3D 12 and 11 (ID3D12Fence, ID3D11Fence). */
+struct d3d_fence_calls {
+    const char *name; /* the interface, for messages */
+    UINT64 (*completed)(void *fence);
+    HRESULT (*set_event)(void *fence, UINT64 value, HANDLE event);
+};
+/* A stream's wait for `value`, up to timeout_ns: an event the fence sets (d3d12_fence.c). */
+sem_wait_result d3d_fence_wait(void *fence, const struct d3d_fence_calls *calls, uint64_t value, uint64_t timeout_ns);
+
 /* extmem's own Direct3D 11 device (WARP where there is one) and its immediate context, which
  * only a holder of *lock may use (d3d11_sync.c); NOT_SUPPORTED with the reason where there is
  * none. */
