@@ -7,9 +7,10 @@
  * (cuMemcpyHtoD's dst, cuMemcpyDtoH's src, both of cuMemcpyDtoD, a fill, a DEVICE side of a 2D
  * copy) it is INVALID_VALUE; where any address is allowed (cuMemcpy, cuMemcpyAsync, the host
  * side of a directed copy, HOST and UNIFIED sides), an asynchronous copy never touches it after
- * the call returns: a pageable source is staged at the call (up to STAGE_MAX bytes; beyond, the
- * call waits for the copy, as the driver's 64 MiB upload did), and a copy into pageable memory
- * returns once it is done. So freeing the caller's buffer after the call is always safe.
+ * the call returns: a pageable source is staged at the call when the copy is queued (up to
+ * STAGE_MAX bytes; beyond, the call waits for the copy, as the driver's 64 MiB upload did; a
+ * default stream that runs the copy in the caller needs neither), and a copy into pageable
+ * memory returns once it is done. So freeing the caller's buffer after the call is always safe.
  */
 #include "per_thread.h"
 
@@ -25,7 +26,7 @@ struct copy_work {
     size_t dst_pitch, src_pitch;
     unsigned int elem;          /* fills: element size (1, 2, 4); 0 for a copy */
     uint32_t value;
-    unsigned char staged[];     /* a staged pageable source (src points here), else empty */
+    unsigned char *staged;      /* a staged pageable source (src points here), or NULL */
 };
 
 /* The largest pageable source an asynchronous copy stages; the driver staged 4 KiB at once and
@@ -102,13 +103,19 @@ static bool overlaps(const struct copy_work *c)
     return d < s + slen && s < d + dlen;
 }
 
+static void copy_free(struct copy_work *c)
+{
+    free(c->staged);
+    free(c);
+}
+
 static void run_copy(struct work *w)
 {
     struct copy_work *c = (struct copy_work *)w;
     size_t total = row_bytes(c) * c->height, workers = pool_worker_count();
     if (total < PARALLEL_MIN || workers < 2 || overlaps(c)) {
         copy_rows(c, 0, c->height);
-        free(c);
+        copy_free(c);
         return;
     }
     struct copy_job j = {.c = c};
@@ -123,7 +130,22 @@ static void run_copy(struct work *w)
         j.job.count = (c->height + j.rows - 1) / j.rows;
     }
     pool_run(&j.job);
-    free(c);
+    copy_free(c);
+}
+
+/* The copy is queued, and its source is pageable memory the caller may free when the call
+ * returns (struct work.detach): the rows, packed, into memory of the copy's own. */
+static bool stage_source(struct work *w)
+{
+    struct copy_work *c = (struct copy_work *)w;
+    unsigned char *staged = malloc(c->width * c->height);
+    if (!staged)
+        return false; /* the call waits for the copy instead */
+    for (size_t row = 0; row < c->height; ++row)
+        memcpy(staged + row * c->width, (const unsigned char *)c->src + row * c->src_pitch, c->width);
+    c->src = c->staged = staged;
+    c->src_pitch = c->width;
+    return true;
 }
 
 /* Extent of a pitched region: the last row ends width bytes after its start. */
@@ -162,17 +184,10 @@ static CUresult submit_copy(const char *fn, CUstream stream, uintptr_t dst, size
         r = mem_check_access(fn, "the source", src, src_len, device_sides & SRC_DEVICE ? MEM_DEVICE : 0,
                              &src_pageable);
     /* Pageable memory is the caller's again when the call returns (the comment at the top). */
-    size_t stage = 0;
-    if (!r && dst_len && !t.sync && dst_pageable)
+    if (!r && (dst_pageable || (src_pageable && width * height > STAGE_MAX)))
         t.sync = true;
-    else if (!r && dst_len && !t.sync && src_pageable) {
-        if (width * height <= STAGE_MAX)
-            stage = width * height;
-        else
-            t.sync = true;
-    }
     struct copy_work *c = NULL;
-    if (!r && dst_len && !(c = calloc(1, sizeof(*c) + stage)))
+    if (!r && dst_len && !(c = calloc(1, sizeof(*c))))
         r = fail(CUDA_ERROR_OUT_OF_MEMORY, "%s: out of host memory", fn);
     if (c) {
         c->w.run = run_copy;
@@ -182,12 +197,8 @@ static CUresult submit_copy(const char *fn, CUstream stream, uintptr_t dst, size
         c->height = height;
         c->dst_pitch = dst_pitch;
         c->src_pitch = src_pitch;
-        if (stage) { /* the rows, packed */
-            for (size_t row = 0; row < height; ++row)
-                memcpy(c->staged + row * width, (const unsigned char *)src + row * src_pitch, width);
-            c->src = c->staged;
-            c->src_pitch = width;
-        }
+        if (src_pageable && !t.sync)
+            c->w.detach = stage_source; /* staged only if it is queued */
         target_submit(&t, &c->w);
         if (!t.s) /* it waited for the context's streams: a kernel of theirs may have faulted */
             r = ctx_check_sticky(fn, t.ctx);

@@ -261,6 +261,10 @@ struct work {
     /* Optional: called when w takes its place in its stream's order, under the lock that
      * orders the queue (an event record takes its sequence number there, DESIGN.md §6). */
     void (*queued)(struct work *w);
+    /* Optional: called in the submitting thread when w is queued rather than run at once, before
+     * it can run: w stops depending on the caller's memory (a copy stages a pageable source).
+     * False: it could not, and the call waits for w instead. */
+    bool (*detach)(struct work *w);
 };
 
 struct stream {

@@ -134,8 +134,8 @@ static void drain_here(struct stream *s)
     }
 }
 
-/* Queues w on s and makes sure a worker drains the queue. */
-/* Queues w on s; returns its place in s's order (s->completed reaches it once w has run). */
+/* Queues w on s and makes sure a worker drains the queue; returns w's place in s's order
+ * (s->completed reaches it once w has run). */
 static uint64_t stream_enqueue(struct stream *s, struct work *w)
 {
     w->next = NULL;
@@ -455,6 +455,14 @@ static struct barrier_work *barrier_take(struct ctx *ctx, struct stream *skip, s
     return b;
 }
 
+/* For work about to be queued rather than run at once: whether its caller waits for it. A
+ * synchronous call does; work that depends on the caller's memory detaches from it now, and
+ * where it cannot, its caller waits too. */
+static bool waits_for(const struct target *t, struct work *w)
+{
+    return t->sync || (w->detach && !w->detach(w));
+}
+
 /* Queues legacy work w on the deferred queue d, behind the blocking streams' work queued before
  * it; a synchronous call waits for it. Out of memory for the barrier: waits for those streams
  * and for d here instead, then runs w in this thread (in order all the same). */
@@ -469,10 +477,11 @@ static void submit_deferred(struct target *t, struct stream *d, struct work *w)
         w->run(w);
         return;
     }
+    bool wait = waits_for(t, w);
     if (b)
         stream_enqueue(d, &b->w);
     uint64_t place = stream_enqueue(d, w);
-    if (t->sync)
+    if (wait)
         stream_wait_until(d, place);
 }
 
@@ -510,8 +519,9 @@ void target_submit(struct target *t, struct work *w)
         }
         if (d)
             stream_release(d);
+        bool wait = waits_for(t, w) && !device_thread();
         uint64_t place = stream_enqueue(t->s, w);
-        if (t->sync && !device_thread()) /* a copy into pageable memory (copy.c) */
+        if (wait) /* a copy into pageable memory, or one that could not stage its source (copy.c) */
             stream_wait_until(t->s, place);
         return;
     }
@@ -526,8 +536,9 @@ void target_submit(struct target *t, struct work *w)
     } else {
         struct stream *d = ptds_deferred_get(t->ctx, false);
         if (d) { /* this thread's per-thread stream has deferred work: after it */
+            bool wait = waits_for(t, w);
             uint64_t place = stream_enqueue(d, w);
-            if (t->sync)
+            if (wait)
                 stream_wait_until(d, place);
             stream_release(d);
             return;

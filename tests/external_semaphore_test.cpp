@@ -433,6 +433,29 @@ TEST_F(ExternalSemaphore, WaitOnTheLegacyStream_ReturnsAtOnceAndHoldsItsLaterWor
     EXPECT_OK(cuDestroyExternalSemaphore(sem));
 }
 
+/* Behind a deferred wait, the legacy stream's copy from pageable memory is queued, not run in
+ * the caller: its source is staged at the call, which returns (docs/streams.md, as the driver
+ * stages a small pageable upload), so the caller may reuse the buffer at once. */
+TEST_F(ExternalSemaphore, WaitOnTheLegacyStream_APageableUploadBehindItIsStagedAndReturns)
+{
+    Exported e(SEMP_TIMELINE);
+    CUexternalSemaphore sem = import(e, CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_TIMELINE_SEMAPHORE_FD);
+    CUdeviceptr buf;
+    ASSERT_OK(cuMemAlloc(&buf, 4096));
+    CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS wp = wait_value(1);
+    ASSERT_OK(cuWaitExternalSemaphoresAsync(&sem, &wp, 1, nullptr));
+    std::vector<uint32_t> pageable(1024, 0x5a5a);
+    ASSERT_OK(cuMemcpyHtoDAsync(buf, pageable.data(), 4096, nullptr)); /* returns: the signal is ours */
+    pageable.assign(1024, 0xeeee);
+    expect_stays_busy(nullptr);
+    sem_exporter_signal(e.s, 1);
+    EXPECT_OK(cuStreamSynchronize(nullptr));
+    EXPECT_EQ(0x5a5au, ((uint32_t *)(uintptr_t)buf)[0]);
+    EXPECT_EQ(0x5a5au, ((uint32_t *)(uintptr_t)buf)[1023]);
+    EXPECT_OK(cuMemFree(buf));
+    EXPECT_OK(cuDestroyExternalSemaphore(sem));
+}
+
 TEST_F(ExternalSemaphore, WaitOnTheLegacyStream_HoldsBlockingStreamsButNotNonBlockingOnes)
 {
     Exported e(SEMP_BINARY);
