@@ -255,6 +255,9 @@ uint64_t os_memory_available(void);
 /* A cheap lower bound of os_memory_available() (free memory, without reclaimable cache). */
 uint64_t os_memory_free(void);
 int os_random_bytes(void *buf, size_t size);
+/* An environment variable's value, or NULL; always NULL in a privileged process (os_privileged:
+ * a set-uid program's environment is its caller's, secure_getenv's rule) and on Windows the
+ * process environment, not the C runtime's copy. */
 const char *os_getenv(const char *name);
 int os_process_id(void);
 /* CPU facts for device attributes; 0 when the OS does not say. */
@@ -267,25 +270,55 @@ bool os_library_loaded(const char *name);
  * allocation holds one. */
 void os_raise_handle_limit(void);
 
-/* ---- The native kernel tier's needs (src/<os>/jit.c) ---- */
-/* Runs the program argv[0] (a path, or a name looked up on PATH) with argv (NULL-ended), input
- * empty, its output and errors collected into out (NUL-terminated, cut at out_size). 0 with
- * *status its exit status (or -1 when a signal ended it), or an OS error when it could not be
- * started. Windows runs no compiler: it answers ERROR_NOT_SUPPORTED. */
-int os_run(const char *const *argv, char *out, size_t out_size, int *status);
-/* A shared library by path, loaded with its symbols private to it. 0, or an OS error with the
- * loader's words in why. */
-int os_library_open(const char *path, void **lib, char *why, size_t why_size);
+/* ---- The native kernel tier's needs (src/<os>/jit.c; docs/kernels.md, "What the native tier
+ * trusts") ---- */
+/* True in a process the OS started with more privileges than its caller has (Linux: set-uid,
+ * set-gid or file capabilities, AT_SECURE): its environment is the caller's, so os_getenv
+ * answers NULL for everything and the native tier runs no compiler at all. */
+bool os_privileged(void);
+/* A folder, opened once and reached only through what was opened: entries are opened relative
+ * to it, never by a path that could have been swapped since the checks. */
+typedef struct os_dir os_dir;
+/* Opens the folder at path, making it and its missing parents (owner-only) where they do not
+ * exist, and only if it may be trusted: owned by this process's user, writable by no one else,
+ * not a symbolic link, writable. 0, or an OS error with why. */
+int os_dir_open_private(const char *path, os_dir **out, char *why, size_t why_size);
+/* A new folder of this process's alone, of a random name under TMPDIR (or /tmp): never one
+ * that existed before the call. 0, or an OS error with why. */
+int os_dir_make_temp(const char *prefix, os_dir **out, char *why, size_t why_size);
+const char *os_dir_path(const os_dir *d);
+/* Closes d (NULL: nothing); `remove` deletes its files and the folder itself. */
+void os_dir_close(os_dir *d, bool remove);
+/* Reads the entry `name` whole (at most max bytes) into *data (free it): only a regular file,
+ * not a link, owned by this user and writable by no one else (`secret`: nor readable). 0, or an
+ * OS error with why (ENOENT: there is none). */
+int os_dir_read(os_dir *d, const char *name, bool secret, size_t max, char **data, size_t *len, char *why,
+                size_t why_size);
+/* Writes the entry `name` (owner-only) whole or not at all: under a temporary name, then
+ * renamed over it (`replace`), or linked where none exists yet (EEXIST if one does). */
+int os_dir_write(os_dir *d, const char *name, const void *data, size_t len, bool replace);
+/* Loads the entry `name` as a shared library, with its symbols private to it, after the checks
+ * of os_dir_read and `check` (may be NULL) on its bytes, from the very file that was checked.
+ * 0, or an OS error with why. */
+int os_dir_load(os_dir *d, const char *name, bool (*check)(const char *data, size_t len, void *ctx), void *ctx,
+                void **lib, char *why, size_t why_size);
 void *os_library_symbol(void *lib, const char *name);
 void os_library_close(void *lib);
-/* Creates the folder (the parents must exist); 0 also when it exists already, else an OS error. */
-int os_make_dir(const char *path);
-/* Renames `from` to `to`, replacing `to` atomically when it exists. 0, or an OS error. */
-int os_rename_replace(const char *from, const char *to);
-/* Removes a file; errors are ignored. */
-void os_remove_file(const char *path);
-/* The folder for private temporary files (TMPDIR, TEMP; /tmp). */
-const char *os_temp_dir(void);
+/* How a program is run: in the folder `dir` (NULL: the process's), killed with everything it
+ * started after timeout_ms (0: no limit) or once cancelled() says so (checked every 50 ms or
+ * sooner), with at most memory_limit bytes of address space (0: no limit). */
+struct os_run_options {
+    const os_dir *dir;
+    uint64_t timeout_ms;
+    uint64_t memory_limit;
+    bool (*cancelled)(void);
+};
+/* Runs the program argv[0] (a path, or a name looked up on PATH) with argv (NULL-ended), input
+ * empty, its output and errors collected into out (NUL-terminated, cut at out_size). 0 with
+ * *status its exit status (or -1 when a signal ended it); ETIMEDOUT or ECANCELED when it was
+ * killed for o's limits; or an OS error when it could not be started. Windows runs no
+ * compiler: it answers ERROR_NOT_SUPPORTED. */
+int os_run(const char *const *argv, const struct os_run_options *o, char *out, size_t out_size, int *status);
 
 /* ---- Fault injection for tests (src/fault.c, one file for both OS layers) ----
  * True when the environment variable EXTMEM_FAULT is "<call>@<hex address>" with an address

@@ -3,6 +3,7 @@
 // and launch calls with PTX written for each case.
 #include "framework/testing.h"
 
+#include <cstdlib>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -523,6 +524,89 @@ TEST_F(KernelExec, AStoreOutsideDeviceMemory_IsIllegalAddressNamingTheThreadAndL
     EXPECT_DETAIL_HAS("store_far");
     EXPECT_DETAIL_HAS("line 11");
     EXPECT_DETAIL_HAS("0x8");
+}
+
+// The H100 lets a kernel store to its module's .const variables through a generic or a global
+// address: the launch succeeds and the variable changes (docs/probes/engine_trust/probe.out;
+// `st.const` itself is refused when the PTX is loaded). Both tiers do the
+// same; a later launch reads the new value.
+TEST_F(KernelExec, AStoreToConstThroughAGenericOrGlobalAddress_ChangesItAsOnTheH100)
+{
+    const char *body = R"(
+.const .align 4 .u32 c[4] = {1, 2, 3, 4};
+.visible .entry st_generic()
+{
+    .reg .b64 %rd<3>;
+    mov.u64 %rd1, c;
+    cvta.const.u64 %rd2, %rd1;
+    st.u32 [%rd2+4], 99;
+    ret;
+}
+.visible .entry st_global()
+{
+    .reg .b64 %rd<3>;
+    mov.u64 %rd1, c;
+    cvta.const.u64 %rd2, %rd1;
+    st.global.u32 [%rd2+8], 98;
+    ret;
+}
+.visible .entry ld_const(.param .u64 out)
+{
+    .reg .b64 %rd<2>;
+    .reg .b32 %r<3>;
+    ld.param.u64 %rd1, [out];
+    ld.const.u32 %r1, [c+4];
+    ld.const.u32 %r2, [c+8];
+    st.global.v2.u32 [%rd1], {%r1, %r2};
+    ret;
+}
+)";
+    std::vector<const char *> tiers = {"portable"};
+#if !defined(_WIN32)
+    tiers.push_back("native"); // Windows runs no compiler (docs/kernels.md)
+    char cache[] = "/tmp/extmem-const-test-XXXXXX";
+    ASSERT_NE(nullptr, mkdtemp(cache));
+    setenv("EXTMEM_CACHE_DIR", cache, 1);
+#endif
+    for (const char *tier : tiers) {
+        SCOPED_TRACE(tier);
+#if !defined(_WIN32)
+        setenv("EXTMEM_JIT", tier, 1);
+#endif
+        Loaded l = load(body, "st_generic");
+        ASSERT_TRUE(l.fn);
+        CUfunction st_global = nullptr, ld_const = nullptr;
+        ASSERT_OK(cuModuleGetFunction(&st_global, l.module, "st_global"));
+        ASSERT_OK(cuModuleGetFunction(&ld_const, l.module, "ld_const"));
+        ASSERT_OK(launch(l.fn, 1, 1, {}));
+        ASSERT_OK(launch(st_global, 1, 1, {}));
+        ASSERT_OK(cuCtxSynchronize());
+        CUdeviceptr c = 0, out = 0;
+        size_t size = 0;
+        ASSERT_OK(cuModuleGetGlobal(&c, &size, l.module, "c"));
+        EXPECT_EQ((std::vector<uint32_t>{1, 99, 98, 4}), download(c, 4));
+        ASSERT_OK(cuMemAlloc(&out, 8));
+        ASSERT_OK(launch(ld_const, 1, 1, {&out}));
+        ASSERT_OK(cuCtxSynchronize());
+        EXPECT_EQ((std::vector<uint32_t>{99, 98}), download(out, 2));
+        EXPECT_OK(cuMemFree(out));
+        EXPECT_OK(cuModuleUnload(l.module));
+    }
+#if !defined(_WIN32)
+    unsetenv("EXTMEM_JIT");
+    unsetenv("EXTMEM_CACHE_DIR");
+    EXPECT_EQ(0, std::system((std::string("rm -rf '") + cache + "'").c_str()));
+#endif
+}
+
+// The PTX ISA's `st` has no .const state space: the engine refuses `st.const` when the module
+// is loaded.
+TEST_F(KernelExec, StConst_IsInvalidPtx)
+{
+    std::string text = std::string(kHeader) + ".const .u32 c;\n.visible .entry k()\n{\n    st.const.u32 [c], 1;\n    ret;\n}\n";
+    CUmodule m = nullptr;
+    EXPECT_CU(CUDA_ERROR_INVALID_PTX, cuModuleLoadData(&m, text.c_str()));
+    EXPECT_DETAIL_HAS("read-only");
 }
 
 // A 4-byte load from an address that is not a multiple of 4.

@@ -57,7 +57,7 @@ struct udmabuf_create_list {
  * unsupported path on a machine that has udmabuf). */
 static const char *device_path(void)
 {
-    const char *env = getenv("EXTMEM_UDMABUF");
+    const char *env = os_getenv("EXTMEM_UDMABUF");
     return env && env[0] ? env : DEFAULT_DEVICE;
 }
 

@@ -72,7 +72,10 @@ int os_random_bytes(void *buf, size_t size)
     return 0;
 }
 
-const char *os_getenv(const char *name) { return getenv(name); }
+/* secure_getenv: in a set-uid, set-gid or capability-raised process (AT_SECURE) every variable
+ * reads as unset, so no caller can point extmem at their compiler, cache or log settings
+ * there (glibc's rule for its own variables). */
+const char *os_getenv(const char *name) { return secure_getenv(name); }
 
 int os_process_id(void) { return (int)getpid(); }
 

@@ -38,7 +38,7 @@ VkResult layer_error(VkResult r, const char *fmt, ...)
 
 void layer_info(const char *fmt, ...)
 {
-    const char *level = getenv("EXTMEM_LOG");
+    const char *level = secure_getenv("EXTMEM_LOG"); /* unset in set-uid programs */
     if (!level || (strcmp(level, "info") != 0 && strcmp(level, "trace") != 0))
         return;
     va_list ap;
