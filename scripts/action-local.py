@@ -12,13 +12,17 @@ that the action's configure, build and install steps reuse it instead of buildin
 What differs from GitHub, and why:
 - actions/checkout: this tree is the checkout (the workspace is the repository's root);
 - actions/cache: there is no cache here, so it always misses and the steps after it build;
-- the runner's files ($GITHUB_OUTPUT, $GITHUB_ENV, $GITHUB_PATH) and $RUNNER_TEMP live under
-  --work; `run` steps run as GitHub runs them: bash --noprofile --norc -eo pipefail.
+- the runner's files ($GITHUB_OUTPUT, $GITHUB_ENV, $GITHUB_PATH: new ones for each step, read
+  when it ends) and $RUNNER_TEMP live under --work; `run` steps run as GitHub runs them:
+  bash --noprofile --norc -eo pipefail. $GITHUB_ENV and $GITHUB_OUTPUT are read as GitHub's
+  runner reads them on Linux (NAME=value lines and the NAME<<DELIMITER form, parse_file_command);
+  `--parse-env FILE` prints what a $GITHUB_ENV file sets, as JSON, for the tests.
 Only the expressions these files use are understood (inputs, steps' outputs, github.action_path,
 github.workspace, runner.temp, runner.os, and `==` / `!=` against a string in `if`); any other
 stops the run with its text, so the two cannot drift apart unnoticed.
 """
 import argparse
+import json
 import os
 import re
 import shutil
@@ -27,8 +31,8 @@ import sys
 
 try:
     import yaml
-except ImportError:
-    sys.exit("action-local: PyYAML is missing (Debian/Ubuntu: apt-get install python3-yaml; scripts/deps.sh does)")
+except ImportError:  # needed for the workflow files only: --parse-env and the parser's users work without it
+    yaml = None
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 EXPR = re.compile(r"\$\{\{\s*(.*?)\s*\}\}")
@@ -38,6 +42,50 @@ class Failure(Exception):
     pass
 
 
+def parse_file_command(text, what="$GITHUB_ENV"):
+    """The (name, value) pairs a $GITHUB_ENV or $GITHUB_OUTPUT file sets, in order, read as
+    GitHub's runner reads them on Linux (actions/runner, SetEnvFileCommand): lines end at "\n"
+    only (a carriage return is part of the value); empty lines are skipped; a line is NAME=value
+    when its first "=" comes before its first "<<", else NAME<<DELIMITER, whose value is the
+    lines after it up to one that is exactly DELIMITER, without the last line's "\n". What the
+    runner refuses (a line with neither, an empty name or delimiter, a delimiter never found)
+    fails the step here too; an empty NAME= name, which the runner lets through, is refused."""
+    pairs = []
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()  # the last line's "\n" ends it; it starts no other
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        i += 1
+        if line == "":
+            continue
+        eq, heredoc = line.find("="), line.find("<<")
+        if eq >= 0 and (heredoc < 0 or eq < heredoc):
+            name, value = line.split("=", 1)
+            if name == "":
+                raise Failure(f"{what}: '{line}': the name is empty")
+        elif heredoc >= 0:
+            name, delimiter = line.split("<<", 1)
+            if name == "" or delimiter == "":
+                raise Failure(f"{what}: '{line}': the name and the delimiter must not be empty")
+            try:
+                end = lines.index(delimiter, i)
+            except ValueError:
+                raise Failure(f"{what}: {name}: the delimiter '{delimiter}' is never found") from None
+            value = "\n".join(lines[i:end])
+            i = end + 1
+        else:
+            raise Failure(f"{what}: '{line}': neither NAME=value nor NAME<<DELIMITER")
+        pairs.append((name, value))
+    return pairs
+
+
+def read_file_command(path, what):
+    with open(path, encoding="utf-8", newline="") as f:
+        return parse_file_command(f.read(), what)
+
+
 class Runner:
     def __init__(self, work, overrides):
         self.work = os.path.abspath(work)
@@ -45,10 +93,8 @@ class Runner:
         self.overrides = overrides
         shutil.rmtree(self.work, ignore_errors=True)
         os.makedirs(self.temp)
-        self.env_file = os.path.join(self.work, "github_env")
-        self.path_file = os.path.join(self.work, "github_path")
-        open(self.env_file, "w").close()
-        open(self.path_file, "w").close()
+        self.env_vars = {}  # what steps wrote into $GITHUB_ENV, for the steps after them
+        self.paths = []  # what they wrote into $GITHUB_PATH, the newest last
         self.step_count = 0
 
     # ---- expressions ----
@@ -79,21 +125,24 @@ class Runner:
     def environment(self, step_env, ctx):
         env = dict(os.environ)
         env.update({"CI": "true", "GITHUB_WORKSPACE": ROOT, "RUNNER_TEMP": self.temp,
-                    "RUNNER_OS": "Linux", "RUNNER_ARCH": "X64", "GITHUB_ENV": self.env_file,
-                    "GITHUB_PATH": self.path_file})
+                    "RUNNER_OS": "Linux", "RUNNER_ARCH": "X64"})
         if "action_path" in ctx:
             env["GITHUB_ACTION_PATH"] = ctx["action_path"]
-        with open(self.env_file) as f:
-            for line in f.read().splitlines():
-                if "=" in line:
-                    name, val = line.split("=", 1)
-                    env[name] = val
-        with open(self.path_file) as f:
-            extra = [p for p in f.read().splitlines() if p]
-        env["PATH"] = os.pathsep.join(list(reversed(extra)) + [env.get("PATH", "")])
+        env.update(self.env_vars)
+        env["PATH"] = os.pathsep.join(list(reversed(self.paths)) + [env.get("PATH", "")])
         for name, val in (step_env or {}).items():
             env[name] = self.expand(val, ctx)
         return env
+
+    def read_step_files(self, env_file, path_file):
+        """What a step wrote for the steps after it, read when it ends as the runner does: the
+        $GITHUB_PATH lines (a path added again moves to the front), the $GITHUB_ENV settings."""
+        with open(path_file, encoding="utf-8", newline="") as f:
+            for line in re.split(r"\r\n|\r|\n", f.read()):  # .NET's ReadAllLines
+                if line:
+                    self.paths = [p for p in self.paths if p != line] + [line]
+        for name, val in read_file_command(env_file, "$GITHUB_ENV"):
+            self.env_vars[name] = val
 
     # ---- steps ----
     def run_steps(self, steps, ctx, where):
@@ -112,10 +161,12 @@ class Runner:
                 ctx["steps"][step["id"]] = outputs
 
     def run(self, step, ctx):
-        out_file = os.path.join(self.work, f"github_output_{self.step_count}")
-        open(out_file, "w").close()
+        files = {}
+        for name in ("output", "env", "path"):
+            files[name] = os.path.join(self.work, f"github_{name}_{self.step_count}")
+            open(files[name], "w").close()
         env = self.environment(step.get("env"), ctx)
-        env["GITHUB_OUTPUT"] = out_file
+        env.update({"GITHUB_OUTPUT": files["output"], "GITHUB_ENV": files["env"], "GITHUB_PATH": files["path"]})
         shell = step.get("shell", "bash")
         if shell != "bash":
             raise Failure(f"shell '{shell}': this runner runs bash steps only")
@@ -128,13 +179,8 @@ class Runner:
         r = subprocess.run(["bash", "--noprofile", "--norc", "-eo", "pipefail", script], cwd=cwd, env=env)
         if r.returncode != 0:
             raise Failure(f"the step failed with exit status {r.returncode}: {script}")
-        outputs = {}
-        with open(out_file) as f:
-            for line in f.read().splitlines():
-                if "=" in line:
-                    name, val = line.split("=", 1)
-                    outputs[name] = val
-        return outputs
+        self.read_step_files(files["env"], files["path"])
+        return dict(read_file_command(files["output"], "$GITHUB_OUTPUT"))
 
     def uses(self, step, ctx):
         action = step["uses"]
@@ -173,7 +219,18 @@ def main():
     ap.add_argument("--work", default=os.path.join(ROOT, "build/action-local"))
     ap.add_argument("--with", dest="overrides", action="append", default=[], metavar="NAME=VALUE",
                     help="an input of the action, over its default and the workflow's")
+    ap.add_argument("--parse-env", metavar="FILE",
+                    help="print what FILE, written as $GITHUB_ENV, sets (a JSON object) and exit")
     args = ap.parse_args()
+    if args.parse_env:
+        try:
+            pairs = read_file_command(args.parse_env, args.parse_env)
+        except Failure as e:
+            sys.exit(f"action-local: {e}")
+        print(json.dumps(dict(pairs), indent=1))
+        return
+    if yaml is None:
+        sys.exit("action-local: PyYAML is missing (Debian/Ubuntu: apt-get install python3-yaml; scripts/deps.sh does)")
     overrides = {}
     for item in args.overrides:
         if "=" not in item:

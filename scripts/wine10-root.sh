@@ -4,9 +4,11 @@
 # placeholder calls (VirtualAlloc2 with MEM_RESERVE_PLACEHOLDER) that bookworm's wine 8 refuses.
 #   scripts/wine10-root.sh     makes the root if it is not cached, and prints its path
 # The root is a directory, ~/.cache/extmem-wine10/root-<key>, where the key is a hash of this
-# script: a change here makes a new root (and removes the old ones). Made with mmdebstrap from
-# http://deb.debian.org/debian in 40 to 105 seconds on the 2-core VM; 1.3 GB (and the wine
-# prefix that scripts/test-wine10.sh makes in it, 0.8 GB).
+# script: a change here makes a new root (and removes the old ones). Made with mmdebstrap in 40
+# to 105 seconds on the 2-core VM; 1.3 GB (and the wine prefix that scripts/test-wine10.sh makes
+# in it, 0.8 GB). The packages come from the Debian mirror this machine's apt uses
+# (scripts/debian-mirror.sh: its apt sources, or EXTMEM_DEBIAN_MIRROR), through apt's proxy
+# settings here, so a local mirror, a caching proxy or a CI cache serves them as it serves apt.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -17,6 +19,10 @@ if [ -f "$root/.extmem-complete" ]; then
   echo "$root"
   exit 0
 fi
+
+# Where the packages come from: found before anything is installed, so that a machine with no
+# Debian mirror stops here, saying to set EXTMEM_DEBIAN_MIRROR.
+mirror=$(scripts/debian-mirror.sh)
 
 # mmdebstrap through deps.sh, which waits for another package manager's locks.
 # debian-archive-keyring: Ubuntu's apt has no Debian keys of its own.
@@ -30,15 +36,30 @@ mkdir -p "$cache"
 exec 9>>"$cache/lock"
 flock 9
 if [ ! -f "$root/.extmem-complete" ]; then
-  echo "== extmem: making the wine 10 root $root (Debian trixie, mmdebstrap)" >&2
+  echo "== extmem: making the wine 10 root $root (Debian trixie from $mirror, mmdebstrap)" >&2
   $sudo rm -rf "$cache"/root-* # older keys, and a half-made one of this key
+  # mmdebstrap's apt reads its configuration from the new root (its Dir), not from this
+  # machine's /etc/apt: the proxy settings of this machine's apt (an apt-cacher-ng, a CI
+  # proxy) are handed to it for the making only, appended by a setup hook to mmdebstrap's
+  # temporary apt configuration, so that nothing of them (a proxy's password) stays in the root;
+  # the log names the settings, not their values. Proxies in the environment (http_proxy) reach
+  # apt as they reach mmdebstrap (through sudo, as far as its policy keeps them).
+  proxy=$(mktemp "${TMPDIR:-/tmp}/extmem-wine10-apt.XXXXXX")
+  trap 'rm -f "$proxy"' EXIT
+  apt-config dump Acquire::http::Proxy Acquire::https::Proxy Acquire::ftp::Proxy \
+    Acquire::http::Proxy-Auto-Detect Acquire::https::Proxy-Auto-Detect Acquire::http::ProxyAutoDetect >"$proxy"
+  [ ! -s "$proxy" ] || echo "   apt's proxy settings, for the making: $(cut -d' ' -f1 "$proxy" | tr '\n' ' ')" >&2
   # What the tests need: wine (64-bit), Mesa's lavapipe and the Vulkan loader for vkd3d, Xvfb
-  # for an X server, cmake for ctest. No documentation, manual pages or translations.
-  $sudo mmdebstrap --variant=apt --mode=root \
+  # for an X server, cmake for ctest. No documentation, manual pages or translations. The
+  # mirror goes as a sources line, which mmdebstrap takes whatever the URI's form (file:/,
+  # mirror+file:/ as well as http://).
+  # shellcheck disable=SC2016 # the hook's variables are its own
+  $sudo env EXTMEM_APT_PROXY="$proxy" mmdebstrap --variant=apt --mode=root \
     --include=wine,wine64,mesa-vulkan-drivers,libvulkan1,xvfb,cmake \
     --dpkgopt='path-exclude=/usr/share/doc/*' --dpkgopt='path-exclude=/usr/share/man/*' \
     --dpkgopt='path-exclude=/usr/share/locale/*' \
-    trixie "$root.tmp" http://deb.debian.org/debian >&2
+    --setup-hook='cat "$EXTMEM_APT_PROXY" >>"$MMDEBSTRAP_APT_CONFIG"' \
+    trixie "$root.tmp" "deb $mirror trixie main" >&2
   $sudo touch "$root.tmp/.extmem-complete"
   $sudo mv "$root.tmp" "$root"
 fi
