@@ -223,6 +223,10 @@ struct kvar {
     uint64_t offset; /* in the module's data block */
     uint64_t size;
     uint32_t align;
+    /* The initialiser's bytes, as far as it reaches (the rest is zero): a variable without
+     * one takes no host memory, whatever its size. */
+    unsigned char *init;
+    uint64_t init_bytes;
 };
 
 /* A place in the data block that holds the address of a variable (an initialiser like
@@ -251,7 +255,6 @@ struct kmodule {
     struct kvar *vars;
     uint64_t data_bytes;       /* .global and .const variables, laid out in one block */
     uint32_t data_align;
-    unsigned char *data_init;  /* data_bytes of initial contents */
     uint32_t nrelocs;
     struct kreloc *relocs;
     uint32_t nconst_relocs;
@@ -276,8 +279,8 @@ void klog_printf(struct klog *log, const char *fmt, ...) EXTMEM_PRINTF_FORMAT(2,
  * was expected" recorded (fail) and appended to errlog, or CUDA_ERROR_OUT_OF_MEMORY. */
 CUresult kmod_parse(const char *fn, const char *text, size_t len, const char *name, struct klog *errlog,
                     struct kmodule **out);
-/* Binds the data block to `base` (data_bytes of device memory the caller owns, aligned to
- * data_align): copies the initial contents there, writes relocations and sets the constant-pool
+/* Binds the data block to `base` (data_bytes of zeroed device memory the caller owns, aligned
+ * to data_align): copies the initial contents there, writes relocations and sets the constant-pool
  * slots that hold variable addresses. */
 void kmod_bind(struct kmodule *m, uintptr_t base);
 void kmod_free(struct kmodule *m);
