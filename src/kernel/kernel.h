@@ -550,14 +550,23 @@ struct klaunch {
     atomic_int faulted;
     CUresult fault_code;
     char fault_reason[512];
-    /* Device printf: what the blocks printed, written to stdout when the launch ends. */
-    os_mutex print_lock;
-    char *print_buf;
-    size_t print_used, print_size;
+    /* Device printf (printf.c): the FIFO of the launch's records, written to stdout when the
+     * launch ends. It keeps the last records whose costs (each its length, at least
+     * KPRINT_RECORD_COST bytes) add up to printf_limit; older ones are dropped, as on the GPU. */
+    size_t printf_limit;        /* cuCtxSetLimit PRINTF_FIFO_SIZE bytes (0: the driver's default) */
+    os_mutex print_lock;        /* also orders the first fault's record */
+    struct kprint_fifo {
+        char *text;             /* a ring of `cap` bytes: the records' text, the oldest at `head` */
+        size_t cap, head, used;
+        size_t *len;            /* a ring of `lcap` record lengths, the oldest at `lhead` */
+        size_t lcap, lhead, count;
+        size_t cost;            /* of the records kept, at most printf_limit */
+    } print;
     const struct knative *native; /* the module's native code, or NULL (knative_prepare) */
     uint64_t serial;              /* this launch among the process's (klaunch_init) */
 };
-/* Prepares l (fn, grid, block, dyn_shared, params and stack_bytes set by the caller). */
+/* Prepares l (fn, grid, block, dyn_shared, params, stack_bytes and printf_limit set by the
+ * caller). */
 void klaunch_init(struct klaunch *l);
 /* Runs block `index` (x fastest) of the launch; a fault is recorded in l. */
 void klaunch_run_block(struct klaunch *l, uint64_t index);
@@ -678,8 +687,15 @@ void kfault(struct kwarp *w, const struct kinsn *in, uint32_t lane, CUresult cod
 /* True once the launch has faulted: handlers may stop early. */
 static inline bool kfaulted(const struct kwarp *w);
 
-/* Device printf (printf.c): formats CUDA's vprintf argument buffer into the launch's output. */
+/* Device printf (printf.c): formats CUDA's vprintf argument buffer into a record of the
+ * launch's FIFO. */
 void kprintf(struct kwarp *w, const struct kinsn *in, uint32_t lane, uint64_t fmt, uint64_t args);
+/* What a record costs in the FIFO at least: the H100 keeps about 2048 records of a 512 KiB
+ * FIFO whatever their text (docs/kernels.md, "printf and assert"). */
+#define KPRINT_RECORD_COST 256
+/* The launch's FIFO: emptied at klaunch_init; written to stdout and freed at klaunch_finish. */
+void kprint_init(struct klaunch *l);
+void kprint_flush(struct klaunch *l);
 /* __assertfail: prints the GPU's message and faults with CUDA_ERROR_ASSERT. */
 void kassertfail(struct kwarp *w, const struct kinsn *in, uint32_t lane, uint64_t msg, uint64_t file, uint32_t line,
                  uint64_t func);
