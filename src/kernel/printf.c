@@ -226,10 +226,10 @@ static bool arg_bytes(struct args *a, unsigned size, void *out)
 }
 
 /* ---- Conversions ---- */
-/* Precisions and widths up to BIG are formatted by the C library as asked. Past it the text
- * is the C library's at BIG plus zeros and padding, which is exact: a double's decimal
- * expansion ends within 1074 digits after the point and 767 significant digits, so more
- * precision only adds zeros, and an integer has at most 22 digits. */
+/* A precision up to BIG is the C library's, as asked. Past it the text is the C library's at
+ * BIG plus zeros, which is exact: a double's decimal expansion ends within 1074 digits after
+ * the point and 767 significant digits, so more precision only adds zeros, and an integer has
+ * at most 22 digits. A width is padding, added here, however large. */
 #define BIG 1100
 
 enum { F_MINUS = 1, F_PLUS = 2, F_SPACE = 4, F_HASH = 8, F_ZERO = 16 };
@@ -244,8 +244,8 @@ struct spec {
     char conv; /* 0 at the end of the format */
 };
 
-/* A number of the format, saturated (the format is at most 1023 bytes, but its digits are
- * not limited). */
+/* A width or precision as written, saturated: a 1023-byte format can hold any number of
+ * digits. */
 static size_t read_count(const char **p)
 {
     size_t v = 0;
@@ -254,18 +254,30 @@ static size_t read_count(const char **p)
     return v < SIZE_MAX / 2 ? v : SIZE_MAX / 2;
 }
 
+static unsigned flag_of(char c)
+{
+    switch (c) {
+    case '-':
+        return F_MINUS;
+    case '+':
+        return F_PLUS;
+    case ' ':
+        return F_SPACE;
+    case '#':
+        return F_HASH;
+    case '0':
+        return F_ZERO;
+    default:
+        return 0;
+    }
+}
+
 static const char *parse_spec(const char *p, struct spec *s)
 {
     memset(s, 0, sizeof(*s));
     s->start = p++;
-    for (;; ++p) {
-        unsigned f = *p == '-' ? F_MINUS : *p == '+' ? F_PLUS : *p == ' ' ? F_SPACE : *p == '#' ? F_HASH
-                     : *p == '0'                                                          ? F_ZERO
-                                                                                          : 0;
-        if (!f)
-            break;
-        s->flags |= f;
-    }
+    for (; flag_of(*p); ++p)
+        s->flags |= flag_of(*p);
     if (*p == '*') {
         s->star_w = true;
         p++;
@@ -314,7 +326,7 @@ static void core_format(struct text *t, const struct spec *s, int prec, const ch
         fmt[k++] = '#';
     if (prec >= 0)
         k += (size_t)snprintf(fmt + k, sizeof(fmt) - k, ".%d", prec);
-    k += (size_t)snprintf(fmt + k, sizeof(fmt) - k, "%s%c", length, s->conv);
+    snprintf(fmt + k, sizeof(fmt) - k, "%s%c", length, s->conv);
     va_list ap;
     va_start(ap, length);
     int n = vsnprintf(t->core, sizeof(t->core), fmt, ap);
@@ -358,7 +370,7 @@ static void format_int(struct rec *r, const struct spec *s, long long v)
     bool big = s->has_prec && s->prec > BIG;
     core_format(&t, s, s->has_prec ? (int)(big ? BIG : s->prec) : -1, "ll", v);
     if (big) {
-        t.at_pad = t.at_zeros = t.n - BIG;
+        t.at_pad = t.at_zeros = t.n > BIG ? t.n - BIG : 0;
         t.zeros = s->prec - BIG;
     } else {
         t.at_pad = t.at_zeros = prefix_length(&t, s->conv);
