@@ -472,6 +472,18 @@ CUresult CUDAAPI cuDevicePrimaryCtxSetFlags(CUdevice dev, unsigned int flags)
 /* ---- Limits ---- */
 #define STACK_LIMIT_MAX (256 * 1024)
 
+/* The printf FIFO the H100 makes of a requested size, which cuCtxGetLimit then answers:
+ * at least 512 KiB, a multiple of 128 bytes, at most 2 GiB (probed with CUDA 13.0). Every
+ * size succeeds. Launches keep what their printf records cost within it (docs/kernels.md). */
+static size_t printf_fifo_size(size_t value)
+{
+    const size_t min = 512 * 1024, max = (size_t)2 << 30;
+    if (value >= max)
+        return max;
+    value = (value + 127) & ~(size_t)127;
+    return value < min ? min : value;
+}
+
 CUresult CUDAAPI cuCtxSetLimit(CUlimit limit, size_t value)
 {
     struct ctx *ctx;
@@ -487,7 +499,9 @@ CUresult CUDAAPI cuCtxSetLimit(CUlimit limit, size_t value)
             ctx->stack_limit = (uint32_t)((value + 15) & ~(size_t)15); /* launches read it when queued */
         break;
     case CU_LIMIT_PRINTF_FIFO_SIZE:
-        ctx->printf_fifo_limit = value;
+        os_mutex_lock(&ctx->lock); /* launches read it when queued */
+        ctx->printf_fifo_limit = printf_fifo_size(value);
+        os_mutex_unlock(&ctx->lock);
         break;
     case CU_LIMIT_MALLOC_HEAP_SIZE:
         ctx->malloc_heap_limit = value;

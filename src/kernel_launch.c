@@ -181,6 +181,7 @@ static CUresult launch(const char *fn, CUfunction hf, const struct launch *c, vo
     k->l.params = k->params;
     os_mutex_lock(&t.ctx->lock);
     uint32_t stack = t.ctx->stack_limit;
+    k->l.printf_limit = t.ctx->printf_fifo_limit;
     os_mutex_unlock(&t.ctx->lock);
     k->l.stack_bytes = stack > kf->local_bytes ? stack : kf->local_bytes;
     obj_retain(&f->mod->base);

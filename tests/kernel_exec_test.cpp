@@ -8,6 +8,10 @@
 #include <string>
 #include <vector>
 
+#ifndef _WIN32
+#include <sys/resource.h>
+#endif
+
 using namespace extmem_test;
 
 using KernelExec = ContextTest;
@@ -685,6 +689,129 @@ TEST_F(KernelExec, MalformedPtx_IsInvalidPtxWithTheLine)
     EXPECT_DETAIL_HAS("NOWHERE");
 }
 
+// Blocks nested deeper than the front end allows (64 inside a body) are INVALID_PTX naming
+// the line of the first '{' too deep. 30,000 of them (60 KB of PTX) used to recurse until
+// the stack overflowed inside cuModuleLoadData.
+TEST_F(KernelExec, BlocksNestedTooDeep_AreInvalidPtxWithTheLine)
+{
+    std::string text = std::string(kHeader) + ".visible .entry k()\n{\n"; // the body opens on line 5
+    for (int i = 0; i < 30000; ++i)
+        text += "{\n";
+    for (int i = 0; i < 30000; ++i)
+        text += "}\n";
+    text += "}\n";
+    CUmodule m = nullptr;
+    EXPECT_CU(CUDA_ERROR_INVALID_PTX, cuModuleLoadData(&m, text.c_str()));
+    EXPECT_DETAIL_HAS(":70:"); // the 65th nested '{'
+    EXPECT_DETAIL_HAS("64");
+}
+
+// An initialiser nested deeper than its variable's dimensions is INVALID_PTX with the line;
+// 100,000 levels used to overflow the stack. A two-dimensional one still loads.
+TEST_F(KernelExec, InitialiserNestedTooDeep_IsInvalidPtxWithTheLine)
+{
+    std::string text = std::string(kHeader) + "\n.global .b8 g[1] = " + std::string(100000, '{') + "1" +
+                       std::string(100000, '}') + ";\n";
+    CUmodule m = nullptr;
+    EXPECT_CU(CUDA_ERROR_INVALID_PTX, cuModuleLoadData(&m, text.c_str()));
+    EXPECT_DETAIL_HAS(":5:");
+    EXPECT_DETAIL_HAS("'g'");
+    // An open array counted from its initialiser, nested as deep.
+    text = std::string(kHeader) + "\n.global .b8 g[] = " + std::string(100000, '{') + "1" + std::string(100000, '}') +
+           ";\n";
+    EXPECT_CU(CUDA_ERROR_INVALID_PTX, cuModuleLoadData(&m, text.c_str()));
+    EXPECT_DETAIL_HAS(":5:");
+
+    text = std::string(kHeader) + ".global .b32 t[2][3] = {{1, 2, 3}, {4, 5, 6}};\n"
+                                  ".global .v2 .b32 v[2] = {{7, 8}, {9, 10}};\n";
+    ASSERT_OK(cuModuleLoadData(&m, text.c_str()));
+    CUdeviceptr p;
+    size_t size = 0;
+    ASSERT_OK(cuModuleGetGlobal(&p, &size, m, "t"));
+    EXPECT_EQ(24u, size);
+    EXPECT_EQ((std::vector<uint32_t>{1, 2, 3, 4, 5, 6}), download(p, 6));
+    ASSERT_OK(cuModuleGetGlobal(&p, &size, m, "v"));
+    EXPECT_EQ((std::vector<uint32_t>{7, 8, 9, 10}), download(p, 4));
+    EXPECT_OK(cuModuleUnload(m));
+}
+
+// Blocks nested 10 deep, each with its own registers hiding the outer ones: the body loads
+// and runs, and each name means the innermost declaration.
+TEST_F(KernelExec, BlocksNestedTenDeep_LoadAndRun)
+{
+    std::string body = ".visible .entry k(.param .u64 out)\n{\n    .reg .b64 %rd<2>;\n    .reg .b32 %v;\n"
+                       "    ld.param.u64 %rd1, [out];\n    mov.u32 %v, 0;\n";
+    for (int i = 1; i <= 10; ++i)
+        body += "{\n    .reg .b32 %w;\n    add.u32 %w, %v, " + std::to_string(i) + ";\n    mov.u32 %v, %w;\n";
+    body += "    st.global.u32 [%rd1], %v;\n";
+    for (int i = 0; i < 10; ++i)
+        body += "}\n";
+    body += "    ret;\n}\n";
+    Loaded l = load(body, "k");
+    ASSERT_TRUE(l.fn);
+    CUdeviceptr out;
+    ASSERT_OK(cuMemAlloc(&out, 4));
+    ASSERT_OK(launch(l.fn, 1, 1, {&out}));
+    ASSERT_OK(cuCtxSynchronize());
+    EXPECT_EQ(55u, download(out, 1)[0]);
+    EXPECT_OK(cuMemFree(out));
+    EXPECT_OK(cuModuleUnload(l.module));
+}
+
+// Array sizes whose element count or byte size passes what 64 bits hold are INVALID_PTX with
+// the line, in every state space; 2^32 x 2^32 bytes used to wrap to 0 and load.
+TEST_F(KernelExec, ArraySizesPast64Bits_AreInvalidPtxWithTheLine)
+{
+    const char *cases[] = {
+        ".global .b8 g[4294967296][4294967296];\n",
+        ".global .b8 g[4294967296][4294967295];\n",
+        ".global .b64 g[4294967296][536870912];\n", // 2^61 elements of 8 bytes
+        ".const .v4 .b32 g[4294967296][268435456];\n",
+        ".shared .b8 s[4294967296][4294967296];\n",
+        ".global .b8 g[2][2][2][2][2][2][2][2][4294967296][4294967296];\n",
+        ".visible .entry k(.param .b8 p[4294967296][4294967296])\n{\n    ret;\n}\n",
+    };
+    for (const char *c : cases) {
+        std::string text = std::string(kHeader) + c;
+        CUmodule m = nullptr;
+        EXPECT_CU(CUDA_ERROR_INVALID_PTX, cuModuleLoadData(&m, text.c_str())) << c;
+        EXPECT_DETAIL_HAS(":4:") << c;
+    }
+    std::string text = std::string(kHeader) + ".visible .entry k()\n{\n    .local .b8 l[4294967296][4294967296];\n"
+                                              "    ret;\n}\n";
+    CUmodule m = nullptr;
+    EXPECT_CU(CUDA_ERROR_INVALID_PTX, cuModuleLoadData(&m, text.c_str()));
+    EXPECT_DETAIL_HAS(":6:");
+}
+
+// A large .global without an initialiser costs no host memory when the module loads (its
+// device memory starts zeroed; only initial contents are copied), and reads as zeros.
+TEST_F(KernelExec, ALargeUninitialisedGlobal_TakesNoMemoryUntilUsed)
+{
+#ifdef _WIN32
+    GTEST_SKIP() << "measured with getrusage";
+#else
+    std::string text = std::string(kHeader) + ".global .b32 small[2] = {7, 8};\n.global .b8 big[536870912];\n"
+                                              ".global .b32 after = 9;\n";
+    struct rusage before, after;
+    getrusage(RUSAGE_SELF, &before);
+    CUmodule m = nullptr;
+    ASSERT_OK(cuModuleLoadData(&m, text.c_str()));
+    getrusage(RUSAGE_SELF, &after);
+    EXPECT_LT(after.ru_maxrss - before.ru_maxrss, 64 * 1024) << "KiB more resident after loading";
+    CUdeviceptr p;
+    size_t size = 0;
+    ASSERT_OK(cuModuleGetGlobal(&p, &size, m, "big"));
+    EXPECT_EQ(536870912u, size);
+    EXPECT_EQ((std::vector<uint32_t>{0, 0}), download(p + size - 8, 2));
+    ASSERT_OK(cuModuleGetGlobal(&p, &size, m, "small"));
+    EXPECT_EQ((std::vector<uint32_t>{7, 8}), download(p, 2));
+    ASSERT_OK(cuModuleGetGlobal(&p, &size, m, "after"));
+    EXPECT_EQ(9u, download(p, 1)[0]);
+    EXPECT_OK(cuModuleUnload(m));
+#endif
+}
+
 // Many blocks of one launch run on the pool's threads at once, each block whole.
 TEST_F(KernelExec, ManyBlocks_EachRunsOnceWithItsOwnIndex)
 {
@@ -799,8 +926,9 @@ DONE:
     EXPECT_DETAIL_HAS("stack is full");
 }
 
-// printf's '*' widths and precisions, %c, %s with a flag and a 64-bit %llx, with the argument
-// buffer laid out as the compilers lay it out (each argument at its natural alignment).
+// printf's '*' widths, %c, %s with a flag and a 64-bit %llx, with the argument buffer laid out
+// as the compilers lay it out (each argument at its natural alignment). A '*' precision is
+// printed as written, as the H100 does, and its arguments skipped (kernel_printf_test).
 TEST_F(KernelExec, Printf_StarWidthsCharsStringsAndLongLong)
 {
     Loaded l = load(R"(
@@ -844,7 +972,7 @@ TEST_F(KernelExec, Printf_StarWidthsCharsStringsAndLongLong)
     testing::internal::CaptureStdout();
     ASSERT_OK(launch(l.fn, 1, 1, {}));
     ASSERT_OK(cuCtxSynchronize());
-    EXPECT_EQ("  42|hi  |Z|3.142|123456789ab\n", testing::internal::GetCapturedStdout());
+    EXPECT_EQ("  42|hi  |Z|%.*f|123456789ab\n", testing::internal::GetCapturedStdout());
     EXPECT_OK(cuModuleUnload(l.module));
 }
 

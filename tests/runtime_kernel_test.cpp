@@ -529,6 +529,22 @@ TEST(RuntimeKernel, Limits_DefaultsSetAndUnknown)
     EXPECT_RT(cudaErrorInvalidValue, cudaDeviceGetLimit(nullptr, cudaLimitStackSize));
 }
 
+// The printf FIFO is the primary context's, which its launches use: what the runtime sets
+// the driver reads, rounded as the H100 rounds it (at least 512 KiB, a multiple of 128).
+TEST(RuntimeKernel, PrintfFifoSize_IsTheContextsRoundedAsOnTheH100)
+{
+    size_t v = 0;
+    ASSERT_RT_OK(cudaDeviceSetLimit(cudaLimitPrintfFifoSize, 600000));
+    ASSERT_RT_OK(cudaDeviceGetLimit(&v, cudaLimitPrintfFifoSize));
+    EXPECT_EQ(600064u, v);
+    ASSERT_OK(cuCtxGetLimit(&v, CU_LIMIT_PRINTF_FIFO_SIZE));
+    EXPECT_EQ(600064u, v);
+    ASSERT_RT_OK(cudaDeviceSetLimit(cudaLimitPrintfFifoSize, 1));
+    ASSERT_RT_OK(cudaDeviceGetLimit(&v, cudaLimitPrintfFifoSize));
+    EXPECT_EQ(524288u, v);
+    ASSERT_RT_OK(cudaDeviceSetLimit(cudaLimitPrintfFifoSize, 8650752));
+}
+
 TEST(RuntimeKernel, PeerAccess_OneDeviceHasNoPeer)
 {
     int can = -1;

@@ -1076,8 +1076,11 @@ typedef enum CUlimit_enum {
 } CUlimit;
 /* The current context's limits. CU_LIMIT_STACK_SIZE is each kernel thread's stack (its .local
  * memory and call frames): 1024 bytes by default, as on the driver, up to 256 KiB (a block's
- * stacks are allocated at once). PRINTF_FIFO_SIZE and MALLOC_HEAP_SIZE are kept and answered;
- * the others are answered with the H100's values and cannot be set (CUDA_ERROR_UNSUPPORTED_LIMIT).
+ * stacks are allocated at once). PRINTF_FIFO_SIZE bounds what a launch's printf keeps (its last
+ * records; docs/kernels.md, "printf and assert"): 8650752 bytes by default; any size succeeds
+ * and reads back as the H100 makes it, at least 512 KiB, a multiple of 128, at most 2 GiB.
+ * MALLOC_HEAP_SIZE is kept and answered; the others are answered with the H100's values and
+ * cannot be set (CUDA_ERROR_UNSUPPORTED_LIMIT).
  * INVALID_VALUE: pvalue NULL, a limit that is not a CUlimit, a stack of 0 or above 256 KiB. */
 EXTMEM_API CUresult CUDAAPI cuCtxSetLimit(CUlimit limit, size_t value);
 EXTMEM_API CUresult CUDAAPI cuCtxGetLimit(size_t *pvalue, CUlimit limit);

@@ -406,10 +406,11 @@ EXTMEM_API cudaError_t CUDARTAPI cudaDeviceEnablePeerAccess(int peerDevice, unsi
 EXTMEM_API cudaError_t CUDARTAPI cudaDeviceDisablePeerAccess(int peerDevice);
 
 /* Per-process limits. The runtime keeps them, starting from what an H100 reports under CUDA
- * 13.0 (stack 1024 bytes per thread, printf FIFO 8650752 bytes, malloc heap 8 MiB, sync depth
- * 0, pending launches 2048, L2 fetch granularity 64, persisting L2 0); the software device
- * does not need them to run kernels: device printf writes straight to stdout and frames grow
- * as needed.
+ * 13.0 (stack 1024 bytes per thread, malloc heap 8 MiB, sync depth 0, pending launches 2048,
+ * L2 fetch granularity 64, persisting L2 0); the software device does not need them to run
+ * kernels. The printf FIFO is the current context's, as cuCtxSetLimit(CU_LIMIT_PRINTF_FIFO_SIZE)
+ * keeps and rounds it (8650752 bytes by default): its launches keep their printf records within
+ * it (docs/kernels.md, "printf and assert").
  * Returns:
  *   cudaErrorInvalidValue  pValue is NULL (GetLimit); limit is not a cudaLimit (NVIDIA's
  *                          answer, not cudaErrorUnsupportedLimit); cudaLimitMaxL2FetchGranularity

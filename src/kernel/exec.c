@@ -685,8 +685,7 @@ void klaunch_init(struct klaunch *l)
     l->fault_code = CUDA_SUCCESS;
     l->fault_reason[0] = 0;
     os_mutex_init(&l->print_lock);
-    l->print_buf = NULL;
-    l->print_used = l->print_size = 0;
+    kprint_init(l);
     knative_prepare(l);
 }
 
@@ -884,12 +883,7 @@ out:
 
 CUresult klaunch_finish(struct klaunch *l)
 {
-    if (l->print_used) {
-        fwrite(l->print_buf, 1, l->print_used, stdout);
-        fflush(stdout);
-    }
-    free(l->print_buf);
-    l->print_buf = NULL;
+    kprint_flush(l);
     os_mutex_destroy(&l->print_lock);
     return atomic_load(&l->faulted) ? l->fault_code : CUDA_SUCCESS;
 }

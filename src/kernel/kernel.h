@@ -223,6 +223,10 @@ struct kvar {
     uint64_t offset; /* in the module's data block */
     uint64_t size;
     uint32_t align;
+    /* The initialiser's bytes, as far as it reaches (the rest is zero): a variable without
+     * one takes no host memory, whatever its size. */
+    unsigned char *init;
+    uint64_t init_bytes;
 };
 
 /* A place in the data block that holds the address of a variable (an initialiser like
@@ -251,7 +255,6 @@ struct kmodule {
     struct kvar *vars;
     uint64_t data_bytes;       /* .global and .const variables, laid out in one block */
     uint32_t data_align;
-    unsigned char *data_init;  /* data_bytes of initial contents */
     uint32_t nrelocs;
     struct kreloc *relocs;
     uint32_t nconst_relocs;
@@ -276,8 +279,8 @@ void klog_printf(struct klog *log, const char *fmt, ...) EXTMEM_PRINTF_FORMAT(2,
  * was expected" recorded (fail) and appended to errlog, or CUDA_ERROR_OUT_OF_MEMORY. */
 CUresult kmod_parse(const char *fn, const char *text, size_t len, const char *name, struct klog *errlog,
                     struct kmodule **out);
-/* Binds the data block to `base` (data_bytes of device memory the caller owns, aligned to
- * data_align): copies the initial contents there, writes relocations and sets the constant-pool
+/* Binds the data block to `base` (data_bytes of zeroed device memory the caller owns, aligned
+ * to data_align): copies the initial contents there, writes relocations and sets the constant-pool
  * slots that hold variable addresses. */
 void kmod_bind(struct kmodule *m, uintptr_t base);
 void kmod_free(struct kmodule *m);
@@ -547,14 +550,23 @@ struct klaunch {
     atomic_int faulted;
     CUresult fault_code;
     char fault_reason[512];
-    /* Device printf: what the blocks printed, written to stdout when the launch ends. */
-    os_mutex print_lock;
-    char *print_buf;
-    size_t print_used, print_size;
+    /* Device printf (printf.c): the FIFO of the launch's records, written to stdout when the
+     * launch ends. It keeps the last records whose costs (each its length, at least
+     * KPRINT_RECORD_COST bytes) add up to printf_limit; older ones are dropped, as on the GPU. */
+    size_t printf_limit;        /* cuCtxSetLimit PRINTF_FIFO_SIZE bytes (0: the driver's default) */
+    os_mutex print_lock;        /* also orders the first fault's record */
+    struct kprint_fifo {
+        char *text;             /* a ring of `cap` bytes: the records' text, the oldest at `head` */
+        size_t cap, head, used;
+        size_t *len;            /* a ring of `lcap` record lengths, the oldest at `lhead` */
+        size_t lcap, lhead, count;
+        size_t cost;            /* of the records kept, at most printf_limit */
+    } print;
     const struct knative *native; /* the module's native code, or NULL (knative_prepare) */
     uint64_t serial;              /* this launch among the process's (klaunch_init) */
 };
-/* Prepares l (fn, grid, block, dyn_shared, params and stack_bytes set by the caller). */
+/* Prepares l (fn, grid, block, dyn_shared, params, stack_bytes and printf_limit set by the
+ * caller). */
 void klaunch_init(struct klaunch *l);
 /* Runs block `index` (x fastest) of the launch; a fault is recorded in l. */
 void klaunch_run_block(struct klaunch *l, uint64_t index);
@@ -675,8 +687,15 @@ void kfault(struct kwarp *w, const struct kinsn *in, uint32_t lane, CUresult cod
 /* True once the launch has faulted: handlers may stop early. */
 static inline bool kfaulted(const struct kwarp *w);
 
-/* Device printf (printf.c): formats CUDA's vprintf argument buffer into the launch's output. */
+/* Device printf (printf.c): formats CUDA's vprintf argument buffer into a record of the
+ * launch's FIFO. */
 void kprintf(struct kwarp *w, const struct kinsn *in, uint32_t lane, uint64_t fmt, uint64_t args);
+/* What a record costs in the FIFO at least: the H100 keeps about 2048 records of a 512 KiB
+ * FIFO whatever their text (docs/kernels.md, "printf and assert"). */
+#define KPRINT_RECORD_COST 256
+/* The launch's FIFO: emptied at klaunch_init; written to stdout and freed at klaunch_finish. */
+void kprint_init(struct klaunch *l);
+void kprint_flush(struct klaunch *l);
 /* __assertfail: prints the GPU's message and faults with CUDA_ERROR_ASSERT. */
 void kassertfail(struct kwarp *w, const struct kinsn *in, uint32_t lane, uint64_t msg, uint64_t file, uint32_t line,
                  uint64_t func);

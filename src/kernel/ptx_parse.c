@@ -18,6 +18,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+/* The front end's limits (docs/kernels.md, "The engine"). Blocks and initialisers are read
+ * by recursion, one C frame per level, so their depth is bounded well inside any thread's
+ * stack; compilers' PTX nests a few levels. An array has at most 2^32 elements (4 GiB of
+ * .b8, more than any state space takes): counted in 64 bits, sizes then never wrap. */
+enum { MAX_NESTING = 64, MAX_DIMS = 64 };
+#define MAX_ELEMENTS (UINT64_C(1) << 32)
+
 /* A .shared variable's place, fixed at the end of the module. */
 struct kshared {
     int scope; /* 0 module, 1 entry, 2 func */
@@ -47,6 +54,7 @@ struct kparse_extra {
     /* scope undo log: (name, previous symbol) */
     struct kundo { char *name; uint32_t len; struct ksym *prev; } *undo;
     uint32_t nundo, cap_undo;
+    uint32_t depth; /* of the { } block being read, inside the body */
 };
 
 static struct kparse_extra *X(struct kparser *ps) { return (struct kparse_extra *)ps->fixups_extra; }
@@ -254,13 +262,16 @@ static bool parse_decl_head(struct kparser *ps, struct decl *d)
     return true;
 }
 
-/* Array dimensions: [N][M] or [] (extern / with an initialiser). Returns the element count
- * (0 for []), or -1 on error. */
-static int64_t parse_dims(struct kparser *ps, bool *open)
+/* Array dimensions: [N][M] or [] (extern / with an initialiser), *ndims of them. Returns the
+ * element count (0 for []), or -1 on error. */
+static int64_t parse_dims(struct kparser *ps, bool *open, unsigned *ndims)
 {
-    int64_t count = 1;
+    uint64_t count = 1;
     *open = false;
+    *ndims = 0;
     while (ktok_punct(&ps->tok, '[')) {
+        if (++*ndims > MAX_DIMS)
+            return kparse_error(ps, "an array has more than %d dimensions", MAX_DIMS), -1;
         klex_next(ps);
         if (ktok_punct(&ps->tok, ']')) {
             *open = true;
@@ -269,20 +280,51 @@ static int64_t parse_dims(struct kparser *ps, bool *open)
             uint64_t n;
             if (!expect_int(ps, &n, "an array size"))
                 return -1;
-            if (n > (1ull << 32))
-                return kparse_error(ps, "array size %llu is too large", (unsigned long long)n), -1;
-            count = count ? count * (int64_t)n : (int64_t)n;
+            /* Checked before multiplying, so that no product wraps. */
+            if (n > MAX_ELEMENTS || (count && n > MAX_ELEMENTS / count))
+                return kparse_error(ps, "an array of more than %llu elements is too large",
+                                    (unsigned long long)MAX_ELEMENTS), -1;
+            count = count ? count * n : n;
         }
         if (!expect_punct(ps, ']', "to close the array size"))
             return -1;
     }
-    return count;
+    return (int64_t)count;
 }
 
 static void put_le(unsigned char *p, uint64_t v, unsigned n)
 {
     for (unsigned i = 0; i < n; ++i)
         p[i] = (unsigned char)(v >> (8 * i));
+}
+
+/* The room an initialiser's first n bytes take: doubling, so filling element by element
+ * copies little, and never more than the variable. */
+static uint64_t init_room(const struct kvar *v, uint64_t n)
+{
+    uint64_t room = 64;
+    while (room < n)
+        room *= 2;
+    return room < v->size ? room : v->size;
+}
+
+/* Stores an element of v's initialiser at byte `at`, growing v->init to reach it (zeros
+ * between). The host memory is what the initialiser covers, not the variable's size. */
+static bool put_init(struct kparser *ps, struct kvar *v, uint64_t at, uint64_t bits, unsigned n)
+{
+    if (at + n > v->init_bytes) {
+        uint64_t had = init_room(v, v->init_bytes), need = init_room(v, at + n);
+        if (!v->init || need > had) {
+            unsigned char *p = realloc(v->init, (size_t)need);
+            if (!p)
+                return oom(ps);
+            v->init = p;
+        }
+        memset(v->init + v->init_bytes, 0, (size_t)(at + n - v->init_bytes));
+        v->init_bytes = at + n;
+    }
+    put_le(v->init + at, bits, n);
+    return true;
 }
 
 /* One scalar of an initialiser: a number (integer or float for the element type), or a
@@ -318,7 +360,8 @@ static bool parse_init_scalar(struct kparser *ps, struct kvar *v, ktype type, ui
                 return kparse_error(ps, "a floating-point initialiser for the integer type .%s", ktype_name(type));
             bits = neg ? 0 - ps->tok.ival : ps->tok.ival;
         }
-        put_le(m->data_init + v->offset + at, bits, esz);
+        if (!put_init(ps, v, at, bits, esz))
+            return false;
         klex_next(ps);
         return true;
     }
@@ -336,7 +379,8 @@ static bool parse_init_scalar(struct kparser *ps, struct kvar *v, ktype type, ui
     struct ksym *s = kparse_lookup(ps, ps->tok.s, ps->tok.len);
     if (s && s->kind == KSYM_FUNC && !generic && esz == 8) {
         /* A function's address (a table of function pointers): what indirect calls take. */
-        put_le(m->data_init + v->offset + at, (uint64_t)(uintptr_t)s->fn, 8);
+        if (!put_init(ps, v, at, (uint64_t)(uintptr_t)s->fn, 8))
+            return false;
         klex_next(ps);
         return true;
     }
@@ -362,14 +406,17 @@ static bool parse_init_scalar(struct kparser *ps, struct kvar *v, ktype type, ui
     return true;
 }
 
-/* = value, or = { ... } with nesting, filling elements from index *i. */
-static bool parse_init_list(struct kparser *ps, struct kvar *v, ktype type, uint64_t count, uint64_t *i)
+/* = value, or = { ... } nested at most `levels` deep, filling elements from index *i. */
+static bool parse_init_list(struct kparser *ps, struct kvar *v, ktype type, uint64_t count, unsigned levels,
+                            uint64_t *i)
 {
     unsigned esz = ktype_size(type);
     if (ktok_punct(&ps->tok, '{')) {
+        if (levels == 0)
+            return kparse_error(ps, "the initialiser of '%s' nests deeper than the variable's dimensions", v->name);
         klex_next(ps);
         while (!ktok_punct(&ps->tok, '}')) {
-            if (!parse_init_list(ps, v, type, count, i))
+            if (!parse_init_list(ps, v, type, count, levels - 1, i))
                 return false;
             if (ktok_punct(&ps->tok, ','))
                 klex_next(ps);
@@ -402,9 +449,11 @@ static bool parse_var_decl(struct kparser *ps, kspace space, bool is_extern)
         uint32_t line = ps->tok.line;
         klex_next(ps);
         bool open;
-        int64_t count = parse_dims(ps, &open);
+        unsigned ndims;
+        int64_t count = parse_dims(ps, &open, &ndims);
         if (count < 0)
             return false;
+        /* At most 2^32 elements of at most 64 bytes: no size below wraps. */
         uint64_t esz = ktype_size(d.type) * d.vec;
         uint32_t align = d.align ? d.align : (uint32_t)esz;
         struct ksym *s = new_sym(ps, KSYM_VAR);
@@ -449,11 +498,6 @@ static bool parse_var_decl(struct kparser *ps, kspace space, bool is_extern)
             uint64_t offset = align_up(m->data_bytes, align);
             if (offset + size > (1ull << 32))
                 return kparse_error_at(ps, line, "the module's variables exceed 4 GiB");
-            unsigned char *init = realloc(m->data_init, (size_t)(offset + size) ? (size_t)(offset + size) : 1);
-            if (!init)
-                return oom(ps);
-            memset(init + m->data_bytes, 0, (size_t)(offset + size - m->data_bytes));
-            m->data_init = init;
             m->data_bytes = offset + size;
             if (align > m->data_align)
                 m->data_align = align;
@@ -472,7 +516,9 @@ static bool parse_var_decl(struct kparser *ps, kspace space, bool is_extern)
             if (ktok_punct(&ps->tok, '=')) {
                 klex_next(ps);
                 uint64_t i = 0;
-                if (!parse_init_list(ps, v, d.type, elems * d.vec, &i))
+                /* One level of braces per dimension, and one more around a vector's elements. */
+                unsigned levels = ndims + (d.vec > 1);
+                if (!parse_init_list(ps, v, d.type, elems * d.vec, levels ? levels : 1, &i))
                     return false;
             }
         } else if (space == KS_SHARED) {
@@ -487,21 +533,18 @@ static bool parse_var_decl(struct kparser *ps, kspace space, bool is_extern)
                 x->has_dynamic_shared = true;
                 if (align > x->dyn_align)
                     x->dyn_align = align;
-            } else if (!ps->cur) {
-                sh->scope = 0;
-                sh->offset = (uint32_t)align_up(x->module_shared, align);
-                x->module_shared = sh->offset + (uint32_t)size;
-            } else if (ps->cur->entry) {
-                sh->scope = 1;
-                sh->offset = (uint32_t)align_up(ps->cur->static_shared, align);
-                ps->cur->static_shared = sh->offset + (uint32_t)size;
             } else {
-                sh->scope = 2;
-                sh->offset = (uint32_t)align_up(x->func_shared, align);
-                x->func_shared = sh->offset + (uint32_t)size;
+                sh->scope = !ps->cur ? 0 : ps->cur->entry ? 1 : 2;
+                uint32_t *top = sh->scope == 0 ? &x->module_shared
+                                : sh->scope == 1 ? &ps->cur->static_shared
+                                                 : &x->func_shared;
+                /* Each scope stays within 1 GiB, so finish_shared's sums of three fit 32 bits. */
+                uint64_t at = align_up(*top, align);
+                if (at + size > (1u << 30))
+                    return kparse_error_at(ps, line, ".shared variable '%.*s' is too large", (int)nlen, name);
+                sh->offset = (uint32_t)at;
+                *top = (uint32_t)(at + size);
             }
-            if (size > (1u << 30))
-                return kparse_error_at(ps, line, ".shared variable '%.*s' is too large", (int)nlen, name);
             s->slot = x->nshared++;
             s->size = size;
         } else if (space == KS_LOCAL) {
@@ -707,7 +750,8 @@ static bool parse_params(struct kparser *ps, struct kfunc *f, bool is_ret, bool 
         uint32_t nlen = ps->tok.len;
         klex_next(ps);
         bool open;
-        int64_t count = parse_dims(ps, &open);
+        unsigned ndims;
+        int64_t count = parse_dims(ps, &open, &ndims);
         if (count < 0)
             return false;
         if (open)
@@ -839,9 +883,15 @@ static bool parse_block(struct kparser *ps)
             return true;
         }
         if (ktok_punct(t, '{')) {
+            struct kparse_extra *x = X(ps);
+            if (x->depth >= MAX_NESTING)
+                return kparse_error(ps, "blocks nest more than %d deep", MAX_NESTING);
             klex_next(ps);
-            uint32_t mark = X(ps)->nundo;
-            if (!parse_block(ps) || !resolve_fixups(ps, false))
+            uint32_t mark = x->nundo;
+            x->depth++;
+            bool ok = parse_block(ps) && resolve_fixups(ps, false);
+            x->depth--;
+            if (!ok)
                 return false;
             unbind_to(ps, mark);
             continue;
@@ -1055,6 +1105,7 @@ static bool parse_function(struct kparser *ps, bool entry, bool is_extern)
     if (!(ps->locals = khash_new()))
         return oom(ps);
     X(ps)->nundo = 0;
+    X(ps)->depth = 0;
     bool ok = bind_params(ps, f) && parse_block(ps) && resolve_fixups(ps, true);
     if (ok && (f->ninsns == 0 || (f->code[f->ninsns - 1].kind != KK_RET && f->code[f->ninsns - 1].kind != KK_EXIT &&
                                   f->code[f->ninsns - 1].kind != KK_TRAP))) {
@@ -1206,11 +1257,12 @@ void kmod_free(struct kmodule *m)
     knative_release(m);
     for (uint32_t i = 0; i < m->nfuncs; ++i)
         free_func(m->funcs[i]);
-    for (uint32_t i = 0; i < m->nvars; ++i)
+    for (uint32_t i = 0; i < m->nvars; ++i) {
         free(m->vars[i].name);
+        free(m->vars[i].init);
+    }
     free(m->funcs);
     free(m->vars);
-    free(m->data_init);
     free(m->relocs);
     free(m->const_relocs);
     free(m->source_name);
@@ -1337,8 +1389,9 @@ done:
 void kmod_bind(struct kmodule *m, uintptr_t base)
 {
     m->data_base = base;
-    if (m->data_bytes)
-        memcpy((void *)base, m->data_init, (size_t)m->data_bytes);
+    for (uint32_t i = 0; i < m->nvars; ++i)
+        if (m->vars[i].init_bytes)
+            memcpy((void *)(base + m->vars[i].offset), m->vars[i].init, (size_t)m->vars[i].init_bytes);
     for (uint32_t i = 0; i < m->nrelocs; ++i) {
         struct kreloc *r = &m->relocs[i];
         uint64_t v = base + m->vars[r->var].offset + (uint64_t)r->addend;

@@ -326,10 +326,11 @@ cudaError_t CUDARTAPI cudaDeviceDisablePeerAccess(int peerDevice)
 }
 
 /* The limits, with the defaults an H100 reports under CUDA 13.0 (the stack's is CUDA's
- * documented 1024; the persisting L2 size is 0, the software device having no L2). */
+ * documented 1024; the persisting L2 size is 0, the software device having no L2). The
+ * printf FIFO's is the context's (cuCtxSetLimit), not kept here. */
 static _Atomic size_t rt_limits[] = {
     [cudaLimitStackSize] = 1024,
-    [cudaLimitPrintfFifoSize] = 8650752,
+    [cudaLimitPrintfFifoSize] = 0,
     [cudaLimitMallocHeapSize] = 8388608,
     [cudaLimitDevRuntimeSyncDepth] = 0,
     [cudaLimitDevRuntimePendingLaunchCount] = 2048,
@@ -353,6 +354,12 @@ cudaError_t CUDARTAPI cudaDeviceGetLimit(size_t *pValue, enum cudaLimit limit)
     cudaError_t err = limit_check("cudaDeviceGetLimit", limit);
     if (err != cudaSuccess)
         return err;
+    if (limit == cudaLimitPrintfFifoSize) {
+        /* The context's own, which its launches use. */
+        if ((err = rt_context()) != cudaSuccess)
+            return err;
+        return rt_cu(cuCtxGetLimit(pValue, CU_LIMIT_PRINTF_FIFO_SIZE));
+    }
     *pValue = atomic_load(&rt_limits[limit]);
     return cudaSuccess;
 }
@@ -365,6 +372,13 @@ cudaError_t CUDARTAPI cudaDeviceSetLimit(enum cudaLimit limit, size_t value)
         return err;
     if (limit == cudaLimitMaxL2FetchGranularity && value > 128)
         return rt_fail(cudaErrorInvalidValue, "%s: an L2 fetch granularity of %zu bytes is above 128", fn, value);
+    if (limit == cudaLimitPrintfFifoSize) {
+        /* The primary context's limit, as NVIDIA's runtime sets it: launches read it there,
+         * and it reads back as the driver rounds it. */
+        if ((err = rt_context()) != cudaSuccess)
+            return err;
+        return rt_cu(cuCtxSetLimit(CU_LIMIT_PRINTF_FIFO_SIZE, value));
+    }
     atomic_store(&rt_limits[limit], value);
     return cudaSuccess;
 }
