@@ -367,6 +367,8 @@ void event_release(struct event *e);
 struct pool_job {
     void (*run)(struct pool_job *job, uint64_t index);
     uint64_t count;             /* indices 0..count-1 */
+    atomic_int *stop;           /* optional: once nonzero, the indices not yet handed out are skipped
+                                 * (a kernel's `faulted`: its blocks not yet started never run) */
     atomic_uint_fast64_t next;  /* next index to hand out */
     uint64_t done;              /* indices finished (pool lock) */
     unsigned int helpers;       /* pool threads inside the job (pool lock) */
