@@ -606,8 +606,12 @@ TEST_P(EndlessKernel, PrimaryCtxReset_ReturnsAndTheContextIsHealthyAgain)
     ASSERT_OK(cuCtxSetCurrent(primary));
     expect_short_kernel_runs();
     EXPECT_OK(cuDevicePrimaryCtxRelease(dev));
-    EXPECT_OK(cuDevicePrimaryCtxRelease(dev));
+    // Its last release tears it down too: the same with a kernel running.
+    Running again;
+    ASSERT_TRUE(again.start(kShapes[2]));
+    within(30, "cuDevicePrimaryCtxRelease", [&] { EXPECT_OK(cuDevicePrimaryCtxRelease(dev)); });
     ASSERT_OK(cuCtxSetCurrent(ctx));
+    expect_short_kernel_runs();
 }
 
 // A module unloaded under its running kernel: the unload returns, and the context, which lives
@@ -620,6 +624,32 @@ TEST_P(EndlessKernel, ModuleUnload_ReturnsAndLeavesLaunchTimeoutNamingTheUnload)
     EXPECT_CU(CUDA_ERROR_LAUNCH_TIMEOUT, cuCtxSynchronize());
     EXPECT_DETAIL_HAS("cuModuleUnload");
     EXPECT_DETAIL_HAS("kernel k");
+}
+
+// The same for a library's kernel and cuLibraryUnload.
+TEST_P(EndlessKernel, LibraryUnload_ReturnsAndLeavesLaunchTimeoutNamingTheUnload)
+{
+    std::string text = std::string(kHeader) + kShapes[1].ptx;
+    CUlibrary lib;
+    CUkernel kernel;
+    CUfunction fn;
+    CUstream stream;
+    uint32_t *flag;
+    ASSERT_OK(cuLibraryLoadData(&lib, text.c_str(), nullptr, nullptr, 0, nullptr, nullptr, 0));
+    ASSERT_OK(cuLibraryGetKernel(&kernel, lib, "k"));
+    ASSERT_OK(cuKernelGetFunction(&fn, kernel));
+    ASSERT_OK(cuMemAllocHost((void **)&flag, 8));
+    ASSERT_OK(cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING));
+    flag[0] = flag[1] = 0;
+    CUdeviceptr p = (CUdeviceptr)(uintptr_t)flag;
+    void *params[] = {&p};
+    ASSERT_OK(cuLaunchKernel(fn, 1, 1, 1, 32, 1, 1, 0, stream, params, nullptr));
+    Running k;
+    k.flag = flag;
+    ASSERT_TRUE(k.wait_running());
+    within(30, "cuLibraryUnload", [&] { EXPECT_OK(cuLibraryUnload(lib)); });
+    EXPECT_CU(CUDA_ERROR_LAUNCH_TIMEOUT, cuStreamSynchronize(stream));
+    EXPECT_DETAIL_HAS("cuLibraryUnload");
 }
 
 // A thread runs an endless launch on the legacy stream (in that thread) while another destroys
