@@ -52,8 +52,9 @@ static struct ctx *ctx_new(CUdevice dev, unsigned int flags, bool is_primary)
     return ctx;
 }
 
-/* Waits for the context's work (for `fn`), then frees everything it owns. A created context's handle
- * dies with it; the primary context keeps its handle, inactive, until retained again. */
+/* Waits for the context's work (for the call `fn`), then frees everything it owns. A created
+ * context's handle dies with it; the primary context keeps its handle, inactive, until retained
+ * again. */
 static void ctx_teardown(const char *fn, struct ctx *ctx)
 {
     atomic_store(&ctx->destroyed, true);

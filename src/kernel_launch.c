@@ -38,7 +38,7 @@ static void run(struct work *w)
     /* After a fault the GPU runs no more of the context's work: neither does this device. */
     if (!atomic_load(&k->ctx->sticky)) {
         klaunch_init(&k->l);
-        struct kernel_run kr; /* on the list of running launches: the watchdog and teardowns may end it */
+        struct kernel_run kr; /* listed as running: the watchdog, a teardown or the unload may end it */
         kernel_run_begin(&kr, &k->l);
         pool_run(&k->job);
         kernel_run_end(&kr);

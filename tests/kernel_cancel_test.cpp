@@ -573,7 +573,8 @@ TEST_P(EndlessKernel, Watchdog_EndsALegacyStreamLaunchInTheCallingThread)
     ASSERT_OK(cuMemAllocHost((void **)&k.flag, 8));
     CUdeviceptr p = (CUdeviceptr)(uintptr_t)k.flag;
     void *params[] = {&p};
-    within(30, "cuLaunchKernel", [&] { EXPECT_OK(cuLaunchKernel(k.fn, 1, 1, 1, 32, 1, 1, 0, nullptr, params, nullptr)); });
+    within(30, "cuLaunchKernel",
+           [&] { EXPECT_OK(cuLaunchKernel(k.fn, 1, 1, 1, 32, 1, 1, 0, nullptr, params, nullptr)); });
     EXPECT_CU(CUDA_ERROR_LAUNCH_TIMEOUT, cuCtxSynchronize());
     EXPECT_DETAIL_HAS("EXTMEM_KERNEL_TIMEOUT");
 }

@@ -423,7 +423,9 @@ static bool emit_function(struct emitter *e, uint32_t index)
             emit_guard(e, in);
             /* A backward branch is a cancellation point (exec.c): a loop the group runs here
              * never returns to the scheduler, so it looks at the launch's flag itself. */
-            kbuf_printf(b, "    if (exec == mask) { if (%uu >= stop%s) return %uu; goto L%u; }\n    if (exec) return %uu;\n",
+            kbuf_printf(b,
+                        "    if (exec == mask) { if (%uu >= stop%s) return %uu; goto L%u; }\n"
+                        "    if (exec) return %uu;\n",
                         in->target, in->target <= i ? " || FAULTED()" : "", in->target,
                         in->target < fn->ninsns ? in->target : fn->ninsns, i);
             break;
