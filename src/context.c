@@ -52,17 +52,17 @@ static struct ctx *ctx_new(CUdevice dev, unsigned int flags, bool is_primary)
     return ctx;
 }
 
-/* Waits for the context's work, then frees everything it owns. A created context's handle
- * dies with it; the primary context keeps its handle, inactive, until retained again. */
-static void ctx_teardown(struct ctx *ctx)
+/* Waits for the context's work (for the call `fn`), then frees everything it owns. A created
+ * context's handle dies with it; the primary context keeps its handle, inactive, until retained
+ * again. */
+static void ctx_teardown(const char *fn, struct ctx *ctx)
 {
     atomic_store(&ctx->destroyed, true);
     /* Work on any context's streams may use this context's memory (unified addressing). The
      * callers checked device_wait_allowed; only a nested submission can be refused here, and
-     * then the wait alone has to do. */
-    bool held = device_release_begin("context destruction") == CUDA_SUCCESS;
-    if (!held)
-        device_drain();
+     * then the wait alone has to do. A kernel that does not end is waited for as long as the
+     * grace period, then cancelled (the driver would wait for ever). */
+    bool held = device_teardown_begin(fn);
     stream_destroy_all(ctx);
     stream_drop_deferred(ctx);
     event_destroy_all(ctx);
@@ -240,7 +240,7 @@ CUresult CUDAAPI cuCtxDestroy(CUcontext handle)
                     "cuDevicePrimaryCtxRelease", (unsigned long long)(uintptr_t)handle);
     }
     stack_forget(ctx->base.handle);
-    ctx_teardown(ctx);
+    ctx_teardown("cuCtxDestroy", ctx);
     ctx_release(ctx);
     return CUDA_SUCCESS;
 }
@@ -403,7 +403,7 @@ static CUresult primary_release(const char *fn, CUdevice dev)
         return fail(CUDA_ERROR_INVALID_CONTEXT, "%s: the primary context of device %d is not retained", fn, dev);
     }
     if (--primary.retains == 0 && primary_active())
-        ctx_teardown(primary.ctx);
+        ctx_teardown(fn, primary.ctx);
     os_mutex_unlock(&primary.lock);
     return CUDA_SUCCESS;
 }
@@ -418,7 +418,7 @@ CUresult CUDAAPI cuDevicePrimaryCtxReset(CUdevice dev)
         return r;
     os_mutex_lock(&primary.lock);
     if (primary_active())
-        ctx_teardown(primary.ctx);
+        ctx_teardown("cuDevicePrimaryCtxReset", primary.ctx);
     primary.flags = 0;
     os_mutex_unlock(&primary.lock);
     return CUDA_SUCCESS;

@@ -9,9 +9,10 @@
  * does the same: CUDA's notes on API synchronisation describe the frees as synchronous with
  * respect to outstanding work on the device (docs/streams.md says what each call waits for).
  *
- * Unloading the library (dlclose of the drop-in libcuda.so.1) must not leave a thread running
- * its code: device_unload waits for queued work, tells every stream worker to leave and joins
- * it, then stops the worker pool.
+ * Unloading the library (dlclose of the drop-in libcuda.so.1, or the process's exit) must not
+ * leave a thread running its code, nor hang: device_unload cancels running kernels (an endless
+ * one would hold it for ever), waits for queued work, tells every stream worker to leave and
+ * joins it, then stops the worker pool.
  */
 #include "internal.h"
 
@@ -162,6 +163,19 @@ CUresult device_release_begin(const char *fn)
 
 void device_release_end(void) { os_rwlock_unlock(&submit_lock); }
 
+bool device_teardown_begin(const char *fn)
+{
+    /* The driver waits for a running kernel for ever here (docs/kernels.md): extmem waits as
+     * long as the grace period, then cancels what still runs, and its wait ends with the work. */
+    struct kernel_grace g;
+    kernel_grace_begin(&g, fn);
+    bool held = device_release_begin(fn) == CUDA_SUCCESS;
+    if (!held)
+        device_drain();
+    kernel_grace_end(&g);
+    return held;
+}
+
 void device_unload(void)
 {
     /* exit() called from a host function: that thread cannot wait for itself, and the process
@@ -170,6 +184,9 @@ void device_unload(void)
     if (on_device_thread || !lib_initialized())
         return;
     atomic_store(&unloading, true); /* from now on work runs in the calling thread */
+    /* Running kernels end now, as a GPU's do when its process exits, and none starts: the
+     * drain would otherwise wait for an endless one for ever. */
+    kernel_cancel_all();
     drain();
     os_mutex_lock(&device.lock);
     ready();

@@ -341,6 +341,11 @@ void device_submit_begin(void);
 void device_submit_end(void);
 CUresult device_release_begin(const char *fn);
 void device_release_end(void);
+/* device_release_begin (or, where that is refused, device_drain) for a call that tears down a
+ * context, a module or a library: kernels still running after the grace period from the call
+ * (EXTMEM_KERNEL_TIMEOUT, else 10 s) are cancelled, so that the wait ends (kernel_cancel.c).
+ * True when device_release_end must follow. */
+bool device_teardown_begin(const char *fn);
 /* This thread runs device work (a stream worker, a pool thread): API calls that wait for the
  * device refuse instead of waiting for themselves. */
 void device_thread_mark(void);
@@ -358,6 +363,20 @@ void device_reap_workers(void);
  * unloaded (src/posix: a destructor; Windows joins nothing under the loader lock). */
 void device_unload(void);
 
+/* ---- Running kernels: cancellation and the watchdog (kernel_cancel.c; docs/kernels.md) ---- */
+/* A call that waits for the device to tear something down: while it waits, kernels that run
+ * past its deadline are cancelled (CUDA_ERROR_LAUNCH_TIMEOUT, sticky for their contexts). */
+struct kernel_grace {
+    struct list_node node;
+    const char *fn;          /* the call, for reasons and the log */
+    uint64_t start, deadline; /* os_time_ns */
+};
+void kernel_grace_begin(struct kernel_grace *g, const char *fn);
+void kernel_grace_end(struct kernel_grace *g);
+/* The library unloads (exit): every running kernel is cancelled at once, none starts from now
+ * on, and the watchdog's thread is joined. */
+void kernel_cancel_all(void);
+
 /* ---- Events (event.c) ---- */
 struct event;
 CUresult event_lookup(const char *fn, CUevent handle, struct event **out);
@@ -367,6 +386,8 @@ void event_release(struct event *e);
 struct pool_job {
     void (*run)(struct pool_job *job, uint64_t index);
     uint64_t count;             /* indices 0..count-1 */
+    atomic_int *stop;           /* optional: once nonzero, the indices not yet handed out are skipped
+                                 * (a kernel's `faulted`: its blocks not yet started never run) */
     atomic_uint_fast64_t next;  /* next index to hand out */
     uint64_t done;              /* indices finished (pool lock) */
     unsigned int helpers;       /* pool threads inside the job (pool lock) */

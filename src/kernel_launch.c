@@ -38,7 +38,10 @@ static void run(struct work *w)
     /* After a fault the GPU runs no more of the context's work: neither does this device. */
     if (!atomic_load(&k->ctx->sticky)) {
         klaunch_init(&k->l);
+        struct kernel_run kr; /* listed as running: the watchdog, a teardown or the unload may end it */
+        kernel_run_begin(&kr, &k->l);
         pool_run(&k->job);
+        kernel_run_end(&kr);
         CUresult r = klaunch_finish(&k->l);
         if (r)
             ctx_set_sticky(k->ctx, r, k->l.fault_reason);
@@ -174,6 +177,7 @@ static CUresult launch(const char *fn, CUfunction hf, const struct launch *c, vo
     k->w.discard = discard;
     k->job.run = run_block;
     k->job.count = (uint64_t)c->grid[0] * c->grid[1] * c->grid[2];
+    k->job.stop = &k->l.faulted; /* after a fault or a cancel, the blocks not yet started are skipped */
     k->l.fn = kf;
     memcpy(k->l.grid, c->grid, sizeof(k->l.grid));
     memcpy(k->l.block, c->block, sizeof(k->l.block));

@@ -284,9 +284,7 @@ CUresult CUDAAPI cuLibraryUnload(CUlibrary library)
                     (unsigned long long)(uintptr_t)library);
     }
     /* Kernels of its modules may be queued: wait for the device, as cuModuleUnload does. */
-    bool held = device_release_begin(fn) == CUDA_SUCCESS;
-    if (!held)
-        device_drain();
+    bool held = device_teardown_begin(fn);
     os_mutex_lock(&lib->lock);
     for (uint32_t i = 0; i < lib->nmods; ++i)
         if (module_unlist(lib->mods[i]))

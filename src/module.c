@@ -494,10 +494,9 @@ CUresult CUDAAPI cuModuleUnload(CUmodule hmod)
         return fail(CUDA_ERROR_INVALID_HANDLE, "cuModuleUnload: module 0x%llx is being unloaded already",
                     (unsigned long long)(uintptr_t)hmod);
     }
-    /* Synchronous, as cuMemFree: queued kernels of the module may still use its memory. */
-    bool held = device_release_begin("cuModuleUnload") == CUDA_SUCCESS;
-    if (!held)
-        device_drain();
+    /* Synchronous, as cuMemFree: queued kernels of the module may still use its memory. One that
+     * does not end is cancelled after the grace period (the driver would wait for ever). */
+    bool held = device_teardown_begin("cuModuleUnload");
     module_teardown(m);
     if (held)
         device_release_end();

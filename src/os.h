@@ -187,6 +187,8 @@ void os_rwlock_unlock(os_rwlock *l);
 void os_cond_init(os_cond *c);
 void os_cond_destroy(os_cond *c);
 void os_cond_wait(os_cond *c, os_mutex *m);
+/* os_cond_wait for at most about ns nanoseconds (spurious and timed-out wake-ups alike return). */
+void os_cond_timedwait(os_cond *c, os_mutex *m, uint64_t ns);
 void os_cond_signal(os_cond *c);
 void os_cond_broadcast(os_cond *c);
 int os_thread_create(os_thread *t, void (*fn)(void *), void *arg);

@@ -37,13 +37,21 @@ unsigned int pool_worker_count(void)
 
 unsigned int extmem_worker_count(void) { return pool_worker_count(); }
 
-/* Runs indices of job until none are left; returns how many this thread ran. */
+/* Runs indices of job until none are left; returns how many this thread ran, or skipped. */
 static uint64_t take_indices(struct pool_job *job)
 {
     uint64_t ran = 0, i;
     while ((i = atomic_fetch_add(&job->next, 1)) < job->count) {
         job->run(job, i);
         ran++;
+        if (job->stop && atomic_load_explicit(job->stop, memory_order_relaxed)) {
+            /* The indices not yet handed out are this thread's to skip: counted once each, so
+             * that the submitter's count of finished ones still reaches the job's. */
+            uint64_t rest = atomic_exchange(&job->next, job->count);
+            if (rest < job->count)
+                ran += job->count - rest;
+            break;
+        }
     }
     return ran;
 }

@@ -17,6 +17,15 @@
  * with CUDA_ERROR_LAUNCH_FAILED instead of hanging as a GPU would.
  *
  * Calls push a frame for the calling lanes; the frame pops when all of them have returned.
+ *
+ * Cancellation (docs/kernels.md, "Cancellation and the watchdog"): a launch ends early when its
+ * `faulted` flag is set, by a fault of its own or from outside (klaunch_cancel: the watchdog, a
+ * teardown that stopped waiting, the library's unload). Warps look at the flag after every
+ * handler that may fault and at the cancellation points: backward branches, brx.idx, calls and
+ * barriers. Every loop passes a backward branch (a loop of calls too, and a recursion is bounded
+ * by KMAX_FRAMES), and no warp ever blocks a thread (barriers are data, above), so a cancelled
+ * launch's blocks end within one loop iteration; the native code checks its own loops (a
+ * relaxed load at each backward branch), native_emit.c.
  */
 #include "kernel.h"
 
@@ -119,6 +128,16 @@ void kfault(struct kwarp *w, const struct kinsn *in, uint32_t lane, CUresult cod
              "kernel %s, block (%u,%u,%u), thread (%u,%u,%u), %s line %u (%s): %s", l->fn->name, w->b->ctaid[0],
              w->b->ctaid[1], w->b->ctaid[2], t % bx, t / bx % by, t / (bx * by), l->fn->module->source_name,
              in ? in->line : 0, in && in->name ? in->name : "?", what);
+}
+
+bool klaunch_cancel(struct klaunch *l, CUresult code, const char *reason)
+{
+    int expected = 0;
+    if (!atomic_compare_exchange_strong(&l->faulted, &expected, 1))
+        return false; /* it faulted (or was cancelled) already: the first end is the launch's */
+    l->fault_code = code;
+    snprintf(l->fault_reason, sizeof(l->fault_reason), "%s", reason);
+    return true;
 }
 
 /* ---- Memory ---- */
@@ -591,6 +610,9 @@ static void run_warp(struct kwarp *w)
             f->cur_pc++;
             break;
         case KK_BRA:
+            /* A backward branch: a cancellation point (and every loop's). */
+            if (exec && in->target <= f->cur_pc && atomic_load_explicit(&l->faulted, memory_order_relaxed))
+                return;
             if (exec == mask) {
                 f->cur_pc = in->target;
                 after_jump(f);
@@ -605,6 +627,8 @@ static void run_warp(struct kwarp *w)
             }
             break;
         case KK_BRX: {
+            if (atomic_load_explicit(&l->faulted, memory_order_relaxed))
+                return; /* a cancellation point: its targets may lie behind it */
             const uint64_t *idx = kw_slot(w, in->src[0]);
             const uint32_t *targets = in->aux;
             for (uint32_t m = mask; m; m &= m - 1) {
@@ -629,6 +653,8 @@ static void run_warp(struct kwarp *w)
                 f->cur_pc++;
                 break;
             }
+            if (atomic_load_explicit(&l->faulted, memory_order_relaxed))
+                return; /* a cancellation point */
             do_call(w, f, in, exec, mask);
             if (atomic_load_explicit(&l->faulted, memory_order_relaxed))
                 return;
@@ -660,6 +686,8 @@ static void run_warp(struct kwarp *w)
                 f->cur_pc++;
                 break;
             }
+            if (atomic_load_explicit(&l->faulted, memory_order_relaxed))
+                return; /* a cancellation point: the block's other warps see it as they run */
             if (!do_barrier(w, f, in, exec))
                 return;
             break;

@@ -568,6 +568,13 @@ struct klaunch {
 /* Prepares l (fn, grid, block, dyn_shared, params, stack_bytes and printf_limit set by the
  * caller). */
 void klaunch_init(struct klaunch *l);
+/* Ends a running launch from outside its blocks (the watchdog, a teardown that stopped waiting,
+ * the library's unload), as a fault ends it: code and reason are recorded unless the launch has
+ * faulted already (false then). Its warps stop at their next cancellation point (a backward
+ * branch, brx.idx, a call, a barrier: every endless loop passes one, in both tiers) and its
+ * blocks not yet started do not run. The caller orders its writes before the launch's end is
+ * read (klaunch_finish), as the faults of its blocks are ordered by the pool. */
+bool klaunch_cancel(struct klaunch *l, CUresult code, const char *reason);
 /* Runs block `index` (x fastest) of the launch; a fault is recorded in l. */
 void klaunch_run_block(struct klaunch *l, uint64_t index);
 /* Flushes printf output and frees what klaunch_init took. Returns the fault, if any. */

@@ -11,7 +11,8 @@
  * portable handler (in->exec) directly, so every kernel the executor runs runs natively, with
  * the same bits. The block returns to the scheduler at what it leaves to it: a branch that
  * diverges, calls, returns, exits, barriers, brx.idx and trap, and the pc where lanes wait
- * to join the group (`stop`), exactly where the executor would regroup.
+ * to join the group (`stop`), exactly where the executor would regroup; and at a backward branch
+ * once the launch has faulted or been cancelled (a uniform loop stays here otherwise).
  */
 #include "native.h"
 
@@ -420,8 +421,13 @@ static bool emit_function(struct emitter *e, uint32_t index)
             break;
         case KK_BRA:
             emit_guard(e, in);
-            kbuf_printf(b, "    if (exec == mask) { if (%uu >= stop) return %uu; goto L%u; }\n    if (exec) return %uu;\n",
-                        in->target, in->target, in->target < fn->ninsns ? in->target : fn->ninsns, i);
+            /* A backward branch is a cancellation point (exec.c): a loop the group runs here
+             * never returns to the scheduler, so it looks at the launch's flag itself. */
+            kbuf_printf(b,
+                        "    if (exec == mask) { if (%uu >= stop%s) return %uu; goto L%u; }\n"
+                        "    if (exec) return %uu;\n",
+                        in->target, in->target <= i ? " || FAULTED()" : "", in->target,
+                        in->target < fn->ninsns ? in->target : fn->ninsns, i);
             break;
         default: /* the scheduler's */
             kbuf_printf(b, "    return %uu;\n", i);

@@ -2,6 +2,7 @@
 #include "os.h"
 
 #include <stdlib.h>
+#include <time.h>
 
 void os_mutex_init(os_mutex *m) { pthread_mutex_init(m, NULL); }
 void os_mutex_destroy(os_mutex *m) { pthread_mutex_destroy(m); }
@@ -22,6 +23,16 @@ void os_cond_init(os_cond *c)
 }
 void os_cond_destroy(os_cond *c) { pthread_cond_destroy(c); }
 void os_cond_wait(os_cond *c, os_mutex *m) { pthread_cond_wait(c, m); }
+void os_cond_timedwait(os_cond *c, os_mutex *m, uint64_t ns)
+{
+    const uint64_t second = 1000000000u, most = 1000000 * second; /* far enough, and no overflow */
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts); /* the clock os_cond_init gives the condition */
+    uint64_t at = (uint64_t)ts.tv_sec * second + (uint64_t)ts.tv_nsec + (ns < most ? ns : most);
+    ts.tv_sec = (time_t)(at / second);
+    ts.tv_nsec = (long)(at % second);
+    pthread_cond_timedwait(c, m, &ts);
+}
 void os_cond_signal(os_cond *c) { pthread_cond_signal(c); }
 void os_cond_broadcast(os_cond *c) { pthread_cond_broadcast(c); }
 

@@ -46,6 +46,11 @@ void os_rwlock_unlock(os_rwlock *l)
 void os_cond_init(os_cond *c) { InitializeConditionVariable(CV(c)); }
 void os_cond_destroy(os_cond *c) { (void)c; }
 void os_cond_wait(os_cond *c, os_mutex *m) { SleepConditionVariableSRW(CV(c), SRW(m), INFINITE, 0); }
+void os_cond_timedwait(os_cond *c, os_mutex *m, uint64_t ns)
+{
+    uint64_t ms = (ns + 999999) / 1000000; /* rounded up: a wait never ends before its time */
+    SleepConditionVariableSRW(CV(c), SRW(m), ms < INFINITE ? (DWORD)ms : INFINITE - 1, 0);
+}
 void os_cond_signal(os_cond *c) { WakeConditionVariable(CV(c)); }
 void os_cond_broadcast(os_cond *c) { WakeAllConditionVariable(CV(c)); }
 
