@@ -1,5 +1,5 @@
-// Large copies and fills, which run in pieces on the worker pool (src/copy.c): every byte lands
-// where a single memmove/memset would put it, whatever the alignment, overlap or mapping.
+// Large copies and fills, which run in pieces on the worker pool (src/memory/copy.c): every byte
+// lands where a single memmove/memset would put it, whatever the alignment, overlap or mapping.
 #include "framework/testing.h"
 
 #include <cstring>

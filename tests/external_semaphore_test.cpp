@@ -1,8 +1,8 @@
 /*
  * External semaphores through the driver and runtime APIs (DESIGN.md §15, BEHAVIOR.md's
  * external semaphore table, docs/external-semaphores.md). The exporter here is the payload
- * library itself (src/sem_payload.h), as extmem's Vulkan layer uses it; tests/vk has the same
- * rules with real lavapipe semaphores through the layer.
+ * library itself (src/interop/sem_payload.h), as extmem's Vulkan layer uses it; tests/vk has the
+ * same rules with real lavapipe semaphores through the layer.
  */
 #include "framework/testing.h"
 

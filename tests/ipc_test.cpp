@@ -284,7 +284,7 @@ static bool process_started_at(uint32_t pid, uint64_t start)
 #endif
 
 /* The code an open of handle h (with one bit flipped in its byte at offset `at`) must give:
- * the field that byte belongs to decides (the layout in src/ipc.c). */
+ * the field that byte belongs to decides (the layout in src/interop/ipc.c). */
 static CUresult expected_for_flip(const unsigned char *h, int at, bool event)
 {
     if (at < 8 || at >= 56) // the magic and the zero bytes: not an extmem handle at all

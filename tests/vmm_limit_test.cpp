@@ -133,9 +133,9 @@ TEST_F(VmmMapLimit, MappingPastVmMaxMapCount_IsOutOfMemoryNamingTheLimit_AndLeav
 // Found by this test: at the limit, cuMemUnmap returns CUDA_SUCCESS but the memory stays
 // mapped and accessible. src/posix/vmm.c's os_unmap_fixed puts the reservation back with an
 // mmap(MAP_FIXED, PROT_NONE) over the mapping, which needs a new mapping of its own, and the
-// OS refuses it (ENOMEM) at the limit; cuMemUnmap (src/vmm_map.c) ignores that error, forgets
-// the mapping and drops its reference, while the old MAP_SHARED view of the memfd is still
-// readable and writable.
+// OS refuses it (ENOMEM) at the limit; cuMemUnmap (src/memory/vmm_map.c) ignores that error,
+// forgets the mapping and drops its reference, while the old MAP_SHARED view of the memfd is
+// still readable and writable.
 TEST_F(VmmMapLimit, UnmapAtTheLimit_MakesTheRangeInaccessibleOrFails)
 {
     fill();

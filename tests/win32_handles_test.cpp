@@ -591,8 +591,8 @@ TEST_F(Win32Handles, IpcSections_AdmitTheirOwnerAlone_AndAreNamedAfterTheHandles
     ASSERT_OK(cuMemAlloc(&p, 1 << 20));
     CUipcMemHandle handle;
     ASSERT_OK(cuIpcGetMemHandle(&handle, p));
-    // The handle's layout (src/ipc.c): pid at 8, the section's token at 12, the size at 32, the
-    // nonce at 40, masked with the size (mask_nonce there, which this undoes).
+    // The handle's layout (src/interop/ipc.c): pid at 8, the section's token at 12, the size at 32,
+    // the nonce at 40, masked with the size (mask_nonce there, which this undoes).
     unsigned char bytes[64];
     memcpy(bytes, &handle, 64);
     uint32_t pid, token;

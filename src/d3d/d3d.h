@@ -5,7 +5,7 @@
 #ifndef EXTMEM_D3D_D3D_H
 #define EXTMEM_D3D_D3D_H
 
-#include "internal.h"
+#include "interop/interop.h"
 
 /* Opens the Direct3D object a descriptor of a D3D type names (its NT handle stays the
  * caller's) and makes it memory at an address of this process: *out holds a reference to it.

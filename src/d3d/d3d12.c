@@ -28,6 +28,7 @@
 
 #include "d3d/d3d_private.h"
 #include "extmem/d3d.h"
+#include "memory/memory.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -14,7 +14,7 @@
  *     (major << 16 | minor), +28 u32 the target (75 for sm_75), +40 u64 flags (0x2000 LZ4,
  *     0x8000 ZSTD), +56 u64 the uncompressed size (with its NUL, for PTX).
  */
-#include "../module.h"
+#include "module/module.h"
 
 #include <stdio.h>
 #include <stdlib.h>

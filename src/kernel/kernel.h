@@ -31,7 +31,8 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "../internal.h"
+#include "device/device.h"
+#include "memory/memory.h"
 
 #define KLANES 32
 #define KMAX_LIST 64 /* arguments of a call */

@@ -5,8 +5,8 @@
  * allocation in its stream, and that cudaFreeAsync's memory be released only once the work
  * before it in the stream is done. extmem gives more than that: the allocation is usable at
  * once (cuMemAlloc, host memory), and the free is cuMemFree, which waits for all queued work
- * of the device (src/drain.c), before the call returns. So a free never outruns a kernel still
- * using the memory; what a program loses is only the overlap of the free with the work.
+ * of the device (src/device/drain.c), before the call returns. So a free never outruns a kernel
+ * still using the memory; what a program loses is only the overlap of the free with the work.
  *
  * The default pool is one process-wide handle: its attributes are kept so that a program
  * setting a release threshold reads it back; the memory counters are 0, since nothing is

@@ -20,7 +20,7 @@
 
 #define RT_PRINTF(f, a) EXTMEM_PRINTF_FORMAT(f, a)
 
-/* Provided by the core (src/error.c): records a failure's reason in the thread and logs it
+/* Provided by the core (src/device/error.c): records a failure's reason in the thread and logs it
  * under EXTMEM_LOG; returns code. */
 CUresult extmem__fail(CUresult code, const char *file, int line, const char *fmt, ...);
 

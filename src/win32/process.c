@@ -1,7 +1,7 @@
 /*
  * Other processes on Windows, and what a section handle is.
  *
- * IPC handles (src/ipc.c) name the exporter's section: its name (with the nonce), the
+ * IPC handles (src/interop/ipc.c) name the exporter's section: its name (with the nonce), the
  * exporter's pid and the section's token make `Local\<name>-<pid>-<token>` (memory.c), which the
  * opener opens by name. The section's DACL admits its owner alone, and the nonce cannot be
  * guessed, so the handle is the capability: no process needs rights over another

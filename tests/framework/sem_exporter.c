@@ -1,7 +1,7 @@
 /* The exporter's side of an external semaphore for the tests (sem_exporter.h). */
 #include "framework/sem_exporter.h"
 
-#include "sem_payload.h"
+#include "interop/sem_payload.h"
 
 #include <stdlib.h>
 

@@ -1,6 +1,6 @@
 /* tests/framework/sem_exporter.h: the exporter's side of an external semaphore, for C++ tests.
- * It is the payload library (src/sem_payload.h) that extmem's Vulkan layer exports semaphores
- * with, behind an opaque handle, since C++ cannot include C11 atomics. */
+ * It is the payload library (src/interop/sem_payload.h) that extmem's Vulkan layer exports
+ * semaphores with, behind an opaque handle, since C++ cannot include C11 atomics. */
 #ifndef EXTMEM_TESTS_SEM_EXPORTER_H
 #define EXTMEM_TESTS_SEM_EXPORTER_H
 

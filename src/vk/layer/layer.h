@@ -4,14 +4,15 @@
  *
  * The layer adds VK_KHR_external_semaphore_fd (OPAQUE_FD, binary and timeline) to a Vulkan
  * driver that lacks it (lavapipe). An exported semaphore is backed by an extmem payload
- * (src/sem_payload.h); queue submissions that wait on or signal one are joined to the payload
- * by host jobs (jobs.c) through internal timeline semaphores of the driver ("gates").
+ * (src/interop/sem_payload.h); queue submissions that wait on or signal one are joined to the
+ * payload by host jobs (jobs.c) through internal timeline semaphores of the driver ("gates").
  * Everything else passes through untouched.
  *
  * It is a layer as the Vulkan loader defines them (Vulkan-Loader's LoaderLayerInterface.md):
  * interface version 2, three exported entry points (entry.c), dispatch through the next
  * layer's vkGetInstanceProcAddr / vkGetDeviceProcAddr. It links neither the loader nor
- * extmem: the payload code (src/sem_payload.c and the src/posix files it needs) is compiled in.
+ * extmem: the payload code (src/interop/sem_payload.c and the src/posix files it needs) is
+ * compiled in.
  */
 #ifndef EXTMEM_VK_LAYER_H
 #define EXTMEM_VK_LAYER_H
@@ -25,7 +26,7 @@
 #include <stdatomic.h>
 
 #include "os.h"
-#include "sem_payload.h"
+#include "interop/sem_payload.h"
 
 #define LAYER_NAME "VK_LAYER_EXTMEM_external_semaphore"
 #define LAYER_SLICE_NS (200u * 1000000u) /* how long a host job sleeps before it looks at vkDestroyDevice */

@@ -1,0 +1,213 @@
+/*
+ * src/device/device.h: the device and its lifetime, as the rest of the core sees it: the
+ * library's state (init.c), objects and handles (object.c), lists (list.c), the device
+ * (device.c), contexts (context.c), the device's streams and threads as a whole (drain.c),
+ * running kernels' cancellation (kernel_cancel.c) and the worker pool (pool.c).
+ *
+ * Handles are registered objects (object.c); device pointers are found through the address map
+ * (src/memory/memory.h).
+ */
+#ifndef EXTMEM_DEVICE_DEVICE_H
+#define EXTMEM_DEVICE_DEVICE_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "extmem/extmem.h"
+#include "os.h"
+#include "device/error.h"
+
+/* ---- Library state (init.c) ---- */
+/* True after cuInit, except in a fork() child of the process that called it (docs/fork.md). */
+bool lib_initialized(void);
+/* Records why the library cannot be used (cuInit not called; or this process is a fork child of
+ * an initialised one) and returns CUDA_ERROR_NOT_INITIALIZED, as the driver answers both. */
+CUresult lib_not_ready(const char *fn);
+/* The door of every entry point (ctx_current goes through it too): fails with
+ * CUDA_ERROR_NOT_INITIALIZED before cuInit and in a fork child of an initialised process. */
+#define REQUIRE_INIT(fn)                                                                       \
+    do {                                                                                       \
+        if (!lib_initialized())                                                                \
+            return lib_not_ready(fn);                                                          \
+    } while (0)
+
+/* ---- Objects and handles (object.c) ---- */
+typedef enum obj_type {
+    OBJ_CONTEXT = 1,
+    OBJ_STREAM,
+    OBJ_EVENT,
+    OBJ_ALLOCATION, /* CUmemGenericAllocationHandle */
+    OBJ_EXTERNAL_MEMORY,
+    OBJ_MODULE,   /* CUmodule (module.h) */
+    OBJ_FUNCTION, /* CUfunction: dies with its module */
+    OBJ_LIBRARY,  /* CUlibrary */
+    OBJ_KERNEL,   /* CUkernel: an entry of a library, in whichever context is current */
+    OBJ_EXTERNAL_SEMAPHORE,
+    OBJ_TYPE_COUNT
+} obj_type;
+
+struct obj {
+    obj_type type;
+    uint32_t slot;
+    uint64_t handle;
+    atomic_int refs;
+    void (*destroy)(struct obj *);
+};
+
+typedef enum obj_status {
+    OBJ_FOUND,
+    OBJ_NULL,       /* the handle is 0 */
+    OBJ_DESTROYED,  /* issued by extmem, since destroyed */
+    OBJ_WRONG_TYPE, /* a live handle of another type */
+    OBJ_UNKNOWN     /* never issued by extmem */
+} obj_status;
+
+/* Registers o (one reference, owned by the registry) and returns its handle value, or 0 when
+ * out of memory. */
+uint64_t obj_register(struct obj *o, obj_type type, void (*destroy)(struct obj *));
+/* Looks a handle up; on OBJ_FOUND *out holds a new reference. */
+obj_status obj_lookup(uint64_t handle, obj_type type, struct obj **out);
+/* Removes o from the registry (once: false when already removed) and drops the registry's
+ * reference. */
+bool obj_unregister(struct obj *o);
+void obj_retain(struct obj *o);
+void obj_release(struct obj *o);
+const char *obj_type_name(obj_type type);
+/* Why a lookup failed, for error messages: "was destroyed", "is an event, not a stream"... */
+const char *obj_status_text(obj_status status, obj_type wanted, uint64_t handle);
+
+/* ---- Device (device.c) ---- */
+#define EXTMEM_DEVICE_COUNT 1
+#define EXTMEM_DRIVER_VERSION 13000
+/* Fails with CUDA_ERROR_INVALID_DEVICE for an ordinal that is not the software device. */
+CUresult device_check(const char *fn, CUdevice dev);
+size_t device_granularity(void);
+void device_uuid(CUuuid *uuid);
+/* The compute capability the device reports: 8.0, or EXTMEM_COMPUTE_CAPABILITY (docs/attributes.md).
+ * As major * 10 + minor: 80. */
+int device_sm(void);
+/* Shared memory a block may have without opting in (48 KiB), and with it (sm_80's 163 KiB). */
+#define DEVICE_SHARED_PER_BLOCK (48 * 1024)
+#define DEVICE_SHARED_PER_BLOCK_OPTIN (163 * 1024)
+#define DEVICE_SHARED_PER_SM (164 * 1024)
+#define DEVICE_RESERVED_SHARED_PER_BLOCK 1024
+#define DEVICE_THREADS_PER_SM 2048
+#define DEVICE_BLOCKS_PER_SM 32
+#define DEVICE_REGISTERS_PER_SM 65536
+
+/* ---- Contexts (context.c) ---- */
+struct stream;
+/* A doubly linked list node, for the objects a context owns. */
+struct list_node {
+    struct list_node *prev, *next;
+};
+void list_init(struct list_node *head);
+void list_add(struct list_node *head, struct list_node *node);
+void list_del(struct list_node *node);
+bool list_empty(const struct list_node *head);
+#define list_entry(node, type, member) ((type *)((char *)(node) - offsetof(type, member)))
+
+struct ctx {
+    struct obj base;
+    CUdevice dev;
+    unsigned int flags;
+    bool primary;
+    atomic_bool destroyed;
+    os_mutex lock;             /* guards the lists below */
+    struct list_node streams;  /* struct stream.ctx_node */
+    struct list_node events;   /* struct event.ctx_node */
+    struct list_node ranges;   /* struct range.ctx_node */
+    struct list_node modules;  /* struct module.ctx_node (module.h) */
+    /* The first fault of a kernel (ILLEGAL_ADDRESS, LAUNCH_FAILED, ASSERT ...) is sticky, as on
+     * a GPU: ctx_current answers it to every later call until the context is destroyed or
+     * reset (docs/kernels.md). 0 while the context is healthy; the reason under lock. */
+    atomic_int sticky;
+    char sticky_reason[600];
+    uint32_t stack_limit;      /* CU_LIMIT_STACK_SIZE: bytes of local memory per thread */
+    size_t printf_fifo_limit, malloc_heap_limit; /* CU_LIMIT_PRINTF_FIFO_SIZE, MALLOC_HEAP_SIZE */
+    struct stream *deferred;   /* the legacy stream's deferred work (target_defer), under lock; a reference */
+};
+
+/* The current context of this thread with a reference, or a failure with a reason. */
+CUresult ctx_current(const char *fn, struct ctx **out);
+/* A context handle from the caller, with a reference. */
+CUresult ctx_lookup(const char *fn, CUcontext handle, struct ctx **out);
+void ctx_release(struct ctx *ctx);
+/* Makes code (a kernel's fault) the context's sticky error, unless it already has one. */
+void ctx_set_sticky(struct ctx *ctx, CUresult code, const char *reason);
+/* The context's sticky error (recorded with fail: "fn: ..."), or CUDA_SUCCESS. ctx_current
+ * answers it at every call's door; calls that wait for work ask again after the wait. */
+CUresult ctx_check_sticky(const char *fn, struct ctx *ctx);
+/* The same for this thread's current context, if it has one (cuEventSynchronize). */
+CUresult ctx_current_sticky(const char *fn);
+
+/* ---- The device's streams and threads as a whole (drain.c) ---- */
+/* Waits for all work queued on the device before the call: what a release does before memory
+ * leaves the address space (a no-op in device work, which device_wait_allowed refuses). */
+void device_drain(void);
+/* CUDA_ERROR_NOT_PERMITTED in a host function or kernel, which would wait for itself. */
+CUresult device_wait_allowed(const char *fn);
+/* Submissions (target_get .. target_put) against releases: a release call brackets its work
+ * with device_release_begin (refuses in device work, waits for the device, and keeps new
+ * submissions out until device_release_end), so no submission validated against memory the
+ * release frees is queued after the release waited. */
+void device_submit_begin(void);
+void device_submit_end(void);
+CUresult device_release_begin(const char *fn);
+void device_release_end(void);
+/* device_release_begin (or, where that is refused, device_drain) for a call that tears down a
+ * context, a module or a library: kernels still running after the grace period from the call
+ * (EXTMEM_KERNEL_TIMEOUT, else 10 s) are cancelled, so that the wait ends (kernel_cancel.c).
+ * True when device_release_end must follow. */
+bool device_teardown_begin(const char *fn);
+/* This thread runs device work (a stream worker, a pool thread): API calls that wait for the
+ * device refuse instead of waiting for themselves. */
+void device_thread_mark(void);
+bool device_thread(void);
+/* The library is being unloaded: work runs in the calling thread, no thread is started. */
+bool device_unloading(void);
+void device_track_stream(struct stream *s);
+void device_untrack_stream(struct stream *s);
+/* Stream workers' lifetimes, so that unloading can join every one. */
+void device_worker_started(void);
+void device_worker_leaving(os_thread self);
+void device_worker_leaving_unstarted(void); /* a worker counted as started could not start */
+void device_reap_workers(void);
+/* Waits for queued work, joins every thread extmem started; called when the library is
+ * unloaded (src/posix: a destructor; Windows joins nothing under the loader lock). */
+void device_unload(void);
+
+/* ---- Running kernels: cancellation and the watchdog (kernel_cancel.c; docs/kernels.md) ---- */
+/* A call that waits for the device to tear something down: while it waits, kernels that run
+ * past its deadline are cancelled (CUDA_ERROR_LAUNCH_TIMEOUT, sticky for their contexts). */
+struct kernel_grace {
+    struct list_node node;
+    const char *fn;          /* the call, for reasons and the log */
+    uint64_t start, deadline; /* os_time_ns */
+};
+void kernel_grace_begin(struct kernel_grace *g, const char *fn);
+void kernel_grace_end(struct kernel_grace *g);
+/* The library unloads (exit): every running kernel is cancelled at once, none starts from now
+ * on, and the watchdog's thread is joined. */
+void kernel_cancel_all(void);
+
+/* ---- Worker pool (pool.c) ---- */
+struct pool_job {
+    void (*run)(struct pool_job *job, uint64_t index);
+    uint64_t count;             /* indices 0..count-1 */
+    atomic_int *stop;           /* optional: once nonzero, the indices not yet handed out are skipped
+                                 * (a kernel's `faulted`: its blocks not yet started never run) */
+    atomic_uint_fast64_t next;  /* next index to hand out */
+    uint64_t done;              /* indices finished (pool lock) */
+    unsigned int helpers;       /* pool threads inside the job (pool lock) */
+    struct list_node node;      /* the pool's list of jobs with indices left */
+};
+/* Runs job->run for every index on the pool, this thread helping, and returns when all ran. */
+void pool_run(struct pool_job *job);
+unsigned int pool_worker_count(void);
+/* Stops and joins the pool threads (unloading). */
+void pool_stop(void);
+
+#endif /* EXTMEM_DEVICE_DEVICE_H */

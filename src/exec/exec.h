@@ -1,0 +1,144 @@
+/*
+ * src/exec/exec.h: execution as the rest of the core sees it: streams and the work queued on
+ * them (stream.c), events (event.c) and launches of C kernels (launch.c). The state of an
+ * event is a few counters that can live in memory shared with other processes, so an
+ * interprocess event recorded in one process is waited on in another (src/interop/ipc.c).
+ * The per-thread default stream's entry points are declared in per_thread.h.
+ */
+#ifndef EXTMEM_EXEC_EXEC_H
+#define EXTMEM_EXEC_EXEC_H
+
+#include "device/device.h"
+
+/* ---- Streams and work (stream.c) ---- */
+struct work {
+    struct work *next;
+    void (*run)(struct work *w);
+    void (*discard)(struct work *w); /* optional: frees what run would have freed */
+    /* Optional: called when w takes its place in its stream's order, under the lock that
+     * orders the queue (an event record takes its sequence number there, DESIGN.md §6). */
+    void (*queued)(struct work *w);
+    /* Optional: called in the submitting thread when w is queued rather than run at once, before
+     * it can run: w stops depending on the caller's memory (a copy stages a pageable source).
+     * False: it could not, and the call waits for w instead. */
+    bool (*detach)(struct work *w);
+};
+
+struct stream {
+    struct obj base;
+    struct ctx *ctx; /* a reference */
+    unsigned int flags;
+    int priority;
+    os_mutex lock;
+    os_cond cond;
+    struct work *head, *tail;
+    /* Written under lock; also read without it by waiters that spin (stream_wait_until). */
+    _Atomic uint64_t submitted, completed;
+    bool running;     /* a worker thread is attached */
+    bool destroyed;   /* cuStreamDestroy was called: the worker exits when drained */
+    os_thread thread; /* the worker, while running */
+    struct list_node ctx_node;
+    struct list_node device_node; /* every stream of the device (drain.c) */
+};
+
+/* Destroys the streams and events of a context that is being destroyed. */
+void stream_destroy_all(struct ctx *ctx);
+void event_destroy_all(struct ctx *ctx);
+
+/* Where work goes: a stream's queue, or (s NULL) the calling thread. Work for the legacy
+ * default stream runs in the caller once the context's blocking streams have drained, which
+ * orders it after all earlier work and before all later work; work for the per-thread
+ * default stream runs in the caller at once. */
+struct target {
+    struct ctx *ctx;   /* a reference */
+    struct stream *s;  /* a reference, or NULL */
+    bool legacy;
+    bool sync;         /* the call returns only once its work has run (cuMemcpy, not ...Async) */
+};
+/* Resolves the current context and a stream argument. On success release with target_put. */
+CUresult target_get(const char *fn, CUstream handle, struct target *t);
+void target_put(struct target *t);
+/* Queues w (ownership passes), or runs it now; see struct target. While the legacy stream has
+ * deferred work (target_defer), its work is queued behind it instead, and a `sync` caller waits
+ * for its piece. */
+void target_submit(struct target *t, struct work *w);
+/* Queues w, work for the legacy default stream that must not run in the calling thread (a
+ * semaphore wait that may not pass for a long time), on the context's queue for deferred legacy
+ * work; until that queue drains, the legacy stream's later work follows it there, and work for
+ * blocking streams waits for what was queued there before it (stream.c). */
+void target_defer(struct target *t, struct work *w);
+
+CUresult stream_lookup(const char *fn, CUstream handle, struct stream **out);
+/* Drops the context's queue of deferred legacy work (context teardown, after its streams). */
+void stream_drop_deferred(struct ctx *ctx);
+/* True while the legacy stream of ctx has deferred work not yet run. */
+bool stream_legacy_busy(struct ctx *ctx);
+void stream_release(struct stream *s);
+void stream_synchronize(struct stream *s);
+/* Waits until s has completed `count` pieces of work. */
+void stream_wait_until(struct stream *s, uint64_t count);
+/* Waits until each stream on the list `head` (linked through the list_node at `node_offset` in
+ * struct stream, guarded by `lock`, taken before any stream's lock) has completed the work
+ * queued on it when it was seen; with blocking_only, non-blocking streams are skipped. A busy
+ * stream still has its worker's reference (the worker leaves only when drained), so it can be
+ * retained even while its handle is being destroyed. */
+void streams_wait(os_mutex *lock, struct list_node *head, size_t node_offset, bool blocking_only);
+
+/* Waits until every stream of ctx has drained. */
+void ctx_synchronize(struct ctx *ctx);
+
+/* ---- Events (event.c) ---- */
+struct event;
+CUresult event_lookup(const char *fn, CUevent handle, struct event **out);
+void event_release(struct event *e);
+
+
+/* ---- Event state (event.c) ---- */
+
+struct event_state {
+    _Atomic uint64_t recorded;  /* sequence number of the latest record */
+    _Atomic uint64_t completed; /* highest record whose work has run */
+    _Atomic uint64_t time_ns;   /* when `completed` was reached */
+    _Atomic uint32_t wake;      /* bumped at each completion: what waiters sleep on */
+    _Atomic uint32_t sleepers;  /* interprocess events on Windows: waiters asleep (os_wait_shared) */
+};
+
+/* Interprocess events: who may leave a record unfinished by dying. Each process that has the
+ * event (created or opened) holds a slot, and raises its `pending` to every sequence number it
+ * is about to take; a waiter that finds a slot's owner dead with pending > completed counts
+ * that record as complete, so a peer's death never hangs the survivor (event.c, docs/ipc.md). */
+#define EVENT_RECORDERS 64
+struct event_recorder {
+    _Atomic uint64_t owner;   /* pid << 32 | a hash of its start time (event.c); 0: free */
+    _Atomic uint64_t pending; /* the highest sequence number the owner may have taken */
+};
+
+/* The page an interprocess event's state lives in, shared by the processes that have it. */
+struct event_page {
+    struct event_state state;
+    struct event_recorder recorders[EVENT_RECORDERS];
+};
+_Static_assert(sizeof(struct event_page) <= 4096, "an interprocess event's state fits one page");
+
+struct event {
+    struct obj base;
+    struct ctx *ctx; /* a reference */
+    unsigned int flags;
+    struct event_state *state; /* &local, or a page shared with other processes */
+    struct event_state local;
+    bool shared;
+    bool imported;         /* opened from another process's handle */
+    os_memory shm;         /* interprocess events: the shared page's memory object */
+    os_waker waker;        /* interprocess events: wakes waiters in other processes */
+    uint8_t nonce[16];     /* interprocess events: proves a handle genuine (ipc.c) */
+    struct event_recorder *mine; /* interprocess events: this process's slot in the page's table
+                                  * of recorders; NULL when it was full */
+    struct list_node ctx_node;
+};
+
+/* Creates an event of ctx. With shm, the state lives in that mapped page; the event takes
+ * shm and page whether it succeeds or not. */
+CUresult event_create(const char *fn, struct ctx *ctx, unsigned int flags, os_memory *shm, void *page,
+                      struct event **out);
+
+#endif /* EXTMEM_EXEC_EXEC_H */

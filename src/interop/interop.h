@@ -1,0 +1,59 @@
+/*
+ * src/interop/interop.h: interop as the rest of the core sees it: external memory and
+ * semaphores (external_*.c) with their payloads (sem_payload.h), IPC (ipc.c) and dma-buf
+ * (dmabuf.c). The Direct3D helpers (src/d3d) register their memory and fences through it.
+ */
+#ifndef EXTMEM_INTEROP_INTEROP_H
+#define EXTMEM_INTEROP_INTEROP_H
+
+#include "device/device.h"
+
+/* ---- External memory that another API owns (src/d3d) ----
+ * Memory extmem reaches at an address of this process, kept alive by a reference to its owner
+ * (a Direct3D resource mapped for the CPU): imported as external memory without an OS handle. */
+struct ext_source {
+    void *ptr;   /* its bytes, in this process */
+    size_t size; /* how many */
+    void *owner;
+    void (*retain)(void *owner);
+    void (*release)(void *owner);
+};
+/* Registers src as external memory of `type`, `size` bytes as the application gave them (0:
+ * src's size); takes the caller's reference to src's owner whatever happens. */
+CUresult ext_import_source(const char *fn, const struct ext_source *src, unsigned long long size,
+                           CUexternalMemoryHandleType type, CUexternalMemory *out);
+
+/* ---- The Windows handle rules of external memory and semaphores (external_handle.c) ---- */
+/* A descriptor's handle and name for `type` (its name in messages): a KMT type takes a handle
+ * and no name, the others exactly one of the two. */
+CUresult ext_handle_check(const char *fn, const char *type, bool kmt, const void *handle, const void *name);
+/* Where the object is: *h is the caller's NT handle, or (*opened) one extmem opened by the name
+ * or KMT token; `what` names the object in messages, *label names the handle. */
+CUresult ext_handle_locate(const char *fn, const char *what, bool kmt, const void *handle, const uint16_t *name,
+                           os_handle *h, bool *opened, char *label, size_t label_size);
+
+/* ---- External semaphores (external_semaphore.c) ----
+ * A semaphore that is not an extmem payload (src/sem_payload.h): a Direct3D fence, for one
+ * (src/d3d). Its owner gives these calls; stream workers make them. */
+typedef enum sem_wait_result { SEM_PASSED = 0, SEM_TIMED_OUT, SEM_ABANDONED, SEM_FAILED } sem_wait_result;
+struct sem_source {
+    void *owner;
+    bool timeline;                                        /* fences: a 64-bit value */
+    void (*signal)(void *owner, uint64_t value);          /* sets the value (binary: signals) */
+    sem_wait_result (*wait)(void *owner, uint64_t value, uint64_t timeout_ns);
+    uint64_t (*value)(void *owner);
+    void (*release)(void *owner);
+};
+/* Registers src as an external semaphore of `type`; takes the caller's reference to src's
+ * owner whatever happens. */
+CUresult ext_semaphore_from_source(const char *fn, const struct sem_source *src, CUexternalSemaphoreHandleType type,
+                                   CUexternalSemaphore *out);
+
+/* ---- IPC (ipc.c) ---- */
+struct range;
+/* ipc.c: forgets an opened IPC range that is being freed. */
+void ipc_range_forget(struct range *r);
+/* The start time of this process, as os_process_start_time tells it. */
+uint64_t ipc_self_start_time(void);
+
+#endif /* EXTMEM_INTEROP_INTEROP_H */

@@ -1,0 +1,100 @@
+/*
+ * src/memory/memory.h: memory as the rest of the core sees it: the address maps (addrmap.c),
+ * allocations and their checks (memory.c, pointer.c), copies (copy.c) and the VMM (vmm_*.c,
+ * whose objects are in vmm.h, private to this folder).
+ */
+#ifndef EXTMEM_MEMORY_MEMORY_H
+#define EXTMEM_MEMORY_MEMORY_H
+
+#include "device/device.h"
+
+/* ---- Address maps (addrmap.c): which allocation holds this address? O(log n). ----
+ * amap_memory holds what device pointers point at: allocations and VMM mappings.
+ * amap_reservations holds cuMemAddressReserve ranges. One lock guards both. */
+typedef enum range_kind {
+    RANGE_DEVICE = 1,  /* cuMemAlloc */
+    RANGE_HOST,        /* cuMemAllocHost / cuMemHostAlloc */
+    RANGE_MAPPING,     /* cuMemMap: a struct mapping (vmm.h) */
+    RANGE_EXTERNAL,    /* cuExternalMemoryGetMappedBuffer */
+    RANGE_IPC,         /* cuIpcOpenMemHandle: a struct ipc_range (ipc.c) */
+    RANGE_RESERVATION, /* cuMemAddressReserve: a struct reservation (vmm.h) */
+    RANGE_MODULE,      /* a module's .global and .const variables: freed by cuModuleUnload only */
+} range_kind;
+
+struct range {
+    uintptr_t base;
+    size_t size;      /* what the caller asked for */
+    size_t map_size;  /* the extent lookups find: size rounded up to whole pages */
+    uintptr_t unmap_base; /* what to unmap when the range goes */
+    size_t unmap_len;
+    range_kind kind;
+    unsigned int flags; /* cuMemHostAlloc flags */
+    uint64_t buffer_id;
+    uint8_t nonce[16]; /* device memory: part of its memfd's name, proves IPC handles genuine */
+    struct ctx *ctx;  /* owning context (not a reference: the context frees its ranges) */
+    os_memory mem;
+    /* Memory another API owns (Direct3D): nothing to unmap; the owner is released instead. */
+    void (*release)(void *owner);
+    void *owner;
+    struct list_node ctx_node; /* the context's allocations */
+    /* treap links */
+    struct range *left, *right;
+    uint32_t priority;
+};
+
+struct amap {
+    struct range *root;
+    size_t count;
+};
+extern struct amap amap_memory, amap_reservations;
+
+void amap_lock_read(void);
+void amap_lock_write(void);
+void amap_unlock(void);
+/* With the maps locked: */
+void amap_insert(struct amap *m, struct range *r);
+void amap_remove(struct amap *m, struct range *r);
+struct range *amap_find(const struct amap *m, uintptr_t addr);
+/* A range that shares an address with [base, base + size), or NULL. */
+struct range *amap_overlap(const struct amap *m, uintptr_t base, size_t size);
+/* The first range (lowest base) that overlaps [addr, addr + size), or NULL. */
+struct range *amap_find_overlap(const struct amap *m, uintptr_t addr, size_t size);
+/* The range with the lowest base >= addr, or NULL. */
+struct range *amap_next(const struct amap *m, uintptr_t addr);
+
+/* Looks up [addr, addr + size) for a copy or fill: a range that starts in an allocation
+ * must end in it, a range in VMM mappings must be mapped throughout with the access it
+ * needs (MEM_WRITE, or only read); an address outside every allocation is pageable host
+ * memory, refused with MEM_DEVICE (a parameter the call names a device pointer, as the driver
+ * refuses it) and otherwise accepted where mapped and readable, with *pageable set (NULL: not
+ * wanted). With the maps unlocked. */
+enum { MEM_WRITE = 1, MEM_DEVICE = 2 };
+CUresult mem_check_access(const char *fn, const char *what, uintptr_t addr, size_t size, int flags, bool *pageable);
+/* For kernels' loads and stores: true when [addr, addr + size) lies in device memory a kernel
+ * may read (write: and write), with the extent of the allocation or mapping that holds it in
+ * [*lo, *hi) (empty when the access spans several mappings). Takes the maps' read lock. */
+bool mem_kernel_extent(uintptr_t addr, size_t size, bool write, uintptr_t *lo, uintptr_t *hi);
+/* With the maps read-locked: checks that [addr, addr + size) is covered by contiguous VMM
+ * mappings, starting with first (which contains addr); on failure *why says what is wrong. */
+bool vmm_covered(const struct range *first, uintptr_t addr, size_t size, int need_access, const char **why);
+/* Fails with CUDA_ERROR_OUT_OF_MEMORY when size is more than the memory the machine has
+ * available (device memory is host memory). */
+CUresult mem_check_available(const char *fn, size_t size);
+/* Frees every allocation of ctx (context destruction). */
+void mem_free_context(struct ctx *ctx);
+/* Registers r (base, size, map_size, unmap_*, kind set by the caller) as an allocation of ctx. */
+void mem_register(struct ctx *ctx, struct range *r);
+/* The same, unless r would share an address with a registered range (memory of another API,
+ * which has one address for all its buffers): then nothing is registered and it is false. */
+bool mem_register_unless_overlapping(struct ctx *ctx, struct range *r);
+/* The name of a memory object carrying a nonce: prefix then 32 hex digits. Device memory is
+ * "extmem-device-<nonce>", an interprocess event's page "extmem-event-<nonce>" (ipc.c checks
+ * the name of what a handle opens against it). */
+void mem_object_name(const char *prefix, const uint8_t nonce[16], char name[64]);
+/* With the maps write-locked: makes r unfindable, by address and in its context's list, in
+ * one step, so that exactly one caller (a free, or the context's destruction) owns it. */
+void mem_unpublish(struct range *r);
+/* Frees a range the caller has unpublished; it does not touch r->ctx, which may be gone. */
+void mem_free_range(struct range *r);
+
+#endif /* EXTMEM_MEMORY_MEMORY_H */

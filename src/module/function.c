@@ -1,0 +1,398 @@
+/*
+ * Functions: a module's kernels as handles, their attributes, and the occupancy calculator
+ * (module.h; docs/kernels.md says what each attribute is on the software device).
+ */
+#include "module/module.h"
+
+#include <string.h>
+
+void function_release(struct function *f) { obj_release(&f->base); }
+
+CUresult function_lookup(const char *fn, CUfunction handle, struct function **out)
+{
+    uint64_t h = (uint64_t)(uintptr_t)handle;
+    struct obj *o;
+    obj_status st = obj_lookup(h, OBJ_FUNCTION, &o);
+    if (st == OBJ_WRONG_TYPE && (h & 0xf) == OBJ_KERNEL)
+        return kernel_function(fn, h, out); /* the driver takes a CUkernel for a CUfunction */
+    if (st == OBJ_DESTROYED)
+        return fail(CUDA_ERROR_INVALID_HANDLE, "%s: function 0x%llx belonged to a module that was unloaded (or its "
+                    "context destroyed)", fn, (unsigned long long)h);
+    if (st != OBJ_FOUND)
+        return fail(CUDA_ERROR_INVALID_HANDLE, "%s: %s", fn, obj_status_text(st, OBJ_FUNCTION, h));
+    *out = (struct function *)o;
+    return CUDA_SUCCESS;
+}
+
+static uint32_t dims_product(const uint32_t d[3])
+{
+    uint64_t n = 1;
+    for (int i = 0; i < 3; ++i)
+        n *= d[i] ? d[i] : 1;
+    return n > 1024 ? 1024 : (uint32_t)n;
+}
+
+unsigned function_max_threads(const struct kfunc *kf)
+{
+    /* .reqntid fixes the block; .maxntid bounds it (PTX ISA, "Performance-Tuning Directives"). */
+    if (kf->reqntid[0])
+        return dims_product(kf->reqntid);
+    if (kf->maxntid[0])
+        return dims_product(kf->maxntid);
+    return 1024;
+}
+
+int function_max_dynamic_shared(const struct function *f)
+{
+    int set = atomic_load(&((struct function *)f)->max_dynamic_shared);
+    if (set >= 0)
+        return set;
+    /* Without opting in, static and dynamic shared memory share 48 KiB, as on the GPU. */
+    int left = DEVICE_SHARED_PER_BLOCK - (int)f->kf->static_shared;
+    return left > 0 ? left : 0;
+}
+
+static int const_bytes(const struct kmodule *km)
+{
+    uint64_t n = 0;
+    for (uint32_t i = 0; i < km->nvars; ++i)
+        if (km->vars[i].space == KS_CONST)
+            n += km->vars[i].size;
+    return n > INT32_MAX ? INT32_MAX : (int)n;
+}
+
+static int num_regs(const struct kfunc *kf) { return kf->nregs > 255 ? 255 : (int)kf->nregs; }
+
+static CUresult attribute(const char *fn, const struct function *f, CUfunction_attribute a, int *pi)
+{
+    const struct kfunc *kf = f->kf;
+    struct function *mf = (struct function *)f;
+    switch (a) {
+    case CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK: *pi = (int)function_max_threads(kf); break;
+    case CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES: *pi = (int)kf->static_shared; break;
+    case CU_FUNC_ATTRIBUTE_CONST_SIZE_BYTES: *pi = const_bytes(f->mod->km); break;
+    case CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES: *pi = (int)kf->local_bytes; break;
+    case CU_FUNC_ATTRIBUTE_NUM_REGS: *pi = num_regs(kf); break;
+    /* The virtual architecture the PTX was written for (.target sm_75: 75), as the driver
+     * reports for JIT-compiled PTX; the binary is made for the device itself. */
+    case CU_FUNC_ATTRIBUTE_PTX_VERSION: *pi = (int)f->mod->km->target_sm; break;
+    case CU_FUNC_ATTRIBUTE_BINARY_VERSION: *pi = device_sm(); break;
+    case CU_FUNC_ATTRIBUTE_CACHE_MODE_CA: *pi = 0; break;
+    case CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES: *pi = function_max_dynamic_shared(f); break;
+    case CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT: *pi = atomic_load(&mf->carveout); break;
+    case CU_FUNC_ATTRIBUTE_CLUSTER_SIZE_MUST_BE_SET:
+    case CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_WIDTH:
+    case CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_HEIGHT:
+    case CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_DEPTH: *pi = 0; break;
+    case CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED: *pi = atomic_load(&mf->non_portable_cluster); break;
+    case CU_FUNC_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE: *pi = atomic_load(&mf->cluster_policy); break;
+    default:
+        return fail(CUDA_ERROR_INVALID_VALUE, "%s: attribute %d is not a CUfunction_attribute (0..%d)", fn, (int)a,
+                    CU_FUNC_ATTRIBUTE_MAX - 1);
+    }
+    return CUDA_SUCCESS;
+}
+
+static CUresult set_attribute(const char *fn, struct function *f, CUfunction_attribute a, int value)
+{
+    int lo = 0, hi = 1;
+    atomic_int *slot = NULL;
+    switch (a) {
+    case CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES:
+        hi = DEVICE_SHARED_PER_BLOCK_OPTIN - (int)f->kf->static_shared;
+        slot = &f->max_dynamic_shared;
+        break;
+    case CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT:
+        lo = -1;
+        hi = 100;
+        slot = &f->carveout;
+        break;
+    case CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED: slot = &f->non_portable_cluster; break;
+    case CU_FUNC_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE:
+        hi = CU_CLUSTER_SCHEDULING_POLICY_LOAD_BALANCING;
+        slot = &f->cluster_policy;
+        break;
+    case CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_WIDTH:
+    case CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_HEIGHT:
+    case CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_DEPTH:
+        if (value > 1)
+            return fail(CUDA_ERROR_NOT_SUPPORTED, "%s: a required cluster dimension of %d: the software device launches "
+                        "no thread block clusters (only 1)", fn, value);
+        break;
+    default:
+        if ((int)a >= 0 && a < CU_FUNC_ATTRIBUTE_MAX)
+            return fail(CUDA_ERROR_INVALID_VALUE, "%s: attribute %d is read-only", fn, (int)a);
+        return fail(CUDA_ERROR_INVALID_VALUE, "%s: attribute %d is not a CUfunction_attribute (0..%d)", fn, (int)a,
+                    CU_FUNC_ATTRIBUTE_MAX - 1);
+    }
+    if (value < lo || value > hi)
+        return fail(CUDA_ERROR_INVALID_VALUE, "%s: attribute %d of kernel %s: %d is outside %d..%d%s", fn, (int)a,
+                    f->kf->name, value, lo, hi,
+                    a == CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES
+                        ? " (163 KiB of shared memory per block, less the kernel's static shared memory)"
+                        : "");
+    if (slot)
+        atomic_store(slot, value);
+    return CUDA_SUCCESS;
+}
+
+/* The door of the function calls: initialised, a function (or kernel), with a reference. */
+static CUresult enter(const char *fn, CUfunction hfunc, struct function **f)
+{
+    REQUIRE_INIT(fn);
+    return function_lookup(fn, hfunc, f);
+}
+
+CUresult CUDAAPI cuFuncGetAttribute(int *pi, CUfunction_attribute attrib, CUfunction hfunc)
+{
+    REQUIRE_INIT("cuFuncGetAttribute");
+    if (!pi)
+        return fail(CUDA_ERROR_INVALID_VALUE, "cuFuncGetAttribute: pi is NULL");
+    struct function *f;
+    CUresult r = enter("cuFuncGetAttribute", hfunc, &f);
+    if (r)
+        return r;
+    r = attribute("cuFuncGetAttribute", f, attrib, pi);
+    function_release(f);
+    return r;
+}
+
+CUresult CUDAAPI cuFuncSetAttribute(CUfunction hfunc, CUfunction_attribute attrib, int value)
+{
+    struct function *f;
+    CUresult r = enter("cuFuncSetAttribute", hfunc, &f);
+    if (r)
+        return r;
+    r = set_attribute("cuFuncSetAttribute", f, attrib, value);
+    function_release(f);
+    return r;
+}
+
+CUresult CUDAAPI cuFuncSetCacheConfig(CUfunction hfunc, CUfunc_cache config)
+{
+    struct function *f;
+    CUresult r = enter("cuFuncSetCacheConfig", hfunc, &f);
+    if (r)
+        return r;
+    /* A preference only: the software device has no L1 to split. */
+    if ((unsigned)config > CU_FUNC_CACHE_PREFER_EQUAL)
+        r = fail(CUDA_ERROR_INVALID_VALUE, "cuFuncSetCacheConfig: config %d is not a CUfunc_cache (0..3)", (int)config);
+    else
+        atomic_store(&f->cache_config, (int)config);
+    function_release(f);
+    return r;
+}
+
+CUresult CUDAAPI cuFuncGetModule(CUmodule *hmod, CUfunction hfunc)
+{
+    REQUIRE_INIT("cuFuncGetModule");
+    if (!hmod)
+        return fail(CUDA_ERROR_INVALID_VALUE, "cuFuncGetModule: hmod is NULL");
+    struct function *f;
+    CUresult r = enter("cuFuncGetModule", hfunc, &f);
+    if (r)
+        return r;
+    *hmod = (CUmodule)(uintptr_t)f->mod->base.handle;
+    function_release(f);
+    return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI cuFuncGetName(const char **name, CUfunction hfunc)
+{
+    REQUIRE_INIT("cuFuncGetName");
+    if (!name)
+        return fail(CUDA_ERROR_INVALID_VALUE, "cuFuncGetName: name is NULL");
+    struct function *f;
+    CUresult r = enter("cuFuncGetName", hfunc, &f);
+    if (r)
+        return r;
+    *name = f->kf->name; /* lives as long as the module */
+    function_release(f);
+    return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI cuFuncGetParamInfo(CUfunction func, size_t paramIndex, size_t *paramOffset, size_t *paramSize)
+{
+    struct function *f;
+    CUresult r = enter("cuFuncGetParamInfo", func, &f);
+    if (r)
+        return r;
+    if (!paramOffset && !paramSize)
+        r = fail(CUDA_ERROR_INVALID_VALUE, "cuFuncGetParamInfo: paramOffset and paramSize are both NULL");
+    else if (paramIndex >= f->kf->nparams)
+        r = fail(CUDA_ERROR_INVALID_VALUE, "cuFuncGetParamInfo: kernel %s has %u parameters, not %zu", f->kf->name,
+                 f->kf->nparams, paramIndex + 1);
+    if (!r && paramOffset)
+        *paramOffset = f->kf->params[paramIndex].offset;
+    if (!r && paramSize)
+        *paramSize = f->kf->params[paramIndex].size;
+    function_release(f);
+    return r;
+}
+
+CUresult CUDAAPI cuFuncIsLoaded(CUfunctionLoadingState *state, CUfunction function)
+{
+    REQUIRE_INIT("cuFuncIsLoaded");
+    if (!state)
+        return fail(CUDA_ERROR_INVALID_VALUE, "cuFuncIsLoaded: state is NULL");
+    struct function *f;
+    CUresult r = enter("cuFuncIsLoaded", function, &f);
+    if (r)
+        return r;
+    *state = CU_FUNCTION_LOADING_STATE_LOADED; /* decoded when its module loaded */
+    function_release(f);
+    return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI cuFuncLoad(CUfunction function)
+{
+    struct function *f;
+    CUresult r = enter("cuFuncLoad", function, &f);
+    if (r)
+        return r;
+    function_release(f);
+    return CUDA_SUCCESS;
+}
+
+/* ---- Occupancy ----
+ * A model of one sm_80 multiprocessor: 2048 threads, 32 blocks, 65536 registers (allocated
+ * per warp in units of 256), 164 KiB of shared memory with 1 KiB reserved per block. The
+ * software device runs blocks on CPU threads and is not limited this way; the numbers let
+ * programs size their grids as they would for a GPU. */
+
+static int occupancy(const struct function *f, int block, size_t dyn)
+{
+    if (block <= 0 || (unsigned)block > function_max_threads(f->kf) ||
+        dyn > (size_t)DEVICE_SHARED_PER_BLOCK_OPTIN)
+        return 0;
+    int warps = (block + 31) / 32;
+    int by_threads = DEVICE_THREADS_PER_SM / (warps * 32);
+    int regs = (num_regs(f->kf) + 7) / 8 * 8;
+    int per_warp = (regs * 32 + 255) / 256 * 256;
+    int by_regs = per_warp ? DEVICE_REGISTERS_PER_SM / (per_warp * warps) : DEVICE_BLOCKS_PER_SM;
+    size_t smem = f->kf->static_shared + dyn;
+    int by_smem = smem ? (int)(DEVICE_SHARED_PER_SM / (smem + DEVICE_RESERVED_SHARED_PER_BLOCK)) : DEVICE_BLOCKS_PER_SM;
+    int n = DEVICE_BLOCKS_PER_SM;
+    n = by_threads < n ? by_threads : n;
+    n = by_regs < n ? by_regs : n;
+    return by_smem < n ? by_smem : n;
+}
+
+static CUresult check_flags(const char *fn, unsigned int flags)
+{
+    if (flags & ~(unsigned int)CU_OCCUPANCY_DISABLE_CACHING_OVERRIDE)
+        return fail(CUDA_ERROR_INVALID_VALUE, "%s: flags 0x%x: only CU_OCCUPANCY_DISABLE_CACHING_OVERRIDE (0x1) is "
+                    "defined", fn, flags);
+    return CUDA_SUCCESS;
+}
+
+static CUresult max_active(const char *fn, int *numBlocks, CUfunction func, int blockSize, size_t dyn,
+                           unsigned int flags)
+{
+    REQUIRE_INIT(fn);
+    if (!numBlocks)
+        return fail(CUDA_ERROR_INVALID_VALUE, "%s: numBlocks is NULL", fn);
+    struct function *f;
+    CUresult r = function_lookup(fn, func, &f);
+    if (r)
+        return r;
+    if (!(r = check_flags(fn, flags)) && blockSize <= 0)
+        r = fail(CUDA_ERROR_INVALID_VALUE, "%s: blockSize is %d", fn, blockSize);
+    if (!r)
+        *numBlocks = occupancy(f, blockSize, dyn);
+    function_release(f);
+    return r;
+}
+
+CUresult CUDAAPI cuOccupancyMaxActiveBlocksPerMultiprocessor(int *numBlocks, CUfunction func, int blockSize,
+                                                            size_t dynamicSMemSize)
+{
+    return max_active("cuOccupancyMaxActiveBlocksPerMultiprocessor", numBlocks, func, blockSize, dynamicSMemSize, 0);
+}
+
+CUresult CUDAAPI cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *numBlocks, CUfunction func, int blockSize,
+                                                                     size_t dynamicSMemSize, unsigned int flags)
+{
+    return max_active("cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags", numBlocks, func, blockSize,
+                      dynamicSMemSize, flags);
+}
+
+static CUresult potential(const char *fn, int *minGridSize, int *blockSize, CUfunction func, CUoccupancyB2DSize b2d,
+                          size_t dyn, int limit, unsigned int flags)
+{
+    REQUIRE_INIT(fn);
+    if (!minGridSize || !blockSize)
+        return fail(CUDA_ERROR_INVALID_VALUE, "%s: %s is NULL", fn, !minGridSize ? "minGridSize" : "blockSize");
+    struct function *f;
+    CUresult r = function_lookup(fn, func, &f);
+    if (r)
+        return r;
+    if ((r = check_flags(fn, flags)) || (limit < 0 && (r = fail(CUDA_ERROR_INVALID_VALUE, "%s: blockSizeLimit is %d",
+                                                                 fn, limit)))) {
+        function_release(f);
+        return r;
+    }
+    int top = (int)function_max_threads(f->kf);
+    if (limit > 0 && limit < top)
+        top = limit;
+    /* The block size with the most resident threads, the largest on a tie (as CUDA's own
+     * calculator walks down from the top in warps). */
+    int best_block = 0, best_blocks = 0, best_threads = 0;
+    for (int b = (top + 31) / 32 * 32; b > 0; b -= 32) {
+        int size = b > top ? top : b;
+        size_t need = b2d ? b2d(size) : dyn;
+        int blocks = occupancy(f, size, need);
+        if (blocks * size > best_threads) {
+            best_threads = blocks * size;
+            best_block = size;
+            best_blocks = blocks;
+        }
+    }
+    *blockSize = best_block;
+    *minGridSize = best_blocks * (int)pool_worker_count();
+    function_release(f);
+    return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI cuOccupancyMaxPotentialBlockSize(int *minGridSize, int *blockSize, CUfunction func,
+                                                 CUoccupancyB2DSize blockSizeToDynamicSMemSize, size_t dynamicSMemSize,
+                                                 int blockSizeLimit)
+{
+    return potential("cuOccupancyMaxPotentialBlockSize", minGridSize, blockSize, func, blockSizeToDynamicSMemSize,
+                     dynamicSMemSize, blockSizeLimit, 0);
+}
+
+CUresult CUDAAPI cuOccupancyMaxPotentialBlockSizeWithFlags(int *minGridSize, int *blockSize, CUfunction func,
+                                                          CUoccupancyB2DSize blockSizeToDynamicSMemSize,
+                                                          size_t dynamicSMemSize, int blockSizeLimit,
+                                                          unsigned int flags)
+{
+    return potential("cuOccupancyMaxPotentialBlockSizeWithFlags", minGridSize, blockSize, func,
+                     blockSizeToDynamicSMemSize, dynamicSMemSize, blockSizeLimit, flags);
+}
+
+CUresult CUDAAPI cuOccupancyAvailableDynamicSMemPerBlock(size_t *dynamicSmemSize, CUfunction func, int numBlocks,
+                                                        int blockSize)
+{
+    const char *fn = "cuOccupancyAvailableDynamicSMemPerBlock";
+    REQUIRE_INIT(fn);
+    if (!dynamicSmemSize)
+        return fail(CUDA_ERROR_INVALID_VALUE, "%s: dynamicSmemSize is NULL", fn);
+    struct function *f;
+    CUresult r = function_lookup(fn, func, &f);
+    if (r)
+        return r;
+    if (numBlocks <= 0 || blockSize <= 0)
+        r = fail(CUDA_ERROR_INVALID_VALUE, "%s: numBlocks %d and blockSize %d must be positive", fn, numBlocks, blockSize);
+    else if (occupancy(f, blockSize, 0) < numBlocks)
+        *dynamicSmemSize = 0;
+    else {
+        size_t per = DEVICE_SHARED_PER_SM / (size_t)numBlocks;
+        size_t taken = DEVICE_RESERVED_SHARED_PER_BLOCK + f->kf->static_shared;
+        size_t avail = per > taken ? per - taken : 0;
+        size_t cap = (size_t)function_max_dynamic_shared(f);
+        *dynamicSmemSize = avail < cap ? avail : cap;
+    }
+    function_release(f);
+    return r;
+}

@@ -1,0 +1,297 @@
+/*
+ * cuLaunchKernel and cuLaunchKernelEx: a kernel of a module, queued as stream work and run
+ * block by block on the worker pool by the kernel engine (DESIGN.md §13; docs/kernels.md).
+ */
+#include "module/module.h"
+#include "exec/exec.h"
+#include "exec/per_thread.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct kernel_work {
+    struct work w;
+    struct pool_job job;
+    struct klaunch l;
+    struct module *mod; /* a reference: the decoded code outlives an unload until this ran */
+    struct ctx *ctx;    /* a reference, for the sticky error */
+    _Alignas(16) unsigned char params[];
+};
+
+static void run_block(struct pool_job *job, uint64_t index)
+{
+    struct kernel_work *k = (struct kernel_work *)((char *)job - offsetof(struct kernel_work, job));
+    klaunch_run_block(&k->l, index);
+}
+
+static void discard(struct work *w)
+{
+    struct kernel_work *k = (struct kernel_work *)w;
+    module_release(k->mod);
+    ctx_release(k->ctx);
+    free(k);
+}
+
+static void run(struct work *w)
+{
+    struct kernel_work *k = (struct kernel_work *)w;
+    /* After a fault the GPU runs no more of the context's work: neither does this device. */
+    if (!atomic_load(&k->ctx->sticky)) {
+        klaunch_init(&k->l);
+        struct kernel_run kr; /* listed as running: the watchdog, a teardown or the unload may end it */
+        kernel_run_begin(&kr, &k->l);
+        pool_run(&k->job);
+        kernel_run_end(&kr);
+        CUresult r = klaunch_finish(&k->l);
+        if (r)
+            ctx_set_sticky(k->ctx, r, k->l.fault_reason);
+    }
+    discard(w);
+}
+
+struct launch {
+    unsigned int grid[3], block[3];
+    unsigned int shared;
+    CUstream stream;
+};
+
+static CUresult check_dims(const char *fn, const char *what, const unsigned int v[3], const unsigned int max[3])
+{
+    static const char axis[] = "xyz";
+    for (int i = 0; i < 3; ++i) {
+        if (v[i] == 0)
+            return fail(CUDA_ERROR_INVALID_VALUE, "%s: %s.%c is 0", fn, what, axis[i]);
+        if (v[i] > max[i])
+            return fail(CUDA_ERROR_INVALID_VALUE, "%s: %s.%c is %u: the device allows at most %u", fn, what, axis[i],
+                        v[i], max[i]);
+    }
+    return CUDA_SUCCESS;
+}
+
+static CUresult check_shape(const char *fn, const struct function *f, const struct launch *c)
+{
+    static const unsigned int grid_max[3] = {2147483647u, 65535u, 65535u};
+    static const unsigned int block_max[3] = {1024u, 1024u, 64u};
+    CUresult r;
+    if ((r = check_dims(fn, "grid", c->grid, grid_max)) || (r = check_dims(fn, "block", c->block, block_max)))
+        return r;
+    const struct kfunc *kf = f->kf;
+    uint64_t threads = (uint64_t)c->block[0] * c->block[1] * c->block[2];
+    if (threads > 1024)
+        return fail(CUDA_ERROR_INVALID_VALUE, "%s: a block of %ux%ux%u is %llu threads: at most 1024", fn, c->block[0],
+                    c->block[1], c->block[2], (unsigned long long)threads);
+    if (kf->reqntid[0]) {
+        for (int i = 0; i < 3; ++i)
+            if (c->block[i] != (kf->reqntid[i] ? kf->reqntid[i] : 1))
+                return fail(CUDA_ERROR_INVALID_VALUE, "%s: kernel %s requires blocks of %ux%ux%u (.reqntid), not %ux%ux%u",
+                            fn, kf->name, kf->reqntid[0], kf->reqntid[1] ? kf->reqntid[1] : 1,
+                            kf->reqntid[2] ? kf->reqntid[2] : 1, c->block[0], c->block[1], c->block[2]);
+    } else if (threads > function_max_threads(kf)) {
+        return fail(CUDA_ERROR_INVALID_VALUE, "%s: kernel %s allows at most %u threads per block (.maxntid, "
+                    "__launch_bounds__), not %llu", fn, kf->name, function_max_threads(kf), (unsigned long long)threads);
+    }
+    int max_dyn = function_max_dynamic_shared(f);
+    if (c->shared > (unsigned)max_dyn) {
+        bool raised = atomic_load(&((struct function *)f)->max_dynamic_shared) >= 0;
+        return fail(CUDA_ERROR_INVALID_VALUE, "%s: %u bytes of dynamic shared memory for kernel %s: %s %d%s", fn,
+                    c->shared, kf->name, raised ? "its raised limit is" : "without opting in the limit is", max_dyn,
+                    raised ? "" : " (48 KiB less its static shared memory; raise it with cuFuncSetAttribute("
+                                  "CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES))");
+    }
+    return CUDA_SUCCESS;
+}
+
+/* Copies the parameters into buf (kf->param_bytes). */
+static CUresult gather_params(const char *fn, const struct kfunc *kf, void **kernelParams, void **extra,
+                              unsigned char *buf)
+{
+    if (kernelParams && extra)
+        return fail(CUDA_ERROR_INVALID_VALUE, "%s: both kernelParams and extra are given: pass one", fn);
+    if (kernelParams) {
+        for (uint32_t i = 0; i < kf->nparams; ++i) {
+            if (!kernelParams[i])
+                return fail(CUDA_ERROR_INVALID_VALUE, "%s: kernelParams[%u] (parameter %s of kernel %s) is NULL", fn, i,
+                            kf->params[i].name, kf->name);
+            memcpy(buf + kf->params[i].offset, kernelParams[i], kf->params[i].size);
+        }
+        return CUDA_SUCCESS;
+    }
+    if (!extra) {
+        if (kf->nparams)
+            return fail(CUDA_ERROR_INVALID_VALUE, "%s: kernel %s has %u parameters but neither kernelParams nor extra "
+                        "is given", fn, kf->name, kf->nparams);
+        return CUDA_SUCCESS;
+    }
+    const void *data = NULL;
+    const size_t *size = NULL;
+    for (unsigned i = 0; extra[i] != CU_LAUNCH_PARAM_END; i += 2) {
+        if (extra[i] == CU_LAUNCH_PARAM_BUFFER_POINTER)
+            data = extra[i + 1];
+        else if (extra[i] == CU_LAUNCH_PARAM_BUFFER_SIZE)
+            size = extra[i + 1];
+        else
+            return fail(CUDA_ERROR_INVALID_VALUE, "%s: extra[%u] is %p, not CU_LAUNCH_PARAM_BUFFER_POINTER, "
+                        "CU_LAUNCH_PARAM_BUFFER_SIZE or CU_LAUNCH_PARAM_END", fn, i, extra[i]);
+    }
+    if (!data || !size)
+        return fail(CUDA_ERROR_INVALID_VALUE, "%s: extra has no %s", fn,
+                    !data ? "CU_LAUNCH_PARAM_BUFFER_POINTER (or it is NULL)" : "CU_LAUNCH_PARAM_BUFFER_SIZE");
+    /* The buffer is laid out as the parameters are; a C struct of them may end with padding
+     * up to the largest parameter's alignment. */
+    uint32_t align = 1;
+    for (uint32_t i = 0; i < kf->nparams; ++i)
+        align = kf->params[i].align > align ? kf->params[i].align : align;
+    size_t padded = (kf->param_bytes + align - 1) / align * align;
+    if (*size < kf->param_bytes || *size > padded)
+        return fail(CUDA_ERROR_INVALID_VALUE, "%s: the parameter buffer is %zu bytes but kernel %s's parameters take %u",
+                    fn, *size, kf->name, kf->param_bytes);
+    memcpy(buf, data, kf->param_bytes);
+    return CUDA_SUCCESS;
+}
+
+static CUresult launch(const char *fn, CUfunction hf, const struct launch *c, void **kernelParams, void **extra)
+{
+    struct target t;
+    CUresult r = target_get(fn, c->stream, &t);
+    if (r)
+        return r;
+    struct function *f = NULL;
+    struct kernel_work *k = NULL;
+    if ((r = function_lookup(fn, hf, &f)))
+        goto out;
+    if (f->mod->ctx != t.ctx) {
+        r = fail(CUDA_ERROR_INVALID_HANDLE, "%s: function 0x%llx belongs to a module of another context", fn,
+                 (unsigned long long)(uintptr_t)hf);
+        goto out;
+    }
+    if ((r = check_shape(fn, f, c)))
+        goto out;
+    const struct kfunc *kf = f->kf;
+    if (!(k = calloc(1, sizeof(*k) + kf->param_bytes + 1))) {
+        r = fail(CUDA_ERROR_OUT_OF_MEMORY, "%s: out of host memory for the launch", fn);
+        goto out;
+    }
+    if ((r = gather_params(fn, kf, kernelParams, extra, k->params)))
+        goto out;
+    k->w.run = run;
+    k->w.discard = discard;
+    k->job.run = run_block;
+    k->job.count = (uint64_t)c->grid[0] * c->grid[1] * c->grid[2];
+    k->job.stop = &k->l.faulted; /* after a fault or a cancel, the blocks not yet started are skipped */
+    k->l.fn = kf;
+    memcpy(k->l.grid, c->grid, sizeof(k->l.grid));
+    memcpy(k->l.block, c->block, sizeof(k->l.block));
+    k->l.dyn_shared = c->shared;
+    k->l.params = k->params;
+    os_mutex_lock(&t.ctx->lock);
+    uint32_t stack = t.ctx->stack_limit;
+    k->l.printf_limit = t.ctx->printf_fifo_limit;
+    os_mutex_unlock(&t.ctx->lock);
+    k->l.stack_bytes = stack > kf->local_bytes ? stack : kf->local_bytes;
+    obj_retain(&f->mod->base);
+    k->mod = f->mod;
+    obj_retain(&t.ctx->base);
+    k->ctx = t.ctx;
+    target_submit(&t, &k->w);
+    k = NULL;
+out:
+    free(k);
+    if (f)
+        function_release(f);
+    target_put(&t);
+    return r;
+}
+
+CUresult CUDAAPI cuLaunchKernel(CUfunction f, unsigned int gridDimX, unsigned int gridDimY, unsigned int gridDimZ,
+                                unsigned int blockDimX, unsigned int blockDimY, unsigned int blockDimZ,
+                                unsigned int sharedMemBytes, CUstream hStream, void **kernelParams, void **extra)
+{
+    struct launch c = {{gridDimX, gridDimY, gridDimZ}, {blockDimX, blockDimY, blockDimZ}, sharedMemBytes, hStream};
+    return launch("cuLaunchKernel", f, &c, kernelParams, extra);
+}
+
+static CUresult check_attributes(const char *fn, const CUlaunchConfig *config)
+{
+    if (config->numAttrs && !config->attrs)
+        return fail(CUDA_ERROR_INVALID_VALUE, "%s: config->numAttrs is %u but config->attrs is NULL", fn,
+                    config->numAttrs);
+    for (unsigned i = 0; i < config->numAttrs; ++i) {
+        const CUlaunchAttribute *a = &config->attrs[i];
+        switch (a->id) {
+        case CU_LAUNCH_ATTRIBUTE_IGNORE:
+        case CU_LAUNCH_ATTRIBUTE_SYNCHRONIZATION_POLICY:
+        case CU_LAUNCH_ATTRIBUTE_PRIORITY:
+        case CU_LAUNCH_ATTRIBUTE_MEM_SYNC_DOMAIN_MAP:
+        case CU_LAUNCH_ATTRIBUTE_MEM_SYNC_DOMAIN:
+        case CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION:
+        case CU_LAUNCH_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE:
+        case CU_LAUNCH_ATTRIBUTE_NVLINK_UTIL_CENTRIC_SCHEDULING:
+        case CU_LAUNCH_ATTRIBUTE_ACCESS_POLICY_WINDOW:
+            break; /* hints and orderings a device running one kernel's blocks on CPU threads meets anyway */
+        case CU_LAUNCH_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT:
+            if (a->value.sharedMemCarveout > 100 && a->value.sharedMemCarveout != (unsigned)-1)
+                return fail(CUDA_ERROR_INVALID_VALUE, "%s: attrs[%u]: a shared memory carveout of %u%%", fn, i,
+                            a->value.sharedMemCarveout);
+            break;
+        case CU_LAUNCH_ATTRIBUTE_COOPERATIVE:
+            /* Every block of a grid may be resident at once only up to the occupancy limit;
+             * the software device runs blocks in turn, so grid-wide sync is not offered. */
+            if (a->value.cooperative)
+                return fail(CUDA_ERROR_NOT_SUPPORTED, "%s: attrs[%u]: cooperative launches (grid-wide "
+                            "synchronisation) are not supported by the software device", fn, i);
+            break;
+        case CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION:
+        case CU_LAUNCH_ATTRIBUTE_PREFERRED_CLUSTER_DIMENSION: {
+            unsigned x = a->value.clusterDim.x, y = a->value.clusterDim.y, z = a->value.clusterDim.z;
+            if (x > 1 || y > 1 || z > 1)
+                return fail(CUDA_ERROR_NOT_SUPPORTED, "%s: attrs[%u]: a cluster of %ux%ux%u blocks: the software "
+                            "device has no thread block clusters (compute capability below 9.0), only 1x1x1", fn, i,
+                            x, y, z);
+            break;
+        }
+        case CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_EVENT:
+        case CU_LAUNCH_ATTRIBUTE_LAUNCH_COMPLETION_EVENT:
+        case CU_LAUNCH_ATTRIBUTE_DEVICE_UPDATABLE_KERNEL_NODE:
+            return fail(CUDA_ERROR_NOT_SUPPORTED, "%s: attrs[%u]: launch attribute %d is not supported by the software "
+                        "device", fn, i, (int)a->id);
+        default:
+            return fail(CUDA_ERROR_INVALID_VALUE, "%s: attrs[%u].id is %d, not a CUlaunchAttributeID", fn, i, (int)a->id);
+        }
+    }
+    return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI cuLaunchKernelEx(const CUlaunchConfig *config, CUfunction f, void **kernelParams, void **extra)
+{
+    const char *fn = "cuLaunchKernelEx";
+    REQUIRE_INIT(fn);
+    if (!config)
+        return fail(CUDA_ERROR_INVALID_VALUE, "%s: config is NULL", fn);
+    CUresult r = check_attributes(fn, config);
+    if (r)
+        return r;
+    struct launch c = {{config->gridDimX, config->gridDimY, config->gridDimZ},
+                       {config->blockDimX, config->blockDimY, config->blockDimZ},
+                       config->sharedMemBytes,
+                       config->hStream};
+    return launch(fn, f, &c, kernelParams, extra);
+}
+
+/* ---- Per-thread default stream variants ---- */
+CUresult CUDAAPI cuLaunchKernel_ptsz(CUfunction f, unsigned int gridDimX, unsigned int gridDimY, unsigned int gridDimZ,
+                                     unsigned int blockDimX, unsigned int blockDimY, unsigned int blockDimZ,
+                                     unsigned int sharedMemBytes, CUstream hStream, void **kernelParams, void **extra)
+{
+    return cuLaunchKernel(f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes,
+                          per_thread(hStream), kernelParams, extra);
+}
+
+CUresult CUDAAPI cuLaunchKernelEx_ptsz(const CUlaunchConfig *config, CUfunction f, void **kernelParams, void **extra)
+{
+    if (!config || config->hStream)
+        return cuLaunchKernelEx(config, f, kernelParams, extra);
+    CUlaunchConfig c = *config;
+    c.hStream = CU_STREAM_PER_THREAD;
+    return cuLaunchKernelEx(&c, f, kernelParams, extra);
+}
