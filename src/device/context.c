@@ -4,9 +4,8 @@
  * thread is reported as destroyed, never dereferenced.
  */
 #include "device/device.h"
-#include "exec/exec.h"
-#include "module/module.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,9 +53,38 @@ static struct ctx *ctx_new(CUdevice dev, unsigned int flags, bool is_primary)
     return ctx;
 }
 
-/* Waits for the context's work (for the call `fn`), then frees everything it owns. A created
- * context's handle dies with it; the primary context keeps its handle, inactive, until retained
- * again. */
+void ctx_add_teardown(struct ctx *ctx, const struct ctx_step *step)
+{
+    unsigned int i = 0;
+    while (i < ctx->nsteps && ctx->steps[i]->order < step->order)
+        i++;
+    if (i < ctx->nsteps && ctx->steps[i] == step)
+        return;
+    if (ctx->nsteps == CTX_STEPS_MAX)
+        abort(); /* a subsystem registers one step: CTX_STEPS_MAX counts the subsystems */
+    for (unsigned int j = ctx->nsteps; j > i; --j)
+        ctx->steps[j] = ctx->steps[j - 1];
+    ctx->steps[i] = step;
+    ctx->nsteps++;
+}
+
+/* The registered step that comes after order `after` (INT_MIN: the first), or NULL. Read
+ * under the lock each time: a step registered while earlier ones run still runs at its turn,
+ * as a subsystem called by name would have. */
+static const struct ctx_step *next_step(struct ctx *ctx, int after)
+{
+    const struct ctx_step *step = NULL;
+    os_mutex_lock(&ctx->lock);
+    for (unsigned int i = 0; i < ctx->nsteps && !step; ++i)
+        if (ctx->steps[i]->order > after)
+            step = ctx->steps[i];
+    os_mutex_unlock(&ctx->lock);
+    return step;
+}
+
+/* Waits for the context's work (for the call `fn`), then frees everything it owns through the
+ * steps its subsystems registered (device.h says their order and why). A created context's
+ * handle dies with it; the primary context keeps its handle, inactive, until retained again. */
 static void ctx_teardown(const char *fn, struct ctx *ctx)
 {
     atomic_store(&ctx->destroyed, true);
@@ -65,11 +93,8 @@ static void ctx_teardown(const char *fn, struct ctx *ctx)
      * then the wait alone has to do. A kernel that does not end is waited for as long as the
      * grace period, then cancelled (the driver would wait for ever). */
     bool held = device_teardown_begin(fn);
-    stream_destroy_all(ctx);
-    stream_drop_deferred(ctx);
-    event_destroy_all(ctx);
-    module_destroy_all(ctx);
-    mem_free_context(ctx);
+    for (const struct ctx_step *step = next_step(ctx, INT_MIN); step; step = next_step(ctx, step->order))
+        step->run(ctx);
     if (held)
         device_release_end();
     /* A reset primary context starts healthy again (docs/kernels.md). */
@@ -345,19 +370,7 @@ CUresult CUDAAPI cuCtxGetApiVersion(CUcontext handle, unsigned int *version)
     return CUDA_SUCCESS;
 }
 
-CUresult CUDAAPI cuCtxSynchronize(void)
-{
-    struct ctx *ctx;
-    CUresult r = ctx_current("cuCtxSynchronize", &ctx);
-    if (r)
-        return r;
-    if (!(r = device_wait_allowed("cuCtxSynchronize"))) {
-        ctx_synchronize(ctx);
-        r = ctx_check_sticky("cuCtxSynchronize", ctx); /* a kernel waited for may have faulted */
-    }
-    ctx_release(ctx);
-    return r;
-}
+/* cuCtxSynchronize waits for the context's streams: it is in src/exec/stream.c. */
 
 /* ---- Primary context ----
  * As on the driver, the primary context keeps one handle for the life of the process:

@@ -4,7 +4,6 @@
  * is honest for what the device is; docs/attributes.md explains each.
  */
 #include "device/device.h"
-#include "d3d/d3d.h"
 #include "vk/pairing.h"
 
 #include <stdio.h>
@@ -149,25 +148,7 @@ CUresult CUDAAPI cuDeviceGetUuid(CUuuid *uuid, CUdevice dev) { return get_uuid("
 EXTMEM_API CUresult CUDAAPI cuDeviceGetUuid(CUuuid *uuid, CUdevice dev);
 CUresult CUDAAPI cuDeviceGetUuid(CUuuid *uuid, CUdevice dev) { return get_uuid("cuDeviceGetUuid", uuid, dev); }
 
-CUresult CUDAAPI cuDeviceGetLuid(char *luid, unsigned int *deviceNodeMask, CUdevice dev)
-{
-    REQUIRE_INIT("cuDeviceGetLuid");
-    if (!luid || !deviceNodeMask)
-        return fail(CUDA_ERROR_INVALID_VALUE, "cuDeviceGetLuid: %s is NULL", !luid ? "luid" : "deviceNodeMask");
-    CUresult r = device_check("cuDeviceGetLuid", dev);
-    if (r)
-        return r;
-    /* Direct3D code picks its adapter by this LUID (NVIDIA's samples do): where the program
-     * uses DXGI, it is the LUID of the adapter the software device works with (WARP;
-     * src/d3d/d3d12.c); elsewhere the UUID's first bytes. */
-    if (!d3d_adapter_luid((unsigned char *)luid)) {
-        CUuuid uuid;
-        device_uuid(&uuid);
-        memcpy(luid, uuid.bytes, 8);
-    }
-    *deviceNodeMask = 1;
-    return CUDA_SUCCESS;
-}
+/* cuDeviceGetLuid answers with Direct3D's adapter where there is one: src/interop/external_handle.c. */
 
 CUresult CUDAAPI cuDeviceTotalMem(size_t *bytes, CUdevice dev)
 {

@@ -25,6 +25,9 @@ bool lib_initialized(void);
 /* Records why the library cannot be used (cuInit not called; or this process is a fork child of
  * an initialised one) and returns CUDA_ERROR_NOT_INITIALIZED, as the driver answers both. */
 CUresult lib_not_ready(const char *fn);
+/* The start time of this process, as os_process_start_time tells it (read once): interprocess
+ * events' recorders and IPC handles name their process by it. */
+uint64_t lib_start_time(void);
 /* The door of every entry point (ctx_current goes through it too): fails with
  * CUDA_ERROR_NOT_INITIALIZED before cuInit and in a fork child of an initialised process. */
 #define REQUIRE_INIT(fn)                                                                       \
@@ -77,6 +80,10 @@ void obj_release(struct obj *o);
 const char *obj_type_name(obj_type type);
 /* Why a lookup failed, for error messages: "was destroyed", "is an event, not a stream"... */
 const char *obj_status_text(obj_status status, obj_type wanted, uint64_t handle);
+/* The name of an OS object carrying a nonce: prefix then 32 hex digits. Device memory is
+ * "extmem-device-<nonce>", an interprocess event's page "extmem-event-<nonce>" (ipc.c checks
+ * the name of what a handle opens against it). */
+void obj_nonce_name(const char *prefix, const uint8_t nonce[16], char name[64]);
 
 /* ---- Device (device.c) ---- */
 #define EXTMEM_DEVICE_COUNT 1
@@ -99,6 +106,7 @@ int device_sm(void);
 
 /* ---- Contexts (context.c) ---- */
 struct stream;
+struct ctx;
 /* A doubly linked list node, for the objects a context owns. */
 struct list_node {
     struct list_node *prev, *next;
@@ -108,6 +116,37 @@ void list_add(struct list_node *head, struct list_node *node);
 void list_del(struct list_node *node);
 bool list_empty(const struct list_node *head);
 #define list_entry(node, type, member) ((type *)((char *)(node) - offsetof(type, member)))
+
+/* Teardown by registration: a context does not call its subsystems by name. Each subsystem
+ * registers a step with the context when it first attaches something to it (under ctx->lock),
+ * and a context's teardown (cuCtxDestroy, the primary context's last release or reset) runs the
+ * registered steps in the order below, after waiting for the device and before letting new
+ * submissions in again. A step stays registered: the primary context comes back after a reset
+ * with its steps, which find nothing to do until something is attached again. */
+struct ctx_step {
+    int order; /* CTX_STEP_*: lower runs first */
+    void (*run)(struct ctx *ctx);
+};
+/* The order of teardown, in one place, with what must wait for what (the device has drained
+ * before the first step, and submissions are kept out until the last has run):
+ *  - STREAMS first (src/exec/stream.c): every stream's handle dies and its worker leaves, so no
+ *    work can be queued on the context while what work uses goes; then the context's own
+ *    reference to the legacy stream's deferred queue, whose handle died with the others;
+ *  - EVENTS (src/exec/event.c): their handles die; work that recorded or waited on one held a
+ *    reference of its own (DESIGN.md §6), and that work has run;
+ *  - MODULES (src/module/module.c) before MEMORY: a module's .global and .const data is a
+ *    RANGE_MODULE range on the context's list that the module frees through its own pointer;
+ *    freeing the context's memory first would free it twice (module.h: freed only after the
+ *    drain, which has happened);
+ *  - MEMORY last (src/memory/memory.c): every allocation still listed, once nothing that could
+ *    reach it (a stream, a module) is left. */
+enum {
+    CTX_STEP_STREAMS = 10,
+    CTX_STEP_EVENTS = 20,
+    CTX_STEP_MODULES = 30,
+    CTX_STEP_MEMORY = 40,
+};
+#define CTX_STEPS_MAX 8
 
 struct ctx {
     struct obj base;
@@ -128,6 +167,8 @@ struct ctx {
     uint32_t stack_limit;      /* CU_LIMIT_STACK_SIZE: bytes of local memory per thread */
     size_t printf_fifo_limit, malloc_heap_limit; /* CU_LIMIT_PRINTF_FIFO_SIZE, MALLOC_HEAP_SIZE */
     struct stream *deferred;   /* the legacy stream's deferred work (target_defer), under lock; a reference */
+    const struct ctx_step *steps[CTX_STEPS_MAX]; /* registered teardown steps by order (under lock) */
+    unsigned int nsteps;
 };
 
 /* The current context of this thread with a reference, or a failure with a reason. */
@@ -142,6 +183,9 @@ void ctx_set_sticky(struct ctx *ctx, CUresult code, const char *reason);
 CUresult ctx_check_sticky(const char *fn, struct ctx *ctx);
 /* The same for this thread's current context, if it has one (cuEventSynchronize). */
 CUresult ctx_current_sticky(const char *fn);
+/* Registers step (a static object of the subsystem's) with ctx for its teardown, once: a step
+ * already registered is not added again. With ctx->lock held. */
+void ctx_add_teardown(struct ctx *ctx, const struct ctx_step *step);
 
 /* ---- The device's streams and threads as a whole (drain.c) ---- */
 /* Waits for all work queued on the device before the call: what a release does before memory
@@ -168,8 +212,19 @@ void device_thread_mark(void);
 bool device_thread(void);
 /* The library is being unloaded: work runs in the calling thread, no thread is started. */
 bool device_unloading(void);
-void device_track_stream(struct stream *s);
-void device_untrack_stream(struct stream *s);
+/* Every stream of the device, for the waits that span them: a stream is tracked from its creation
+ * (src/exec/stream.c) by its `node`, with the operations drain.c needs on the list (the same
+ * for every stream; kept from the first call). */
+struct device_stream_ops {
+    /* Waits until every stream on `head` (guarded by `lock`, taken before any stream's lock)
+     * has completed the work queued on it when it was seen. */
+    void (*wait)(os_mutex *lock, struct list_node *head);
+    /* Wakes the worker of the stream tracked by `node` (unloading: it leaves once drained).
+     * With the device's lock held. */
+    void (*wake)(struct list_node *node);
+};
+void device_track_stream(struct list_node *node, const struct device_stream_ops *ops);
+void device_untrack_stream(struct list_node *node);
 /* Stream workers' lifetimes, so that unloading can join every one. */
 void device_worker_started(void);
 void device_worker_leaving(os_thread self);
@@ -189,6 +244,25 @@ struct kernel_grace {
 };
 void kernel_grace_begin(struct kernel_grace *g, const char *fn);
 void kernel_grace_end(struct kernel_grace *g);
+/* A launch running its blocks is on a list, so that the watchdog (EXTMEM_KERNEL_TIMEOUT), a
+ * teardown that stopped waiting and the library's unload can cancel it. The launch is the
+ * caller's (src/module/kernel_launch.c): it is ended through `cancel`, so this file knows
+ * nothing of the engine. */
+struct kernel_run {
+    struct list_node node;
+    void *launch;
+    const char *name; /* the kernel's, for reasons */
+    /* Ends the launch with code (klaunch_cancel); false when it had faulted already. */
+    bool (*cancel)(void *launch, CUresult code, const char *reason);
+    uint64_t start, deadline; /* os_time_ns; the watchdog's deadline, or UINT64_MAX */
+    bool cancelled;
+};
+/* Called once the launch is ready, before its blocks run (launch, name and cancel set): while
+ * the library unloads, the launch is cancelled at once. */
+void kernel_run_begin(struct kernel_run *r);
+/* Called once its blocks have all ended: from then on nothing cancels it, and what a cancel
+ * wrote (the launch's fault) may be read. */
+void kernel_run_end(struct kernel_run *r);
 /* The library unloads (exit): every running kernel is cancelled at once, none starts from now
  * on, and the watchdog's thread is joined. */
 void kernel_cancel_all(void);

@@ -15,7 +15,6 @@
  * joins it, then stops the worker pool.
  */
 #include "device/device.h"
-#include "exec/exec.h"
 
 #include <stdlib.h>
 
@@ -23,6 +22,9 @@ static struct {
     os_mutex lock;            /* guards what follows; taken before any stream's lock */
     os_cond changed;          /* a worker left */
     struct list_node streams; /* every stream not yet freed (struct stream.device_node) */
+    /* How to wait for and wake the streams (src/exec/stream.c): set by the first stream tracked,
+     * so NULL only while the list has never had one. */
+    const struct device_stream_ops *_Atomic stream_ops;
     bool ready;               /* `changed` is initialised */
     atomic_int workers;       /* stream workers started and not yet left (counted without the
                                * lock: a stream's lock is held when one starts) */
@@ -55,18 +57,20 @@ bool device_thread(void) { return on_device_thread; }
 
 bool device_unloading(void) { return atomic_load(&unloading); }
 
-void device_track_stream(struct stream *s)
+void device_track_stream(struct list_node *node, const struct device_stream_ops *ops)
 {
     os_mutex_lock(&device.lock);
     ready();
-    list_add(&device.streams, &s->device_node);
+    if (!atomic_load(&device.stream_ops))
+        atomic_store(&device.stream_ops, ops);
+    list_add(&device.streams, node);
     os_mutex_unlock(&device.lock);
 }
 
-void device_untrack_stream(struct stream *s)
+void device_untrack_stream(struct list_node *node)
 {
     os_mutex_lock(&device.lock);
-    list_del(&s->device_node);
+    list_del(node);
     os_mutex_unlock(&device.lock);
 }
 
@@ -116,7 +120,10 @@ void device_reap_workers(void)
 /* Waits until every stream has completed what was queued on it when this was called. */
 static void drain(void)
 {
-    streams_wait(&device.lock, &device.streams, offsetof(struct stream, device_node), false);
+    /* No operations: no stream was ever made, so no work was queued on one. */
+    const struct device_stream_ops *ops = atomic_load(&device.stream_ops);
+    if (ops)
+        ops->wait(&device.lock, &device.streams);
 }
 
 CUresult device_wait_allowed(const char *fn)
@@ -191,12 +198,9 @@ void device_unload(void)
     drain();
     os_mutex_lock(&device.lock);
     ready();
-    for (struct list_node *it = device.streams.next; it != &device.streams; it = it->next) {
-        struct stream *s = list_entry(it, struct stream, device_node);
-        os_mutex_lock(&s->lock);
-        os_cond_broadcast(&s->cond);
-        os_mutex_unlock(&s->lock);
-    }
+    const struct device_stream_ops *ops = atomic_load(&device.stream_ops);
+    for (struct list_node *it = device.streams.next; it != &device.streams; it = it->next)
+        ops->wake(it); /* a listed stream set ops */
     while (atomic_load(&device.workers) > 0)
         os_cond_wait(&device.changed, &device.lock);
     os_mutex_unlock(&device.lock);

@@ -16,6 +16,15 @@ bool lib_initialized(void)
            !atomic_load_explicit(&forked, memory_order_relaxed);
 }
 
+uint64_t lib_start_time(void)
+{
+    static _Atomic uint64_t t;
+    uint64_t v = atomic_load(&t);
+    if (!v)
+        atomic_store(&t, v = os_process_start_time(os_process_id()));
+    return v;
+}
+
 CUresult lib_not_ready(const char *fn)
 {
     /* The driver, probed in docs/probes/fork: in the fork child of an initialised process,

@@ -22,7 +22,6 @@
  * when a running launch first has one; it sleeps until the earliest.
  */
 #include "device/device.h"
-#include "module/module.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -92,7 +91,7 @@ static double secs(uint64_t ns) { return (double)ns / (double)SECOND_NS; }
  * if any. */
 static void cancel(struct kernel_run *r, const struct kernel_grace *g, uint64_t now)
 {
-    const char *name = r->l->fn->name;
+    const char *name = r->name;
     char reason[400];
     if (reg.abandon)
         snprintf(reason, sizeof(reason), "kernel %.100s was abandoned after running %.1f s: the library is unloading "
@@ -106,7 +105,7 @@ static void cancel(struct kernel_run *r, const struct kernel_grace *g, uint64_t 
         snprintf(reason, sizeof(reason), "kernel %.100s ran longer than EXTMEM_KERNEL_TIMEOUT (%.3g s) and was ended, "
                  "as a display GPU's watchdog ends a kernel", name, secs(reg.timeout));
     r->cancelled = true;
-    if (!klaunch_cancel(r->l, CUDA_ERROR_LAUNCH_TIMEOUT, reason))
+    if (!r->cancel(r->launch, CUDA_ERROR_LAUNCH_TIMEOUT, reason))
         return; /* it had faulted already: that is how it ends */
     if (g && !reg.abandon)
         log_warn("%s: kernel %s still running after waiting %.1f s for it: cancelled (CUDA_ERROR_LAUNCH_TIMEOUT), "
@@ -188,9 +187,8 @@ static uint64_t grace_deadline(void)
     return d;
 }
 
-void kernel_run_begin(struct kernel_run *r, struct klaunch *l)
+void kernel_run_begin(struct kernel_run *r)
 {
-    r->l = l;
     r->cancelled = false;
     r->start = os_time_ns();
     os_mutex_lock(&reg.lock);

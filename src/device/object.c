@@ -186,3 +186,10 @@ const char *obj_status_text(obj_status status, obj_type wanted, uint64_t handle)
     }
     return buf;
 }
+
+void obj_nonce_name(const char *prefix, const uint8_t nonce[16], char name[64])
+{
+    size_t n = (size_t)snprintf(name, 64, "%s", prefix);
+    for (int i = 0; i < 16 && n + 2 < 64; ++i, n += 2)
+        snprintf(name + n, 3, "%02x", nonce[i]);
+}

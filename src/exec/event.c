@@ -11,8 +11,6 @@
  * is, counted as complete, with a warning naming the process (docs/ipc.md).
  */
 #include "exec/exec.h"
-#include "memory/memory.h"
-#include "interop/interop.h"
 #include "exec/per_thread.h"
 
 #include <stdlib.h>
@@ -42,7 +40,8 @@ CUresult event_lookup(const char *fn, CUevent handle, struct event **out)
 
 void event_release(struct event *e) { obj_release(&e->base); }
 
-void event_destroy_all(struct ctx *ctx)
+/* The context's teardown step (device.h: events after streams): the handles of its events die. */
+static void event_destroy_all(struct ctx *ctx)
 {
     for (;;) {
         os_mutex_lock(&ctx->lock);
@@ -55,6 +54,8 @@ void event_destroy_all(struct ctx *ctx)
         obj_unregister(&e->base);
     }
 }
+
+static const struct ctx_step teardown_step = {CTX_STEP_EVENTS, event_destroy_all};
 
 /* How often a waiter on an interprocess event looks for recorders that died: the longest a
  * survivor waits for a dead peer's record beyond the death itself. */
@@ -109,7 +110,7 @@ static uint64_t owner_of(int pid, uint64_t start)
     return (uint64_t)(uint32_t)pid << 32 | (uint32_t)(start ^ start >> 32);
 }
 
-static uint64_t self_owner(void) { return owner_of(os_process_id(), ipc_self_start_time()); }
+static uint64_t self_owner(void) { return owner_of(os_process_id(), lib_start_time()); }
 
 static bool owner_alive(uint64_t owner)
 {
@@ -243,6 +244,7 @@ CUresult event_create(const char *fn, struct ctx *ctx, unsigned int flags, os_me
     }
     os_mutex_lock(&ctx->lock);
     list_add(&ctx->events, &e->ctx_node);
+    ctx_add_teardown(ctx, &teardown_step);
     os_mutex_unlock(&ctx->lock);
     *out = e;
     return CUDA_SUCCESS;
@@ -254,7 +256,7 @@ static CUresult create_shared_page(const char *fn, os_memory *shm, void **page, 
     char name[64];
     if (os_random_bytes(nonce, 16))
         return fail(CUDA_ERROR_OPERATING_SYSTEM, "%s: no random bytes for the event's identity", fn);
-    mem_object_name("extmem-event-", nonce, name);
+    obj_nonce_name("extmem-event-", nonce, name);
     int err = os_memory_create(shm, os_page_size(), name, NULL);
     if (!err && (err = os_memory_map(shm, 0, shm->size, page)))
         os_memory_close(shm);

@@ -41,10 +41,6 @@ struct stream {
     struct list_node device_node; /* every stream of the device (drain.c) */
 };
 
-/* Destroys the streams and events of a context that is being destroyed. */
-void stream_destroy_all(struct ctx *ctx);
-void event_destroy_all(struct ctx *ctx);
-
 /* Where work goes: a stream's queue, or (s NULL) the calling thread. Work for the legacy
  * default stream runs in the caller once the context's blocking streams have drained, which
  * orders it after all earlier work and before all later work; work for the per-thread
@@ -69,8 +65,6 @@ void target_submit(struct target *t, struct work *w);
 void target_defer(struct target *t, struct work *w);
 
 CUresult stream_lookup(const char *fn, CUstream handle, struct stream **out);
-/* Drops the context's queue of deferred legacy work (context teardown, after its streams). */
-void stream_drop_deferred(struct ctx *ctx);
 /* True while the legacy stream of ctx has deferred work not yet run. */
 bool stream_legacy_busy(struct ctx *ctx);
 void stream_release(struct stream *s);
@@ -83,9 +77,6 @@ void stream_wait_until(struct stream *s, uint64_t count);
  * stream still has its worker's reference (the worker leaves only when drained), so it can be
  * retained even while its handle is being destroyed. */
 void streams_wait(os_mutex *lock, struct list_node *head, size_t node_offset, bool blocking_only);
-
-/* Waits until every stream of ctx has drained. */
-void ctx_synchronize(struct ctx *ctx);
 
 /* ---- Events (event.c) ---- */
 struct event;

@@ -76,7 +76,7 @@ static void stream_free(struct obj *o)
             free(w);
         w = next;
     }
-    device_untrack_stream(s);
+    device_untrack_stream(&s->device_node);
     os_cond_destroy(&s->cond);
     os_mutex_destroy(&s->lock);
     ctx_release(s->ctx);
@@ -238,9 +238,23 @@ static void sync_streams(struct ctx *ctx, bool blocking_only)
     streams_wait(&ctx->lock, &ctx->streams, offsetof(struct stream, ctx_node), blocking_only);
 }
 
-void ctx_synchronize(struct ctx *ctx) { sync_streams(ctx, false); }
+/* What drain.c does with the device's list of every stream (device.h). */
+static void device_wait(os_mutex *lock, struct list_node *head)
+{
+    streams_wait(lock, head, offsetof(struct stream, device_node), false);
+}
 
-void stream_destroy_all(struct ctx *ctx)
+static void device_wake(struct list_node *node)
+{
+    struct stream *s = list_entry(node, struct stream, device_node);
+    os_mutex_lock(&s->lock);
+    os_cond_broadcast(&s->cond);
+    os_mutex_unlock(&s->lock);
+}
+
+static const struct device_stream_ops device_ops = {device_wait, device_wake};
+
+static void stream_destroy_all(struct ctx *ctx)
 {
     for (;;) {
         os_mutex_lock(&ctx->lock);
@@ -257,6 +271,19 @@ void stream_destroy_all(struct ctx *ctx)
         obj_unregister(&s->base);
     }
 }
+
+static void stream_drop_deferred(struct ctx *ctx);
+
+/* The context's teardown step (device.h: streams first): every stream's handle dies and its
+ * worker leaves once drained; then the context's own reference to the deferred legacy queue,
+ * whose handle died with the others. Registered wherever a stream joins ctx->streams. */
+static void teardown(struct ctx *ctx)
+{
+    stream_destroy_all(ctx);
+    stream_drop_deferred(ctx);
+}
+
+static const struct ctx_step teardown_step = {CTX_STEP_STREAMS, teardown};
 
 CUresult stream_lookup(const char *fn, CUstream handle, struct stream **out)
 {
@@ -328,6 +355,7 @@ static struct stream *deferred_get(struct ctx *ctx, bool create)
         obj_retain(&ctx->base);
         if ((d = stream_new(ctx, 0, 0))) {
             list_add(&ctx->streams, &d->ctx_node);
+            ctx_add_teardown(ctx, &teardown_step);
             obj_retain(&d->base); /* the context's; the handle's goes at stream_destroy_all */
             ctx->deferred = d;
         }
@@ -348,7 +376,8 @@ bool stream_legacy_busy(struct ctx *ctx)
     return d != NULL;
 }
 
-void stream_drop_deferred(struct ctx *ctx)
+/* Drops the context's queue of deferred legacy work (context teardown, after its streams). */
+static void stream_drop_deferred(struct ctx *ctx)
 {
     os_mutex_lock(&ctx->lock);
     struct stream *d = ctx->deferred;
@@ -380,6 +409,7 @@ static struct stream *ptds_deferred_get(struct ctx *ctx, bool create)
         if ((d = stream_new(ctx, 0, 0))) {
             os_mutex_lock(&ctx->lock);
             list_add(&ctx->streams, &d->ctx_node);
+            ctx_add_teardown(ctx, &teardown_step);
             os_mutex_unlock(&ctx->lock);
             ptds_deferred = d->base.handle;
             obj_retain(&d->base); /* the caller's */
@@ -568,7 +598,7 @@ static struct stream *stream_new(struct ctx *ctx, unsigned int flags, int priori
     s->priority = priority;
     os_mutex_init(&s->lock);
     os_cond_init(&s->cond);
-    device_track_stream(s);
+    device_track_stream(&s->device_node, &device_ops);
     if (!obj_register(&s->base, OBJ_STREAM, stream_free)) {
         stream_free(&s->base);
         return NULL;
@@ -596,6 +626,7 @@ static CUresult create(const char *fn, CUstream *phStream, unsigned int flags, i
         return fail(CUDA_ERROR_OUT_OF_MEMORY, "%s: out of host memory for the stream", fn);
     os_mutex_lock(&ctx->lock);
     list_add(&ctx->streams, &s->ctx_node);
+    ctx_add_teardown(ctx, &teardown_step);
     os_mutex_unlock(&ctx->lock);
     *phStream = (CUstream)(uintptr_t)s->base.handle;
     return CUDA_SUCCESS;
@@ -700,6 +731,20 @@ CUresult CUDAAPI cuStreamSynchronize(CUstream hStream)
     if (!r)
         r = ctx_check_sticky("cuStreamSynchronize", t.ctx); /* a kernel waited for may have faulted */
     target_put(&t);
+    return r;
+}
+
+CUresult CUDAAPI cuCtxSynchronize(void)
+{
+    struct ctx *ctx;
+    CUresult r = ctx_current("cuCtxSynchronize", &ctx);
+    if (r)
+        return r;
+    if (!(r = device_wait_allowed("cuCtxSynchronize"))) {
+        sync_streams(ctx, false);
+        r = ctx_check_sticky("cuCtxSynchronize", ctx); /* a kernel waited for may have faulted */
+    }
+    ctx_release(ctx);
     return r;
 }
 

@@ -3,11 +3,34 @@
  * (external_semaphore.c) share: which of a handle and a name a descriptor may give (NVIDIA's
  * cuda.h: KMT handles come without a name, the NT-handle types take exactly one of the two),
  * and where the object then is: the caller's NT handle, or one extmem opens by the name or the
- * KMT token (os_external_open_name / _token).
+ * KMT token (os_external_open_name / _token). And cuDeviceGetLuid, the LUID by which Direct3D
+ * code picks the adapter to share memory with.
  */
 #include "interop/interop.h"
+#include "d3d/d3d.h"
 
 #include <stdio.h>
+#include <string.h>
+
+CUresult CUDAAPI cuDeviceGetLuid(char *luid, unsigned int *deviceNodeMask, CUdevice dev)
+{
+    REQUIRE_INIT("cuDeviceGetLuid");
+    if (!luid || !deviceNodeMask)
+        return fail(CUDA_ERROR_INVALID_VALUE, "cuDeviceGetLuid: %s is NULL", !luid ? "luid" : "deviceNodeMask");
+    CUresult r = device_check("cuDeviceGetLuid", dev);
+    if (r)
+        return r;
+    /* Direct3D code picks its adapter by this LUID (NVIDIA's samples do): where the program
+     * uses DXGI, it is the LUID of the adapter the software device works with (WARP;
+     * src/d3d/d3d12.c); elsewhere the UUID's first bytes. */
+    if (!d3d_adapter_luid((unsigned char *)luid)) {
+        CUuuid uuid;
+        device_uuid(&uuid);
+        memcpy(luid, uuid.bytes, 8);
+    }
+    *deviceNodeMask = 1;
+    return CUDA_SUCCESS;
+}
 
 CUresult ext_handle_check(const char *fn, const char *type, bool kmt, const void *handle, const void *name)
 {

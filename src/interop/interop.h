@@ -49,11 +49,4 @@ struct sem_source {
 CUresult ext_semaphore_from_source(const char *fn, const struct sem_source *src, CUexternalSemaphoreHandleType type,
                                    CUexternalSemaphore *out);
 
-/* ---- IPC (ipc.c) ---- */
-struct range;
-/* ipc.c: forgets an opened IPC range that is being freed. */
-void ipc_range_forget(struct range *r);
-/* The start time of this process, as os_process_start_time tells it. */
-uint64_t ipc_self_start_time(void);
-
 #endif /* EXTMEM_INTEROP_INTEROP_H */

@@ -56,13 +56,14 @@ struct ipc_range {
 static os_mutex ipc_lock = OS_MUTEX_INITIALIZER;
 static struct list_node ipc_opened = {&ipc_opened, &ipc_opened};
 
-uint64_t ipc_self_start_time(void)
+/* An opened range's `free` (mem_free_range): it is forgotten here, then freed. */
+static void ipc_range_free(struct range *r)
 {
-    static _Atomic uint64_t t;
-    uint64_t v = atomic_load(&t);
-    if (!v)
-        atomic_store(&t, v = os_process_start_time(os_process_id()));
-    return v;
+    struct ipc_range *ir = (struct ipc_range *)r;
+    os_mutex_lock(&ipc_lock);
+    list_del(&ir->node); /* a last close has unlinked it already: list_del leaves a node self-linked */
+    os_mutex_unlock(&ipc_lock);
+    free(ir);
 }
 
 /* The object is whole pages, so its size alone would let a handle's size be a few bytes off:
@@ -96,7 +97,7 @@ static CUresult make_handle(const char *fn, const char *magic, const os_memory *
     memcpy(h->magic, magic, 8);
     h->pid = (uint32_t)os_process_id();
     h->fd = os_ipc_token(mem);
-    h->start_time = ipc_self_start_time();
+    h->start_time = lib_start_time();
     h->id = id;
     h->size = alloc_size ? alloc_size : size;
     memcpy(h->nonce, nonce, 16);
@@ -123,7 +124,7 @@ static CUresult open_object(const char *fn, const struct ipc_handle *h, const ch
     uint8_t nonce[16];
     memcpy(nonce, h->nonce, 16);
     mask_nonce(nonce, h->size); /* the object's own nonce, if the size is the one it was made for */
-    mem_object_name(name_prefix, nonce, expect);
+    obj_nonce_name(name_prefix, nonce, expect);
     int err = os_ipc_open((int)h->pid, h->fd, expect, &fd);
     uint64_t id = 0, size = 0;
     size_t page = os_page_size();
@@ -274,6 +275,7 @@ CUresult CUDAAPI cuIpcOpenMemHandle(CUdeviceptr *pdptr, CUipcMemHandle handle, u
     ir->r.size = (size_t)h.size; /* the allocation's own size, as the driver reports it */
     ir->r.map_size = ir->r.unmap_len = mem.size;
     ir->r.kind = RANGE_IPC;
+    ir->r.free = ipc_range_free;
     ir->r.mem.handle = OS_INVALID_HANDLE;
     ir->pid = h.pid;
     ir->start_time = h.start_time;
@@ -298,15 +300,6 @@ out:
         os_memory_close(&mem);
     ctx_release(ctx);
     return r;
-}
-
-void ipc_range_forget(struct range *r)
-{
-    struct ipc_range *ir = (struct ipc_range *)r;
-    os_mutex_lock(&ipc_lock);
-    list_del(&ir->node); /* a last close has unlinked it already: list_del leaves a node self-linked */
-    os_mutex_unlock(&ipc_lock);
-    free(ir);
 }
 
 CUresult CUDAAPI cuIpcCloseMemHandle(CUdeviceptr dptr)

@@ -4,7 +4,6 @@
  * a dma-buf without a copy. Device pointers are host addresses (unified addressing).
  */
 #include "memory/memory.h"
-#include "interop/interop.h"
 #include "memory/vmm.h"
 
 #include <stdio.h>
@@ -28,13 +27,6 @@ static CUresult make_nonce(const char *fn, uint8_t nonce[16])
                     os_error_string(err, text, sizeof(text)));
     }
     return CUDA_SUCCESS;
-}
-
-void mem_object_name(const char *prefix, const uint8_t nonce[16], char name[64])
-{
-    size_t n = (size_t)snprintf(name, 64, "%s", prefix);
-    for (int i = 0; i < 16 && n + 2 < 64; ++i, n += 2)
-        snprintf(name + n, 3, "%02x", nonce[i]);
 }
 
 static size_t round_up(size_t v, size_t to) { return (v + to - 1) / to * to; }
@@ -87,7 +79,7 @@ static CUresult range_create(const char *fn, struct ctx *ctx, size_t size, range
             free(r);
             return no_nonce;
         }
-        mem_object_name("extmem-device-", r->nonce, name);
+        obj_nonce_name("extmem-device-", r->nonce, name);
     }
     int err = os_memory_create(&r->mem, r->map_size, name, NULL);
     if (err)
@@ -109,6 +101,10 @@ fail_free:
     return os_failure(fn, err, size);
 }
 
+/* Frees what is left of a context's memory (device.h: memory goes last). */
+static void mem_free_context(struct ctx *ctx);
+static const struct ctx_step teardown_step = {CTX_STEP_MEMORY, mem_free_context};
+
 /* Registers r; with `exclusive`, only where no registered range shares an address with it.
  * The range joins its context's list and the address map in one step under the maps' lock,
  * so nothing can find it by address (and free it) before it belongs to its context. */
@@ -120,6 +116,7 @@ static bool register_range(struct ctx *ctx, struct range *r, bool exclusive)
     if (free_space) {
         os_mutex_lock(&ctx->lock);
         list_add(&ctx->ranges, &r->ctx_node);
+        ctx_add_teardown(ctx, &teardown_step);
         os_mutex_unlock(&ctx->lock);
         amap_insert(&amap_memory, r);
     }
@@ -145,8 +142,8 @@ void mem_free_range(struct range *r)
         os_memory_unmap((void *)r->unmap_base, r->unmap_len);
     if (r->release)
         r->release(r->owner);
-    if (r->kind == RANGE_IPC) {
-        ipc_range_forget(r); /* frees r */
+    if (r->free) {
+        r->free(r); /* an opened IPC range */
         return;
     }
     if (r->kind != RANGE_EXTERNAL) /* external buffers own no handle: their object does */
@@ -154,10 +151,10 @@ void mem_free_range(struct range *r)
     free(r);
 }
 
-/* The context is being destroyed and its streams have drained (ctx_teardown). A range is
+/* The context is being destroyed and its streams have drained (its teardown step). A range is
  * taken from the list and the map under the maps' lock, as a free takes it, so a free racing
  * the destruction and the destruction never both own it. */
-void mem_free_context(struct ctx *ctx)
+static void mem_free_context(struct ctx *ctx)
 {
     for (;;) {
         amap_lock_write();

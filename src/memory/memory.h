@@ -36,6 +36,9 @@ struct range {
     /* Memory another API owns (Direct3D): nothing to unmap; the owner is released instead. */
     void (*release)(void *owner);
     void *owner;
+    /* Optional: frees the range itself, with its owner's bookkeeping (an opened IPC range leaves
+     * src/interop/ipc.c's list), instead of mem_free_range closing its memory and freeing it. */
+    void (*free)(struct range *r);
     struct list_node ctx_node; /* the context's allocations */
     /* treap links */
     struct range *left, *right;
@@ -80,17 +83,11 @@ bool vmm_covered(const struct range *first, uintptr_t addr, size_t size, int nee
 /* Fails with CUDA_ERROR_OUT_OF_MEMORY when size is more than the memory the machine has
  * available (device memory is host memory). */
 CUresult mem_check_available(const char *fn, size_t size);
-/* Frees every allocation of ctx (context destruction). */
-void mem_free_context(struct ctx *ctx);
 /* Registers r (base, size, map_size, unmap_*, kind set by the caller) as an allocation of ctx. */
 void mem_register(struct ctx *ctx, struct range *r);
 /* The same, unless r would share an address with a registered range (memory of another API,
  * which has one address for all its buffers): then nothing is registered and it is false. */
 bool mem_register_unless_overlapping(struct ctx *ctx, struct range *r);
-/* The name of a memory object carrying a nonce: prefix then 32 hex digits. Device memory is
- * "extmem-device-<nonce>", an interprocess event's page "extmem-event-<nonce>" (ipc.c checks
- * the name of what a handle opens against it). */
-void mem_object_name(const char *prefix, const uint8_t nonce[16], char name[64]);
 /* With the maps write-locked: makes r unfindable, by address and in its context's list, in
  * one step, so that exactly one caller (a free, or the context's destruction) owns it. */
 void mem_unpublish(struct range *r);

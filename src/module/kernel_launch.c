@@ -33,14 +33,21 @@ static void discard(struct work *w)
     free(k);
 }
 
+/* How src/device/kernel_cancel.c ends a running launch (the watchdog, a teardown, the unload). */
+static bool cancel_launch(void *launch, CUresult code, const char *reason)
+{
+    return klaunch_cancel(launch, code, reason);
+}
+
 static void run(struct work *w)
 {
     struct kernel_work *k = (struct kernel_work *)w;
     /* After a fault the GPU runs no more of the context's work: neither does this device. */
     if (!atomic_load(&k->ctx->sticky)) {
         klaunch_init(&k->l);
-        struct kernel_run kr; /* listed as running: the watchdog, a teardown or the unload may end it */
-        kernel_run_begin(&kr, &k->l);
+        /* Listed as running: the watchdog, a teardown or the unload may end it. */
+        struct kernel_run kr = {.launch = &k->l, .name = k->l.fn->name, .cancel = cancel_launch};
+        kernel_run_begin(&kr);
         pool_run(&k->job);
         kernel_run_end(&kr);
         CUresult r = klaunch_finish(&k->l);

@@ -96,6 +96,11 @@ static void data_free(struct range *r)
     mem_free_range(r);
 }
 
+/* Unloads the modules of a context that is being destroyed (device.h: modules before memory,
+ * whose list holds their data). */
+static void module_destroy_all(struct ctx *ctx);
+static const struct ctx_step teardown_step = {CTX_STEP_MODULES, module_destroy_all};
+
 CUresult module_load_ptx(const char *fn, struct ctx *ctx, const char *text, size_t len, const char *name,
                          struct klog *errlog, struct module **out)
 {
@@ -124,6 +129,7 @@ CUresult module_load_ptx(const char *fn, struct ctx *ctx, const char *text, size
     }
     os_mutex_lock(&ctx->lock);
     list_add(&ctx->modules, &m->ctx_node);
+    ctx_add_teardown(ctx, &teardown_step);
     m->listed = true;
     os_mutex_unlock(&ctx->lock);
     *out = m;
@@ -167,7 +173,7 @@ void module_teardown(struct module *m)
     obj_release(&m->base);
 }
 
-void module_destroy_all(struct ctx *ctx)
+static void module_destroy_all(struct ctx *ctx)
 {
     for (;;) {
         os_mutex_lock(&ctx->lock);

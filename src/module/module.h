@@ -56,8 +56,6 @@ struct function {
 CUresult image_ptx(const char *fn, const void *image, size_t size, char **text, size_t *len, char name[96]);
 
 /* ---- Modules (module.c) ---- */
-/* Unloads the modules of a context that is being destroyed (module.c). */
-void module_destroy_all(struct ctx *ctx);
 /* Loads PTX text into ctx: decodes it, gives its variables device memory and registers the
  * module. Errors as cuModuleLoadData (the parser's go to errlog). */
 CUresult module_load_ptx(const char *fn, struct ctx *ctx, const char *text, size_t len, const char *name,
@@ -100,22 +98,6 @@ void function_release(struct function *f);
 unsigned function_max_threads(const struct kfunc *kf);
 /* The dynamic shared memory f may take without (and, set, with) opting in. */
 int function_max_dynamic_shared(const struct function *f);
-
-/* ---- Running launches (kernel_cancel.c) ----
- * A launch running its blocks is on a list, so that the watchdog (EXTMEM_KERNEL_TIMEOUT), a
- * teardown that stopped waiting and the library's unload can cancel it (klaunch_cancel). */
-struct kernel_run {
-    struct list_node node;
-    struct klaunch *l;
-    uint64_t start, deadline; /* os_time_ns; the watchdog's deadline, or UINT64_MAX */
-    bool cancelled;
-};
-/* Called once klaunch_init has run, before its blocks do: while the library unloads, the launch
- * is cancelled at once. */
-void kernel_run_begin(struct kernel_run *r, struct klaunch *l);
-/* Called once its blocks have all ended: from then on nothing cancels it, and what a cancel
- * wrote (l's fault) may be read. */
-void kernel_run_end(struct kernel_run *r);
 
 /* ---- Libraries (library.c) ---- */
 /* The function for kernel handle k in the current context, with a reference. */
