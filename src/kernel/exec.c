@@ -152,7 +152,8 @@ static void *global_access(struct kwarp *w, const struct kinsn *in, uint32_t lan
         return (void *)(uintptr_t)addr;
     }
     uintptr_t lo, hi;
-    if (addr + size < addr || !mem_kernel_extent((uintptr_t)addr, size, write, &lo, &hi)) {
+    const struct kaddr_space *as = w->b->l->space;
+    if (addr + size < addr || !as->extent(as, (uintptr_t)addr, size, write, &lo, &hi)) {
         kfault(w, in, lane, CUDA_ERROR_ILLEGAL_ADDRESS, "%s of %u bytes at 0x%llx: %s", write ? "store" : "load", size,
                (unsigned long long)addr,
                write ? "no device memory the kernel may write is there" : "no device memory is there");
@@ -726,7 +727,7 @@ static void init_block_specials(struct kblock *b)
         {KSP_ntid_x, l->block[0]},     {KSP_ntid_y, l->block[1]},     {KSP_ntid_z, l->block[2]},
         {KSP_ctaid_x, b->ctaid[0]},    {KSP_ctaid_y, b->ctaid[1]},    {KSP_ctaid_z, b->ctaid[2]},
         {KSP_nctaid_x, l->grid[0]},    {KSP_nctaid_y, l->grid[1]},    {KSP_nctaid_z, l->grid[2]},
-        {KSP_nwarpid, b->nwarps},      {KSP_smid, 0},                 {KSP_nsmid, pool_worker_count()},
+        {KSP_nwarpid, b->nwarps},      {KSP_smid, 0},                 {KSP_nsmid, l->workers->count},
         {KSP_gridid, 1},               {KSP_dynamic_smem_size, l->dyn_shared},
         {KSP_total_smem_size, b->shared_size}, {KSP_cluster_nctarank, 1}, {KSP_cluster_ctarank, 0},
         {KSP_is_explicit_cluster, 0},
@@ -776,6 +777,14 @@ static OS_THREAD_LOCAL struct {
     uint64_t serial;
     uintptr_t ok[6];
 } ok_seed;
+
+static void run_block(void *arg, uint64_t index) { klaunch_run_block(arg, index); }
+
+void klaunch_run(struct klaunch *l)
+{
+    uint64_t n = (uint64_t)l->grid[0] * l->grid[1] * l->grid[2];
+    l->workers->run(l->workers, n, &l->faulted, run_block, l);
+}
 
 void klaunch_run_block(struct klaunch *l, uint64_t index)
 {

@@ -14,7 +14,7 @@
  *     (major << 16 | minor), +28 u32 the target (75 for sm_75), +40 u64 flags (0x2000 LZ4,
  *     0x8000 ZSTD), +56 u64 the uncompressed size (with its NUL, for PTX).
  */
-#include "module/module.h"
+#include "kernel.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -109,8 +109,8 @@ static CUresult copy_ptx(const char *fn, const struct entry *e, char **text, siz
 }
 
 /* Reads the container at p (avail bytes known to be readable, or 0: trust its header). */
-static CUresult from_container(const char *fn, const unsigned char *p, size_t avail, char **text, size_t *len,
-                               char name[96])
+static CUresult from_container(const char *fn, const unsigned char *p, size_t avail, int sm, char **text,
+                               size_t *len, char name[96])
 {
     uint16_t hsize = rd16(p + 6);
     uint64_t body = rd64(p + 8);
@@ -121,7 +121,6 @@ static CUresult from_container(const char *fn, const unsigned char *p, size_t av
     if (avail && total > avail)
         return fail(CUDA_ERROR_INVALID_IMAGE, "%s: the fat binary says it has %llu bytes but the image has %zu", fn,
                     (unsigned long long)total, avail);
-    int sm = device_sm();
     struct entry best = {0};
     bool have = false;
     uint32_t sass_arch = 0, newer_ptx = 0;
@@ -161,7 +160,7 @@ static CUresult from_container(const char *fn, const unsigned char *p, size_t av
     return copy_ptx(fn, &best, text, len);
 }
 
-CUresult image_ptx(const char *fn, const void *image, size_t size, char **text, size_t *len, char name[96])
+CUresult image_ptx(const char *fn, const void *image, size_t size, int sm, char **text, size_t *len, char name[96])
 {
     if (!image)
         return fail(CUDA_ERROR_INVALID_VALUE, "%s: image is NULL", fn);
@@ -173,10 +172,10 @@ CUresult image_ptx(const char *fn, const void *image, size_t size, char **text, 
         if (!inner || !starts_with(inner, CONTAINER_MAGIC))
             return fail(CUDA_ERROR_INVALID_IMAGE, "%s: the fat binary wrapper (magic 0x%x) does not point to a fat "
                         "binary (magic 0x%x)", fn, WRAPPER_MAGIC, CONTAINER_MAGIC);
-        return from_container(fn, inner, 0, text, len, name);
+        return from_container(fn, inner, 0, sm, text, len, name);
     }
     if (room && starts_with(p, CONTAINER_MAGIC))
-        return from_container(fn, p, size, text, len, name);
+        return from_container(fn, p, size, sm, text, len, name);
     if (starts_with(p, 0x464c457fu)) /* "\x7f" "ELF" */
         return fail(CUDA_ERROR_NO_BINARY_FOR_GPU, "%s: the image is an ELF cubin (SASS): a CPU cannot run SASS; load "
                     "PTX, or a fat binary with PTX (-gencode arch=compute_XX,code=compute_XX)", fn);

@@ -22,17 +22,24 @@
  * Instruction families live in ops_*.c: each lowers a parsed instruction (struct kparsed) to a
  * struct kinsn with a handler (kexec_fn), or refuses it with a reason. The scheduler (exec.c)
  * handles control flow itself (bra, brx.idx, call, ret, exit, bar, trap).
+ *
+ * The engine includes nothing of the core but the OS layer (os.h) and how failures are
+ * recorded (device/error.h): a launch is given what it needs of the library it runs in, an
+ * address space, workers and a host (struct kaddr_space, kworkers, khost below), so the
+ * engine runs without a CUDA context wherever those are given.
  */
 #ifndef EXTMEM_KERNEL_H
 #define EXTMEM_KERNEL_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 
-#include "device/device.h"
-#include "memory/memory.h"
+#include "extmem/cuda.h"
+#include "os.h"
+#include "device/error.h"
 
 #define KLANES 32
 #define KMAX_LIST 64 /* arguments of a call */
@@ -292,6 +299,18 @@ const struct kvar *kmod_var(const struct kmodule *m, const char *name);
 /* True when the text looks like PTX (a .version directive before anything else). */
 bool kptx_looks_like(const char *text, size_t len);
 
+/* ---- Images (fatbin.c) ---- */
+/* The PTX text an image carries for a device of compute capability `sm` (major * 10 + minor):
+ * the image itself when it is PTX, the best PTX entry of a fat binary (the highest target not
+ * above sm, decompressed) otherwise. `size` is the image's size when known (a file), else 0
+ * (the caller's memory, which the fat binary's own header bounds). On success *text is a
+ * NUL-terminated copy (free() it) of *len bytes and `name` says where it came from.
+ * CUDA_ERROR_INVALID_VALUE: image NULL. CUDA_ERROR_NO_BINARY_FOR_GPU: an ELF cubin, or a fat
+ * binary with SASS only or PTX only for newer targets. CUDA_ERROR_INVALID_IMAGE: neither PTX
+ * nor a fat binary, a truncated or inconsistent fat binary, a failed decompression.
+ * CUDA_ERROR_NOT_SUPPORTED: a compression this build has no library for. */
+CUresult image_ptx(const char *fn, const void *image, size_t size, int sm, char **text, size_t *len, char name[96]);
+
 /* ---- Parsed instructions (the parser's output, the families' input) ---- */
 typedef enum kop_kind {
     KO_REG,    /* a register or predicate: slot in .slot, declared type in .type */
@@ -469,6 +488,33 @@ kopnd kfunc_const(struct kparser *ps, uint64_t bits);
 /* A new register slot of the function being parsed. */
 uint32_t kfunc_new_reg(struct kparser *ps);
 
+/* ---- What a launch is given (src/module/kernel_launch.c fills them from the core) ---- */
+/* The address space kernels load from and store to. */
+struct kaddr_space {
+    /* True when [addr, addr + size) lies in memory a kernel may read (write: and write), with
+     * the extent of the allocation or mapping that holds it in [*lo, *hi) (empty when the
+     * access spans several). */
+    bool (*extent)(const struct kaddr_space *space, uintptr_t addr, size_t size, bool write, uintptr_t *lo,
+                   uintptr_t *hi);
+};
+/* The workers a launch's blocks run on. */
+struct kworkers {
+    unsigned int count; /* how many run blocks at once: %nsmid */
+    /* Calls block(arg, i) for every i in [0, n), this thread helping, and returns when all
+     * ran; once *stop is nonzero, the indices not yet handed out are skipped. */
+    void (*run)(const struct kworkers *workers, uint64_t n, atomic_int *stop, void (*block)(void *arg, uint64_t i),
+                void *arg);
+};
+/* The library the engine runs in, for the threads the native tier starts (a compile runs on a
+ * thread of its own, counted among the library's workers so that unloading joins it). */
+struct khost {
+    bool (*unloading)(void);                /* no thread may start; a running compiler is stopped */
+    void (*thread_started)(void);           /* a thread is about to be started ... */
+    void (*thread_unstarted)(void);         /* ... and could not be */
+    void (*thread_enter)(void);             /* in the new thread: it runs device work */
+    void (*thread_leaving)(os_thread self); /* its last call: to be joined */
+};
+
 /* ---- Execution (exec.c) ---- */
 /* A function's native code (native.c): runs the group `mask` of the top frame from `pc` while
  * it is the lowest group (pc < stop) and the code is straight or branches uniformly; returns
@@ -565,10 +611,16 @@ struct klaunch {
     } print;
     const struct knative *native; /* the module's native code, or NULL (knative_prepare) */
     uint64_t serial;              /* this launch among the process's (klaunch_init) */
+    const struct kaddr_space *space;
+    const struct kworkers *workers;
+    const struct khost *host;
 };
-/* Prepares l (fn, grid, block, dyn_shared, params, stack_bytes and printf_limit set by the
- * caller). */
+/* Prepares l (fn, grid, block, dyn_shared, params, stack_bytes, printf_limit, space, workers
+ * and host set by the caller). */
 void klaunch_init(struct klaunch *l);
+/* Runs every block of l on its workers: after a fault or a cancel, the blocks not yet started
+ * are skipped. */
+void klaunch_run(struct klaunch *l);
 /* Ends a running launch from outside its blocks (the watchdog, a teardown that stopped waiting,
  * the library's unload), as a fault ends it: code and reason are recorded unless the launch has
  * faulted already (false then). Its warps stop at their next cancellation point (a backward

@@ -69,7 +69,7 @@ static void compile(struct knative *n)
 {
     char how[1200];
     void *lib = NULL;
-    n->code = knative_cache_load(n->source, n->len, &lib, how, sizeof(how), n->why, sizeof(n->why));
+    n->code = knative_cache_load(n->host, n->source, n->len, &lib, how, sizeof(how), n->why, sizeof(n->why));
     free(n->source);
     n->source = NULL;
     if (n->code) {
@@ -101,18 +101,19 @@ static void compile(struct knative *n)
 static void compile_thread(void *arg)
 {
     struct knative *n = arg;
-    device_thread_mark();
+    n->host->thread_enter();
     os_thread_set_name("extmem-jit");
     compile(n);
     os_mutex_lock(&n->lock); /* its creator stored the handle under the lock */
     os_thread self = n->thread;
     os_mutex_unlock(&n->lock);
+    const struct khost *host = n->host; /* n may be gone after unref */
     unref(n);
-    device_worker_leaving(self);
+    host->thread_leaving(self);
 }
 
 /* A new knative for m, COMPILING, with its source; NULL when out of memory. */
-static struct knative *start(const struct kmodule *m)
+static struct knative *start(const struct kmodule *m, const struct khost *host)
 {
     struct knative *n = calloc(1, sizeof(*n));
     struct kbuf src = {0};
@@ -128,6 +129,7 @@ static struct knative *start(const struct kmodule *m)
     for (uint32_t i = 0; i < m->nfuncs; ++i)
         n->body[i] = m->funcs[i]->defined && m->funcs[i]->ninsns;
     snprintf(n->name, sizeof(n->name), "%s", m->source_name);
+    n->host = host;
     atomic_init(&n->state, KNATIVE_COMPILING);
     atomic_init(&n->refs, 1);
     os_mutex_init(&n->lock);
@@ -148,14 +150,14 @@ fail:
 static void launch_compile(struct knative *n)
 {
     atomic_fetch_add(&n->refs, 1);
-    if (!device_unloading()) {
-        device_worker_started();
+    if (!n->host->unloading()) {
+        n->host->thread_started();
         os_mutex_lock(&n->lock);
         int err = os_thread_create(&n->thread, compile_thread, n);
         os_mutex_unlock(&n->lock);
         if (err == 0)
             return;
-        device_worker_leaving_unstarted();
+        n->host->thread_unstarted();
     }
     compile(n);
     unref(n);
@@ -171,7 +173,7 @@ void knative_prepare(struct klaunch *l)
     os_mutex_lock(&native_lock);
     struct knative *n = m->native;
     bool first = !n;
-    if (first && (n = start(m)))
+    if (first && (n = start(m, l->host)))
         m->native = n;
     os_mutex_unlock(&native_lock);
     if (first && n)

@@ -42,13 +42,14 @@ struct knative {
     os_mutex lock;      /* guards the wait for the compile, and `thread` */
     os_thread thread;   /* the compiling thread */
     os_cond done;
+    const struct khost *host; /* the first launch's: the compile's thread and its cancellation */
 };
 
 /* Gets the library for `source` (its cache entry, or compiles it): *lib is loaded and says
  * KNATIVE_ENGINE. `how` says where it came from ("cache", "compiled in 230 ms"). Returns 0, or
  * CUDA_ERROR_JIT_COMPILER_NOT_FOUND (no working compiler: `why` says which) or
  * CUDA_ERROR_LAUNCH_FAILED (the compiler refused, or the library cannot be loaded). */
-CUresult knative_cache_load(const char *source, size_t len, void **lib, char *how, size_t how_size, char *why,
-                            size_t why_size);
+CUresult knative_cache_load(const struct khost *host, const char *source, size_t len, void **lib, char *how,
+                            size_t how_size, char *why, size_t why_size);
 
 #endif /* EXTMEM_KERNEL_NATIVE_H */

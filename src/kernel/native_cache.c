@@ -145,13 +145,13 @@ static uint64_t env_number(const char *name, uint64_t fallback, uint64_t max)
 }
 
 /* EXTMEM_CC_TIMEOUT seconds (60; 0: none) and EXTMEM_CC_MEMORY MiB of address space (4096;
- * 0: none), the unload as cancellation. */
-static void run_options(struct os_run_options *o, const os_dir *dir)
+ * 0: none), the unload (the host's) as cancellation. */
+static void run_options(struct os_run_options *o, const os_dir *dir, const struct khost *host)
 {
     o->dir = dir;
     o->timeout_ms = env_number("EXTMEM_CC_TIMEOUT", 60, 86400) * 1000;
     o->memory_limit = env_number("EXTMEM_CC_MEMORY", 4096, 1u << 24) << 20;
-    o->cancelled = device_unloading;
+    o->cancelled = host->unloading;
 }
 
 /* ---- The compiler: EXTMEM_CC or cc, asked for its version once per process ---- */
@@ -167,7 +167,7 @@ static const char *cc_name(void)
     return cc && *cc ? cc : "cc";
 }
 
-static CUresult compiler(char *why, size_t why_size)
+static CUresult compiler(const struct khost *host, char *why, size_t why_size)
 {
     os_mutex_lock(&cc_lock);
     if (!cc_asked && os_privileged()) {
@@ -181,7 +181,7 @@ static CUresult compiler(char *why, size_t why_size)
     if (!cc_asked) {
         const char *cc = cc_name();
         const char *argv[] = {cc, "--version", NULL};
-        struct os_run_options o = {.timeout_ms = 10000, .cancelled = device_unloading};
+        struct os_run_options o = {.timeout_ms = 10000, .cancelled = host->unloading};
         char out[768];
         int status = 0;
         int err = os_run(argv, &o, out, sizeof(out), &status);
@@ -337,7 +337,8 @@ static int load(os_dir *dir, const char *name, struct entry_check *check, void *
 /* Compiles source in a new private folder into its "kernels.so"; false with why (*timed_out
  * when the time limit ended it). The folder is the compiler's working directory, and its files
  * are named relative to it. */
-static bool compile(os_dir *work, const char *source, size_t len, bool *timed_out, char *why, size_t why_size)
+static bool compile(const struct khost *host, os_dir *work, const char *source, size_t len, bool *timed_out,
+                    char *why, size_t why_size)
 {
     *timed_out = false;
     if (os_dir_write(work, "kernels.c", source, len, true) != 0) {
@@ -349,7 +350,7 @@ static bool compile(os_dir *work, const char *source, size_t len, bool *timed_ou
     const char *argv[] = {cc_name(), "-std=c11", "-O2", "-pipe", "-fPIC", "-shared", "-ffp-contract=off",
                           "-fno-fast-math", "-fno-strict-aliasing", "-w", "-o", "kernels.so", "kernels.c", "-lm", NULL};
     struct os_run_options o;
-    run_options(&o, work);
+    run_options(&o, work, host);
     char out[2048];
     int status = 0;
     int err = os_run(argv, &o, out, sizeof(out), &status);
@@ -439,10 +440,10 @@ static void mark_slow(struct cache *c, const char *key, uint64_t timeout_ms)
 
 static os_mutex compile_lock = OS_MUTEX_INITIALIZER;
 
-CUresult knative_cache_load(const char *source, size_t len, void **lib, char *how, size_t how_size, char *why,
-                            size_t why_size)
+CUresult knative_cache_load(const struct khost *host, const char *source, size_t len, void **lib, char *how,
+                            size_t how_size, char *why, size_t why_size)
 {
-    CUresult r = compiler(why, why_size);
+    CUresult r = compiler(host, why, why_size);
     if (r)
         return r;
     /* The compiler's time grows faster than the source (gcc -O2 took 20-35 s for the 300 KiB
@@ -487,7 +488,7 @@ CUresult knative_cache_load(const char *source, size_t len, void **lib, char *ho
     if (!cached)
         log_info("kernels: not using the kernel cache: %s; compiling privately", cache_why);
     struct os_run_options limits;
-    run_options(&limits, NULL);
+    run_options(&limits, NULL, host);
     os_dir *work = NULL;
     r = CUDA_ERROR_LAUNCH_FAILED;
     if (cached && marked_slow(&cache, key, limits.timeout_ms, why, why_size))
@@ -496,7 +497,7 @@ CUresult knative_cache_load(const char *source, size_t len, void **lib, char *ho
     bool timed_out = false;
     if (os_dir_make_temp("extmem-kernels-", &work, why, why_size) != 0)
         goto out;
-    if (!compile(work, source, len, &timed_out, why, why_size)) {
+    if (!compile(host, work, source, len, &timed_out, why, why_size)) {
         if (timed_out && cached)
             mark_slow(&cache, key, limits.timeout_ms);
         goto out;

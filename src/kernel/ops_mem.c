@@ -298,6 +298,7 @@ static void op_isspacep(struct kwarp *w, const struct kinsn *in, uint32_t mask)
     uint64_t *d = KDST(w, in, 0);
     const uint64_t *a = KSRC(w, in, 0);
     kspace space = (kspace)in->space;
+    const struct kaddr_space *as = w->b->l->space;
     uintptr_t sh = (uintptr_t)w->b->shared;
     KFOR_LANES(mask, l)
     {
@@ -311,7 +312,7 @@ static void op_isspacep(struct kwarp *w, const struct kinsn *in, uint32_t mask)
         case KS_SHARED: r = in_shared; break;
         case KS_LOCAL: r = in_local; break;
         case KS_PARAM_KERNEL: r = x >= (uintptr_t)w->b->l->params && x - (uintptr_t)w->b->l->params < w->b->l->fn->param_bytes; break;
-        default: r = !in_shared && !in_local && mem_kernel_extent((uintptr_t)x, 1, false, &lo, &hi); break;
+        default: r = !in_shared && !in_local && as->extent(as, (uintptr_t)x, 1, false, &lo, &hi); break;
         }
         d[l] = r;
     }

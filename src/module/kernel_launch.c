@@ -10,20 +10,55 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* ---- What the engine is given (src/kernel/kernel.h): the core, behind three objects ---- */
+/* The address space: the address maps (memory.c). */
+static bool kernel_extent(const struct kaddr_space *space, uintptr_t addr, size_t size, bool write, uintptr_t *lo,
+                          uintptr_t *hi)
+{
+    (void)space;
+    return mem_kernel_extent(addr, size, write, lo, hi);
+}
+
+static const struct kaddr_space address_space = {kernel_extent};
+
+/* The workers: the device's pool (pool.c), this thread helping. */
+struct pool_blocks {
+    struct pool_job job; /* first: pool_block finds the rest from it */
+    void (*block)(void *arg, uint64_t i);
+    void *arg;
+};
+
+static void pool_block(struct pool_job *job, uint64_t index)
+{
+    struct pool_blocks *p = (struct pool_blocks *)job;
+    p->block(p->arg, index);
+}
+
+static void pool_blocks_run(const struct kworkers *workers, uint64_t n, atomic_int *stop,
+                            void (*block)(void *arg, uint64_t i), void *arg)
+{
+    (void)workers;
+    struct pool_blocks p = {.job = {.run = pool_block, .count = n, .stop = stop}, .block = block, .arg = arg};
+    pool_run(&p.job);
+}
+
+/* The host: the device's threads and the library's unload (drain.c). */
+static const struct khost host = {
+    .unloading = device_unloading,
+    .thread_started = device_worker_started,
+    .thread_unstarted = device_worker_leaving_unstarted,
+    .thread_enter = device_thread_mark,
+    .thread_leaving = device_worker_leaving,
+};
+
 struct kernel_work {
     struct work w;
-    struct pool_job job;
+    struct kworkers workers;
     struct klaunch l;
     struct module *mod; /* a reference: the decoded code outlives an unload until this ran */
     struct ctx *ctx;    /* a reference, for the sticky error */
     _Alignas(16) unsigned char params[];
 };
-
-static void run_block(struct pool_job *job, uint64_t index)
-{
-    struct kernel_work *k = (struct kernel_work *)((char *)job - offsetof(struct kernel_work, job));
-    klaunch_run_block(&k->l, index);
-}
 
 static void discard(struct work *w)
 {
@@ -48,7 +83,7 @@ static void run(struct work *w)
         /* Listed as running: the watchdog, a teardown or the unload may end it. */
         struct kernel_run kr = {.launch = &k->l, .name = k->l.fn->name, .cancel = cancel_launch};
         kernel_run_begin(&kr);
-        pool_run(&k->job);
+        klaunch_run(&k->l); /* after a fault or a cancel, the blocks not yet started are skipped */
         kernel_run_end(&kr);
         CUresult r = klaunch_finish(&k->l);
         if (r)
@@ -183,10 +218,12 @@ static CUresult launch(const char *fn, CUfunction hf, const struct launch *c, vo
         goto out;
     k->w.run = run;
     k->w.discard = discard;
-    k->job.run = run_block;
-    k->job.count = (uint64_t)c->grid[0] * c->grid[1] * c->grid[2];
-    k->job.stop = &k->l.faulted; /* after a fault or a cancel, the blocks not yet started are skipped */
+    k->workers.count = pool_worker_count();
+    k->workers.run = pool_blocks_run;
     k->l.fn = kf;
+    k->l.space = &address_space;
+    k->l.workers = &k->workers;
+    k->l.host = &host;
     memcpy(k->l.grid, c->grid, sizeof(k->l.grid));
     memcpy(k->l.block, c->block, sizeof(k->l.block));
     k->l.dyn_shared = c->shared;

@@ -204,7 +204,7 @@ static CUresult load(const char *fn, CUlibrary *library, const void *code, size_
     os_mutex_init(&lib->lock);
     char name[96];
     struct kmodule *km = NULL;
-    if ((r = image_ptx(fn, code, size, &lib->text, &lib->len, name)))
+    if ((r = image_ptx(fn, code, size, device_sm(), &lib->text, &lib->len, name)))
         goto fail_lib;
     snprintf(lib->name, sizeof(lib->name), "%s%s%s%s", file ? file : "", file ? " (" : "", name, file ? ")" : "");
     /* Decoded once now so that a bad image fails here, as on the driver, and to learn the

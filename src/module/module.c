@@ -377,7 +377,7 @@ static CUresult load(const char *fn, CUmodule *module, const void *image, size_t
     if (!module)
         r = fail(CUDA_ERROR_INVALID_VALUE, "%s: module is NULL", fn);
     else if (!(r = jit_options_read(fn, nopts, options, values, &jo)) &&
-             !(r = image_ptx(fn, image, size, &text, &len, name))) {
+             !(r = image_ptx(fn, image, size, device_sm(), &text, &len, name))) {
         char full[400];
         if (file)
             snprintf(full, sizeof(full), "%s (%s)", file, name);

@@ -43,18 +43,6 @@ struct function {
     atomic_int cluster_policy;
 };
 
-/* ---- Images (fatbin.c) ---- */
-/* The PTX text an image carries for this device: the image itself when it is PTX, the best
- * PTX entry of a fat binary (the highest target not above the device's, decompressed)
- * otherwise. `size` is the image's size when known (a file), else 0 (the caller's memory,
- * which the fat binary's own header bounds). On success *text is a NUL-terminated copy
- * (free() it) of *len bytes and `name` says where it came from.
- * CUDA_ERROR_INVALID_VALUE: image NULL. CUDA_ERROR_NO_BINARY_FOR_GPU: an ELF cubin, or a fat
- * binary with SASS only or PTX only for newer targets. CUDA_ERROR_INVALID_IMAGE: neither PTX
- * nor a fat binary, a truncated or inconsistent fat binary, a failed decompression.
- * CUDA_ERROR_NOT_SUPPORTED: a compression this build has no library for. */
-CUresult image_ptx(const char *fn, const void *image, size_t size, char **text, size_t *len, char name[96]);
-
 /* ---- Modules (module.c) ---- */
 /* Loads PTX text into ctx: decodes it, gives its variables device memory and registers the
  * module. Errors as cuModuleLoadData (the parser's go to errlog). */
