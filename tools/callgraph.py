@@ -17,9 +17,9 @@ Run it (from the repository root, after building the extmem target):
     python3 tools/callgraph.py path/to/CMakeFiles/extmem.dir [--data] [--files-only]
 Exit status 1 when a circle runs through more than one subsystem (issue 29's "done" check).
 
-A file's subsystem is its entry in LAYOUT (the table below, issue 29's proposed cut of the flat
-src/), else the folder under src/ it is in (src/kernel/x.c -> kernel; FOLDERS merges some),
-else "src". Once the files have moved, the folders alone say it and LAYOUT can go.
+A file's subsystem is the folder under src/ it is in (src/kernel/x.c -> kernel; FOLDERS merges
+some), or for a file directly in src/ its entry in LAYOUT, else "src". Since issue 29 moved the
+core into folders by subsystem (docs/layout.md), the folders alone say it.
 """
 import collections
 import os
@@ -27,13 +27,7 @@ import re
 import subprocess
 import sys
 
-LAYOUT = {  # the current flat src/*.c -> the folder issue 29 moves it to
-    **dict.fromkeys("init device context object error list pool drain".split(), "device"),
-    **dict.fromkeys("memory addrmap pointer copy vmm_alloc vmm_map vmm_reserve".split(), "memory"),
-    **dict.fromkeys("stream event launch".split(), "exec"),
-    **dict.fromkeys("module library function kernel_launch".split(), "module"),  # cuLaunchKernel: a module's kernel
-    **dict.fromkeys("external_memory external_semaphore external_handle sem_payload ipc dmabuf".split(), "interop"),
-    **dict.fromkeys("proc_address export_table".split(), "entry"),
+LAYOUT = {  # files directly in src/ (the rest are in their subsystem's folder)
     "fault": "os",  # fault injection into the OS layer (os.h)
 }
 FOLDERS = {"posix": "os", "win32": "os", "vk": "os", "d3d": "interop"}  # folders that join another

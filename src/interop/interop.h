@@ -33,8 +33,8 @@ CUresult ext_handle_locate(const char *fn, const char *what, bool kmt, const voi
                            os_handle *h, bool *opened, char *label, size_t label_size);
 
 /* ---- External semaphores (external_semaphore.c) ----
- * A semaphore that is not an extmem payload (src/sem_payload.h): a Direct3D fence, for one
- * (src/d3d). Its owner gives these calls; stream workers make them. */
+ * A semaphore that is not an extmem payload (src/interop/sem_payload.h): a Direct3D fence, for
+ * one (src/d3d). Its owner gives these calls; stream workers make them. */
 typedef enum sem_wait_result { SEM_PASSED = 0, SEM_TIMED_OUT, SEM_ABANDONED, SEM_FAILED } sem_wait_result;
 struct sem_source {
     void *owner;
