@@ -10,7 +10,7 @@
  * is looked up, then the PCIe flag and the machine's provider (NOT_SUPPORTED).
  */
 #include "interop/interop.h"
-#include "memory/vmm.h"
+#include "memory/memory.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -74,10 +74,9 @@ static CUresult resolve_mappings(const struct range *first, uintptr_t addr, size
                         "%s: [0x%llx, +%zu) is not mapped throughout: nothing is mapped at 0x%llx (a range from "
                         "cuMemAddressReserve must be fully mapped with cuMemMap)",
                         fn, (unsigned long long)addr, size, (unsigned long long)cur);
-        const struct mapping *m = (const struct mapping *)r;
         uintptr_t stop = r->base + r->size < end ? r->base + r->size : end;
         /* cuMemMap maps an allocation from its offset 0 (the specification's "must be zero"). */
-        if (!pieces_add(out, m->alloc->mem.handle, cur - r->base, stop - cur))
+        if (!pieces_add(out, mem_mapping_object(r), cur - r->base, stop - cur))
             return out_of_memory();
         cur = stop;
         if (cur < end)

@@ -93,5 +93,8 @@ bool mem_register_unless_overlapping(struct ctx *ctx, struct range *r);
 void mem_unpublish(struct range *r);
 /* Frees a range the caller has unpublished; it does not touch r->ctx, which may be gone. */
 void mem_free_range(struct range *r);
+/* The memory object a VMM mapping (RANGE_MAPPING) maps, from the object's offset 0 (cuMemMap
+ * maps an allocation from its start). With the maps locked. */
+os_handle mem_mapping_object(const struct range *r);
 
 #endif /* EXTMEM_MEMORY_MEMORY_H */

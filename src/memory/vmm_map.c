@@ -103,6 +103,8 @@ CUresult CUDAAPI cuMemMap(CUdeviceptr ptr, size_t size, size_t offset, CUmemGene
     return CUDA_SUCCESS;
 }
 
+os_handle mem_mapping_object(const struct range *r) { return ((const struct mapping *)r)->alloc->mem.handle; }
+
 /* With the write lock. */
 static void mapping_free(struct mapping *m)
 {
