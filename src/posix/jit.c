@@ -34,6 +34,12 @@ struct os_dir {
     char path[PATH_MAX];
 };
 
+/* A loaded library and the descriptor it was loaded from (os_dir_load). */
+struct os_lib {
+    void *dl;
+    int fd;
+};
+
 bool os_privileged(void)
 {
     /* AT_SECURE: the kernel ran this program set-uid, set-gid or with file capabilities
@@ -311,23 +317,39 @@ int os_dir_load(os_dir *d, const char *name, bool (*check)(const char *data, siz
         }
     }
     /* The file whose owner, mode and bytes were checked, through its descriptor: no path is
-     * resolved again. */
+     * resolved again. The descriptor stays open while the library is loaded: the loader knows a
+     * library by the name it was opened with and hands out a loaded one again for the same
+     * name, so /proc/self/fd/N must not name another file while this one is loaded. */
+    struct os_lib *l = malloc(sizeof(*l));
+    if (!l) {
+        close(fd);
+        snprintf(why, why_size, "out of memory");
+        return ENOMEM;
+    }
     char self[64];
     snprintf(self, sizeof(self), "/proc/self/fd/%d", fd);
-    *lib = dlopen(self, RTLD_NOW | RTLD_LOCAL);
-    int err = 0;
-    if (!*lib) {
+    l->dl = dlopen(self, RTLD_NOW | RTLD_LOCAL);
+    if (!l->dl) {
         const char *e = dlerror();
         snprintf(why, why_size, "%s/%s cannot be loaded: %s", d->path, name, e ? e : "dlopen failed");
-        err = ENOEXEC;
+        close(fd);
+        free(l);
+        return ENOEXEC;
     }
-    close(fd);
-    return err;
+    l->fd = fd;
+    *lib = l;
+    return 0;
 }
 
-void *os_library_symbol(void *lib, const char *name) { return dlsym(lib, name); }
+void *os_library_symbol(void *lib, const char *name) { return dlsym(((struct os_lib *)lib)->dl, name); }
 
-void os_library_close(void *lib) { dlclose(lib); }
+void os_library_close(void *lib)
+{
+    struct os_lib *l = lib;
+    dlclose(l->dl);
+    close(l->fd);
+    free(l);
+}
 
 /* ---- Running the compiler ---- */
 
