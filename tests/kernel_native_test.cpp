@@ -26,6 +26,42 @@ TEST_F(KernelNative, FirstLaunchesFromFourThreads_AllSucceedAndLeaveOneEntry)
     EXPECT_NE(std::string::npos, names[0].find(".so"));
 }
 
+// Two modules loaded at once each run their own code: the libraries are loaded from file
+// descriptors (/proc/self/fd/N), and the loader hands out an already loaded library again for the
+// same name, so a descriptor number reused while the first library is loaded would run the first
+// module's code for the second.
+TEST_F(KernelNative, TwoModulesLoadedAtOnce_EachRunsItsOwnCode)
+{
+    const unsigned n = 64, ks[] = {43, 44, 45};
+    std::vector<CUmodule> mods;
+    CUdeviceptr in = 0, out = 0;
+    ASSERT_OK(cuMemAlloc(&in, n * 4));
+    ASSERT_OK(cuMemAlloc(&out, n * 4));
+    std::vector<uint32_t> h(n), got(n);
+    for (unsigned i = 0; i < n; ++i)
+        h[i] = i + 1;
+    ASSERT_OK(cuMemcpyHtoD(in, h.data(), n * 4));
+    for (unsigned k : ks) {
+        CUmodule m = nullptr;
+        std::string text = ptx(k);
+        ASSERT_OK(cuModuleLoadData(&m, text.c_str()));
+        mods.push_back(m);
+        CUfunction f = nullptr;
+        ASSERT_OK(cuModuleGetFunction(&f, m, "scale"));
+        unsigned nn = n;
+        void *params[] = {&in, &out, &nn};
+        ASSERT_OK(cuLaunchKernel(f, 1, 1, 1, n, 1, 1, 0, nullptr, params, nullptr));
+        ASSERT_OK(cuCtxSynchronize());
+        ASSERT_OK(cuMemcpyDtoH(got.data(), out, n * 4));
+        for (unsigned i = 0; i < n; ++i)
+            ASSERT_EQ(h[i] * k + i / 3, got[i]) << "module " << k << ", element " << i;
+    }
+    for (CUmodule m : mods)
+        EXPECT_OK(cuModuleUnload(m));
+    EXPECT_OK(cuMemFree(in));
+    EXPECT_OK(cuMemFree(out));
+}
+
 TEST_F(KernelNative, FirstLaunchesFromTwoProcesses_BothSucceed)
 {
     Child a("native_variant", {"12"}), b("native_variant", {"12"});

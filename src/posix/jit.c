@@ -17,6 +17,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <spawn.h>
 #include <stdio.h>
@@ -33,6 +34,70 @@ struct os_dir {
     int fd;
     char path[PATH_MAX];
 };
+
+/* A loaded library, and the descriptor number whose /proc/self/fd name it was loaded by
+ * (os_dir_load). */
+struct os_lib {
+    void *dl;
+    int name_fd;
+};
+
+/* The loader knows a library by the name it was opened with and hands out an already loaded
+ * one again for the same name: a second module loaded through a reused /proc/self/fd/N would
+ * get the first module's code. So the numbers that name loaded libraries are kept here, and a
+ * descriptor whose number is among them is loaded through a duplicate of another number. */
+static pthread_mutex_t names_lock = PTHREAD_MUTEX_INITIALIZER;
+static int *names;
+static size_t names_count, names_cap;
+
+static bool name_taken(int n)
+{
+    for (size_t i = 0; i < names_count; ++i)
+        if (names[i] == n)
+            return true;
+    return false;
+}
+
+/* fd, or a duplicate of it, whose number names no loaded library; now taken. -1 if none. */
+static int unique_name_fd(int fd)
+{
+    pthread_mutex_lock(&names_lock);
+    int n = fd;
+    while (n >= 0 && name_taken(n)) {
+        int dup = fcntl(fd, F_DUPFD_CLOEXEC, n + 1);
+        if (n != fd)
+            close(n);
+        n = dup;
+    }
+    if (n >= 0 && names_count == names_cap) {
+        size_t cap = names_cap ? names_cap * 2 : 16;
+        int *grown = realloc(names, cap * sizeof(*grown));
+        if (grown) {
+            names = grown;
+            names_cap = cap;
+        }
+    }
+    if (n >= 0 && names_count < names_cap) {
+        names[names_count++] = n;
+    } else if (n >= 0) {
+        if (n != fd)
+            close(n);
+        n = -1;
+    }
+    pthread_mutex_unlock(&names_lock);
+    return n;
+}
+
+static void forget_name_fd(int n)
+{
+    pthread_mutex_lock(&names_lock);
+    for (size_t i = 0; i < names_count; ++i)
+        if (names[i] == n) {
+            names[i] = names[--names_count];
+            break;
+        }
+    pthread_mutex_unlock(&names_lock);
+}
 
 bool os_privileged(void)
 {
@@ -312,22 +377,43 @@ int os_dir_load(os_dir *d, const char *name, bool (*check)(const char *data, siz
     }
     /* The file whose owner, mode and bytes were checked, through its descriptor: no path is
      * resolved again. */
+    struct os_lib *l = malloc(sizeof(*l));
+    if (!l) {
+        close(fd);
+        snprintf(why, why_size, "out of memory");
+        return ENOMEM;
+    }
+    int name_fd = unique_name_fd(fd);
     char self[64];
-    snprintf(self, sizeof(self), "/proc/self/fd/%d", fd);
-    *lib = dlopen(self, RTLD_NOW | RTLD_LOCAL);
+    snprintf(self, sizeof(self), "/proc/self/fd/%d", name_fd);
+    l->dl = name_fd >= 0 ? dlopen(self, RTLD_NOW | RTLD_LOCAL) : NULL;
     int err = 0;
-    if (!*lib) {
-        const char *e = dlerror();
+    if (!l->dl) {
+        const char *e = name_fd >= 0 ? dlerror() : NULL;
         snprintf(why, why_size, "%s/%s cannot be loaded: %s", d->path, name, e ? e : "dlopen failed");
         err = ENOEXEC;
+        free(l);
+    } else {
+        l->name_fd = name_fd;
+        *lib = l;
     }
+    if (name_fd >= 0 && name_fd != fd)
+        close(name_fd);
+    if (err && name_fd >= 0)
+        forget_name_fd(name_fd);
     close(fd);
     return err;
 }
 
-void *os_library_symbol(void *lib, const char *name) { return dlsym(lib, name); }
+void *os_library_symbol(void *lib, const char *name) { return dlsym(((struct os_lib *)lib)->dl, name); }
 
-void os_library_close(void *lib) { dlclose(lib); }
+void os_library_close(void *lib)
+{
+    struct os_lib *l = lib;
+    dlclose(l->dl);
+    forget_name_fd(l->name_fd);
+    free(l);
+}
 
 /* ---- Running the compiler ---- */
 
