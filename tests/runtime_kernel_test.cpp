@@ -545,6 +545,28 @@ TEST(RuntimeKernel, PrintfFifoSize_IsTheContextsRoundedAsOnTheH100)
     ASSERT_RT_OK(cudaDeviceSetLimit(cudaLimitPrintfFifoSize, 8650752));
 }
 
+// The stack and the malloc heap are the context's limits too: a stack set through the runtime
+// is the one launches get (cuCtxGetLimit reads it, rounded to 16 bytes as the driver keeps it).
+TEST(RuntimeKernel, StackAndHeapLimits_AreTheContexts)
+{
+    size_t v = 0;
+    ASSERT_RT_OK(cudaDeviceGetLimit(&v, cudaLimitStackSize));
+    EXPECT_EQ(1024u, v);
+    ASSERT_RT_OK(cudaDeviceSetLimit(cudaLimitStackSize, 4000));
+    ASSERT_OK(cuCtxGetLimit(&v, CU_LIMIT_STACK_SIZE));
+    EXPECT_EQ(4000u, v);
+    ASSERT_RT_OK(cudaDeviceGetLimit(&v, cudaLimitStackSize));
+    EXPECT_EQ(4000u, v);
+    EXPECT_RT(cudaErrorInvalidValue, cudaDeviceSetLimit(cudaLimitStackSize, 0));
+    ASSERT_RT_OK(cudaDeviceSetLimit(cudaLimitStackSize, 1024));
+    ASSERT_RT_OK(cudaDeviceGetLimit(&v, cudaLimitMallocHeapSize));
+    EXPECT_EQ(8388608u, v);
+    ASSERT_RT_OK(cudaDeviceSetLimit(cudaLimitMallocHeapSize, 1 << 24));
+    ASSERT_OK(cuCtxGetLimit(&v, CU_LIMIT_MALLOC_HEAP_SIZE));
+    EXPECT_EQ((size_t)1 << 24, v);
+    ASSERT_RT_OK(cudaDeviceSetLimit(cudaLimitMallocHeapSize, 8388608));
+}
+
 TEST(RuntimeKernel, PeerAccess_OneDeviceHasNoPeer)
 {
     int can = -1;

@@ -325,18 +325,24 @@ cudaError_t CUDARTAPI cudaDeviceDisablePeerAccess(int peerDevice)
     return peer_check("cudaDeviceDisablePeerAccess", peerDevice, cudaErrorPeerAccessNotEnabled);
 }
 
-/* The limits, with the defaults an H100 reports under CUDA 13.0 (the stack's is CUDA's
- * documented 1024; the persisting L2 size is 0, the software device having no L2). The
- * printf FIFO's is the context's (cuCtxSetLimit), not kept here. */
+/* The limits, with the defaults an H100 reports under CUDA 13.0 (the persisting L2 size is 0,
+ * the software device having no L2). The stack's, the printf FIFO's and the malloc heap's are
+ * the primary context's (cuCtxSetLimit), which its launches read: not kept here. */
 static _Atomic size_t rt_limits[] = {
-    [cudaLimitStackSize] = 1024,
+    [cudaLimitStackSize] = 0,
     [cudaLimitPrintfFifoSize] = 0,
-    [cudaLimitMallocHeapSize] = 8388608,
+    [cudaLimitMallocHeapSize] = 0,
     [cudaLimitDevRuntimeSyncDepth] = 0,
     [cudaLimitDevRuntimePendingLaunchCount] = 2048,
     [cudaLimitMaxL2FetchGranularity] = 64,
     [cudaLimitPersistingL2CacheSize] = 0,
 };
+
+/* The limits the context keeps, under the driver's name (the numbers are the same). */
+static int context_limit(enum cudaLimit limit)
+{
+    return limit == cudaLimitStackSize || limit == cudaLimitPrintfFifoSize || limit == cudaLimitMallocHeapSize;
+}
 
 static cudaError_t limit_check(const char *fn, enum cudaLimit limit)
 {
@@ -354,11 +360,11 @@ cudaError_t CUDARTAPI cudaDeviceGetLimit(size_t *pValue, enum cudaLimit limit)
     cudaError_t err = limit_check("cudaDeviceGetLimit", limit);
     if (err != cudaSuccess)
         return err;
-    if (limit == cudaLimitPrintfFifoSize) {
+    if (context_limit(limit)) {
         /* The context's own, which its launches use. */
         if ((err = rt_context()) != cudaSuccess)
             return err;
-        return rt_cu(cuCtxGetLimit(pValue, CU_LIMIT_PRINTF_FIFO_SIZE));
+        return rt_cu(cuCtxGetLimit(pValue, (CUlimit)limit));
     }
     *pValue = atomic_load(&rt_limits[limit]);
     return cudaSuccess;
@@ -372,12 +378,13 @@ cudaError_t CUDARTAPI cudaDeviceSetLimit(enum cudaLimit limit, size_t value)
         return err;
     if (limit == cudaLimitMaxL2FetchGranularity && value > 128)
         return rt_fail(cudaErrorInvalidValue, "%s: an L2 fetch granularity of %zu bytes is above 128", fn, value);
-    if (limit == cudaLimitPrintfFifoSize) {
+    if (context_limit(limit)) {
         /* The primary context's limit, as NVIDIA's runtime sets it: launches read it there,
-         * and it reads back as the driver rounds it. */
+         * and it reads back as the driver rounds it. Before, the stack's and the heap's were
+         * kept here, where no launch read them. */
         if ((err = rt_context()) != cudaSuccess)
             return err;
-        return rt_cu(cuCtxSetLimit(CU_LIMIT_PRINTF_FIFO_SIZE, value));
+        return rt_cu(cuCtxSetLimit((CUlimit)limit, value));
     }
     atomic_store(&rt_limits[limit], value);
     return cudaSuccess;
