@@ -298,7 +298,7 @@ int os_dir_read(os_dir *d, const char *name, bool secret, size_t max, char **dat
                 size_t why_size);
 /* Writes the entry `name` (owner-only) whole or not at all: under a temporary name, then
  * renamed over it (`replace`), or linked where none exists yet (EEXIST if one does). */
-int os_dir_write(os_dir *d, const char *name, const void *data, size_t len, bool replace);
+int os_dir_write(const os_dir *d, const char *name, const void *data, size_t len, bool replace);
 /* Loads the entry `name` as a shared library, with its symbols private to it, after the checks
  * of os_dir_read and `check` (may be NULL) on its bytes, from the very file that was checked.
  * 0, or an OS error with why. */

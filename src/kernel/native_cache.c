@@ -334,12 +334,13 @@ static int load(os_dir *dir, const char *name, struct entry_check *check, void *
     return 0;
 }
 
-/* Compiles source in a new private folder into its "kernels.so"; false with why (*timed_out
- * when the time limit ended it). The folder is the compiler's working directory, and its files
- * are named relative to it. */
-static bool compile(const struct khost *host, os_dir *work, const char *source, size_t len, bool *timed_out,
-                    char *why, size_t why_size)
+/* Compiles source in the new private folder o->dir into its "kernels.so", under o's limits;
+ * false with why (*timed_out when the time limit ended it). The folder is the compiler's
+ * working directory, and its files are named relative to it. */
+static bool compile(const struct os_run_options *o, const char *source, size_t len, bool *timed_out, char *why,
+                    size_t why_size)
 {
+    const os_dir *work = o->dir;
     *timed_out = false;
     if (os_dir_write(work, "kernels.c", source, len, true) != 0) {
         snprintf(why, why_size, "cannot write %s/kernels.c", os_dir_path(work));
@@ -349,15 +350,13 @@ static bool compile(const struct khost *host, os_dir *work, const char *source, 
      * -pipe: no intermediate files outside the private folder but the assembler's object. */
     const char *argv[] = {cc_name(), "-std=c11", "-O2", "-pipe", "-fPIC", "-shared", "-ffp-contract=off",
                           "-fno-fast-math", "-fno-strict-aliasing", "-w", "-o", "kernels.so", "kernels.c", "-lm", NULL};
-    struct os_run_options o;
-    run_options(&o, work, host);
     char out[2048];
     int status = 0;
-    int err = os_run(argv, &o, out, sizeof(out), &status);
+    int err = os_run(argv, o, out, sizeof(out), &status);
     if (err == ETIMEDOUT) {
         *timed_out = true;
         snprintf(why, why_size, "%s ran past its time limit of %llu s (EXTMEM_CC_TIMEOUT): killed", cc_name(),
-                 (unsigned long long)(o.timeout_ms / 1000));
+                 (unsigned long long)(o->timeout_ms / 1000));
         return false;
     }
     if (err == ECANCELED) {
@@ -497,7 +496,8 @@ CUresult knative_cache_load(const struct khost *host, const char *source, size_t
     bool timed_out = false;
     if (os_dir_make_temp("extmem-kernels-", &work, why, why_size) != 0)
         goto out;
-    if (!compile(host, work, source, len, &timed_out, why, why_size)) {
+    limits.dir = work;
+    if (!compile(&limits, source, len, &timed_out, why, why_size)) {
         if (timed_out && cached)
             mark_slow(&cache, key, limits.timeout_ms);
         goto out;

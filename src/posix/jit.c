@@ -319,7 +319,7 @@ int os_dir_read(os_dir *d, const char *name, bool secret, size_t max, char **dat
     return 0;
 }
 
-int os_dir_write(os_dir *d, const char *name, const void *data, size_t len, bool replace)
+int os_dir_write(const os_dir *d, const char *name, const void *data, size_t len, bool replace)
 {
     char tmp[NAME_MAX + 1];
     uint32_t r = 0;

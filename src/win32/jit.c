@@ -57,7 +57,7 @@ int os_dir_read(os_dir *d, const char *name, bool secret, size_t max, char **dat
     return refuse(why, why_size);
 }
 
-int os_dir_write(os_dir *d, const char *name, const void *data, size_t len, bool replace)
+int os_dir_write(const os_dir *d, const char *name, const void *data, size_t len, bool replace)
 {
     (void)d, (void)name, (void)data, (void)len, (void)replace;
     return ERROR_NOT_SUPPORTED;
