@@ -32,6 +32,10 @@ struct stream {
     os_mutex lock;
     os_cond cond;
     struct work *head, *tail;
+    /* The work the worker runs now, NULL between runs. Its run frees it; this keeps it named by
+     * the stream while it runs, so a fork child (which has no worker) and leak checkers still
+     * find it reachable. Never dereferenced. */
+    struct work *current;
     /* Written under lock; also read without it by waiters that spin (stream_wait_until). */
     _Atomic uint64_t submitted, completed;
     bool running;     /* a worker thread is attached */

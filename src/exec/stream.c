@@ -107,9 +107,11 @@ static void stream_worker(void *arg)
         s->head = w->next;
         if (!s->head)
             s->tail = NULL;
+        s->current = w;
         os_mutex_unlock(&s->lock);
         w->run(w); /* frees w */
         os_mutex_lock(&s->lock);
+        s->current = NULL;
         s->completed++;
         os_cond_broadcast(&s->cond);
     }
