@@ -72,6 +72,8 @@
 #define cudaWaitExternalSemaphoresAsync cudaWaitExternalSemaphoresAsync_ptsz
 #define cudaFreeAsync       cudaFreeAsync_ptsz
 #define cudaLaunchKernelExC cudaLaunchKernelExC_ptsz
+#define cudaGetDriverEntryPoint cudaGetDriverEntryPoint_ptsz
+#define cudaGetDriverEntryPointByVersion cudaGetDriverEntryPointByVersion_ptsz
 #define __cudaLaunchKernel  __cudaLaunchKernel_ptsz
 #endif
 
@@ -105,6 +107,35 @@ EXTMEM_API cudaError_t CUDARTAPI cudaDriverGetVersion(int *driverVersion);
  * Returns:
  *   cudaErrorInvalidValue  runtimeVersion is NULL */
 EXTMEM_API cudaError_t CUDARTAPI cudaRuntimeGetVersion(int *runtimeVersion);
+
+/* ---- Driver entry points ----------------------------------------------------------------
+ * The driver's functions by base name ("cuMemAlloc"), through cuGetProcAddress: the variant
+ * of cudaVersion (cudaGetDriverEntryPoint: this runtime's, CUDART_VERSION). flags:
+ * cudaEnableLegacyStream, cudaEnablePerThreadDefaultStream, or cudaEnableDefault (the
+ * per-thread forms where the program is compiled for the per-thread default stream).
+ * A name the driver lacks, or lacks at that version, is cudaSuccess with *funcPtr NULL and
+ * *driverStatus saying which, as NVIDIA's runtime answers.
+ * Returns:
+ *   cudaErrorInvalidValue  symbol or funcPtr NULL, unknown flags, cudaVersion newer than the
+ *                          driver */
+EXTMEM_API cudaError_t CUDARTAPI cudaGetDriverEntryPoint(const char *symbol, void **funcPtr, unsigned long long flags,
+                                                        enum cudaDriverEntryPointQueryResult *driverStatus);
+EXTMEM_API cudaError_t CUDARTAPI cudaGetDriverEntryPointByVersion(const char *symbol, void **funcPtr,
+                                                                 unsigned int cudaVersion, unsigned long long flags,
+                                                                 enum cudaDriverEntryPointQueryResult *driverStatus);
+EXTMEM_API cudaError_t CUDARTAPI cudaGetDriverEntryPoint_ptsz(const char *symbol, void **funcPtr,
+                                                             unsigned long long flags,
+                                                             enum cudaDriverEntryPointQueryResult *driverStatus);
+EXTMEM_API cudaError_t CUDARTAPI cudaGetDriverEntryPointByVersion_ptsz(
+    const char *symbol, void **funcPtr, unsigned int cudaVersion, unsigned long long flags,
+    enum cudaDriverEntryPointQueryResult *driverStatus);
+
+/* The driver's private tables (cuGetExportTable): extmem has none, cudaErrorNotSupported. */
+EXTMEM_API cudaError_t CUDARTAPI cudaGetExportTable(const void **ppExportTable, const cudaUUID_t *pExportTableId);
+
+/* A channel format: the bits of each channel and their kind. Sets no error. */
+EXTMEM_API struct cudaChannelFormatDesc CUDARTAPI cudaCreateChannelDesc(int x, int y, int z, int w,
+                                                                       enum cudaChannelFormatKind f);
 
 /* ---- Device management ------------------------------------------------------------------
  * The software device is the only one: ordinal 0. */

@@ -771,6 +771,61 @@ enum cudaMemPoolAttr {
     cudaMemPoolAttrUsedMemHigh                = 0x8
 };
 
+/* ---- Driver entry points (cudaGetDriverEntryPoint) ------------------------------------- */
+enum cudaGetDriverEntryPointFlags {
+    cudaEnableDefault                = 0x0,
+    cudaEnableLegacyStream           = 0x1,
+    cudaEnablePerThreadDefaultStream = 0x2
+};
+
+enum cudaDriverEntryPointQueryResult {
+    cudaDriverEntryPointSuccess             = 0,
+    cudaDriverEntryPointSymbolNotFound      = 1,
+    cudaDriverEntryPointVersionNotSufficent = 2 /* sic: NVIDIA's spelling */
+};
+
+/* ---- Channel formats (CUDA arrays and textures) ----------------------------------------- */
+enum cudaChannelFormatKind {
+    cudaChannelFormatKindSigned                       = 0,
+    cudaChannelFormatKindUnsigned                     = 1,
+    cudaChannelFormatKindFloat                        = 2,
+    cudaChannelFormatKindNone                         = 3,
+    cudaChannelFormatKindNV12                         = 4,
+    cudaChannelFormatKindUnsignedNormalized8X1        = 5,
+    cudaChannelFormatKindUnsignedNormalized8X2        = 6,
+    cudaChannelFormatKindUnsignedNormalized8X4        = 7,
+    cudaChannelFormatKindUnsignedNormalized16X1       = 8,
+    cudaChannelFormatKindUnsignedNormalized16X2       = 9,
+    cudaChannelFormatKindUnsignedNormalized16X4       = 10,
+    cudaChannelFormatKindSignedNormalized8X1          = 11,
+    cudaChannelFormatKindSignedNormalized8X2          = 12,
+    cudaChannelFormatKindSignedNormalized8X4          = 13,
+    cudaChannelFormatKindSignedNormalized16X1         = 14,
+    cudaChannelFormatKindSignedNormalized16X2         = 15,
+    cudaChannelFormatKindSignedNormalized16X4         = 16,
+    cudaChannelFormatKindUnsignedBlockCompressed1     = 17,
+    cudaChannelFormatKindUnsignedBlockCompressed1SRGB = 18,
+    cudaChannelFormatKindUnsignedBlockCompressed2     = 19,
+    cudaChannelFormatKindUnsignedBlockCompressed2SRGB = 20,
+    cudaChannelFormatKindUnsignedBlockCompressed3     = 21,
+    cudaChannelFormatKindUnsignedBlockCompressed3SRGB = 22,
+    cudaChannelFormatKindUnsignedBlockCompressed4     = 23,
+    cudaChannelFormatKindSignedBlockCompressed4       = 24,
+    cudaChannelFormatKindUnsignedBlockCompressed5     = 25,
+    cudaChannelFormatKindSignedBlockCompressed5       = 26,
+    cudaChannelFormatKindUnsignedBlockCompressed6H    = 27,
+    cudaChannelFormatKindSignedBlockCompressed6H      = 28,
+    cudaChannelFormatKindUnsignedBlockCompressed7     = 29,
+    cudaChannelFormatKindUnsignedBlockCompressed7SRGB = 30,
+    cudaChannelFormatKindUnsignedNormalized1010102    = 31
+};
+
+/* The bits of each channel (x, y, z, w; 0 for an absent one) and how they are read. */
+struct cudaChannelFormatDesc {
+    int x, y, z, w;
+    enum cudaChannelFormatKind f;
+};
+
 #ifdef __cplusplus
 }
 #endif

@@ -60,6 +60,20 @@ CUresult extmem__fail(CUresult code, const char *file, int line, const char *fmt
     return code;
 }
 
+CUresult extmem__fail_quietly(CUresult code, const char *file, int line, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(detail, sizeof(detail), fmt, ap);
+    va_end(ap);
+    detail_code = code;
+    if (log_level() >= LOG_INFO) {
+        const char *name = result_name(code);
+        fprintf(stderr, "extmem: info: %s [%s] (%s:%d)\n", detail, name ? name : "?", file, line);
+    }
+    return code;
+}
+
 CUresult extmem_error_set(CUresult code, const char *fmt, ...)
 {
     char text[sizeof(detail)];

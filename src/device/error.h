@@ -17,6 +17,11 @@
 CUresult extmem__fail(CUresult code, const char *file, int line, const char *fmt, ...) EXTMEM_PRINTF_FORMAT(4, 5);
 #define fail(code, ...) extmem__fail((code), __FILE__, __LINE__, __VA_ARGS__)
 
+/* As fail, for an answer the caller is expected to take in its stride (a probe for an optional
+ * interface): recorded the same way, logged at the info level instead of the error level. */
+CUresult extmem__fail_quietly(CUresult code, const char *file, int line, const char *fmt, ...) EXTMEM_PRINTF_FORMAT(4, 5);
+#define fail_quietly(code, ...) extmem__fail_quietly((code), __FILE__, __LINE__, __VA_ARGS__)
+
 /* Logs at info or trace level when EXTMEM_LOG asks for it. */
 void log_info(const char *fmt, ...) EXTMEM_PRINTF_FORMAT(1, 2);
 /* Logs what went wrong without failing a call (a peer process died) at EXTMEM_LOG=warn and

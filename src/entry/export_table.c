@@ -20,15 +20,17 @@ CUresult CUDAAPI cuGetExportTable(const void **ppExportTable, const CUuuid *pExp
      * even if the runtime asks for several tables. */
     static atomic_flag said = ATOMIC_FLAG_INIT;
     if (!atomic_flag_test_and_set(&said))
-        log_warn("NVIDIA's libcudart is loaded: it needs private driver interfaces extmem does not have. "
-                 "Put extmem's libcudart.so.13 first on LD_LIBRARY_PATH (its folder holds libcuda.so.1 too), "
+        log_warn("a library asked for NVIDIA's private driver interfaces, which extmem does not have: NVRTC "
+                 "and nvJitLink do without them, NVIDIA's libcudart cannot. If a program stops with a runtime "
+                 "error now, put extmem's libcudart.so.13 first on LD_LIBRARY_PATH (its folder holds libcuda.so.1 too), "
                  "and build the program with nvcc -cudart shared (the static runtime, nvcc's default, cannot "
                  "be replaced)");
     unsigned int first = 0;
     if (pExportTableId != NULL)
         first = (unsigned char)pExportTableId->bytes[0];
-    return fail(CUDA_ERROR_NOT_SUPPORTED,
-                "cuGetExportTable: table %02x...: extmem has no private driver tables; NVIDIA's libcudart cannot run "
+    /* NVIDIA's NVRTC and nvJitLink ask once and do without: not an error to log unless asked. */
+    return fail_quietly(CUDA_ERROR_NOT_SUPPORTED,
+                        "cuGetExportTable: table %02x...: extmem has no private driver tables; NVIDIA's libcudart cannot run "
                 "on it (use extmem's libcudart.so.13, see docs/runtime.md)",
                 first);
 }

@@ -11,6 +11,7 @@
 #include <stdio.h>
 
 #include "runtime/runtime.h"
+#include "entry/refuse.h"
 
 #define RT_NO_CU ((CUresult)-1)
 
@@ -244,4 +245,24 @@ const char *CUDARTAPI cudaGetErrorString(cudaError_t error)
 {
     const rt_error_info *info = rt_error_find(error);
     return info ? info->text : RT_UNRECOGNIZED;
+}
+
+/* ---- Refused functions (refused.c) ---- */
+
+static const struct {
+    CUresult code;
+    const char *text;
+} rt_refusals[REFUSAL_COUNT] = {
+#define REFUSAL(id, c, t) [REFUSAL_##id] = {c, t},
+#include "entry/refusals.h"
+#undef REFUSAL
+};
+
+/* A refused runtime function's answer: the runtime code of its reason's driver code, with
+ * "<symbol>: <why>" as the reason and the thread's last error. */
+int rt_refuse(const char *symbol, enum refusal_id why);
+int rt_refuse(const char *symbol, enum refusal_id why)
+{
+    return (int)rt_fail(rt_from_cu(rt_refusals[why].code), "%s: %s (docs/coverage.md)", symbol,
+                        rt_refusals[why].text);
 }

@@ -126,25 +126,26 @@ static cudaError_t advise(const void *devPtr, size_t count, enum cudaMemoryAdvis
 }
 
 #if defined(EXTMEM_CUDART_ABI) && EXTMEM_CUDART_ABI == 12
-/* CUDA 12: a device ordinal, cudaCpuDeviceId for the host. */
+/* CUDA 12: a device ordinal, cudaCpuDeviceId for the host. Declared here (the header has CUDA 13's
+ * forms), exported as the header's declarations are. */
 static enum cudaMemLocationType ordinal_type(int device)
 {
     return device == cudaCpuDeviceId ? cudaMemLocationTypeHost : cudaMemLocationTypeDevice;
 }
 
-cudaError_t CUDARTAPI cudaMemPrefetchAsync(const void *devPtr, size_t count, int dstDevice, cudaStream_t stream);
+EXTMEM_API cudaError_t CUDARTAPI cudaMemPrefetchAsync(const void *devPtr, size_t count, int dstDevice, cudaStream_t stream);
 cudaError_t CUDARTAPI cudaMemPrefetchAsync(const void *devPtr, size_t count, int dstDevice, cudaStream_t stream)
 {
     return prefetch(devPtr, count, ordinal_type(dstDevice), dstDevice, 0, stream);
 }
 
-cudaError_t CUDARTAPI cudaMemPrefetchAsync_ptsz(const void *devPtr, size_t count, int dstDevice, cudaStream_t stream);
+EXTMEM_API cudaError_t CUDARTAPI cudaMemPrefetchAsync_ptsz(const void *devPtr, size_t count, int dstDevice, cudaStream_t stream);
 cudaError_t CUDARTAPI cudaMemPrefetchAsync_ptsz(const void *devPtr, size_t count, int dstDevice, cudaStream_t stream)
 {
     return prefetch(devPtr, count, ordinal_type(dstDevice), dstDevice, 0, rt_ptsz(stream));
 }
 
-cudaError_t CUDARTAPI cudaMemAdvise(const void *devPtr, size_t count, enum cudaMemoryAdvise advice, int device);
+EXTMEM_API cudaError_t CUDARTAPI cudaMemAdvise(const void *devPtr, size_t count, enum cudaMemoryAdvise advice, int device);
 cudaError_t CUDARTAPI cudaMemAdvise(const void *devPtr, size_t count, enum cudaMemoryAdvise advice, int device)
 {
     return advise(devPtr, count, advice, ordinal_type(device), device);
