@@ -24,7 +24,7 @@ namespace {
 void *exported(const char *name)
 {
 #ifdef _WIN32
-    HMODULE m = GetModuleHandleA("extmem.dll");
+    HMODULE m = GetModuleHandleA("libextmem.dll");
     return m ? (void *)GetProcAddress(m, name) : nullptr;
 #else
     return dlsym(RTLD_DEFAULT, name);
