@@ -92,6 +92,11 @@
 #define cuEventRecord             EXTMEM_PTSZ(cuEventRecord)
 #define cuEventRecordWithFlags    EXTMEM_PTSZ(cuEventRecordWithFlags)
 #define cuLaunchHostFunc          EXTMEM_PTSZ(cuLaunchHostFunc)
+#define cuStreamAddCallback       EXTMEM_PTSZ(cuStreamAddCallback)
+#define cuStreamGetAttribute      EXTMEM_PTSZ(cuStreamGetAttribute)
+#define cuStreamSetAttribute      EXTMEM_PTSZ(cuStreamSetAttribute)
+#define cuStreamCopyAttributes    EXTMEM_PTSZ(cuStreamCopyAttributes)
+#define cuStreamIsCapturing       EXTMEM_PTSZ(cuStreamIsCapturing)
 #define cuLaunchKernel            EXTMEM_PTSZ(cuLaunchKernel)
 #define cuLaunchKernelEx          EXTMEM_PTSZ(cuLaunchKernelEx)
 #define cuSignalExternalSemaphoresAsync EXTMEM_PTSZ(cuSignalExternalSemaphoresAsync)
@@ -315,7 +320,24 @@ typedef size_t(CUDA_CB *CUoccupancyB2DSize)(int blockSize);
 #define CU_LAUNCH_PARAM_BUFFER_SIZE_AS_INT 0x02
 #define CU_LAUNCH_PARAM_BUFFER_SIZE ((void *)CU_LAUNCH_PARAM_BUFFER_SIZE_AS_INT)
 
-/* cuLaunchKernelEx's attributes. */
+/* cuLaunchKernelEx's attributes (and streams': CUstreamAttrID). */
+typedef enum CUaccessProperty_enum {
+    CU_ACCESS_PROPERTY_NORMAL = 0,
+    CU_ACCESS_PROPERTY_STREAMING = 1,
+    CU_ACCESS_PROPERTY_PERSISTING = 2
+} CUaccessProperty;
+
+/* An L2 persistence hint for [base_ptr, base_ptr + num_bytes): kept and read back; the
+ * software device has no L2 to act on it. */
+typedef struct CUaccessPolicyWindow_st {
+    void *base_ptr;
+    size_t num_bytes;
+    float hitRatio;
+    CUaccessProperty hitProp;
+    CUaccessProperty missProp;
+} CUaccessPolicyWindow_v1;
+typedef CUaccessPolicyWindow_v1 CUaccessPolicyWindow;
+
 typedef enum CUsynchronizationPolicy_enum {
     CU_SYNC_POLICY_AUTO = 1,
     CU_SYNC_POLICY_SPIN = 2,
@@ -358,10 +380,10 @@ typedef enum CUlaunchAttributeID_enum {
     CU_LAUNCH_ATTRIBUTE_NVLINK_UTIL_CENTRIC_SCHEDULING = 16
 } CUlaunchAttributeID;
 
-/* 64 bytes whatever the attribute; the access policy window's member is left out (the
- * software device has no L2 persistence), which changes neither size nor alignment. */
+/* 64 bytes whatever the attribute. */
 typedef union CUlaunchAttributeValue_union {
     char pad[64];
+    CUaccessPolicyWindow accessPolicyWindow;
     int cooperative;
     CUsynchronizationPolicy syncPolicy;
     struct {
@@ -1117,6 +1139,18 @@ EXTMEM_API CUresult CUDAAPI cuPointerGetAttribute(void *data, CUpointer_attribut
 EXTMEM_API CUresult CUDAAPI cuPointerGetAttributes(unsigned int numAttributes, CUpointer_attribute *attributes,
                                                    void **data, CUdeviceptr ptr);
 
+/* cuFlushGPUDirectRDMAWrites: makes the writes of third-party devices into device memory
+ * visible to later work. The software device's memory is host memory: a full memory fence. */
+typedef enum CUflushGPUDirectRDMAWritesTarget_enum {
+    CU_FLUSH_GPU_DIRECT_RDMA_WRITES_TARGET_CURRENT_CTX = 0
+} CUflushGPUDirectRDMAWritesTarget;
+typedef enum CUflushGPUDirectRDMAWritesScope_enum {
+    CU_FLUSH_GPU_DIRECT_RDMA_WRITES_TO_OWNER = 100,
+    CU_FLUSH_GPU_DIRECT_RDMA_WRITES_TO_ALL_DEVICES = 200
+} CUflushGPUDirectRDMAWritesScope;
+EXTMEM_API CUresult CUDAAPI cuFlushGPUDirectRDMAWrites(CUflushGPUDirectRDMAWritesTarget target,
+                                                       CUflushGPUDirectRDMAWritesScope scope);
+
 /* ---- Copies and fills ----
  * Unified addressing: any address extmem allocated, and any readable host address, is a
  * valid source or destination. A range that starts inside an extmem allocation but runs past
@@ -1166,6 +1200,38 @@ EXTMEM_API CUresult CUDAAPI cuStreamQuery(CUstream hStream);
 EXTMEM_API CUresult CUDAAPI cuStreamWaitEvent(CUstream hStream, CUevent hEvent, unsigned int Flags);
 /* CUDA_ERROR_INVALID_VALUE if fn is NULL. */
 EXTMEM_API CUresult CUDAAPI cuLaunchHostFunc(CUstream hStream, CUhostFn fn, void *userData);
+
+/* The older form of cuLaunchHostFunc: the callback also gets the stream and a status
+ * (CUDA_SUCCESS: the stream's earlier work ran). flags must be 0. */
+typedef void(CUDA_CB *CUstreamCallback)(CUstream hStream, CUresult status, void *userData);
+EXTMEM_API CUresult CUDAAPI cuStreamAddCallback(CUstream hStream, CUstreamCallback callback, void *userData,
+                                                unsigned int flags);
+
+/* A stream's attributes: the access policy window, the synchronization policy, the priority
+ * (within cuCtxGetStreamPriorityRange) and the memory synchronization domain and its map.
+ * Kept per stream and read back; a default stream's are fixed (set: CUDA_ERROR_INVALID_VALUE). */
+typedef CUlaunchAttributeID CUstreamAttrID;
+#define CU_STREAM_ATTRIBUTE_ACCESS_POLICY_WINDOW   CU_LAUNCH_ATTRIBUTE_ACCESS_POLICY_WINDOW
+#define CU_STREAM_ATTRIBUTE_SYNCHRONIZATION_POLICY CU_LAUNCH_ATTRIBUTE_SYNCHRONIZATION_POLICY
+#define CU_STREAM_ATTRIBUTE_PRIORITY               CU_LAUNCH_ATTRIBUTE_PRIORITY
+#define CU_STREAM_ATTRIBUTE_MEM_SYNC_DOMAIN_MAP    CU_LAUNCH_ATTRIBUTE_MEM_SYNC_DOMAIN_MAP
+#define CU_STREAM_ATTRIBUTE_MEM_SYNC_DOMAIN        CU_LAUNCH_ATTRIBUTE_MEM_SYNC_DOMAIN
+typedef CUlaunchAttributeValue CUstreamAttrValue_v1;
+typedef CUstreamAttrValue_v1 CUstreamAttrValue;
+EXTMEM_API CUresult CUDAAPI cuStreamGetAttribute(CUstream hStream, CUstreamAttrID attr, CUstreamAttrValue *value_out);
+EXTMEM_API CUresult CUDAAPI cuStreamSetAttribute(CUstream hStream, CUstreamAttrID attr,
+                                                 const CUstreamAttrValue *value);
+/* Copies every attribute of src to dst. */
+EXTMEM_API CUresult CUDAAPI cuStreamCopyAttributes(CUstream dst, CUstream src);
+
+/* Stream capture is not implemented (graphs: docs/coverage.md), so no stream is ever capturing:
+ * CU_STREAM_CAPTURE_STATUS_NONE. */
+typedef enum CUstreamCaptureStatus_enum {
+    CU_STREAM_CAPTURE_STATUS_NONE = 0,
+    CU_STREAM_CAPTURE_STATUS_ACTIVE = 1,
+    CU_STREAM_CAPTURE_STATUS_INVALIDATED = 2
+} CUstreamCaptureStatus;
+EXTMEM_API CUresult CUDAAPI cuStreamIsCapturing(CUstream hStream, CUstreamCaptureStatus *captureStatus);
 
 /* ---- Events ---- */
 /* CU_EVENT_INTERPROCESS requires CU_EVENT_DISABLE_TIMING (CUDA_ERROR_INVALID_VALUE otherwise). */
@@ -1369,6 +1435,13 @@ EXTMEM_API CUresult CUDAAPI cuLibraryGetGlobal(CUdeviceptr *dptr, size_t *bytes,
 /* The kernel's function in the current context. A CUkernel may also be passed wherever a
  * CUfunction is taken (cuLaunchKernel, cuFuncGetAttribute ...), as on the driver. */
 EXTMEM_API CUresult CUDAAPI cuKernelGetFunction(CUfunction *pFunc, CUkernel kernel);
+/* The offset and size of the kernel's parameter paramIndex (cuFuncGetParamInfo of its
+ * function in the current context). */
+EXTMEM_API CUresult CUDAAPI cuKernelGetParamInfo(CUkernel kernel, size_t paramIndex, size_t *paramOffset,
+                                                 size_t *paramSize);
+/* The kernel's cache preference on dev (cuFuncSetCacheConfig in the current context): kept,
+ * and read by nothing (the software device has no L1/shared split). */
+EXTMEM_API CUresult CUDAAPI cuKernelSetCacheConfig(CUkernel kernel, CUfunc_cache config, CUdevice dev);
 EXTMEM_API CUresult CUDAAPI cuKernelGetLibrary(CUlibrary *pLib, CUkernel kernel);
 EXTMEM_API CUresult CUDAAPI cuKernelGetName(const char **name, CUkernel hfunc);
 /* dev must be the software device (CUDA_ERROR_INVALID_DEVICE). */

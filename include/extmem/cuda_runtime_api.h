@@ -73,6 +73,12 @@
 #define cudaFreeAsync       cudaFreeAsync_ptsz
 #define cudaLaunchKernelExC cudaLaunchKernelExC_ptsz
 #define cudaGetDriverEntryPoint cudaGetDriverEntryPoint_ptsz
+#define cudaStreamGetFlags  cudaStreamGetFlags_ptsz
+#define cudaStreamGetPriority cudaStreamGetPriority_ptsz
+#define cudaStreamGetAttribute cudaStreamGetAttribute_ptsz
+#define cudaStreamSetAttribute cudaStreamSetAttribute_ptsz
+#define cudaStreamCopyAttributes cudaStreamCopyAttributes_ptsz
+#define cudaStreamIsCapturing cudaStreamIsCapturing_ptsz
 #define cudaGetDriverEntryPointByVersion cudaGetDriverEntryPointByVersion_ptsz
 #define __cudaLaunchKernel  __cudaLaunchKernel_ptsz
 #endif
@@ -458,6 +464,61 @@ EXTMEM_API cudaError_t CUDARTAPI cudaDeviceSetLimit(enum cudaLimit limit, size_t
 EXTMEM_API cudaError_t CUDARTAPI cudaStreamAddCallback(cudaStream_t stream, cudaStreamCallback_t callback,
                                                        void *userData, unsigned int flags);
 
+/* The stream's flags and priority (cuStreamGetFlags, cuStreamGetPriority); a stream made with
+ * a priority, clamped into cudaDeviceGetStreamPriorityRange's range. */
+EXTMEM_API cudaError_t CUDARTAPI cudaStreamGetFlags(cudaStream_t hStream, unsigned int *flags);
+EXTMEM_API cudaError_t CUDARTAPI cudaStreamGetPriority(cudaStream_t hStream, int *priority);
+EXTMEM_API cudaError_t CUDARTAPI cudaStreamCreateWithPriority(cudaStream_t *pStream, unsigned int flags, int priority);
+/* A stream's attributes (cuStreamGetAttribute): kept and read back. */
+EXTMEM_API cudaError_t CUDARTAPI cudaStreamGetAttribute(cudaStream_t hStream, cudaStreamAttrID attr,
+                                                        cudaStreamAttrValue *value_out);
+EXTMEM_API cudaError_t CUDARTAPI cudaStreamSetAttribute(cudaStream_t hStream, cudaStreamAttrID attr,
+                                                        const cudaStreamAttrValue *value);
+EXTMEM_API cudaError_t CUDARTAPI cudaStreamCopyAttributes(cudaStream_t dst, cudaStream_t src);
+/* Stream capture is not implemented: no stream is capturing (cudaStreamCaptureStatusNone). */
+EXTMEM_API cudaError_t CUDARTAPI cudaStreamIsCapturing(cudaStream_t stream, enum cudaStreamCaptureStatus *pCaptureStatus);
+
+/* ---- Pointers ---------------------------------------------------------------------------
+ * What memory ptr is in: device memory (cudaMalloc), host memory the device maps
+ * (cudaMallocHost, cudaHostRegister), managed memory, or cudaMemoryTypeUnregistered for any
+ * other address (not an error, as in CUDA 11 and later). */
+EXTMEM_API cudaError_t CUDARTAPI cudaPointerGetAttributes(struct cudaPointerAttributes *attributes, const void *ptr);
+
+/* ---- Libraries (cuLibrary*): a module loaded into every context ---- */
+EXTMEM_API cudaError_t CUDARTAPI cudaLibraryLoadData(cudaLibrary_t *library, const void *code,
+                                                     enum cudaJitOption *jitOptions, void **jitOptionsValues,
+                                                     unsigned int numJitOptions,
+                                                     enum cudaLibraryOption *libraryOptions,
+                                                     void **libraryOptionValues, unsigned int numLibraryOptions);
+EXTMEM_API cudaError_t CUDARTAPI cudaLibraryLoadFromFile(cudaLibrary_t *library, const char *fileName,
+                                                         enum cudaJitOption *jitOptions, void **jitOptionsValues,
+                                                         unsigned int numJitOptions,
+                                                         enum cudaLibraryOption *libraryOptions,
+                                                         void **libraryOptionValues, unsigned int numLibraryOptions);
+EXTMEM_API cudaError_t CUDARTAPI cudaLibraryUnload(cudaLibrary_t library);
+EXTMEM_API cudaError_t CUDARTAPI cudaLibraryGetKernel(cudaKernel_t *pKernel, cudaLibrary_t library, const char *name);
+EXTMEM_API cudaError_t CUDARTAPI cudaLibraryGetGlobal(void **dptr, size_t *bytes, cudaLibrary_t library,
+                                                      const char *name);
+EXTMEM_API cudaError_t CUDARTAPI cudaLibraryGetKernelCount(unsigned int *count, cudaLibrary_t lib);
+EXTMEM_API cudaError_t CUDARTAPI cudaLibraryEnumerateKernels(cudaKernel_t *kernels, unsigned int numKernels,
+                                                             cudaLibrary_t lib);
+/* A kernel's attribute for one device (cuKernelSetAttribute). */
+EXTMEM_API cudaError_t CUDARTAPI cudaKernelSetAttributeForDevice(cudaKernel_t kernel, enum cudaFuncAttribute attr,
+                                                                 int value, int device);
+
+/* The dynamic shared memory a block may use with numBlocks blocks of blockSize threads on a
+ * multiprocessor (cuOccupancyAvailableDynamicSMemPerBlock). */
+EXTMEM_API cudaError_t CUDARTAPI cudaOccupancyAvailableDynamicSMemPerBlock(size_t *dynamicSmemSize, const void *func,
+                                                                          int numBlocks, int blockSize);
+
+/* The devices a thread may be given, in order of preference: only device 0 exists. */
+EXTMEM_API cudaError_t CUDARTAPI cudaSetValidDevices(int *device_arr, int len);
+
+/* Makes GPUDirect RDMA writes visible: the software device's memory is host memory, so a full
+ * memory fence does it. */
+EXTMEM_API cudaError_t CUDARTAPI cudaDeviceFlushGPUDirectRDMAWrites(enum cudaFlushGPUDirectRDMAWritesTarget target,
+                                                                    enum cudaFlushGPUDirectRDMAWritesScope scope);
+
 /* ---- Managed memory ---------------------------------------------------------------------
  * All device memory is host memory: managed memory is device memory the host may touch,
  * which every allocation already is. Prefetches and advice are checked and have no effect. */
@@ -703,6 +764,15 @@ EXTMEM_API cudaError_t CUDARTAPI cudaMemcpyFromSymbolAsync_ptsz(void *dst, const
 EXTMEM_API cudaError_t CUDARTAPI cudaMemPrefetchAsync_ptsz(const void *devPtr, size_t count,
                                                            struct cudaMemLocation location, unsigned int flags,
                                                            cudaStream_t stream);
+EXTMEM_API cudaError_t CUDARTAPI cudaStreamGetFlags_ptsz(cudaStream_t hStream, unsigned int *flags);
+EXTMEM_API cudaError_t CUDARTAPI cudaStreamGetPriority_ptsz(cudaStream_t hStream, int *priority);
+EXTMEM_API cudaError_t CUDARTAPI cudaStreamGetAttribute_ptsz(cudaStream_t hStream, cudaStreamAttrID attr,
+                                                             cudaStreamAttrValue *value_out);
+EXTMEM_API cudaError_t CUDARTAPI cudaStreamSetAttribute_ptsz(cudaStream_t hStream, cudaStreamAttrID attr,
+                                                             const cudaStreamAttrValue *value);
+EXTMEM_API cudaError_t CUDARTAPI cudaStreamCopyAttributes_ptsz(cudaStream_t dst, cudaStream_t src);
+EXTMEM_API cudaError_t CUDARTAPI cudaStreamIsCapturing_ptsz(cudaStream_t stream,
+                                                            enum cudaStreamCaptureStatus *pCaptureStatus);
 EXTMEM_API cudaError_t CUDARTAPI cudaMallocAsync_ptsz(void **devPtr, size_t size, cudaStream_t stream);
 EXTMEM_API cudaError_t CUDARTAPI cudaFreeAsync_ptsz(void *devPtr, cudaStream_t stream);
 EXTMEM_API cudaError_t CUDARTAPI cudaSignalExternalSemaphoresAsync_ptsz(

@@ -686,13 +686,51 @@ typedef enum cudaLaunchAttributeID {
     cudaLaunchAttributeClusterSchedulingPolicyPreference = 5,
     cudaLaunchAttributeProgrammaticStreamSerialization   = 6,
     cudaLaunchAttributeProgrammaticEvent     = 7,
-    cudaLaunchAttributePriority              = 8
+    cudaLaunchAttributePriority              = 8,
+    cudaLaunchAttributeMemSyncDomainMap      = 9,
+    cudaLaunchAttributeMemSyncDomain         = 10
 } cudaLaunchAttributeID;
+
+enum cudaAccessProperty {
+    cudaAccessPropertyNormal     = 0,
+    cudaAccessPropertyStreaming  = 1,
+    cudaAccessPropertyPersisting = 2
+};
+
+/* An L2 persistence hint (the software device keeps it and reads it back). */
+struct cudaAccessPolicyWindow {
+    void *base_ptr;
+    size_t num_bytes;
+    float hitRatio;
+    enum cudaAccessProperty hitProp;
+    enum cudaAccessProperty missProp;
+};
+
+enum cudaSynchronizationPolicy {
+    cudaSyncPolicyAuto         = 1,
+    cudaSyncPolicySpin         = 2,
+    cudaSyncPolicyYield        = 3,
+    cudaSyncPolicyBlockingSync = 4
+};
+
+typedef enum cudaLaunchMemSyncDomain {
+    cudaLaunchMemSyncDomainDefault = 0,
+    cudaLaunchMemSyncDomainRemote  = 1
+} cudaLaunchMemSyncDomain;
+
+typedef struct cudaLaunchMemSyncDomainMap_st {
+    unsigned char default_;
+    unsigned char remote;
+} cudaLaunchMemSyncDomainMap;
 
 typedef union cudaLaunchAttributeValue {
     char pad[64];
+    struct cudaAccessPolicyWindow accessPolicyWindow;
     int cooperative;
+    enum cudaSynchronizationPolicy syncPolicy;
     int priority;
+    cudaLaunchMemSyncDomainMap memSyncDomainMap;
+    cudaLaunchMemSyncDomain memSyncDomain;
     struct {
         unsigned int x, y, z;
     } clusterDim;
@@ -709,6 +747,21 @@ typedef struct cudaLaunchAttribute_st {
     char pad[8 - sizeof(cudaLaunchAttributeID)];
     cudaLaunchAttributeValue val;
 } cudaLaunchAttribute;
+
+/* A stream's attributes are launch attributes (cudaStreamGetAttribute). */
+typedef cudaLaunchAttributeID cudaStreamAttrID;
+typedef cudaLaunchAttributeValue cudaStreamAttrValue;
+#define cudaStreamAttributeAccessPolicyWindow   cudaLaunchAttributeAccessPolicyWindow
+#define cudaStreamAttributeSynchronizationPolicy cudaLaunchAttributeSynchronizationPolicy
+#define cudaStreamAttributePriority             cudaLaunchAttributePriority
+#define cudaStreamAttributeMemSyncDomainMap     cudaLaunchAttributeMemSyncDomainMap
+#define cudaStreamAttributeMemSyncDomain        cudaLaunchAttributeMemSyncDomain
+
+enum cudaStreamCaptureStatus {
+    cudaStreamCaptureStatusNone        = 0,
+    cudaStreamCaptureStatusActive      = 1,
+    cudaStreamCaptureStatusInvalidated = 2
+};
 
 typedef struct cudaLaunchConfig_st {
     dim3 gridDim;
@@ -824,6 +877,61 @@ enum cudaChannelFormatKind {
 struct cudaChannelFormatDesc {
     int x, y, z, w;
     enum cudaChannelFormatKind f;
+};
+
+/* ---- Pointers (cudaPointerGetAttributes) ------------------------------------------------ */
+enum cudaMemoryType {
+    cudaMemoryTypeUnregistered = 0,
+    cudaMemoryTypeHost         = 1,
+    cudaMemoryTypeDevice       = 2,
+    cudaMemoryTypeManaged      = 3
+};
+
+struct cudaPointerAttributes {
+    enum cudaMemoryType type;
+    int device;
+    void *devicePointer;
+    void *hostPointer;
+    long reserved[8];
+};
+
+/* ---- Libraries (cudaLibraryLoadData) --------------------------------------------------- */
+typedef struct CUlib_st *cudaLibrary_t;
+
+/* The JIT's options: the values of CUjit_option. */
+enum cudaJitOption {
+    cudaJitMaxRegisters            = 0,
+    cudaJitThreadsPerBlock         = 1,
+    cudaJitWallTime                = 2,
+    cudaJitInfoLogBuffer           = 3,
+    cudaJitInfoLogBufferSizeBytes  = 4,
+    cudaJitErrorLogBuffer          = 5,
+    cudaJitErrorLogBufferSizeBytes = 6,
+    cudaJitOptimizationLevel       = 7,
+    cudaJitFallbackStrategy        = 10,
+    cudaJitGenerateDebugInfo       = 11,
+    cudaJitLogVerbose              = 12,
+    cudaJitGenerateLineInfo        = 13,
+    cudaJitCacheMode               = 14,
+    cudaJitPositionIndependentCode = 30,
+    cudaJitMinCtaPerSm             = 31,
+    cudaJitMaxThreadsPerBlock      = 32,
+    cudaJitOverrideDirectiveValues = 33
+};
+
+/* The values of CUlibraryOption. */
+enum cudaLibraryOption {
+    cudaLibraryHostUniversalFunctionAndDataTable = 0,
+    cudaLibraryBinaryIsPreserved                 = 1
+};
+
+/* ---- GPUDirect RDMA (cudaDeviceFlushGPUDirectRDMAWrites) -------------------------------- */
+enum cudaFlushGPUDirectRDMAWritesTarget {
+    cudaFlushGPUDirectRDMAWritesTargetCurrentDevice = 0
+};
+enum cudaFlushGPUDirectRDMAWritesScope {
+    cudaFlushGPUDirectRDMAWritesToOwner      = 100,
+    cudaFlushGPUDirectRDMAWritesToAllDevices = 200
 };
 
 #ifdef __cplusplus

@@ -43,6 +43,11 @@ struct stream {
     os_thread thread; /* the worker, while running */
     struct list_node ctx_node;
     struct list_node device_node; /* every stream of the device (drain.c) */
+    /* cuStreamSetAttribute's values, under lock (stream_attr.c); the priority is `priority`. */
+    CUaccessPolicyWindow access_policy;
+    CUsynchronizationPolicy sync_policy; /* 0 until set: read as CU_SYNC_POLICY_AUTO */
+    CUlaunchMemSyncDomainMap mem_sync_domain_map;
+    CUlaunchMemSyncDomain mem_sync_domain;
 };
 
 /* Where work goes: a stream's queue, or (s NULL) the calling thread. Work for the legacy

@@ -50,6 +50,13 @@ EXTMEM_API CUresult CUDAAPI cuStreamSynchronize_ptsz(CUstream hStream);
 EXTMEM_API CUresult CUDAAPI cuEventRecord_ptsz(CUevent hEvent, CUstream hStream);
 EXTMEM_API CUresult CUDAAPI cuEventRecordWithFlags_ptsz(CUevent hEvent, CUstream hStream, unsigned int flags);
 EXTMEM_API CUresult CUDAAPI cuLaunchHostFunc_ptsz(CUstream hStream, CUhostFn fn, void *userData);
+EXTMEM_API CUresult CUDAAPI cuStreamAddCallback_ptsz(CUstream hStream, CUstreamCallback callback, void *userData,
+                                                     unsigned int flags);
+EXTMEM_API CUresult CUDAAPI cuStreamGetAttribute_ptsz(CUstream hStream, CUstreamAttrID attr, CUstreamAttrValue *v);
+EXTMEM_API CUresult CUDAAPI cuStreamSetAttribute_ptsz(CUstream hStream, CUstreamAttrID attr,
+                                                      const CUstreamAttrValue *v);
+EXTMEM_API CUresult CUDAAPI cuStreamCopyAttributes_ptsz(CUstream dst, CUstream src);
+EXTMEM_API CUresult CUDAAPI cuStreamIsCapturing_ptsz(CUstream hStream, CUstreamCaptureStatus *captureStatus);
 EXTMEM_API CUresult CUDAAPI cuLaunchKernel_ptsz(CUfunction f, unsigned int gridDimX, unsigned int gridDimY,
                                                 unsigned int gridDimZ, unsigned int blockDimX, unsigned int blockDimY,
                                                 unsigned int blockDimZ, unsigned int sharedMemBytes, CUstream hStream,

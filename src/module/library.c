@@ -460,3 +460,22 @@ CUresult CUDAAPI cuKernelSetAttribute(CUfunction_attribute attrib, int val, CUke
         return r;
     return cuFuncSetAttribute((CUfunction)(void *)kernel, attrib, val);
 }
+
+/* The kernel's function in the current context, then the function's answer. */
+CUresult CUDAAPI cuKernelGetParamInfo(CUkernel kernel, size_t paramIndex, size_t *paramOffset, size_t *paramSize)
+{
+    CUfunction f;
+    CUresult r = cuKernelGetFunction(&f, kernel);
+    return r ? r : cuFuncGetParamInfo(f, paramIndex, paramOffset, paramSize);
+}
+
+CUresult CUDAAPI cuKernelSetCacheConfig(CUkernel kernel, CUfunc_cache config, CUdevice dev)
+{
+    const char *fn = "cuKernelSetCacheConfig";
+    REQUIRE_INIT(fn);
+    if (dev != 0)
+        return fail(CUDA_ERROR_INVALID_DEVICE, "%s: device %d does not exist (the software device is 0)", fn, dev);
+    CUfunction f;
+    CUresult r = cuKernelGetFunction(&f, kernel);
+    return r ? r : cuFuncSetCacheConfig(f, config);
+}

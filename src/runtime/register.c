@@ -411,6 +411,15 @@ cudaError_t rt_kernel_function(const char *fn, const void *hostFun, CUfunction *
     if (hostFun == NULL)
         return rt_fail(cudaErrorInvalidDeviceFunction, "%s: func is NULL", fn);
     struct rt_kernel *k = kernel_find(hostFun);
+    /* "If the specified function does not exist, then it is assumed to be a cudaKernel_t and
+     * used as is" (cuda_runtime_api.h, for every call taking a kernel): a kernel handle from
+     * cudaLibraryGetKernel or cudaGetKernel. The driver checks the handle. */
+    if (k == NULL) {
+        rt_context();
+        CUresult r = cuKernelGetFunction(f, (CUkernel)(uintptr_t)hostFun);
+        if (r == CUDA_SUCCESS)
+            return cudaSuccess;
+    }
     /* NVIDIA's runtime says cudaErrorInvalidResourceHandle for an address that names no
      * kernel (probed on an H100, CUDA 13.0), cudaErrorInvalidDeviceFunction for NULL. */
     if (k == NULL)
