@@ -274,8 +274,10 @@ TEST(RuntimePointers, EachKindOfMemory_IsReportedWithItsPointers)
     EXPECT_EQ(m, a.hostPointer);
     int local = 0;
     ASSERT_EQ(cudaSuccess, cudaPointerGetAttributes(&a, &local)); // not an error since CUDA 11
-    EXPECT_EQ(cudaMemoryTypeUnregistered, a.type);
+    EXPECT_EQ(cudaMemoryTypeUnregistered, a.type); // docs/probes/surface/probe3.out
+    EXPECT_EQ(-2, a.device);
     EXPECT_EQ(nullptr, a.devicePointer);
+    EXPECT_EQ(&local, a.hostPointer);
     EXPECT_EQ(cudaErrorInvalidValue, cudaPointerGetAttributes(nullptr, d));
     EXPECT_EQ(cudaSuccess, cudaFree(d));
     EXPECT_EQ(cudaSuccess, cudaFreeHost(h));

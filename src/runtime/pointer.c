@@ -28,9 +28,10 @@ cudaError_t CUDARTAPI cudaPointerGetAttributes(struct cudaPointerAttributes *att
     if (err != cudaSuccess)
         return err;
     memset(attributes, 0, sizeof(*attributes));
-    if (type == 0) { /* an address extmem did not allocate or register */
+    if (type == 0) { /* an address extmem did not allocate or register: as the H100 answers */
         attributes->type = cudaMemoryTypeUnregistered;
         attributes->device = -2; /* cudaInvalidDeviceId */
+        attributes->hostPointer = (void *)ptr;
         return cudaSuccess;
     }
     attributes->type = managed ? cudaMemoryTypeManaged
