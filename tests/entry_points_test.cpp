@@ -186,6 +186,7 @@ TEST(EntryPoints, RuntimeDriverEntryPoints_AnswerAsNvidiasRuntime)
 
 TEST(EntryPoints, ChannelDescriptors_HoldWhatTheyWereMadeOf)
 {
+    (void)cudaGetLastError();
     cudaChannelFormatDesc d = cudaCreateChannelDesc(8, 8, 0, 0, cudaChannelFormatKindUnsigned);
     EXPECT_EQ(8, d.x);
     EXPECT_EQ(8, d.y);
