@@ -197,9 +197,9 @@ TEST_F(ExternalSemaphore, Import_FdThatIsNoSemaphore_IsUnknownAndKeepsFd)
     EXPECT_OK(cuMemRelease(alloc));
 }
 
-TEST_F(ExternalSemaphore, Import_PayloadOfTheOtherKind_IsInvalidValueAndKeepsFd)
+TEST_F(ExternalSemaphore, Import_ABinaryPayloadAsATimeline_IsInvalidValueAndKeepsFd)
 {
-    Exported binary(SEMP_BINARY), timeline(SEMP_TIMELINE);
+    Exported binary(SEMP_BINARY);
     CUexternalSemaphore sem;
     int fd = binary.fd();
     CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC d = fd_desc(CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_TIMELINE_SEMAPHORE_FD, fd);
@@ -207,12 +207,34 @@ TEST_F(ExternalSemaphore, Import_PayloadOfTheOtherKind_IsInvalidValueAndKeepsFd)
     EXPECT_DETAIL_HAS("import it as OPAQUE_FD");
     EXPECT_TRUE(fd_is_open(fd));
     close(fd);
-    fd = timeline.fd();
-    d = fd_desc(CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_FD, fd);
-    EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuImportExternalSemaphore(&sem, &d));
-    EXPECT_DETAIL_HAS("import it as TIMELINE_SEMAPHORE_FD");
-    EXPECT_TRUE(fd_is_open(fd));
-    close(fd);
+}
+
+/* NVIDIA's driver takes a Vulkan timeline exported as OPAQUE_FD under the binary type, and a
+ * signal through it raises the counter to 1 whatever the value, a wait passes at 1
+ * (docs/probes/surface/timeline.out). */
+TEST_F(ExternalSemaphore, Import_ATimelineAsOpaqueFd_WorksAsABinarySemaphoreOverItsCounter)
+{
+    Exported timeline(SEMP_TIMELINE);
+    CUexternalSemaphore sem = nullptr;
+    int fd = timeline.fd();
+    CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC d = fd_desc(CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_FD, fd);
+    ASSERT_OK(cuImportExternalSemaphore(&sem, &d));
+    EXPECT_FALSE(fd_is_open(fd)) << "a successful import takes the fd, as for any OPAQUE_FD";
+    CUstream s;
+    ASSERT_OK(cuStreamCreate(&s, CU_STREAM_NON_BLOCKING));
+    CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS w = wait_value(8);
+    ASSERT_OK(cuWaitExternalSemaphoresAsync(&sem, &w, 1, s));
+    EXPECT_CU(CUDA_ERROR_NOT_READY, cuStreamQuery(s)) << "the counter is 0";
+    CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS p = signal_value(5);
+    ASSERT_OK(cuSignalExternalSemaphoresAsync(&sem, &p, 1, nullptr));
+    EXPECT_OK(cuStreamSynchronize(s)); // the wait passed at 1, not 8
+    EXPECT_EQ(1u, sem_exporter_value(timeline.s)) << "as the H100's Vulkan counter read";
+    p = signal_value(0);
+    ASSERT_OK(cuSignalExternalSemaphoresAsync(&sem, &p, 1, nullptr));
+    EXPECT_OK(cuCtxSynchronize());
+    EXPECT_EQ(1u, sem_exporter_value(timeline.s));
+    EXPECT_OK(cuStreamDestroy(s));
+    EXPECT_OK(cuDestroyExternalSemaphore(sem));
 }
 
 TEST_F(ExternalSemaphore, Import_Success_ClosesTheCallersFdNumber)

@@ -22,6 +22,10 @@ struct ext_semaphore {
     CUexternalSemaphoreHandleType type;
     struct semp payload;      /* unless source.owner: an extmem payload */
     struct sem_source source; /* a Direct3D fence (src/d3d) */
+    /* A timeline payload imported as OPAQUE_FD / OPAQUE_WIN32, which NVIDIA's driver accepts and
+     * uses as a binary semaphore (docs/probes/surface/timeline.out): a signal raises the value to
+     * at least 1, a wait passes once it is at least 1, whatever value the parameters give. */
+    bool binary_view;
 };
 
 /* How long a stream's wait sleeps at a time before it looks whether the library is unloading
@@ -48,7 +52,10 @@ static void sem_signal(struct ext_semaphore *s, uint64_t value)
 {
     if (s->source.owner)
         s->source.signal(s->source.owner, value);
-    else
+    else if (s->binary_view) {
+        uint64_t now = semp_value(&s->payload); /* never lowered: Vulkan forbids it */
+        semp_signal(&s->payload, now > value ? now : value, true);
+    } else
         semp_signal(&s->payload, value, true);
 }
 
@@ -195,7 +202,10 @@ CUresult CUDAAPI cuImportExternalSemaphore(CUexternalSemaphore *extSem_out,
         goto fail;
     }
     bool timeline = semp_kind_of(&s->payload) == SEMP_TIMELINE;
-    if (timeline != is_timeline_type(d->type)) {
+    /* NVIDIA's driver takes a timeline imported as the binary type (timeline.out); a binary
+     * payload imported as a timeline is refused: what the driver would make of it is unprobed. */
+    s->binary_view = timeline && !is_timeline_type(d->type);
+    if (!timeline && is_timeline_type(d->type)) {
         r = fail(CUDA_ERROR_INVALID_VALUE, "%s: %s is a %s semaphore: import it as %s%s", fn, label,
                  timeline ? "timeline" : "binary", timeline ? (fd ? "TIMELINE_SEMAPHORE_FD" : "TIMELINE_SEMAPHORE_WIN32")
                                                             : (fd ? "OPAQUE_FD" : "OPAQUE_WIN32"),
@@ -447,7 +457,8 @@ static CUresult signal_async(const char *fn, const CUexternalSemaphore *extSemAr
         return r;
     for (unsigned int i = 0; i < numExtSems; ++i) {
         sw->items[i].value = is_keyed_mutex_type(sw->items[i].s->type) ? paramsArray[i].params.keyedMutex.key
-                                                                        : paramsArray[i].params.fence.value;
+                             : sw->items[i].s->binary_view                   ? 1
+                                                                            : paramsArray[i].params.fence.value;
         /* Owed from now: if this process dies before the stream gets here, a waiter in another
          * process makes the signal (src/interop/sem_payload.h). */
         sem_owe(sw->items[i].s, sw->items[i].value);
@@ -477,7 +488,9 @@ static CUresult wait_async(const char *fn, const CUexternalSemaphore *extSemArra
         return r;
     for (unsigned int i = 0; i < numExtSems; ++i) {
         bool keyed = is_keyed_mutex_type(sw->items[i].s->type);
-        sw->items[i].value = keyed ? paramsArray[i].params.keyedMutex.key : paramsArray[i].params.fence.value;
+        sw->items[i].value = keyed                          ? paramsArray[i].params.keyedMutex.key
+                             : sw->items[i].s->binary_view ? 1
+                                                           : paramsArray[i].params.fence.value;
         sw->items[i].timeout_ms = keyed ? paramsArray[i].params.keyedMutex.timeoutMs : 0;
     }
     sw->w.run = run_wait;
