@@ -10,6 +10,9 @@ and the files made from it.
     tools/entry_points.py check-exports LIBRARY LIST [NODE]
                                     exit 1 unless LIBRARY exports every function of LIST (a file of
                                     docs/probes/surface), with the symbol version NODE if given
+    tools/entry_points.py mark-implemented OBJDIR
+                                    move to working each refused symbol that an object of OBJDIR
+                                    (a build's CMakeFiles/extmem.dir) now defines
     tools/entry_points.py refused-driver | refused-runtime
                                     print the refused symbols (for the tests)
 
@@ -304,6 +307,39 @@ def check_exports(library, listing, version_node):
     return 1 if missing or wrong else 0
 
 
+def mark_implemented(objdir):
+    """Moves each refused row whose symbol an object under `objdir` (a build's
+    CMakeFiles/<target>.dir) now defines, other than the refusal stubs, to working."""
+    import subprocess
+    defined = set()
+    for root, _, files in os.walk(objdir):
+        for f in files:
+            if not f.endswith((".o", ".obj")) or f.startswith("refused.c"):
+                continue
+            out = subprocess.run(["nm", "--defined-only", os.path.join(root, f)], capture_output=True,
+                                 text=True).stdout
+            for line in out.splitlines():
+                parts = line.split()
+                if len(parts) == 3 and parts[1] in "TW":
+                    defined.add(parts[2])
+    changed = []
+    for path, kind in ((DRIVER_LIST, "DRV"), (RUNTIME_LIST, "RT")):
+        with open(path) as f:
+            lines = f.read().split("\n")
+        for i, line in enumerate(lines):
+            m = ROW.match(line.strip())
+            if m and m.group(1) == kind + "_REFUSED":
+                args = [a.strip() for a in m.group(2).split(",")]
+                if args[0] in defined:
+                    lines[i] = "%s(%s)" % (kind, ", ".join(args[:-1]))
+                    changed.append(args[0])
+        with open(path, "w") as f:
+            f.write("\n".join(lines))
+    for c in changed:
+        print("works now:", c)
+    return 0
+
+
 def main():
     cmd = sys.argv[1] if len(sys.argv) > 1 else ""
     if cmd == "update":
@@ -316,6 +352,8 @@ def main():
             if f.read() != docs_text():
                 print("docs/coverage.md is out of date: run tools/entry_points.py docs", file=sys.stderr)
                 return 1
+    elif cmd == "mark-implemented":
+        return mark_implemented(sys.argv[2])
     elif cmd == "check-exports":
         return check_exports(sys.argv[2], sys.argv[3], sys.argv[4] if len(sys.argv) > 4 else None)
     elif cmd in ("refused-driver", "refused-runtime"):
