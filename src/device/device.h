@@ -48,6 +48,7 @@ typedef enum obj_type {
     OBJ_LIBRARY,  /* CUlibrary */
     OBJ_KERNEL,   /* CUkernel: an entry of a library, in whichever context is current */
     OBJ_EXTERNAL_SEMAPHORE,
+    OBJ_MEMPOOL,  /* CUmemoryPool (src/memory/pool.c) */
     OBJ_TYPE_COUNT
 } obj_type;
 
