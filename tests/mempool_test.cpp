@@ -232,8 +232,17 @@ TEST_F(MemPool, Counters_AreTrueThroughAllocFreeAndTrim)
     EXPECT_EQ(page, attr(pool, CU_MEMPOOL_ATTR_RESERVED_MEM_HIGH));
     ASSERT_OK(cuMemFreeAsync(p, stream));
     ASSERT_OK(cuStreamSynchronize(stream));
+    // probe-pools.out: with the release threshold at 0, the synchronisation gave it back.
     EXPECT_EQ(0u, attr(pool, CU_MEMPOOL_ATTR_USED_MEM_CURRENT));
     EXPECT_EQ(1000u, attr(pool, CU_MEMPOOL_ATTR_USED_MEM_HIGH));
+    EXPECT_EQ(0u, attr(pool, CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT));
+    EXPECT_EQ(page, attr(pool, CU_MEMPOOL_ATTR_RESERVED_MEM_HIGH));
+    // Above the threshold memory is kept until a trim.
+    unsigned long long keep = 1 << 20;
+    ASSERT_OK(cuMemPoolSetAttribute(pool, CU_MEMPOOL_ATTR_RELEASE_THRESHOLD, &keep));
+    ASSERT_OK(cuMemAllocFromPoolAsync(&p, 1000, pool, stream));
+    ASSERT_OK(cuMemFreeAsync(p, stream));
+    ASSERT_OK(cuStreamSynchronize(stream));
     EXPECT_EQ(page, attr(pool, CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT)); // kept for reuse
     ASSERT_OK(cuMemPoolTrimTo(pool, 0));
     EXPECT_EQ(0u, attr(pool, CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT));
@@ -271,6 +280,8 @@ TEST_F(MemPool, Attributes_BadArguments_AreInvalidValue)
 
 TEST_F(MemPool, FreedMemory_IsReusedByTheNextAllocationOfItsSize)
 {
+    unsigned long long keep = 1 << 20;
+    ASSERT_OK(cuMemPoolSetAttribute(pool, CU_MEMPOOL_ATTR_RELEASE_THRESHOLD, &keep));
     CUdeviceptr p = 0, q = 0;
     ASSERT_OK(cuMemAllocFromPoolAsync(&p, 100000, pool, stream));
     ASSERT_OK(cuMemFreeAsync(p, stream));
@@ -293,16 +304,35 @@ TEST_F(MemPool, ReleaseThreshold_DecidesWhatFreedMemoryIsKept)
 {
     const size_t mib = 1 << 20;
     CUdeviceptr p = 0, q = 0;
-    // Threshold 0: memory that a new allocation cannot reuse goes back to the system.
+    // Threshold 0: freed memory goes back to the system at the synchronisation.
     ASSERT_OK(cuMemAllocFromPoolAsync(&p, mib, pool, stream));
     ASSERT_OK(cuMemFreeAsync(p, stream));
     ASSERT_OK(cuStreamSynchronize(stream));
+    EXPECT_EQ(0u, attr(pool, CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT));
+    // Not while other work is queued anywhere: it might still touch the memory.
+    std::atomic<int> go{0};
+    ASSERT_OK(cuMemAllocFromPoolAsync(&p, mib, pool, stream));
+    ASSERT_OK(cuMemFreeAsync(p, stream));
+    CUstream s2;
+    ASSERT_OK(cuStreamCreate(&s2, CU_STREAM_NON_BLOCKING));
+    ASSERT_OK(cuLaunchHostFunc(s2, wait_for_flag, &go));
+    ASSERT_OK(cuStreamSynchronize(stream));                          // s2 keeps the device busy,
+    EXPECT_EQ(mib, attr(pool, CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT)); // so nothing went back
+    go = 1;
+    ASSERT_OK(cuStreamSynchronize(s2));
+    EXPECT_OK(cuStreamDestroy(s2));
+    EXPECT_EQ(0u, attr(pool, CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT)); // this synchronisation found it idle
+    // With no synchronisation at all: an allocation that cannot reuse it gives it back.
+    ASSERT_OK(cuMemAllocFromPoolAsync(&p, mib, pool, stream));
+    ASSERT_OK(cuMemFreeAsync(p, stream));
+    while (cuStreamQuery(stream) == CUDA_ERROR_NOT_READY)
+        std::this_thread::yield();
     EXPECT_EQ(mib, attr(pool, CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT));
     ASSERT_OK(cuMemAllocFromPoolAsync(&q, 3 * mib, pool, stream));
     EXPECT_EQ(3 * mib, attr(pool, CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT));
     ASSERT_OK(cuMemFreeAsync(q, stream));
     ASSERT_OK(cuStreamSynchronize(stream));
-    ASSERT_OK(cuMemPoolTrimTo(pool, 0));
+    EXPECT_EQ(0u, attr(pool, CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT));
     // A threshold above what is held: it is kept.
     unsigned long long keep = 64 * mib;
     ASSERT_OK(cuMemPoolSetAttribute(pool, CU_MEMPOOL_ATTR_RELEASE_THRESHOLD, &keep));
@@ -339,6 +369,8 @@ TEST_F(MemPool, MaxSize_CapsWhatThePoolHolds)
 
 TEST_F(MemPool, FreeAfterAHostFunction_ReturnsTheMemoryOnlyOnceItRan)
 {
+    unsigned long long keep = 1 << 20; // keep freed memory, to see it handed out again
+    ASSERT_OK(cuMemPoolSetAttribute(pool, CU_MEMPOOL_ATTR_RELEASE_THRESHOLD, &keep));
     CUdeviceptr p = 0, other = 0;
     ASSERT_OK(cuMemAllocFromPoolAsync(&p, 8192, pool, stream));
     std::atomic<int> go{0};
@@ -408,6 +440,8 @@ TEST_F(MemPool, FreeAfterAKernel_LetsTheKernelFinishInTheMemory)
 
 TEST_F(MemPool, FreeOnTheDefaultStreams_IsInOrderToo)
 {
+    unsigned long long keep = 1 << 20;
+    ASSERT_OK(cuMemPoolSetAttribute(pool, CU_MEMPOOL_ATTR_RELEASE_THRESHOLD, &keep));
     CUdeviceptr p = 0, q = 0;
     ASSERT_OK(cuMemAllocFromPoolAsync(&p, 4096, pool, nullptr));
     ASSERT_OK(cuMemFreeAsync(p, nullptr));
@@ -449,9 +483,12 @@ TEST_F(MemPool, FreeAsync_OfWhatIsNotALiveAllocationStart_IsInvalidValue)
     int on_stack = 0;
     EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuMemFreeAsync((CUdeviceptr)(uintptr_t)&on_stack, stream));
     EXPECT_OK(cuMemFreeAsync(0, stream)); // as cuMemFree(0)
+    std::atomic<int> go{0};
+    ASSERT_OK(cuLaunchHostFunc(stream, wait_for_flag, &go)); // the free waits behind it
     EXPECT_OK(cuMemFreeAsync(p, stream));
     EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuMemFreeAsync(p, stream)); // twice
     EXPECT_DETAIL_HAS("already being freed");
+    go = 1;
     EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuMemFree(p)); // waits for the free, which took it
     ASSERT_OK(cuStreamSynchronize(stream));
     EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuMemFreeAsync(p, stream)); // freed
@@ -636,6 +673,8 @@ TEST_F(PoolExport, ImportedPointers_ShareTheMemory_AndForgedOrStaleDataIsRefused
     CUmemoryPool ip = nullptr;
     ASSERT_OK(cuMemPoolImportFromShareableHandle(&ip, (void *)(intptr_t)fd, CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, 0));
     close(fd);
+    unsigned long long keep = 1 << 20; // keep freed memory, to see it handed out again
+    ASSERT_OK(cuMemPoolSetAttribute(xpool, CU_MEMPOOL_ATTR_RELEASE_THRESHOLD, &keep));
     CUdeviceptr a = 0, b = 0;
     ASSERT_OK(cuMemAllocFromPoolAsync(&a, 10000, xpool, stream));
     ASSERT_OK(cuMemAllocFromPoolAsync(&b, 10000, xpool, stream));

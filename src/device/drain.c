@@ -171,6 +171,31 @@ CUresult device_release_begin(const char *fn)
 
 void device_release_end(void) { os_rwlock_unlock(&submit_lock); }
 
+bool device_release_try(void)
+{
+    if (on_device_thread || submit_depth)
+        return false;
+    os_rwlock_write(&submit_lock);
+    const struct device_stream_ops *ops = atomic_load(&device.stream_ops);
+    os_mutex_lock(&device.lock);
+    bool idle = !ops || ops->idle(&device.streams);
+    os_mutex_unlock(&device.lock);
+    if (!idle)
+        os_rwlock_unlock(&submit_lock);
+    return idle;
+}
+
+static void (*_Atomic sync_hook)(void);
+
+void device_set_sync_hook(void (*hook)(void)) { atomic_store(&sync_hook, hook); }
+
+void device_synced(void)
+{
+    void (*hook)(void) = atomic_load(&sync_hook);
+    if (hook && !on_device_thread && !submit_depth)
+        hook();
+}
+
 bool device_teardown_begin(const char *fn)
 {
     /* The driver waits for a running kernel for ever here (docs/kernels.md): extmem waits as

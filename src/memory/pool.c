@@ -14,10 +14,12 @@
  * and queues work on the stream; only when that work runs, after everything queued before it,
  * does the block leave the address map and go back to the pool's cache, where a later
  * allocation of about its size reuses it. A free never unmaps memory in a stream's thread: the
- * cache gives memory back to the system (above the release threshold) only in calls that can
+ * cache gives memory above the release threshold back to the system where nothing queued can
+ * still touch it: at the program's synchronisation points (cuStreamSynchronize,
+ * cuEventSynchronize, cuCtxSynchronize, and a default stream's cuMemFreeAsync) when no work is
+ * queued anywhere on the device, as the driver releases at synchronisation; and in calls that
  * first wait for the device's queued work as cuMemFree does (cuMemPoolTrimTo, an allocation that
- * finds the cache too full, the pool's destruction, the context's teardown), so no queued work
- * can ever touch memory that is gone or has been handed out again.
+ * finds the cache over the threshold, the pool's destruction, the context's teardown).
  *
  * An exportable pool (handleTypes has this platform's handle type) has a page of shared memory
  * of its own, a memfd named "extmem-pool-<nonce>": cuMemPoolExportToShareableHandle gives the
@@ -123,6 +125,9 @@ static struct list_node pools_all = {&pools_all, &pools_all};
  * device (under pools_lock). */
 static struct list_node orphans = {&orphans, &orphans};
 static struct mempool *default_pool;
+/* Some pool may keep freed memory above its release threshold, or a destroyed pool's memory
+ * waits: the next synchronisation with an idle device gives it back (pool_synced). */
+static atomic_bool pools_may_release;
 static struct mempool *current_pool; /* a reference; NULL: the default pool */
 
 #define NATIVE_TYPE (OS_HAS_POSIX_FD ? (unsigned)CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR : (unsigned)CU_MEM_HANDLE_TYPE_WIN32)
@@ -146,6 +151,7 @@ static void pool_free(struct obj *o)
 }
 
 static void pool_release(struct mempool *p) { obj_release(&p->base); }
+static void pool_synced(void);
 
 static CUresult pool_lookup(const char *fn, CUmemoryPool handle, struct mempool **out)
 {
@@ -168,6 +174,7 @@ static struct mempool *pool_new(const CUmemPoolProps *props)
     p->reuse[0] = p->reuse[1] = p->reuse[2] = 1; /* the driver's defaults (probe-pools.out) */
     list_init(&p->cached);
     list_init(&p->all);
+    device_set_sync_hook(pool_synced);
     return p;
 }
 
@@ -391,6 +398,41 @@ void pool_context_gone(struct ctx *ctx)
     release_list(&out);
 }
 
+/* The device hook of synchronisation points (device.h): as the driver gives memory above a
+ * pool's release threshold back when the program synchronises, extmem does it there, when no
+ * work is queued on the device at all (so none can touch what goes); otherwise at a later one. */
+static void pool_synced(void)
+{
+    if (!atomic_exchange(&pools_may_release, false))
+        return;
+    if (!device_release_try()) {
+        atomic_store(&pools_may_release, true);
+        return;
+    }
+    struct list_node out;
+    list_init(&out);
+    os_mutex_lock(&pools_lock);
+    for (struct list_node *n = pools_all.next; n != &pools_all; n = n->next) {
+        struct mempool *p = list_entry(n, struct mempool, all);
+        os_mutex_lock(&p->lock);
+        while (p->reserved > p->release_threshold && !list_empty(&p->cached)) {
+            struct pool_block *b = list_entry(p->cached.next, struct pool_block, pool_node);
+            list_del(&b->pool_node);
+            p->reserved -= b->r.map_size;
+            list_add(&out, &b->pool_node);
+        }
+        os_mutex_unlock(&p->lock);
+    }
+    while (!list_empty(&orphans)) {
+        struct list_node *n = orphans.next;
+        list_del(n);
+        list_add(&out, n);
+    }
+    os_mutex_unlock(&pools_lock);
+    release_list(&out);
+    device_release_end();
+}
+
 /* The reuse flags decide, on the driver, whether memory freed on one stream may be handed to
  * another before the free is known to be done. Here a freed block reaches the cache only once
  * its free has run in its stream, after all the work before it, so reusing it is safe whatever
@@ -524,12 +566,15 @@ static void free_run(struct work *w)
         p->reserved -= b->r.map_size;
     else
         list_add(&p->cached, &b->pool_node);
+    bool excess = destroyed || p->reserved > p->release_threshold;
     os_mutex_unlock(&p->lock);
     if (destroyed) { /* released at the next point that may wait for the device */
         os_mutex_lock(&pools_lock);
         list_add(&orphans, &b->pool_node);
         os_mutex_unlock(&pools_lock);
     }
+    if (excess)
+        atomic_store(&pools_may_release, true);
 }
 
 CUresult CUDAAPI cuMemFreeAsync(CUdeviceptr dptr, CUstream hStream)
@@ -559,8 +604,12 @@ CUresult CUDAAPI cuMemFreeAsync(CUdeviceptr dptr, CUstream hStream)
         w->b = (struct pool_block *)range;
         w->w.run = free_run;
         w->w.discard = free_run; /* the stream could not run it: the memory still goes back */
+        bool inline_run = !t.s; /* a default stream's work runs in this call */
         target_submit(&t, &w->w);
         target_put(&t);
+        /* A default stream's free has run: the device may be idle now. */
+        if (inline_run && atomic_load(&pools_may_release))
+            pool_synced();
         return CUDA_SUCCESS;
     }
     free(w);
