@@ -499,6 +499,30 @@ TEST_F(MemPool, FreeAsync_OfWhatIsNotALiveAllocationStart_IsInvalidValue)
     EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuMemFree(plain));
 }
 
+TEST_F(MemPool, PoolMemory_NamesItsPool_AndIsNotLegacyIpcMemory)
+{
+    CUdeviceptr p = 0;
+    ASSERT_OK(cuMemAllocFromPoolAsync(&p, 4096, pool, stream));
+    void *handle = nullptr;
+    ASSERT_OK(cuPointerGetAttribute(&handle, CU_POINTER_ATTRIBUTE_MEMPOOL_HANDLE, p + 100));
+    EXPECT_EQ((void *)pool, handle);
+    int legacy = -1;
+    ASSERT_OK(cuPointerGetAttribute(&legacy, CU_POINTER_ATTRIBUTE_IS_LEGACY_CUDA_IPC_CAPABLE, p));
+    EXPECT_EQ(0, legacy); // as on the driver (docs/driver-observations.md, IPC)
+    CUipcMemHandle h;
+    EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuIpcGetMemHandle(&h, p));
+    unsigned int type = 0;
+    ASSERT_OK(cuPointerGetAttribute(&type, CU_POINTER_ATTRIBUTE_MEMORY_TYPE, p));
+    EXPECT_EQ((unsigned int)CU_MEMORYTYPE_DEVICE, type);
+    CUdeviceptr plain = 0;
+    ASSERT_OK(cuMemAlloc(&plain, 4096));
+    ASSERT_OK(cuPointerGetAttribute(&handle, CU_POINTER_ATTRIBUTE_MEMPOOL_HANDLE, plain));
+    EXPECT_EQ(nullptr, handle);
+    EXPECT_OK(cuMemFree(plain));
+    EXPECT_OK(cuMemFreeAsync(p, stream));
+    EXPECT_OK(cuStreamSynchronize(stream));
+}
+
 TEST_F(MemPool, CuMemFree_OfPoolMemory_GivesItBack)
 {
     CUdeviceptr p = 0;

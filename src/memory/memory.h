@@ -42,6 +42,10 @@ struct range {
     /* A pool allocation (pool.c) with a cuMemFreeAsync queued: it stays findable for the work
      * queued before the free, but no other free may take it. Under the maps' write lock. */
     bool pending_free;
+    /* Memory of a pool: the CUmemoryPool it came from (an imported pointer: the importer's
+     * pool), for CU_POINTER_ATTRIBUTE_MEMPOOL_HANDLE; 0 otherwise. Pool memory is not shareable
+     * through cuIpcGetMemHandle, as on the driver. */
+    uint64_t pool;
     struct list_node ctx_node; /* the context's allocations */
     /* treap links */
     struct range *left, *right;

@@ -482,6 +482,7 @@ static CUresult alloc_from(const char *fn, struct mempool *p, struct target *t, 
         return r;
     }
     b->r.free = block_gone;
+    b->r.pool = p->base.handle;
     b->slot = -1;
     obj_retain(&p->base);
     b->pool = p;
@@ -1294,6 +1295,7 @@ CUresult CUDAAPI cuMemPoolImportPointer(CUdeviceptr *ptr_out, CUmemoryPool pool,
     im->r.mem = mem;
     memcpy(im->r.nonce, s.nonce, 16);
     im->r.free = import_gone;
+    im->r.pool = p->base.handle;
     im->pool = p; /* the import keeps the lookup's reference */
     p = NULL;
     *ptr_out = (CUdeviceptr)im->r.base;
