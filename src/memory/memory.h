@@ -1,7 +1,7 @@
 /*
  * src/memory/memory.h: memory as the rest of the core sees it: the address maps (addrmap.c),
- * allocations and their checks (memory.c, pointer.c), copies (copy.c) and the VMM (vmm_*.c,
- * whose objects are in vmm.h, private to this folder).
+ * allocations and their checks (memory.c, pointer.c), copies (copy.c), the VMM (vmm_*.c,
+ * whose objects are in vmm.h, private to this folder) and memory pools (pool.c).
  */
 #ifndef EXTMEM_MEMORY_MEMORY_H
 #define EXTMEM_MEMORY_MEMORY_H
