@@ -160,8 +160,8 @@ TEST_F(MemPool, Create_RefusesBadPropertiesWithTheDriversCodes)
     EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuMemPoolCreate(&p, nullptr));
     props.handleTypes = (CUmemAllocationHandleType)0x40; // probe-pools.out: INVALID_VALUE
     EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuMemPoolCreate(&p, &props));
-    props.handleTypes = CU_MEM_HANDLE_TYPE_FABRIC;
-    EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuMemPoolCreate(&p, &props));
+    props.handleTypes = CU_MEM_HANDLE_TYPE_FABRIC; // the driver makes them where fabric exists
+    EXPECT_CU(CUDA_ERROR_NOT_SUPPORTED, cuMemPoolCreate(&p, &props));
     props.handleTypes = kForeignHandleType;
     EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuMemPoolCreate(&p, &props));
     props.handleTypes = CU_MEM_HANDLE_TYPE_WIN32_KMT;
@@ -171,14 +171,23 @@ TEST_F(MemPool, Create_RefusesBadPropertiesWithTheDriversCodes)
     EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuMemPoolCreate(&p, &props));
     props = device_props();
     props.location.id = 1;
-    EXPECT_CU(CUDA_ERROR_INVALID_DEVICE, cuMemPoolCreate(&p, &props));
+    EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuMemPoolCreate(&p, &props)); // pool_probe.out
     props.location.type = (CUmemLocationType)9;
     EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuMemPoolCreate(&p, &props));
     props = device_props();
     props.reserved[10] = 1;
     EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuMemPoolCreate(&p, &props));
     props = device_props();
-    props.usage = 0x100;
+    props.usage = 0x100; // unknown usage bits are ignored, as by the driver
+    ASSERT_OK(cuMemPoolCreate(&p, &props));
+    EXPECT_OK(cuMemPoolDestroy(p));
+    props.usage = CU_MEM_POOL_CREATE_USAGE_HW_DECOMPRESS;
+    EXPECT_CU(CUDA_ERROR_NOT_SUPPORTED, cuMemPoolCreate(&p, &props));
+    props = device_props();
+    props.location.type = CU_MEM_LOCATION_TYPE_HOST_NUMA;
+    ASSERT_OK(cuMemPoolCreate(&p, &props));
+    EXPECT_OK(cuMemPoolDestroy(p));
+    props.location.id = 1;
     EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuMemPoolCreate(&p, &props));
     // A host pool, as the driver accepts (probe-pools.out): the host reaches its memory.
     props = device_props();
@@ -350,16 +359,16 @@ TEST_F(MemPool, ReleaseThreshold_DecidesWhatFreedMemoryIsKept)
     EXPECT_EQ(0u, attr(pool, CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT));
 }
 
-TEST_F(MemPool, MaxSize_CapsWhatThePoolHolds)
+TEST_F(MemPool, MaxSize_IsNoCap_AsOnTheDriver)
 {
     CUmemoryPool small = nullptr;
     CUmemPoolProps props = device_props();
-    props.maxSize = 2 * page_size();
+    props.maxSize = 2 << 20;
     ASSERT_OK(cuMemPoolCreate(&small, &props));
     CUdeviceptr p = 0, q = 0;
-    ASSERT_OK(cuMemAllocFromPoolAsync(&p, page_size(), small, stream));
-    EXPECT_CU(CUDA_ERROR_OUT_OF_MEMORY, cuMemAllocFromPoolAsync(&q, 2 * page_size(), small, stream));
-    EXPECT_EQ(0u, q);
+    ASSERT_OK(cuMemAllocFromPoolAsync(&p, 1 << 20, small, stream));
+    EXPECT_OK(cuMemAllocFromPoolAsync(&q, 3 << 20, small, stream)); // pool_probe.out: SUCCESS
+    EXPECT_OK(cuMemFreeAsync(q, stream));
     EXPECT_OK(cuMemFreeAsync(p, stream));
     EXPECT_OK(cuStreamSynchronize(stream));
     EXPECT_OK(cuMemPoolDestroy(small));
@@ -461,7 +470,7 @@ TEST_F(MemPool, AllocAsync_BadArguments)
 {
     CUdeviceptr p = 1;
     EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuMemAllocAsync(nullptr, 16, stream));
-    EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuMemAllocAsync(&p, 0, stream));
+    EXPECT_OK(cuMemAllocAsync(&p, 0, stream)); // as on the driver (pool_probe.out)
     EXPECT_EQ(0u, p);
     EXPECT_CU(CUDA_ERROR_INVALID_HANDLE, cuMemAllocAsync(&p, 16, (CUstream)(uintptr_t)0x7777));
     EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuMemAllocFromPoolAsync(&p, 16, nullptr, stream));
@@ -542,10 +551,17 @@ TEST_F(MemPool, Access_IsTheDevicesAlways_AndChangesAreRefused)
     EXPECT_EQ(CU_MEM_ACCESS_FLAGS_PROT_NONE, f); // probe-pools.out: host 0
     CUmemAccessDesc rw = {dev, CU_MEM_ACCESS_FLAGS_PROT_READWRITE};
     EXPECT_OK(cuMemPoolSetAccess(pool, &rw, 1));
-    EXPECT_OK(cuMemPoolSetAccess(pool, nullptr, 0));
+    // The driver's codes (pool_probe.out).
+    EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuMemPoolSetAccess(pool, nullptr, 0));
     EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuMemPoolSetAccess(pool, nullptr, 1));
     CUmemAccessDesc none = {dev, CU_MEM_ACCESS_FLAGS_PROT_NONE};
-    EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuMemPoolSetAccess(pool, &none, 1));
+    EXPECT_CU(CUDA_ERROR_INVALID_DEVICE, cuMemPoolSetAccess(pool, &none, 1));
+    CUmemAccessDesc ro = {dev, CU_MEM_ACCESS_FLAGS_PROT_READ};
+    EXPECT_CU(CUDA_ERROR_NOT_SUPPORTED, cuMemPoolSetAccess(pool, &ro, 1));
+    CUmemAccessDesc hostrw = {host, CU_MEM_ACCESS_FLAGS_PROT_READWRITE};
+    EXPECT_CU(CUDA_ERROR_NOT_SUPPORTED, cuMemPoolSetAccess(pool, &hostrw, 1));
+    ASSERT_OK(cuMemPoolGetAccess(&f, pool, &dev));
+    EXPECT_EQ(CU_MEM_ACCESS_FLAGS_PROT_READWRITE, f); // nothing changed
     CUmemAccessDesc other = {{CU_MEM_LOCATION_TYPE_DEVICE, 1}, CU_MEM_ACCESS_FLAGS_PROT_READWRITE};
     EXPECT_CU(CUDA_ERROR_INVALID_DEVICE, cuMemPoolSetAccess(pool, &other, 1));
     CUmemAccessDesc bad = {dev, (CUmemAccess_flags)2};
@@ -616,6 +632,12 @@ TEST_F(PoolExport, ExportPointer_OfMemoryNotFromAnExportablePool_IsInvalidValue)
     ASSERT_OK(cuMemAllocFromPoolAsync(&fromdef, 4096, pool, stream));
     ASSERT_OK(cuMemAlloc(&plain, 4096));
     ASSERT_OK(cuMemAllocFromPoolAsync(&mine, 4096, xpool, stream));
+    // Not before the pool itself was exported (pool_ipc_probe.out).
+    EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuMemPoolExportPointer(&ed, mine));
+    EXPECT_DETAIL_HAS("not been exported");
+    int fd = -1;
+    ASSERT_OK(cuMemPoolExportToShareableHandle(&fd, xpool, CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, 0));
+    close(fd);
     EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuMemPoolExportPointer(&ed, fromdef)); // probe-pools.out
     EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuMemPoolExportPointer(&ed, plain));   // probe-pools.out
     EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuMemPoolExportPointer(&ed, 0));
@@ -680,7 +702,7 @@ TEST_F(PoolExport, Import_OfWhatIsNotAnExportedPool_IsInvalidValue)
     // Wrong types and flags, with a real pool fd.
     int fd = -1;
     ASSERT_OK(cuMemPoolExportToShareableHandle(&fd, xpool, fdt, 0));
-    EXPECT_CU(CUDA_ERROR_INVALID_VALUE,
+    EXPECT_CU(CUDA_ERROR_NOT_SUPPORTED, // the driver's code (pool_probe.out)
               cuMemPoolImportFromShareableHandle(&ip, (void *)(intptr_t)fd, CU_MEM_HANDLE_TYPE_WIN32, 0));
     EXPECT_CU(CUDA_ERROR_INVALID_VALUE,
               cuMemPoolImportFromShareableHandle(&ip, (void *)(intptr_t)fd, CU_MEM_HANDLE_TYPE_NONE, 0));
@@ -711,6 +733,9 @@ TEST_F(PoolExport, ImportedPointers_ShareTheMemory_AndForgedOrStaleDataIsRefused
     CUdeviceptr imp = 0;
     ASSERT_OK(cuMemPoolImportPointer(&imp, ip, &ed));
     EXPECT_NE(a, imp); // a mapping of its own
+    CUdeviceptr twice = 0;
+    ASSERT_OK(cuMemPoolImportPointer(&twice, ip, &ed));
+    EXPECT_EQ(imp, twice); // the same allocation again: the same pointer (pool_ipc_probe.out)
     unsigned int word = 0;
     ASSERT_OK(cuMemcpyDtoH(&word, imp, 4));
     EXPECT_EQ(0xabcdu, word);
@@ -766,6 +791,9 @@ TEST_F(PoolExport, ExportData_FromAnotherPool_IsInvalidValue)
     close(fd);
     CUdeviceptr a = 0, x = 0;
     ASSERT_OK(cuMemAllocFromPoolAsync(&a, 4096, other, stream));
+    int ofd = -1;
+    ASSERT_OK(cuMemPoolExportToShareableHandle(&ofd, other, CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, 0));
+    close(ofd);
     CUmemPoolPtrExportData ed;
     ASSERT_OK(cuMemPoolExportPointer(&ed, a));
     EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuMemPoolImportPointer(&x, ip, &ed));

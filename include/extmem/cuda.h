@@ -1257,16 +1257,16 @@ EXTMEM_API CUresult CUDAAPI cuMemGetAllocationPropertiesFromHandle(CUmemAllocati
  * kept up to the release threshold for reuse. Common codes: NOT_INITIALIZED before cuInit;
  * INVALID_CONTEXT without a current context where a stream is involved; INVALID_VALUE for a
  * NULL out-pointer, a pool handle that is NULL, destroyed or forged; INVALID_DEVICE for a device
- * other than 0; INVALID_HANDLE for a destroyed or forged stream. */
+ * argument other than 0; INVALID_HANDLE for a destroyed or forged stream. */
 EXTMEM_API CUresult CUDAAPI cuDeviceGetDefaultMemPool(CUmemoryPool *pool_out, CUdevice dev);
 EXTMEM_API CUresult CUDAAPI cuDeviceGetMemPool(CUmemoryPool *pool, CUdevice dev);
 /* INVALID_VALUE: an imported pool, or one of another location (a HOST pool). */
 EXTMEM_API CUresult CUDAAPI cuDeviceSetMemPool(CUdevice dev, CUmemoryPool pool);
 /* INVALID_VALUE: pool or poolProps NULL; allocType not PINNED; handleTypes with a bit other
- * than this platform's (POSIX_FILE_DESCRIPTOR; WIN32 on Windows); location not DEVICE, HOST or
- * HOST_NUMA 0; usage with unknown bits; reserved not zero. INVALID_DEVICE: a device other than 0.
- * NOT_SUPPORTED: usage CU_MEM_POOL_CREATE_USAGE_HW_DECOMPRESS. maxSize, when not 0, caps the
- * bytes the pool holds (an allocation past it is OUT_OF_MEMORY). */
+ * than this platform's (POSIX_FILE_DESCRIPTOR; WIN32 on Windows) and fabric; location not
+ * DEVICE 0, HOST or HOST_NUMA 0; reserved not zero. NOT_SUPPORTED: fabric handles; usage
+ * CU_MEM_POOL_CREATE_USAGE_HW_DECOMPRESS (other usage bits are ignored, as by the driver).
+ * maxSize is kept but caps nothing, as on the driver. */
 EXTMEM_API CUresult CUDAAPI cuMemPoolCreate(CUmemoryPool *pool, const CUmemPoolProps *poolProps);
 /* Memory still handed out stays usable until freed. INVALID_VALUE: the default pool. */
 EXTMEM_API CUresult CUDAAPI cuMemPoolDestroy(CUmemoryPool pool);
@@ -1277,12 +1277,14 @@ EXTMEM_API CUresult CUDAAPI cuMemPoolTrimTo(CUmemoryPool pool, size_t minBytesTo
  * USED_MEM_CURRENT; setting a high mark to anything but 0. */
 EXTMEM_API CUresult CUDAAPI cuMemPoolSetAttribute(CUmemoryPool pool, CUmemPool_attribute attr, void *value);
 EXTMEM_API CUresult CUDAAPI cuMemPoolGetAttribute(CUmemoryPool pool, CUmemPool_attribute attr, void *value);
-/* INVALID_VALUE: map NULL with count > 0; a location other than device 0; flags not a
- * CUmemAccess_flags; removing the pool's own device's access. */
+/* Access cannot change on the software device: asking for what is already so succeeds.
+ * INVALID_VALUE: map NULL (even with count 0); a location type other than DEVICE or HOST; flags
+ * not a CUmemAccess_flags. INVALID_DEVICE: a device other than 0; taking the device's own
+ * access away. NOT_SUPPORTED: read-only device access; host access to a device pool. */
 EXTMEM_API CUresult CUDAAPI cuMemPoolSetAccess(CUmemoryPool pool, const CUmemAccessDesc *map, size_t count);
 EXTMEM_API CUresult CUDAAPI cuMemPoolGetAccess(CUmemAccess_flags *flags, CUmemoryPool memPool, CUmemLocation *location);
-/* From the device's current pool. INVALID_VALUE: bytesize 0 (*dptr written 0).
- * OUT_OF_MEMORY: the memory cannot be had, or the pool's maxSize would be passed. */
+/* From the device's current pool. bytesize 0: SUCCESS with *dptr 0, as on the driver.
+ * INVALID_VALUE: an imported pool. OUT_OF_MEMORY: the memory cannot be had. */
 EXTMEM_API CUresult CUDAAPI cuMemAllocAsync(CUdeviceptr *dptr, size_t bytesize, CUstream hStream);
 EXTMEM_API CUresult CUDAAPI cuMemAllocFromPoolAsync(CUdeviceptr *dptr, size_t bytesize, CUmemoryPool pool,
                                                     CUstream hStream);
@@ -1296,15 +1298,18 @@ EXTMEM_API CUresult CUDAAPI cuMemPoolExportToShareableHandle(void *handle_out, C
                                                              CUmemAllocationHandleType handleType,
                                                              unsigned long long flags);
 /* The caller's fd stays the caller's (it is not closed). INVALID_VALUE: not an fd of an
- * exported extmem pool; flags not 0; handleType not this platform's. */
+ * exported extmem pool (the driver: UNKNOWN); flags not 0; handleType not a handle type.
+ * NOT_SUPPORTED: another platform's handle type. */
 EXTMEM_API CUresult CUDAAPI cuMemPoolImportFromShareableHandle(CUmemoryPool *pool_out, void *handle,
                                                                CUmemAllocationHandleType handleType,
                                                                unsigned long long flags);
-/* INVALID_VALUE: ptr is not in a live allocation of an exportable pool of this process. */
+/* INVALID_VALUE: ptr is not the start of a live allocation of an exportable pool of this
+ * process, or the pool has not been exported (cuMemPoolExportToShareableHandle) yet. */
 EXTMEM_API CUresult CUDAAPI cuMemPoolExportPointer(CUmemPoolPtrExportData *shareData_out, CUdeviceptr ptr);
 /* INVALID_VALUE: pool is not an imported pool; shareData is not the export data of a live
  * allocation of that pool (forged, of another pool, freed by the exporter, or the exporter
- * exited). Free the pointer with cuMemFree or cuMemFreeAsync. */
+ * exited). The same allocation imported again is the same pointer. Free it with cuMemFree or
+ * cuMemFreeAsync. */
 EXTMEM_API CUresult CUDAAPI cuMemPoolImportPointer(CUdeviceptr *ptr_out, CUmemoryPool pool,
                                                    CUmemPoolPtrExportData *shareData);
 

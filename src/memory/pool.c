@@ -93,10 +93,12 @@ struct mempool {
     os_mutex lock; /* guards what follows */
     CUmemPoolProps props;
     bool is_default, imported, destroyed;
+    bool exported; /* cuMemPoolExportToShareableHandle has given it out (under lock) */
     int reuse[3]; /* CU_MEMPOOL_ATTR_REUSE_*: kept and reported (see pool_reuse below) */
     uint64_t release_threshold;
     uint64_t reserved, reserved_high, used, used_high;
     struct list_node cached; /* struct pool_block.pool_node: freed, kept for reuse */
+    struct list_node imports; /* imported pools: struct pool_import.node, the live imports */
     struct list_node all;    /* pools_all */
     /* Exportable or imported: the shared page. */
     os_memory page_mem;
@@ -117,6 +119,9 @@ struct pool_block {
 struct pool_import {
     struct range r;
     struct mempool *pool; /* a reference */
+    struct list_node node; /* pool->imports */
+    uint32_t slot;
+    uint8_t token[16];
 };
 
 static os_mutex pools_lock = OS_MUTEX_INITIALIZER;
@@ -173,6 +178,7 @@ static struct mempool *pool_new(const CUmemPoolProps *props)
     p->props = *props;
     p->reuse[0] = p->reuse[1] = p->reuse[2] = 1; /* the driver's defaults (probe-pools.out) */
     list_init(&p->cached);
+    list_init(&p->imports);
     list_init(&p->all);
     device_set_sync_hook(pool_synced);
     return p;
@@ -466,13 +472,8 @@ static CUresult alloc_from(const char *fn, struct mempool *p, struct target *t, 
         *dptr = (CUdeviceptr)b->r.base;
         return CUDA_SUCCESS;
     }
-    size_t need = round_page(bytesize);
-    if (p->props.maxSize && (need > p->props.maxSize || p->reserved > p->props.maxSize - need)) {
-        uint64_t held = p->reserved;
-        os_mutex_unlock(&p->lock);
-        return fail(CUDA_ERROR_OUT_OF_MEMORY, "%s: %zu more bytes would pass the pool's maxSize %zu (it holds %llu)",
-                    fn, need, p->props.maxSize, (unsigned long long)held);
-    }
+    /* maxSize is kept, not enforced: the driver gave a 3 MiB allocation from a pool of maxSize
+     * 2 MiB (pool_probe.out), so a cap here would refuse what the driver allows. */
     os_mutex_unlock(&p->lock);
     if (!(b = calloc(1, sizeof(*b))))
         return fail(CUDA_ERROR_OUT_OF_MEMORY, "%s: out of host memory for the allocation record", fn);
@@ -507,8 +508,6 @@ static CUresult alloc_async(const char *fn, CUdeviceptr *dptr, size_t bytesize, 
     struct mempool *p = NULL;
     if (!dptr)
         r = fail(CUDA_ERROR_INVALID_VALUE, "%s: dptr is NULL", fn);
-    else if (bytesize == 0)
-        r = fail(CUDA_ERROR_INVALID_VALUE, "%s: bytesize is 0: an allocation has at least one byte", fn);
     else if (named)
         r = pool_lookup(fn, handle, &p);
     else if (!(p = pool_current()))
@@ -516,8 +515,9 @@ static CUresult alloc_async(const char *fn, CUdeviceptr *dptr, size_t bytesize, 
     if (!r && p->imported)
         r = fail(CUDA_ERROR_INVALID_VALUE, "%s: the pool was imported from another process: its memory comes only "
                  "through cuMemPoolImportPointer", fn);
-    /* The allocation is usable at once: the memory exists before the stream reaches it. */
-    if (!r)
+    /* The allocation is usable at once: the memory exists before the stream reaches it. A
+     * size of 0 gives 0 and success, as on the driver (docs/probes/pools/pool_probe.out). */
+    if (!r && bytesize)
         r = alloc_from(fn, p, &t, bytesize, dptr);
     target_put(&t);
     /* Freed memory kept above the release threshold goes back to the system here, where the
@@ -625,7 +625,10 @@ static CUresult check_location(const char *fn, const CUmemLocation *loc, const c
 {
     switch (loc->type) {
     case CU_MEM_LOCATION_TYPE_DEVICE:
-        return device_check(fn, loc->id);
+        if (loc->id != 0) /* the driver's code here (pool_probe.out), not INVALID_DEVICE */
+            return fail(CUDA_ERROR_INVALID_VALUE, "%s: %s names device %d: the software device is device 0", fn, what,
+                        loc->id);
+        return CUDA_SUCCESS;
     case CU_MEM_LOCATION_TYPE_HOST:
         return CUDA_SUCCESS; /* the id is ignored, as the driver ignores it */
     case CU_MEM_LOCATION_TYPE_HOST_NUMA:
@@ -676,16 +679,19 @@ CUresult CUDAAPI cuMemPoolCreate(CUmemoryPool *pool, const CUmemPoolProps *poolP
         return fail(CUDA_ERROR_INVALID_VALUE, "%s: allocType is %d: only CU_MEM_ALLOCATION_TYPE_PINNED (1) is supported",
                     fn, (int)poolProps->allocType);
     unsigned int types = (unsigned int)poolProps->handleTypes;
-    /* The driver refuses a handle type it does not know (0x40: probe-pools.out); extmem also
-     * refuses those it cannot make here (the other platform's, KMT, fabric). */
+    /* The driver refuses a handle type it does not know (0x40: probe-pools.out) and the other
+     * platform's (WIN32, KMT on Linux: pool_probe.out); fabric handles it makes where the
+     * machine has them, and the software device has none (attribute 128 is 0). */
+    if (types & CU_MEM_HANDLE_TYPE_FABRIC)
+        return fail(CUDA_ERROR_NOT_SUPPORTED, "%s: handleTypes has CU_MEM_HANDLE_TYPE_FABRIC: the software device has "
+                    "no fabric (multi-node NVLink) handles", fn);
     if (types & ~NATIVE_TYPE)
         return fail(CUDA_ERROR_INVALID_VALUE, "%s: handleTypes 0x%x: only CU_MEM_HANDLE_TYPE_NONE and %s are supported "
                     "on this platform", fn, types, NATIVE_NAME);
     CUresult r = check_location(fn, &poolProps->location, "location");
     if (r)
         return r;
-    if (poolProps->usage & ~(unsigned)CU_MEM_POOL_CREATE_USAGE_HW_DECOMPRESS)
-        return fail(CUDA_ERROR_INVALID_VALUE, "%s: usage 0x%x has unknown bits", fn, (unsigned)poolProps->usage);
+    /* Unknown usage bits are ignored, as the driver ignores them (pool_probe.out: 0x100). */
     if (poolProps->usage & CU_MEM_POOL_CREATE_USAGE_HW_DECOMPRESS)
         return fail(CUDA_ERROR_NOT_SUPPORTED, "%s: usage CU_MEM_POOL_CREATE_USAGE_HW_DECOMPRESS: the software device "
                     "has no decompression engine", fn);
@@ -875,7 +881,10 @@ static bool host_location(CUmemLocationType t)
 /* Who reaches a pool's memory is fixed on the software device: the device always (all memory
  * is its memory), the host side as the pool's location says (a host pool's memory is the
  * host's; a device pool's is not, to the driver: GetAccess answers NONE there, probe-pools.out).
- * SetAccess accepts what is so already and refuses any change it could not make true. */
+ * SetAccess accepts what is so already and refuses a change with the driver's codes for it
+ * (pool_probe.out: the device's own access set to NONE is INVALID_DEVICE, to READ
+ * NOT_SUPPORTED; host access to a device pool NOT_SUPPORTED), which extmem could not make true
+ * anyway. */
 static CUmemAccess_flags pool_access(const struct mempool *p, CUmemLocationType t)
 {
     if (t == CU_MEM_LOCATION_TYPE_DEVICE || host_location(p->props.location.type))
@@ -891,23 +900,28 @@ CUresult CUDAAPI cuMemPoolSetAccess(CUmemoryPool pool, const CUmemAccessDesc *ma
     CUresult r = pool_lookup(fn, pool, &p);
     if (r)
         return r;
-    if (!map && count)
-        r = fail(CUDA_ERROR_INVALID_VALUE, "%s: map is NULL and count is %zu", fn, count);
+    if (!map) /* even with count 0, as the driver answers */
+        r = fail(CUDA_ERROR_INVALID_VALUE, "%s: map is NULL", fn);
     for (size_t i = 0; !r && i < count; ++i) {
         const CUmemAccessDesc *d = &map[i];
         unsigned int f = (unsigned int)d->flags;
+        bool device = d->location.type == CU_MEM_LOCATION_TYPE_DEVICE;
         if (f != CU_MEM_ACCESS_FLAGS_PROT_NONE && f != CU_MEM_ACCESS_FLAGS_PROT_READ &&
             f != CU_MEM_ACCESS_FLAGS_PROT_READWRITE)
             r = fail(CUDA_ERROR_INVALID_VALUE, "%s: map[%zu].flags %u is not a CUmemAccess_flags", fn, i, f);
-        else if (d->location.type != CU_MEM_LOCATION_TYPE_DEVICE && !host_location(d->location.type))
+        else if (!device && !host_location(d->location.type))
             r = fail(CUDA_ERROR_INVALID_VALUE, "%s: map[%zu].location type %d is not DEVICE or HOST", fn, i,
                      (int)d->location.type);
-        else if (d->location.type == CU_MEM_LOCATION_TYPE_DEVICE && (r = device_check(fn, d->location.id)))
+        else if (device && (r = device_check(fn, d->location.id)))
             ;
-        else if (f != (unsigned int)pool_access(p, d->location.type))
-            r = fail(CUDA_ERROR_INVALID_VALUE, "%s: map[%zu] asks for access %u from the %s, which the software device "
-                     "cannot give: the pool's memory is %s there", fn, i, f,
-                     d->location.type == CU_MEM_LOCATION_TYPE_DEVICE ? "device" : "host",
+        else if (f == (unsigned int)pool_access(p, d->location.type))
+            ;
+        else if (device && f == CU_MEM_ACCESS_FLAGS_PROT_NONE)
+            r = fail(CUDA_ERROR_INVALID_DEVICE, "%s: map[%zu] takes the device's access to its own pool's memory away, "
+                     "which the driver refuses", fn, i);
+        else
+            r = fail(CUDA_ERROR_NOT_SUPPORTED, "%s: map[%zu] asks for access %u from the %s: the pool's memory is %s "
+                     "there, and the software device cannot change that", fn, i, f, device ? "device" : "host",
                      pool_access(p, d->location.type) ? "always read-write" : "not mapped for the host by CUDA");
     }
     pool_release(p);
@@ -1026,6 +1040,11 @@ CUresult CUDAAPI cuMemPoolExportToShareableHandle(void *handle_out, CUmemoryPool
     }
     os_handle dup;
     int err = os_memory_export(&p->page_mem, &dup);
+    if (!err) {
+        os_mutex_lock(&p->lock);
+        p->exported = true;
+        os_mutex_unlock(&p->lock);
+    }
     pool_release(p);
     if (err) {
         char text[128];
@@ -1043,9 +1062,14 @@ CUresult CUDAAPI cuMemPoolImportFromShareableHandle(CUmemoryPool *pool_out, void
     REQUIRE_INIT(fn);
     if (!pool_out)
         return fail(CUDA_ERROR_INVALID_VALUE, "%s: pool_out is NULL", fn);
-    if ((unsigned int)handleType != NATIVE_TYPE)
-        return fail(CUDA_ERROR_INVALID_VALUE, "%s: handleType %d: only %s exists on this platform", fn, (int)handleType,
-                    NATIVE_NAME);
+    unsigned int type = (unsigned int)handleType;
+    const unsigned int known = CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR | CU_MEM_HANDLE_TYPE_WIN32 |
+                               CU_MEM_HANDLE_TYPE_WIN32_KMT | CU_MEM_HANDLE_TYPE_FABRIC;
+    /* A handle type of another platform is NOT_SUPPORTED, as the driver answers WIN32 on Linux
+     * (pool_probe.out); what is no handle type at all is INVALID_VALUE. */
+    if (type != NATIVE_TYPE)
+        return fail(type && !(type & (type - 1)) && (type & known) ? CUDA_ERROR_NOT_SUPPORTED : CUDA_ERROR_INVALID_VALUE,
+                    "%s: handleType %d: only %s exists on this platform", fn, (int)handleType, NATIVE_NAME);
     if (flags != 0)
         return fail(CUDA_ERROR_INVALID_VALUE, "%s: flags is 0x%llx: it must be 0", fn, flags);
     os_handle h;
@@ -1145,7 +1169,12 @@ CUresult CUDAAPI cuMemPoolExportPointer(CUmemPoolPtrExportData *shareData_out, C
     if (!r) {
         struct mempool *p = b->pool;
         os_mutex_lock(&p->lock);
-        if (b->slot < 0) {
+        /* The driver exports pointers only of a pool it has exported itself
+         * (pool_ipc_probe.out: before cuMemPoolExportToShareableHandle, INVALID_VALUE). */
+        if (!p->exported)
+            r = fail(CUDA_ERROR_INVALID_VALUE, "%s: the pool has not been exported yet "
+                     "(cuMemPoolExportToShareableHandle): its pointers cannot be", fn);
+        else if (b->slot < 0) {
             int i = 0;
             while (i < (int)PAGE_SLOTS && p->slot_used[i])
                 ++i;
@@ -1206,6 +1235,9 @@ static bool slot_read(const struct pool_page *page, uint32_t i, struct pool_slot
 static void import_gone(struct range *r)
 {
     struct pool_import *im = (struct pool_import *)r;
+    os_mutex_lock(&im->pool->lock);
+    list_del(&im->node);
+    os_mutex_unlock(&im->pool->lock);
     os_memory_close(&im->r.mem);
     pool_release(im->pool);
     free(im);
@@ -1243,6 +1275,19 @@ CUresult CUDAAPI cuMemPoolImportPointer(CUdeviceptr *ptr_out, CUmemoryPool pool,
                  "data is forged)", fn);
     }
     if (r)
+        goto out_pool;
+    /* The same allocation imported again is the same pointer, as on the driver
+     * (pool_ipc_probe.out); one cuMemFree frees it. */
+    os_mutex_lock(&p->lock);
+    for (struct list_node *n = p->imports.next; n != &p->imports; n = n->next) {
+        struct pool_import *have = list_entry(n, struct pool_import, node);
+        if (have->slot == e.slot && memcmp(have->token, e.token, 16) == 0) {
+            *ptr_out = (CUdeviceptr)have->r.base;
+            break;
+        }
+    }
+    os_mutex_unlock(&p->lock);
+    if (*ptr_out)
         goto out_pool;
     /* Reach the block's memory object in the exporter as IPC does, and check what it is. */
     uint32_t pid = p->page->h.pid;
@@ -1296,7 +1341,12 @@ CUresult CUDAAPI cuMemPoolImportPointer(CUdeviceptr *ptr_out, CUmemoryPool pool,
     memcpy(im->r.nonce, s.nonce, 16);
     im->r.free = import_gone;
     im->r.pool = p->base.handle;
+    im->slot = e.slot;
+    memcpy(im->token, e.token, 16);
     im->pool = p; /* the import keeps the lookup's reference */
+    os_mutex_lock(&p->lock);
+    list_add(&p->imports, &im->node);
+    os_mutex_unlock(&p->lock);
     p = NULL;
     *ptr_out = (CUdeviceptr)im->r.base;
     mem_register(ctx, &im->r);
