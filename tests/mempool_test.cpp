@@ -1036,6 +1036,41 @@ TEST_F(PoolExport, Runtime_ExportsAndImportsPointersInOneProcess)
 
 // ---- Concurrency ----
 
+TEST_F(MemPool, ASynchronisation_NeverWaitsForAnotherThreadsSubmission_ToGiveMemoryBack)
+{
+    // Memory above the threshold (0) waits in the pool for a synchronisation.
+    CUdeviceptr p = 0;
+    ASSERT_OK(cuMemAllocFromPoolAsync(&p, 1 << 20, pool, stream));
+    ASSERT_OK(cuMemFreeAsync(p, stream));
+    while (cuStreamQuery(stream) == CUDA_ERROR_NOT_READY)
+        std::this_thread::yield();
+    ASSERT_EQ(1u << 20, attr(pool, CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT));
+    // Another thread's synchronous copy waits, inside its submission, for a host function that
+    // only this thread's later step lets finish.
+    CUstream blocked;
+    ASSERT_OK(cuStreamCreate(&blocked, 0));
+    std::atomic<int> go{0}, copied{0};
+    ASSERT_OK(cuLaunchHostFunc(blocked, wait_for_flag, &go));
+    CUdeviceptr word = 0;
+    ASSERT_OK(cuMemAlloc(&word, 4));
+    std::thread other([&] {
+        cuCtxSetCurrent(ctx);
+        unsigned int v = 0;
+        if (cuMemcpyDtoH(&v, word, 4) == CUDA_SUCCESS) // the legacy stream: after `blocked`
+            copied = 1;
+    });
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    EXPECT_OK(cuStreamSynchronize(stream)); // must return: the release is tried, never waited for
+    EXPECT_EQ(1u << 20, attr(pool, CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT)); // still held
+    go = 1;
+    other.join();
+    EXPECT_EQ(1, copied.load());
+    EXPECT_OK(cuStreamSynchronize(blocked));
+    EXPECT_EQ(0u, attr(pool, CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT)); // now it could
+    EXPECT_OK(cuStreamDestroy(blocked));
+    EXPECT_OK(cuMemFree(word));
+}
+
 TEST_F(MemPool, ManyThreads_AllocAndFreeAsyncOnTheirStreams_AndTheCountersEndAtZero)
 {
     const int threads = 6, rounds = 150;

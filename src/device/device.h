@@ -204,7 +204,7 @@ CUresult device_release_begin(const char *fn);
 void device_release_end(void);
 /* device_release_begin's hold, but only where it need not wait: true (held: device_release_end
  * follows) when no work is queued on any stream of the device; false in device work, inside a
- * submission, or while work is queued. */
+ * submission, while another thread submits, or while work is queued. */
 bool device_release_try(void);
 /* A program's synchronisation points (cuStreamSynchronize, cuEventSynchronize, cuCtxSynchronize,
  * src/exec) call device_synced after their wait, outside any submission; a subsystem above may

@@ -173,9 +173,10 @@ void device_release_end(void) { os_rwlock_unlock(&submit_lock); }
 
 bool device_release_try(void)
 {
-    if (on_device_thread || submit_depth)
+    /* Never waits, not even for the lock: a submission holding it may be waiting for work that
+     * waits for this very thread (a host function the caller releases after its synchronisation). */
+    if (on_device_thread || submit_depth || !os_rwlock_try_write(&submit_lock))
         return false;
-    os_rwlock_write(&submit_lock);
     const struct device_stream_ops *ops = atomic_load(&device.stream_ops);
     os_mutex_lock(&device.lock);
     bool idle = !ops || ops->idle(&device.streams);

@@ -409,7 +409,7 @@ void pool_context_gone(struct ctx *ctx)
  * work is queued on the device at all (so none can touch what goes); otherwise at a later one. */
 static void pool_synced(void)
 {
-    if (!atomic_exchange(&pools_may_release, false))
+    if (!atomic_load(&pools_may_release) || !atomic_exchange(&pools_may_release, false))
         return;
     if (!device_release_try()) {
         atomic_store(&pools_may_release, true);
