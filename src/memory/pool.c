@@ -16,10 +16,12 @@
  * allocation of about its size reuses it. A free never unmaps memory in a stream's thread: the
  * cache gives memory above the release threshold back to the system where nothing queued can
  * still touch it: at the program's synchronisation points (cuStreamSynchronize,
- * cuEventSynchronize, cuCtxSynchronize, and a default stream's cuMemFreeAsync) when no work is
- * queued anywhere on the device, as the driver releases at synchronisation; and in calls that
- * first wait for the device's queued work as cuMemFree does (cuMemPoolTrimTo, an allocation that
- * finds the cache over the threshold, the pool's destruction, the context's teardown).
+ * cuEventSynchronize, cuCtxSynchronize, and a default stream's cuMemFreeAsync) and at an
+ * allocation that cannot reuse what the cache holds, when no work is queued anywhere on the
+ * device and no other thread is submitting (these never wait: another thread's submission may be
+ * waiting for the caller), as the driver releases at synchronisation; and in calls that first
+ * wait for the device's queued work as cuMemFree does (cuMemPoolTrimTo, the pool's destruction,
+ * the context's teardown).
  *
  * An exportable pool (handleTypes has this platform's handle type) has a page of shared memory
  * of its own, a memfd named "extmem-pool-<nonce>": cuMemPoolExportToShareableHandle gives the
@@ -357,11 +359,17 @@ static bool pool_has_excess(struct mempool *p, uint64_t keep)
     return excess;
 }
 
-/* Releases what p keeps above `keep`, and the orphans, after waiting for the device's queued
- * work (device_release_begin: refused in device work). */
-static CUresult pool_trim(const char *fn, struct mempool *p, uint64_t keep)
+/* Releases what p keeps above `keep`, and the orphans, once no queued work can touch them:
+ * `wait`: after waiting for the device's queued work (device_release_begin: refused in device
+ * work); otherwise only where nothing is queued and no other thread submits (device_release_try),
+ * doing nothing (CUDA_ERROR_NOT_READY) where something is. */
+static CUresult pool_trim(const char *fn, struct mempool *p, uint64_t keep, bool wait)
 {
-    CUresult r = device_release_begin(fn);
+    CUresult r = CUDA_SUCCESS;
+    if (wait)
+        r = device_release_begin(fn);
+    else if (!device_release_try())
+        r = CUDA_ERROR_NOT_READY;
     if (r)
         return r;
     struct list_node out;
@@ -520,14 +528,15 @@ static CUresult alloc_async(const char *fn, CUdeviceptr *dptr, size_t bytesize, 
     if (!r && bytesize)
         r = alloc_from(fn, p, &t, bytesize, dptr);
     target_put(&t);
-    /* Freed memory kept above the release threshold goes back to the system here, where the
-     * call may wait for the device (not in device work, which frees nothing here). */
+    /* Freed memory kept above the release threshold that this allocation could not reuse goes
+     * back to the system here, if nothing queued can touch it now; the call never waits for it
+     * (another thread's submission may be waiting for this one). */
     if (!r && !device_thread()) {
         os_mutex_lock(&p->lock);
         uint64_t keep = p->release_threshold;
         os_mutex_unlock(&p->lock);
         if (pool_has_excess(p, keep))
-            pool_trim(fn, p, keep);
+            pool_trim(fn, p, keep, false);
     }
     if (p)
         pool_release(p);
@@ -764,7 +773,7 @@ CUresult CUDAAPI cuMemPoolTrimTo(CUmemoryPool pool, size_t minBytesToKeep)
     CUresult r = pool_lookup(fn, pool, &p);
     if (r)
         return r;
-    r = pool_trim(fn, p, minBytesToKeep);
+    r = pool_trim(fn, p, minBytesToKeep, true);
     pool_release(p);
     return r;
 }
