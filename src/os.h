@@ -183,6 +183,8 @@ void os_mutex_lock(os_mutex *m);
 void os_mutex_unlock(os_mutex *m);
 void os_rwlock_read(os_rwlock *l);
 void os_rwlock_write(os_rwlock *l);
+/* os_rwlock_write only where it need not wait: false when another thread holds the lock. */
+bool os_rwlock_try_write(os_rwlock *l);
 void os_rwlock_unlock(os_rwlock *l);
 void os_cond_init(os_cond *c);
 void os_cond_destroy(os_cond *c);

@@ -99,6 +99,9 @@
 #define cuStreamIsCapturing       EXTMEM_PTSZ(cuStreamIsCapturing)
 #define cuLaunchKernel            EXTMEM_PTSZ(cuLaunchKernel)
 #define cuLaunchKernelEx          EXTMEM_PTSZ(cuLaunchKernelEx)
+#define cuMemAllocAsync           EXTMEM_PTSZ(cuMemAllocAsync)
+#define cuMemAllocFromPoolAsync   EXTMEM_PTSZ(cuMemAllocFromPoolAsync)
+#define cuMemFreeAsync            EXTMEM_PTSZ(cuMemFreeAsync)
 #define cuSignalExternalSemaphoresAsync EXTMEM_PTSZ(cuSignalExternalSemaphoresAsync)
 #define cuWaitExternalSemaphoresAsync   EXTMEM_PTSZ(cuWaitExternalSemaphoresAsync)
 #endif
@@ -1018,6 +1021,39 @@ typedef struct CUmemAccessDesc_st {
 } CUmemAccessDesc_v1;
 typedef CUmemAccessDesc_v1 CUmemAccessDesc;
 
+/* ---- Memory pools (stream-ordered allocation) ---- */
+typedef struct CUmemPoolHandle_st *CUmemoryPool;
+
+typedef enum CUmemPool_attribute_enum {
+    CU_MEMPOOL_ATTR_REUSE_FOLLOW_EVENT_DEPENDENCIES = 1,  /* int: 0 or 1 */
+    CU_MEMPOOL_ATTR_REUSE_ALLOW_OPPORTUNISTIC = 2,        /* int */
+    CU_MEMPOOL_ATTR_REUSE_ALLOW_INTERNAL_DEPENDENCIES = 3, /* int */
+    CU_MEMPOOL_ATTR_RELEASE_THRESHOLD = 4,                /* cuuint64_t: bytes kept when freed */
+    CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT = 5,             /* cuuint64_t, read only */
+    CU_MEMPOOL_ATTR_RESERVED_MEM_HIGH = 6,                /* cuuint64_t, reset with 0 */
+    CU_MEMPOOL_ATTR_USED_MEM_CURRENT = 7,                 /* cuuint64_t, read only */
+    CU_MEMPOOL_ATTR_USED_MEM_HIGH = 8                     /* cuuint64_t, reset with 0 */
+} CUmemPool_attribute;
+
+#define CU_MEM_POOL_CREATE_USAGE_HW_DECOMPRESS 0x2
+
+typedef struct CUmemPoolProps_st {
+    CUmemAllocationType allocType;         /* CU_MEM_ALLOCATION_TYPE_PINNED */
+    CUmemAllocationHandleType handleTypes; /* what the pool may be exported as */
+    CUmemLocation location;
+    void *win32SecurityAttributes;         /* Windows: guards exported NT handles */
+    size_t maxSize;                        /* 0: no limit of the pool's own */
+    unsigned short usage;
+    unsigned char reserved[54];            /* zero */
+} CUmemPoolProps_v1;
+typedef CUmemPoolProps_v1 CUmemPoolProps;
+
+/* What cuMemPoolExportPointer writes and cuMemPoolImportPointer reads: opaque. */
+typedef struct CUmemPoolPtrExportData_st {
+    unsigned char reserved[64];
+} CUmemPoolPtrExportData_v1;
+typedef CUmemPoolPtrExportData_v1 CUmemPoolPtrExportData;
+
 /* ===================================================================================
  * Entry points. "Returns" lists every code and its exact condition; any call also
  * returns CUDA_ERROR_NOT_INITIALIZED before cuInit, and calls that work in a context
@@ -1279,6 +1315,69 @@ EXTMEM_API CUresult CUDAAPI cuMemImportFromShareableHandle(CUmemGenericAllocatio
 EXTMEM_API CUresult CUDAAPI cuMemRetainAllocationHandle(CUmemGenericAllocationHandle *handle, void *addr);
 EXTMEM_API CUresult CUDAAPI cuMemGetAllocationPropertiesFromHandle(CUmemAllocationProp *prop,
                                                                    CUmemGenericAllocationHandle handle);
+
+/* ---- Memory pools (docs/memory-pools.md) ----
+ * Each device has a default pool (not exportable, never destroyed) and a current pool, the one
+ * cuMemAllocAsync takes from. An allocation is usable at once; cuMemFreeAsync gives the memory
+ * back to its pool only once the work queued on the stream before it has run. Freed memory is
+ * kept up to the release threshold for reuse. Common codes: NOT_INITIALIZED before cuInit;
+ * INVALID_CONTEXT without a current context where a stream is involved; INVALID_VALUE for a
+ * NULL out-pointer, a pool handle that is NULL, destroyed or forged; INVALID_DEVICE for a device
+ * argument other than 0; INVALID_HANDLE for a destroyed or forged stream. */
+EXTMEM_API CUresult CUDAAPI cuDeviceGetDefaultMemPool(CUmemoryPool *pool_out, CUdevice dev);
+EXTMEM_API CUresult CUDAAPI cuDeviceGetMemPool(CUmemoryPool *pool, CUdevice dev);
+/* INVALID_VALUE: an imported pool, or one of another location (a HOST pool). */
+EXTMEM_API CUresult CUDAAPI cuDeviceSetMemPool(CUdevice dev, CUmemoryPool pool);
+/* INVALID_VALUE: pool or poolProps NULL; allocType not PINNED; handleTypes with a bit other
+ * than this platform's (POSIX_FILE_DESCRIPTOR; WIN32 on Windows) and fabric; location not
+ * DEVICE 0, HOST or HOST_NUMA 0; reserved not zero. NOT_SUPPORTED: fabric handles; usage
+ * CU_MEM_POOL_CREATE_USAGE_HW_DECOMPRESS (other usage bits are ignored, as by the driver).
+ * maxSize is kept but caps nothing, as on the driver. */
+EXTMEM_API CUresult CUDAAPI cuMemPoolCreate(CUmemoryPool *pool, const CUmemPoolProps *poolProps);
+/* Memory still handed out stays usable until freed. INVALID_VALUE: the default pool. */
+EXTMEM_API CUresult CUDAAPI cuMemPoolDestroy(CUmemoryPool pool);
+/* Releases freed memory the pool keeps until at most minBytesToKeep remain held (waits for the
+ * device's queued work first, as cuMemFree does). */
+EXTMEM_API CUresult CUDAAPI cuMemPoolTrimTo(CUmemoryPool pool, size_t minBytesToKeep);
+/* INVALID_VALUE: value NULL; attr not a CUmemPool_attribute; setting RESERVED_MEM_CURRENT or
+ * USED_MEM_CURRENT; setting a high mark to anything but 0. */
+EXTMEM_API CUresult CUDAAPI cuMemPoolSetAttribute(CUmemoryPool pool, CUmemPool_attribute attr, void *value);
+EXTMEM_API CUresult CUDAAPI cuMemPoolGetAttribute(CUmemoryPool pool, CUmemPool_attribute attr, void *value);
+/* Access cannot change on the software device: asking for what is already so succeeds.
+ * INVALID_VALUE: map NULL (even with count 0); a location type other than DEVICE or HOST; flags
+ * not a CUmemAccess_flags. INVALID_DEVICE: a device other than 0; taking the device's own
+ * access away. NOT_SUPPORTED: read-only device access; host access to a device pool. */
+EXTMEM_API CUresult CUDAAPI cuMemPoolSetAccess(CUmemoryPool pool, const CUmemAccessDesc *map, size_t count);
+EXTMEM_API CUresult CUDAAPI cuMemPoolGetAccess(CUmemAccess_flags *flags, CUmemoryPool memPool, CUmemLocation *location);
+/* From the device's current pool. bytesize 0: SUCCESS with *dptr 0, as on the driver.
+ * INVALID_VALUE: an imported pool. OUT_OF_MEMORY: the memory cannot be had. */
+EXTMEM_API CUresult CUDAAPI cuMemAllocAsync(CUdeviceptr *dptr, size_t bytesize, CUstream hStream);
+EXTMEM_API CUresult CUDAAPI cuMemAllocFromPoolAsync(CUdeviceptr *dptr, size_t bytesize, CUmemoryPool pool,
+                                                    CUstream hStream);
+/* INVALID_VALUE: dptr is not the start of a live allocation (or already being freed). Memory of
+ * cuMemAlloc and imported pool pointers are freed as cuMemFree frees them (after all queued work). */
+EXTMEM_API CUresult CUDAAPI cuMemFreeAsync(CUdeviceptr dptr, CUstream hStream);
+/* POSIX: handle_out points to an int that receives a new fd (close-on-exec), the caller's to
+ * close. INVALID_VALUE: the pool was not created with that handle type (the default pool never
+ * is); flags not 0; a type other than this platform's. */
+EXTMEM_API CUresult CUDAAPI cuMemPoolExportToShareableHandle(void *handle_out, CUmemoryPool pool,
+                                                             CUmemAllocationHandleType handleType,
+                                                             unsigned long long flags);
+/* The caller's fd stays the caller's (it is not closed). INVALID_VALUE: not an fd of an
+ * exported extmem pool (the driver: UNKNOWN); flags not 0; handleType not a handle type.
+ * NOT_SUPPORTED: another platform's handle type. */
+EXTMEM_API CUresult CUDAAPI cuMemPoolImportFromShareableHandle(CUmemoryPool *pool_out, void *handle,
+                                                               CUmemAllocationHandleType handleType,
+                                                               unsigned long long flags);
+/* INVALID_VALUE: ptr is not the start of a live allocation of an exportable pool of this
+ * process, or the pool has not been exported (cuMemPoolExportToShareableHandle) yet. */
+EXTMEM_API CUresult CUDAAPI cuMemPoolExportPointer(CUmemPoolPtrExportData *shareData_out, CUdeviceptr ptr);
+/* INVALID_VALUE: pool is not an imported pool; shareData is not the export data of a live
+ * allocation of that pool (forged, of another pool, freed by the exporter, or the exporter
+ * exited). The same allocation imported again is the same pointer. Free it with cuMemFree or
+ * cuMemFreeAsync. */
+EXTMEM_API CUresult CUDAAPI cuMemPoolImportPointer(CUdeviceptr *ptr_out, CUmemoryPool pool,
+                                                   CUmemPoolPtrExportData *shareData);
 
 /* ---- External memory (../shared/seeds/004_899ba516d5a0237d.txt, 001_a59e0c8da9f21121.txt) ----
  * OPAQUE_FD takes fds of extmem allocations (cuMemExportToShareableHandle, any process) and

@@ -71,6 +71,7 @@
 #define cudaSignalExternalSemaphoresAsync cudaSignalExternalSemaphoresAsync_ptsz
 #define cudaWaitExternalSemaphoresAsync cudaWaitExternalSemaphoresAsync_ptsz
 #define cudaFreeAsync       cudaFreeAsync_ptsz
+#define cudaMallocFromPoolAsync cudaMallocFromPoolAsync_ptsz
 #define cudaLaunchKernelExC cudaLaunchKernelExC_ptsz
 #define cudaGetDriverEntryPoint cudaGetDriverEntryPoint_ptsz
 #define cudaStreamGetFlags  cudaStreamGetFlags_ptsz
@@ -548,10 +549,12 @@ EXTMEM_API cudaError_t CUDARTAPI cudaMemPrefetchAsync(const void *devPtr, size_t
 EXTMEM_API cudaError_t CUDARTAPI cudaMemAdvise(const void *devPtr, size_t count, enum cudaMemoryAdvise advice,
                                                struct cudaMemLocation location);
 
-/* ---- Stream-ordered allocation ----------------------------------------------------------
- * The default pool of device 0. An allocation is usable at once (by host memory, before its
- * turn in stream comes); a free waits for the device's queued work, as cuMemFree does: both
- * are at least as ordered as CUDA asks. */
+/* ---- Stream-ordered allocation and memory pools (docs/memory-pools.md) ------------------
+ * Over the driver's pools (cuMemAllocAsync, cuMemPool*): an allocation is usable at once; a
+ * free gives the memory back to its pool once the stream's earlier work has run. Codes are the
+ * driver's, as the runtime maps them: a NULL out-pointer, a bad pool handle, a bad attribute or
+ * property are cudaErrorInvalidValue; a device other than 0 is cudaErrorInvalidDevice; a
+ * destroyed or forged stream is cudaErrorInvalidResourceHandle. */
 
 /* Returns:
  *   cudaErrorInvalidValue           devPtr is NULL
@@ -559,32 +562,41 @@ EXTMEM_API cudaError_t CUDARTAPI cudaMemAdvise(const void *devPtr, size_t count,
  *   cudaErrorInvalidResourceHandle  stream is destroyed or forged
  *   cudaErrorMemoryAllocation       the memory cannot be had */
 EXTMEM_API cudaError_t CUDARTAPI cudaMallocAsync(void **devPtr, size_t size, cudaStream_t stream);
+EXTMEM_API cudaError_t CUDARTAPI cudaMallocFromPoolAsync(void **ptr, size_t size, cudaMemPool_t memPool,
+                                                         cudaStream_t stream);
 
 /* Returns:
  *   cudaErrorInvalidValue           devPtr is not the start of a live allocation
  *   cudaErrorInvalidResourceHandle  stream is destroyed or forged */
 EXTMEM_API cudaError_t CUDARTAPI cudaFreeAsync(void *devPtr, cudaStream_t stream);
 
-/* The default pool: one handle per process, standing for the pool of cudaMallocAsync.
- * Returns:
- *   cudaErrorInvalidValue   memPool is NULL
- *   cudaErrorInvalidDevice  device is not 0 */
 EXTMEM_API cudaError_t CUDARTAPI cudaDeviceGetDefaultMemPool(cudaMemPool_t *memPool, int device);
 EXTMEM_API cudaError_t CUDARTAPI cudaDeviceGetMemPool(cudaMemPool_t *memPool, int device);
-
-/* The pool's attributes: the reuse flags and the release threshold are kept and read back;
- * the memory counters are 0 (memory goes back to the system at each free).
- * Returns:
- *   cudaErrorInvalidValue  memPool is not the default pool; value is NULL; attr is not a
- *                          cudaMemPoolAttr, or a counter other than the high marks when set
- *                          (those take 0 only) */
+EXTMEM_API cudaError_t CUDARTAPI cudaDeviceSetMemPool(int device, cudaMemPool_t memPool);
+EXTMEM_API cudaError_t CUDARTAPI cudaMemPoolCreate(cudaMemPool_t *memPool, const struct cudaMemPoolProps *poolProps);
+/* cudaErrorInvalidValue: the default pool. */
+EXTMEM_API cudaError_t CUDARTAPI cudaMemPoolDestroy(cudaMemPool_t memPool);
+/* Reserved and used bytes are true counts: see docs/memory-pools.md for when memory is kept.
+ * cudaErrorInvalidValue: value is NULL; attr is not a cudaMemPoolAttr; a current counter is
+ * set; a high mark is set to anything but 0. */
 EXTMEM_API cudaError_t CUDARTAPI cudaMemPoolSetAttribute(cudaMemPool_t memPool, enum cudaMemPoolAttr attr, void *value);
 EXTMEM_API cudaError_t CUDARTAPI cudaMemPoolGetAttribute(cudaMemPool_t memPool, enum cudaMemPoolAttr attr, void *value);
-
-/* Nothing is held back by the pool: succeeds once memPool is checked.
- * Returns:
- *   cudaErrorInvalidValue  memPool is not the default pool */
 EXTMEM_API cudaError_t CUDARTAPI cudaMemPoolTrimTo(cudaMemPool_t memPool, size_t minBytesToKeep);
+EXTMEM_API cudaError_t CUDARTAPI cudaMemPoolSetAccess(cudaMemPool_t memPool, const struct cudaMemAccessDesc *descList,
+                                                      size_t count);
+EXTMEM_API cudaError_t CUDARTAPI cudaMemPoolGetAccess(enum cudaMemAccessFlags *flags, cudaMemPool_t memPool,
+                                                      struct cudaMemLocation *location);
+/* POSIX: shareableHandle points to an int that receives a new fd, the caller's to close. */
+EXTMEM_API cudaError_t CUDARTAPI cudaMemPoolExportToShareableHandle(void *shareableHandle, cudaMemPool_t memPool,
+                                                                    enum cudaMemAllocationHandleType handleType,
+                                                                    unsigned int flags);
+/* The caller's fd stays open and the caller's. */
+EXTMEM_API cudaError_t CUDARTAPI cudaMemPoolImportFromShareableHandle(cudaMemPool_t *memPool, void *shareableHandle,
+                                                                      enum cudaMemAllocationHandleType handleType,
+                                                                      unsigned int flags);
+EXTMEM_API cudaError_t CUDARTAPI cudaMemPoolExportPointer(struct cudaMemPoolPtrExportData *exportData, void *ptr);
+EXTMEM_API cudaError_t CUDARTAPI cudaMemPoolImportPointer(void **ptr, cudaMemPool_t memPool,
+                                                          struct cudaMemPoolPtrExportData *exportData);
 
 /* ---- Kernels ----------------------------------------------------------------------------
  * A kernel is named by its host function: the stub nvcc or clang generates for a __global__
@@ -775,6 +787,8 @@ EXTMEM_API cudaError_t CUDARTAPI cudaStreamIsCapturing_ptsz(cudaStream_t stream,
                                                             enum cudaStreamCaptureStatus *pCaptureStatus);
 EXTMEM_API cudaError_t CUDARTAPI cudaMallocAsync_ptsz(void **devPtr, size_t size, cudaStream_t stream);
 EXTMEM_API cudaError_t CUDARTAPI cudaFreeAsync_ptsz(void *devPtr, cudaStream_t stream);
+EXTMEM_API cudaError_t CUDARTAPI cudaMallocFromPoolAsync_ptsz(void **ptr, size_t size, cudaMemPool_t memPool,
+                                                              cudaStream_t stream);
 EXTMEM_API cudaError_t CUDARTAPI cudaSignalExternalSemaphoresAsync_ptsz(
     const cudaExternalSemaphore_t *extSemArray, const struct cudaExternalSemaphoreSignalParams *paramsArray,
     unsigned int numExtSems, cudaStream_t stream);

@@ -934,6 +934,50 @@ enum cudaFlushGPUDirectRDMAWritesScope {
     cudaFlushGPUDirectRDMAWritesToAllDevices = 200
 };
 
+enum cudaMemAccessFlags {
+    cudaMemAccessFlagsProtNone      = 0,
+    cudaMemAccessFlagsProtRead      = 1,
+    cudaMemAccessFlagsProtReadWrite = 3
+};
+
+struct cudaMemAccessDesc {
+    struct cudaMemLocation location;
+    enum cudaMemAccessFlags flags;
+};
+
+enum cudaMemAllocationType {
+    cudaMemAllocationTypeInvalid = 0x0,
+    cudaMemAllocationTypePinned  = 0x1,
+    cudaMemAllocationTypeManaged = 0x2,
+    cudaMemAllocationTypeMax     = 0x7FFFFFFF
+};
+
+enum cudaMemAllocationHandleType {
+    cudaMemHandleTypeNone                = 0x0,
+    cudaMemHandleTypePosixFileDescriptor = 0x1, /* an int */
+    cudaMemHandleTypeWin32               = 0x2, /* a HANDLE */
+    cudaMemHandleTypeWin32Kmt            = 0x4, /* a D3DKMT_HANDLE */
+    cudaMemHandleTypeFabric              = 0x8
+};
+
+#define cudaMemPoolCreateUsageHwDecompress 0x2
+
+/* The same layout as the driver's CUmemPoolProps. */
+struct cudaMemPoolProps {
+    enum cudaMemAllocationType allocType;
+    enum cudaMemAllocationHandleType handleTypes;
+    struct cudaMemLocation location;
+    void *win32SecurityAttributes;
+    size_t maxSize;
+    unsigned short usage;
+    unsigned char reserved[54];
+};
+
+/* Opaque, 64 bytes: what cudaMemPoolExportPointer writes. */
+struct cudaMemPoolPtrExportData {
+    unsigned char reserved[64];
+};
+
 #ifdef __cplusplus
 }
 #endif

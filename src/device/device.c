@@ -209,6 +209,12 @@ static int attribute_value(CUdevice_attribute a)
     case CU_DEVICE_ATTRIBUTE_HOST_NUMA_ID: return -1;
     case CU_DEVICE_ATTRIBUTE_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED: return 1;
     case CU_DEVICE_ATTRIBUTE_IPC_EVENT_SUPPORTED: return 1;
+    /* Memory pools (src/memory/pool.c), exportable through the platform's own handle type. */
+    case CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED: return 1;
+    case CU_DEVICE_ATTRIBUTE_MEMPOOL_SUPPORTED_HANDLE_TYPES:
+        return OS_HAS_POSIX_FD ? CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR : CU_MEM_HANDLE_TYPE_WIN32;
+    case CU_DEVICE_ATTRIBUTE_HOST_MEMORY_POOLS_SUPPORTED: return 1;
+    case CU_DEVICE_ATTRIBUTE_HOST_NUMA_MEMORY_POOLS_SUPPORTED: return 1;
     /* The platform's own handle types (vmm_alloc.c): fds on Linux, NT and KMT handles on Windows. */
     case CU_DEVICE_ATTRIBUTE_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR_SUPPORTED: return OS_HAS_POSIX_FD;
     case CU_DEVICE_ATTRIBUTE_HANDLE_TYPE_WIN32_HANDLE_SUPPORTED: return !OS_HAS_POSIX_FD;
@@ -220,7 +226,7 @@ static int attribute_value(CUdevice_attribute a)
     default:
         /* Everything the software device does not have: shared and constant memory,
          * registers, textures and surfaces, PCI identity, ECC, managed memory, stream memory
-         * operations, cooperative and cluster launch, memory pools, RDMA, compression,
+         * operations, cooperative and cluster launch, RDMA, compression,
          * MPS, CIG, decompression, and the interop capabilities later issues add. */
         return 0;
     }

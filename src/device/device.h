@@ -48,6 +48,7 @@ typedef enum obj_type {
     OBJ_LIBRARY,  /* CUlibrary */
     OBJ_KERNEL,   /* CUkernel: an entry of a library, in whichever context is current */
     OBJ_EXTERNAL_SEMAPHORE,
+    OBJ_MEMPOOL,  /* CUmemoryPool (src/memory/pool.c) */
     OBJ_TYPE_COUNT
 } obj_type;
 
@@ -201,6 +202,16 @@ void device_submit_begin(void);
 void device_submit_end(void);
 CUresult device_release_begin(const char *fn);
 void device_release_end(void);
+/* device_release_begin's hold, but only where it need not wait: true (held: device_release_end
+ * follows) when no work is queued on any stream of the device; false in device work, inside a
+ * submission, while another thread submits, or while work is queued. */
+bool device_release_try(void);
+/* A program's synchronisation points (cuStreamSynchronize, cuEventSynchronize, cuCtxSynchronize,
+ * src/exec) call device_synced after their wait, outside any submission; a subsystem above may
+ * register one hook (the memory pools give memory above their release threshold back there, as
+ * the driver does: src/memory/pool.c). */
+void device_set_sync_hook(void (*hook)(void));
+void device_synced(void);
 /* device_release_begin (or, where that is refused, device_drain) for a call that tears down a
  * context, a module or a library: kernels still running after the grace period from the call
  * (EXTMEM_KERNEL_TIMEOUT, else 10 s) are cancelled, so that the wait ends (kernel_cancel.c).
@@ -222,6 +233,8 @@ struct device_stream_ops {
     /* Wakes the worker of the stream tracked by `node` (unloading: it leaves once drained).
      * With the device's lock held. */
     void (*wake)(struct list_node *node);
+    /* True when no stream on `head` has work queued that has not run (with `lock` held). */
+    bool (*idle)(struct list_node *head);
 };
 void device_track_stream(struct list_node *node, const struct device_stream_ops *ops);
 void device_untrack_stream(struct list_node *node);

@@ -171,6 +171,32 @@ CUresult device_release_begin(const char *fn)
 
 void device_release_end(void) { os_rwlock_unlock(&submit_lock); }
 
+bool device_release_try(void)
+{
+    /* Never waits, not even for the lock: a submission holding it may be waiting for work that
+     * waits for this very thread (a host function the caller releases after its synchronisation). */
+    if (on_device_thread || submit_depth || !os_rwlock_try_write(&submit_lock))
+        return false;
+    const struct device_stream_ops *ops = atomic_load(&device.stream_ops);
+    os_mutex_lock(&device.lock);
+    bool idle = !ops || ops->idle(&device.streams);
+    os_mutex_unlock(&device.lock);
+    if (!idle)
+        os_rwlock_unlock(&submit_lock);
+    return idle;
+}
+
+static void (*_Atomic sync_hook)(void);
+
+void device_set_sync_hook(void (*hook)(void)) { atomic_store(&sync_hook, hook); }
+
+void device_synced(void)
+{
+    void (*hook)(void) = atomic_load(&sync_hook);
+    if (hook && !on_device_thread && !submit_depth)
+        hook();
+}
+
 bool device_teardown_begin(const char *fn)
 {
     /* The driver waits for a running kernel for ever here (docs/kernels.md): extmem waits as

@@ -150,6 +150,7 @@ const char *obj_type_name(obj_type type)
     case OBJ_LIBRARY: return "library";
     case OBJ_KERNEL: return "kernel";
     case OBJ_EXTERNAL_SEMAPHORE: return "external semaphore";
+    case OBJ_MEMPOOL: return "memory pool";
     default: return "object";
     }
 }
@@ -167,6 +168,7 @@ static const char *article_name(obj_type type)
     case OBJ_LIBRARY: return "a library";
     case OBJ_KERNEL: return "a kernel";
     case OBJ_EXTERNAL_SEMAPHORE: return "an external semaphore";
+    case OBJ_MEMPOOL: return "a memory pool";
     default: return "an object";
     }
 }

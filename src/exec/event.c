@@ -389,7 +389,10 @@ CUresult CUDAAPI cuEventSynchronize(CUevent hEvent)
     wait_for(e, atomic_load(&e->state->recorded));
     event_release(e);
     /* A kernel the event waited for may have faulted: its context's error is sticky. */
-    return ctx_current_sticky("cuEventSynchronize");
+    r = ctx_current_sticky("cuEventSynchronize");
+    if (!r)
+        device_synced();
+    return r;
 }
 
 static CUresult elapsed(float *pMilliseconds, CUevent hStart, CUevent hEnd)

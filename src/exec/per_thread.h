@@ -70,4 +70,9 @@ EXTMEM_API CUresult CUDAAPI cuWaitExternalSemaphoresAsync_ptsz(const CUexternalS
                                                                const CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS *paramsArray,
                                                                unsigned int numExtSems, CUstream stream);
 
+EXTMEM_API CUresult CUDAAPI cuMemAllocAsync_ptsz(CUdeviceptr *dptr, size_t bytesize, CUstream hStream);
+EXTMEM_API CUresult CUDAAPI cuMemAllocFromPoolAsync_ptsz(CUdeviceptr *dptr, size_t bytesize, CUmemoryPool pool,
+                                                         CUstream hStream);
+EXTMEM_API CUresult CUDAAPI cuMemFreeAsync_ptsz(CUdeviceptr dptr, CUstream hStream);
+
 #endif

@@ -254,7 +254,17 @@ static void device_wake(struct list_node *node)
     os_mutex_unlock(&s->lock);
 }
 
-static const struct device_stream_ops device_ops = {device_wait, device_wake};
+static bool device_idle(struct list_node *head)
+{
+    for (struct list_node *it = head->next; it != head; it = it->next) {
+        struct stream *s = list_entry(it, struct stream, device_node);
+        if (atomic_load(&s->completed) < atomic_load(&s->submitted))
+            return false;
+    }
+    return true;
+}
+
+static const struct device_stream_ops device_ops = {device_wait, device_wake, device_idle};
 
 static void stream_destroy_all(struct ctx *ctx)
 {
@@ -733,6 +743,8 @@ CUresult CUDAAPI cuStreamSynchronize(CUstream hStream)
     if (!r)
         r = ctx_check_sticky("cuStreamSynchronize", t.ctx); /* a kernel waited for may have faulted */
     target_put(&t);
+    if (!r)
+        device_synced();
     return r;
 }
 
@@ -747,6 +759,8 @@ CUresult CUDAAPI cuCtxSynchronize(void)
         r = ctx_check_sticky("cuCtxSynchronize", ctx); /* a kernel waited for may have faulted */
     }
     ctx_release(ctx);
+    if (!r)
+        device_synced();
     return r;
 }
 

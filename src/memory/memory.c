@@ -53,19 +53,12 @@ CUresult mem_check_available(const char *fn, size_t size)
     return CUDA_SUCCESS;
 }
 
-/* Creates, maps and registers one allocation of ctx; *base is its address. Once registered
- * the range belongs to whoever frees it (another thread, with a stale pointer, may free it at
- * once), so nothing reads it afterwards. */
-static CUresult range_create(const char *fn, struct ctx *ctx, size_t size, range_kind kind, unsigned int flags,
-                             uintptr_t *base)
+CUresult mem_range_init(const char *fn, struct range *r, size_t size, range_kind kind, unsigned int flags)
 {
     size_t page = os_page_size();
     CUresult check = mem_check_available(fn, size);
     if (check)
         return check;
-    struct range *r = calloc(1, sizeof(*r));
-    if (!r)
-        return fail(CUDA_ERROR_OUT_OF_MEMORY, "%s: out of host memory for the allocation record", fn);
     r->size = size;
     r->map_size = round_up(size, page);
     r->kind = kind;
@@ -75,30 +68,41 @@ static CUresult range_create(const char *fn, struct ctx *ctx, size_t size, range
     char name[64] = "extmem-host";
     if (kind == RANGE_DEVICE) {
         CUresult no_nonce = make_nonce(fn, r->nonce);
-        if (no_nonce) {
-            free(r);
+        if (no_nonce)
             return no_nonce;
-        }
         obj_nonce_name("extmem-device-", r->nonce, name);
     }
     int err = os_memory_create(&r->mem, r->map_size, name, NULL);
     if (err)
-        goto fail_free;
-    if ((err = os_memory_map(&r->mem, 0, r->map_size, &addr)))
-        goto fail_close;
+        return os_failure(fn, err, size);
+    if ((err = os_memory_map(&r->mem, 0, r->map_size, &addr))) {
+        os_memory_close(&r->mem);
+        return os_failure(fn, err, size);
+    }
     if (kind == RANGE_HOST) /* pinned host memory stays shared with fork children, as on the driver */
         os_memory_inherit(addr, r->map_size);
     r->base = r->unmap_base = (uintptr_t)addr;
     r->unmap_len = r->map_size;
+    return CUDA_SUCCESS;
+}
+
+/* Creates, maps and registers one allocation of ctx; *base is its address. Once registered
+ * the range belongs to whoever frees it (another thread, with a stale pointer, may free it at
+ * once), so nothing reads it afterwards. */
+static CUresult range_create(const char *fn, struct ctx *ctx, size_t size, range_kind kind, unsigned int flags,
+                             uintptr_t *base)
+{
+    struct range *r = calloc(1, sizeof(*r));
+    if (!r)
+        return fail(CUDA_ERROR_OUT_OF_MEMORY, "%s: out of host memory for the allocation record", fn);
+    CUresult res = mem_range_init(fn, r, size, kind, flags);
+    if (res) {
+        free(r);
+        return res;
+    }
     *base = r->base;
     mem_register(ctx, r);
     return CUDA_SUCCESS;
-
-fail_close:
-    os_memory_close(&r->mem);
-fail_free:
-    free(r);
-    return os_failure(fn, err, size);
 }
 
 /* Frees what is left of a context's memory (device.h: memory goes last). */
@@ -156,6 +160,7 @@ void mem_free_range(struct range *r)
  * the destruction and the destruction never both own it. */
 static void mem_free_context(struct ctx *ctx)
 {
+    pool_context_gone(ctx); /* what the memory pools keep of it (pool.c) */
     for (;;) {
         amap_lock_write();
         os_mutex_lock(&ctx->lock);
@@ -175,7 +180,9 @@ static struct range *take_allocation(uintptr_t addr, range_kind kind)
 {
     amap_lock_write();
     struct range *r = amap_find(&amap_memory, addr);
-    if (r && r->base == addr && (r->kind == kind || (kind == RANGE_DEVICE && r->kind == RANGE_EXTERNAL)))
+    /* A pool allocation whose cuMemFreeAsync is queued belongs to that free already. */
+    if (r && r->base == addr && !r->pending_free &&
+        (r->kind == kind || (kind == RANGE_DEVICE && r->kind == RANGE_EXTERNAL)))
         mem_unpublish(r);
     else
         r = NULL;
@@ -194,16 +201,20 @@ static const char *kind_name(range_kind kind)
 }
 
 /* Explains why addr is not the start of an allocation of kind. */
-static CUresult not_an_allocation(const char *fn, const char *what, uintptr_t addr, range_kind kind)
+CUresult mem_not_an_allocation(const char *fn, const char *what, uintptr_t addr, range_kind kind)
 {
     amap_lock_read();
     struct range *r = amap_find(&amap_memory, addr);
     uintptr_t base = r ? r->base : 0;
     range_kind found = r ? r->kind : kind;
+    bool freeing = r && r->pending_free;
     amap_unlock();
     if (!r)
         return fail(CUDA_ERROR_INVALID_VALUE, "%s: %s 0x%llx is not %s that extmem allocated (or it was freed)", fn, what,
                     (unsigned long long)addr, kind_name(kind));
+    if (freeing && base == addr)
+        return fail(CUDA_ERROR_INVALID_VALUE, "%s: %s 0x%llx is already being freed (cuMemFreeAsync)", fn, what,
+                    (unsigned long long)addr);
     if (found != kind && !(kind == RANGE_DEVICE && found == RANGE_EXTERNAL))
         return fail(CUDA_ERROR_INVALID_VALUE, "%s: %s 0x%llx is %s, not %s", fn, what, (unsigned long long)addr,
                     kind_name(found), kind_name(kind));
@@ -357,7 +368,7 @@ CUresult CUDAAPI cuMemFree(CUdeviceptr dptr)
         mem_free_range(range);
     device_release_end();
     if (!range)
-        return not_an_allocation("cuMemFree", "dptr", (uintptr_t)dptr, RANGE_DEVICE);
+        return mem_not_an_allocation("cuMemFree", "dptr", (uintptr_t)dptr, RANGE_DEVICE);
     return CUDA_SUCCESS;
 }
 
@@ -460,7 +471,7 @@ CUresult CUDAAPI cuMemFreeHost(void *p)
         mem_free_range(range);
     device_release_end();
     if (!range)
-        return not_an_allocation("cuMemFreeHost", "p", (uintptr_t)p, RANGE_HOST);
+        return mem_not_an_allocation("cuMemFreeHost", "p", (uintptr_t)p, RANGE_HOST);
     return CUDA_SUCCESS;
 }
 

@@ -1,7 +1,7 @@
 /*
  * src/memory/memory.h: memory as the rest of the core sees it: the address maps (addrmap.c),
- * allocations and their checks (memory.c, pointer.c), copies (copy.c) and the VMM (vmm_*.c,
- * whose objects are in vmm.h, private to this folder).
+ * allocations and their checks (memory.c, pointer.c), copies (copy.c), the VMM (vmm_*.c,
+ * whose objects are in vmm.h, private to this folder) and memory pools (pool.c).
  */
 #ifndef EXTMEM_MEMORY_MEMORY_H
 #define EXTMEM_MEMORY_MEMORY_H
@@ -39,6 +39,13 @@ struct range {
     /* Optional: frees the range itself, with its owner's bookkeeping (an opened IPC range leaves
      * src/interop/ipc.c's list), instead of mem_free_range closing its memory and freeing it. */
     void (*free)(struct range *r);
+    /* A pool allocation (pool.c) with a cuMemFreeAsync queued: it stays findable for the work
+     * queued before the free, but no other free may take it. Under the maps' write lock. */
+    bool pending_free;
+    /* Memory of a pool: the CUmemoryPool it came from (an imported pointer: the importer's
+     * pool), for CU_POINTER_ATTRIBUTE_MEMPOOL_HANDLE; 0 otherwise. Pool memory is not shareable
+     * through cuIpcGetMemHandle, as on the driver. */
+    uint64_t pool;
     struct list_node ctx_node; /* the context's allocations */
     /* treap links */
     struct range *left, *right;
@@ -91,10 +98,20 @@ bool mem_register_unless_overlapping(struct ctx *ctx, struct range *r);
 /* With the maps write-locked: makes r unfindable, by address and in its context's list, in
  * one step, so that exactly one caller (a free, or the context's destruction) owns it. */
 void mem_unpublish(struct range *r);
+/* Fills r (calloc'd by the caller) with a new shareable allocation of size bytes, mapped, not
+ * registered: kind RANGE_DEVICE draws the nonce its memfd is named after. */
+CUresult mem_range_init(const char *fn, struct range *r, size_t size, range_kind kind, unsigned int flags);
+/* Explains why addr is not the start of a live allocation of kind (CUDA_ERROR_INVALID_VALUE). */
+CUresult mem_not_an_allocation(const char *fn, const char *what, uintptr_t addr, range_kind kind);
 /* Frees a range the caller has unpublished; it does not touch r->ctx, which may be gone. */
 void mem_free_range(struct range *r);
 /* The memory object a VMM mapping (RANGE_MAPPING) maps, from the object's offset 0 (cuMemMap
  * maps an allocation from its start). With the maps locked. */
 os_handle mem_mapping_object(const struct range *r);
+
+/* ---- Memory pools (pool.c; docs/memory-pools.md) ---- */
+/* The context is being torn down (the device has drained): the pools let go of the freed
+ * memory they keep that was allocated in it, and of memory freed from destroyed pools. */
+void pool_context_gone(struct ctx *ctx);
 
 #endif /* EXTMEM_MEMORY_MEMORY_H */

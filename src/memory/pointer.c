@@ -16,6 +16,7 @@ struct pointer_info {
     int access;                      /* VMM mappings: the mapping's access */
     uintptr_t range_base;            /* the range the driver reports: for VMM, the reservation */
     size_t range_size;
+    uint64_t pool;                   /* pool memory: its pool's handle */
 };
 
 static struct pointer_info lookup(CUdeviceptr ptr)
@@ -33,6 +34,7 @@ static struct pointer_info lookup(CUdeviceptr ptr)
         info.access = OS_ACCESS_READWRITE;
         info.range_base = r->base;
         info.range_size = r->size;
+        info.pool = r->pool;
         if (r->kind == RANGE_MAPPING) {
             const struct mapping *m = (const struct mapping *)r;
             info.handle_types = (unsigned long long)m->alloc->prop.requestedHandleTypes;
@@ -93,14 +95,14 @@ static void write_value(void *data, CUpointer_attribute a, CUdeviceptr ptr, cons
     case CU_POINTER_ATTRIBUTE_BUFFER_ID: PUT(unsigned long long, in->buffer_id); break;
     case CU_POINTER_ATTRIBUTE_IS_MANAGED: PUT(unsigned int, 0); break;
     case CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL: PUT(int, 0); break;
-    case CU_POINTER_ATTRIBUTE_IS_LEGACY_CUDA_IPC_CAPABLE: PUT(int, in->kind == RANGE_DEVICE); break;
+    case CU_POINTER_ATTRIBUTE_IS_LEGACY_CUDA_IPC_CAPABLE: PUT(int, in->kind == RANGE_DEVICE && !in->pool); break;
     case CU_POINTER_ATTRIBUTE_RANGE_START_ADDR: PUT(CUdeviceptr, in->range_base); break;
     case CU_POINTER_ATTRIBUTE_RANGE_SIZE: PUT(size_t, in->range_size); break;
     case CU_POINTER_ATTRIBUTE_MAPPED: PUT(int, 1); break;
     case CU_POINTER_ATTRIBUTE_ALLOWED_HANDLE_TYPES: PUT(unsigned long long, in->handle_types); break;
     case CU_POINTER_ATTRIBUTE_IS_GPU_DIRECT_RDMA_CAPABLE: PUT(int, 0); break;
     case CU_POINTER_ATTRIBUTE_ACCESS_FLAGS: PUT(int, in->access); break;
-    case CU_POINTER_ATTRIBUTE_MEMPOOL_HANDLE: PUT(void *, 0); break;
+    case CU_POINTER_ATTRIBUTE_MEMPOOL_HANDLE: PUT(uintptr_t, (uintptr_t)in->pool); break;
     case CU_POINTER_ATTRIBUTE_MAPPING_SIZE: PUT(size_t, in->size); break;
     case CU_POINTER_ATTRIBUTE_MAPPING_BASE_ADDR: PUT(void *, in->base); break;
     case CU_POINTER_ATTRIBUTE_MEMORY_BLOCK_ID: PUT(unsigned long long, in->buffer_id); break;

@@ -11,6 +11,7 @@ void os_mutex_unlock(os_mutex *m) { pthread_mutex_unlock(m); }
 
 void os_rwlock_read(os_rwlock *l) { pthread_rwlock_rdlock(l); }
 void os_rwlock_write(os_rwlock *l) { pthread_rwlock_wrlock(l); }
+bool os_rwlock_try_write(os_rwlock *l) { return pthread_rwlock_trywrlock(l) == 0; }
 void os_rwlock_unlock(os_rwlock *l) { pthread_rwlock_unlock(l); }
 
 void os_cond_init(os_cond *c)

@@ -1,58 +1,48 @@
 /*
- * src/runtime/mempool.c: stream-ordered allocation and the default memory pool.
- *
- * CUDA asks that memory from cudaMallocAsync be used only by work ordered after the
- * allocation in its stream, and that cudaFreeAsync's memory be released only once the work
- * before it in the stream is done. extmem gives more than that: the allocation is usable at
- * once (cuMemAlloc, host memory), and the free is cuMemFree, which waits for all queued work
- * of the device (src/device/drain.c), before the call returns. So a free never outruns a kernel
- * still using the memory; what a program loses is only the overlap of the free with the work.
- *
- * The default pool is one process-wide handle: its attributes are kept so that a program
- * setting a release threshold reads it back; the memory counters are 0, since nothing is
- * cached.
+ * src/runtime/mempool.c: stream-ordered allocation and memory pools, over the driver's pools
+ * (src/memory/pool.c; docs/memory-pools.md). The runtime's pool types are the driver's
+ * (cudaMemPool_t is a CUmemoryPool; cudaMemPoolProps, cudaMemAccessDesc, cudaMemLocation and
+ * cudaMemPoolPtrExportData have the driver structures' layouts), so each call checks what the
+ * runtime alone decides and hands the rest to the driver.
  */
-#include <stdatomic.h>
+#include <stdbool.h>
 #include <stdint.h>
-#include <string.h>
 
 #include "runtime/runtime.h"
 
-/* The default pool's handle: an address of this file, never dereferenced by callers. */
-static struct {
-    char tag;
-} rt_default_pool;
+_Static_assert(sizeof(struct cudaMemPoolProps) == sizeof(CUmemPoolProps), "pool properties share a layout");
+_Static_assert(sizeof(struct cudaMemAccessDesc) == sizeof(CUmemAccessDesc), "access descriptors share a layout");
+_Static_assert(sizeof(struct cudaMemLocation) == sizeof(CUmemLocation), "locations share a layout");
+_Static_assert(sizeof(struct cudaMemPoolPtrExportData) == sizeof(CUmemPoolPtrExportData), "export data is 64 bytes");
 
-static _Atomic unsigned long long rt_release_threshold;
-static atomic_int rt_reuse[3] = {1, 1, 1}; /* FollowEventDependencies .. AllowInternalDependencies */
+static CUmemoryPool cu_pool(cudaMemPool_t p) { return (CUmemoryPool)p; }
 
-#define RT_POOL ((cudaMemPool_t)(void *)&rt_default_pool)
-
-static cudaError_t check_stream(cudaStream_t stream)
-{
-    unsigned int flags;
-    return rt_cu(cuStreamGetFlags(stream, &flags));
-}
-
-cudaError_t CUDARTAPI cudaMallocAsync(void **devPtr, size_t size, cudaStream_t stream)
+/* A size of 0 gives NULL and success: the runtime's answer, where the driver refuses 0. */
+static cudaError_t malloc_async(const char *fn, void **devPtr, size_t size, cudaMemPool_t memPool, bool named,
+                                cudaStream_t stream)
 {
     if (devPtr == NULL)
-        return rt_fail(cudaErrorInvalidValue, "cudaMallocAsync: devPtr is NULL");
+        return rt_fail(cudaErrorInvalidValue, "%s: devPtr is NULL", fn);
     cudaError_t err = rt_context();
     if (err != cudaSuccess)
         return err;
-    err = check_stream(stream);
-    if (err != cudaSuccess)
-        return err;
     *devPtr = NULL;
-    if (size == 0)
-        return cudaSuccess;
+    if (size == 0) {
+        unsigned int flags;
+        return rt_cu(cuStreamGetFlags(stream, &flags)); /* the stream is still checked */
+    }
     CUdeviceptr dptr = 0;
-    CUresult r = cuMemAlloc(&dptr, size);
+    CUresult r = named ? cuMemAllocFromPoolAsync(&dptr, size, cu_pool(memPool), stream)
+                       : cuMemAllocAsync(&dptr, size, stream);
     if (r != CUDA_SUCCESS)
         return rt_cu(r);
     *devPtr = (void *)(uintptr_t)dptr;
     return cudaSuccess;
+}
+
+cudaError_t CUDARTAPI cudaMallocAsync(void **devPtr, size_t size, cudaStream_t stream)
+{
+    return malloc_async("cudaMallocAsync", devPtr, size, NULL, false, stream);
 }
 
 cudaError_t CUDARTAPI cudaMallocAsync_ptsz(void **devPtr, size_t size, cudaStream_t stream)
@@ -60,18 +50,22 @@ cudaError_t CUDARTAPI cudaMallocAsync_ptsz(void **devPtr, size_t size, cudaStrea
     return cudaMallocAsync(devPtr, size, rt_ptsz(stream));
 }
 
+cudaError_t CUDARTAPI cudaMallocFromPoolAsync(void **ptr, size_t size, cudaMemPool_t memPool, cudaStream_t stream)
+{
+    return malloc_async("cudaMallocFromPoolAsync", ptr, size, memPool, true, stream);
+}
+
+cudaError_t CUDARTAPI cudaMallocFromPoolAsync_ptsz(void **ptr, size_t size, cudaMemPool_t memPool, cudaStream_t stream)
+{
+    return cudaMallocFromPoolAsync(ptr, size, memPool, rt_ptsz(stream));
+}
+
 cudaError_t CUDARTAPI cudaFreeAsync(void *devPtr, cudaStream_t stream)
 {
     cudaError_t err = rt_context();
     if (err != cudaSuccess)
         return err;
-    err = check_stream(stream);
-    if (err != cudaSuccess)
-        return err;
-    if (devPtr == NULL)
-        return cudaSuccess;
-    /* cuMemFree waits for the device's queued work (this stream's included). */
-    return rt_cu(cuMemFree(rt_dptr(devPtr)));
+    return rt_cu(cuMemFreeAsync(rt_dptr(devPtr), stream));
 }
 
 cudaError_t CUDARTAPI cudaFreeAsync_ptsz(void *devPtr, cudaStream_t stream)
@@ -79,105 +73,138 @@ cudaError_t CUDARTAPI cudaFreeAsync_ptsz(void *devPtr, cudaStream_t stream)
     return cudaFreeAsync(devPtr, rt_ptsz(stream));
 }
 
-static cudaError_t pool_of(const char *fn, cudaMemPool_t *memPool, int device)
-{
-    if (memPool == NULL)
-        return rt_fail(cudaErrorInvalidValue, "%s: memPool is NULL", fn);
-    CUdevice dev;
-    cudaError_t err = rt_device(fn, device, &dev);
-    if (err != cudaSuccess)
-        return err;
-    *memPool = RT_POOL;
-    return cudaSuccess;
-}
-
 cudaError_t CUDARTAPI cudaDeviceGetDefaultMemPool(cudaMemPool_t *memPool, int device)
 {
-    return pool_of("cudaDeviceGetDefaultMemPool", memPool, device);
+    CUdevice dev;
+    cudaError_t err = rt_device("cudaDeviceGetDefaultMemPool", device, &dev);
+    if (err != cudaSuccess)
+        return err;
+    return rt_cu(cuDeviceGetDefaultMemPool((CUmemoryPool *)memPool, dev));
 }
 
 cudaError_t CUDARTAPI cudaDeviceGetMemPool(cudaMemPool_t *memPool, int device)
 {
-    /* cudaDeviceSetMemPool is not offered: the current pool is the default one. */
-    return pool_of("cudaDeviceGetMemPool", memPool, device);
-}
-
-static cudaError_t check_pool(const char *fn, cudaMemPool_t memPool)
-{
-    if (memPool != RT_POOL)
-        return rt_fail(cudaErrorInvalidValue, "%s: memPool %p is not the default pool (cudaDeviceGetDefaultMemPool)",
-                       fn, (void *)memPool);
-    return cudaSuccess;
-}
-
-cudaError_t CUDARTAPI cudaMemPoolSetAttribute(cudaMemPool_t memPool, enum cudaMemPoolAttr attr, void *value)
-{
-    const char *fn = "cudaMemPoolSetAttribute";
-    cudaError_t err = check_pool(fn, memPool);
+    CUdevice dev;
+    cudaError_t err = rt_device("cudaDeviceGetMemPool", device, &dev);
     if (err != cudaSuccess)
         return err;
-    if (value == NULL)
-        return rt_fail(cudaErrorInvalidValue, "%s: value is NULL", fn);
-    switch (attr) {
-    case cudaMemPoolReuseFollowEventDependencies:
-    case cudaMemPoolReuseAllowOpportunistic:
-    case cudaMemPoolReuseAllowInternalDependencies:
-        atomic_store(&rt_reuse[attr - cudaMemPoolReuseFollowEventDependencies], *(const int *)value != 0);
-        return cudaSuccess;
-    case cudaMemPoolAttrReleaseThreshold: {
-        unsigned long long v;
-        memcpy(&v, value, sizeof v);
-        atomic_store(&rt_release_threshold, v);
-        return cudaSuccess;
-    }
-    case cudaMemPoolAttrReservedMemHigh:
-    case cudaMemPoolAttrUsedMemHigh: {
-        /* CUDA resets a high mark with 0 only. */
-        unsigned long long v;
-        memcpy(&v, value, sizeof v);
-        if (v != 0)
-            return rt_fail(cudaErrorInvalidValue, "%s: a high-water mark can only be reset to 0, not %llu", fn, v);
-        return cudaSuccess;
-    }
-    default:
-        return rt_fail(cudaErrorInvalidValue, "%s: attr %d is not a cudaMemPoolAttr that can be set", fn, (int)attr);
-    }
+    return rt_cu(cuDeviceGetMemPool((CUmemoryPool *)memPool, dev));
 }
 
-cudaError_t CUDARTAPI cudaMemPoolGetAttribute(cudaMemPool_t memPool, enum cudaMemPoolAttr attr, void *value)
+cudaError_t CUDARTAPI cudaDeviceSetMemPool(int device, cudaMemPool_t memPool)
 {
-    const char *fn = "cudaMemPoolGetAttribute";
-    cudaError_t err = check_pool(fn, memPool);
+    CUdevice dev;
+    cudaError_t err = rt_device("cudaDeviceSetMemPool", device, &dev);
     if (err != cudaSuccess)
         return err;
-    if (value == NULL)
-        return rt_fail(cudaErrorInvalidValue, "%s: value is NULL", fn);
-    unsigned long long v = 0;
-    switch (attr) {
-    case cudaMemPoolReuseFollowEventDependencies:
-    case cudaMemPoolReuseAllowOpportunistic:
-    case cudaMemPoolReuseAllowInternalDependencies: {
-        int flag = atomic_load(&rt_reuse[attr - cudaMemPoolReuseFollowEventDependencies]);
-        memcpy(value, &flag, sizeof flag);
-        return cudaSuccess;
-    }
-    case cudaMemPoolAttrReleaseThreshold:
-        v = atomic_load(&rt_release_threshold);
-        break;
-    case cudaMemPoolAttrReservedMemCurrent:
-    case cudaMemPoolAttrReservedMemHigh:
-    case cudaMemPoolAttrUsedMemCurrent:
-    case cudaMemPoolAttrUsedMemHigh:
-        break; /* nothing is cached by the pool */
-    default:
-        return rt_fail(cudaErrorInvalidValue, "%s: attr %d is not a cudaMemPoolAttr", fn, (int)attr);
-    }
-    memcpy(value, &v, sizeof v);
-    return cudaSuccess;
+    return rt_cu(cuDeviceSetMemPool(dev, cu_pool(memPool)));
+}
+
+cudaError_t CUDARTAPI cudaMemPoolCreate(cudaMemPool_t *memPool, const struct cudaMemPoolProps *poolProps)
+{
+    CUresult r = rt_driver_init();
+    if (r != CUDA_SUCCESS)
+        return rt_cu(r);
+    return rt_cu(cuMemPoolCreate((CUmemoryPool *)memPool, (const CUmemPoolProps *)(const void *)poolProps));
+}
+
+cudaError_t CUDARTAPI cudaMemPoolDestroy(cudaMemPool_t memPool)
+{
+    CUresult r = rt_driver_init();
+    if (r != CUDA_SUCCESS)
+        return rt_cu(r);
+    return rt_cu(cuMemPoolDestroy(cu_pool(memPool)));
 }
 
 cudaError_t CUDARTAPI cudaMemPoolTrimTo(cudaMemPool_t memPool, size_t minBytesToKeep)
 {
-    (void)minBytesToKeep;
-    return check_pool("cudaMemPoolTrimTo", memPool);
+    CUresult r = rt_driver_init();
+    if (r != CUDA_SUCCESS)
+        return rt_cu(r);
+    return rt_cu(cuMemPoolTrimTo(cu_pool(memPool), minBytesToKeep));
+}
+
+/* cudaMemPoolAttr has the driver's values (1..8). */
+cudaError_t CUDARTAPI cudaMemPoolSetAttribute(cudaMemPool_t memPool, enum cudaMemPoolAttr attr, void *value)
+{
+    CUresult r = rt_driver_init();
+    if (r != CUDA_SUCCESS)
+        return rt_cu(r);
+    return rt_cu(cuMemPoolSetAttribute(cu_pool(memPool), (CUmemPool_attribute)attr, value));
+}
+
+cudaError_t CUDARTAPI cudaMemPoolGetAttribute(cudaMemPool_t memPool, enum cudaMemPoolAttr attr, void *value)
+{
+    CUresult r = rt_driver_init();
+    if (r != CUDA_SUCCESS)
+        return rt_cu(r);
+    return rt_cu(cuMemPoolGetAttribute(cu_pool(memPool), (CUmemPool_attribute)attr, value));
+}
+
+cudaError_t CUDARTAPI cudaMemPoolSetAccess(cudaMemPool_t memPool, const struct cudaMemAccessDesc *descList, size_t count)
+{
+    CUresult r = rt_driver_init();
+    if (r != CUDA_SUCCESS)
+        return rt_cu(r);
+    return rt_cu(cuMemPoolSetAccess(cu_pool(memPool), (const CUmemAccessDesc *)(const void *)descList, count));
+}
+
+cudaError_t CUDARTAPI cudaMemPoolGetAccess(enum cudaMemAccessFlags *flags, cudaMemPool_t memPool,
+                                           struct cudaMemLocation *location)
+{
+    CUresult r = rt_driver_init();
+    if (r != CUDA_SUCCESS)
+        return rt_cu(r);
+    if (!flags)
+        return rt_fail(cudaErrorInvalidValue, "cudaMemPoolGetAccess: flags is NULL");
+    CUmemAccess_flags f = CU_MEM_ACCESS_FLAGS_PROT_NONE;
+    r = cuMemPoolGetAccess(&f, cu_pool(memPool), (CUmemLocation *)(void *)location);
+    if (r != CUDA_SUCCESS)
+        return rt_cu(r);
+    *flags = (enum cudaMemAccessFlags)f;
+    return cudaSuccess;
+}
+
+cudaError_t CUDARTAPI cudaMemPoolExportToShareableHandle(void *shareableHandle, cudaMemPool_t memPool,
+                                                         enum cudaMemAllocationHandleType handleType,
+                                                         unsigned int flags)
+{
+    CUresult r = rt_driver_init();
+    if (r != CUDA_SUCCESS)
+        return rt_cu(r);
+    return rt_cu(cuMemPoolExportToShareableHandle(shareableHandle, cu_pool(memPool),
+                                                  (CUmemAllocationHandleType)handleType, flags));
+}
+
+cudaError_t CUDARTAPI cudaMemPoolImportFromShareableHandle(cudaMemPool_t *memPool, void *shareableHandle,
+                                                           enum cudaMemAllocationHandleType handleType,
+                                                           unsigned int flags)
+{
+    CUresult r = rt_driver_init();
+    if (r != CUDA_SUCCESS)
+        return rt_cu(r);
+    return rt_cu(cuMemPoolImportFromShareableHandle((CUmemoryPool *)memPool, shareableHandle,
+                                                    (CUmemAllocationHandleType)handleType, flags));
+}
+
+cudaError_t CUDARTAPI cudaMemPoolExportPointer(struct cudaMemPoolPtrExportData *exportData, void *ptr)
+{
+    cudaError_t err = rt_context();
+    if (err != cudaSuccess)
+        return err;
+    return rt_cu(cuMemPoolExportPointer((CUmemPoolPtrExportData *)(void *)exportData, rt_dptr(ptr)));
+}
+
+cudaError_t CUDARTAPI cudaMemPoolImportPointer(void **ptr, cudaMemPool_t memPool,
+                                               struct cudaMemPoolPtrExportData *exportData)
+{
+    if (!ptr)
+        return rt_fail(cudaErrorInvalidValue, "cudaMemPoolImportPointer: ptr is NULL");
+    cudaError_t err = rt_context();
+    if (err != cudaSuccess)
+        return err;
+    CUdeviceptr dptr = 0;
+    CUresult r = cuMemPoolImportPointer(&dptr, cu_pool(memPool), (CUmemPoolPtrExportData *)(void *)exportData);
+    *ptr = (void *)(uintptr_t)dptr;
+    return rt_cu(r);
 }

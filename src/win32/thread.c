@@ -32,6 +32,7 @@ void os_rwlock_read(os_rwlock *l)
 }
 
 void os_rwlock_write(os_rwlock *l) { AcquireSRWLockExclusive(SRW(l)); }
+bool os_rwlock_try_write(os_rwlock *l) { return TryAcquireSRWLockExclusive(SRW(l)) != 0; }
 
 void os_rwlock_unlock(os_rwlock *l)
 {
