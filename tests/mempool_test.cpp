@@ -29,13 +29,6 @@ EXTMEM_API CUresult CUDAAPI cuMemFreeAsync_ptsz(CUdeviceptr dptr, CUstream hStre
 
 namespace {
 
-std::string code_name(CUresult r)
-{
-    const char *n = "?";
-    cuGetErrorName(r, &n);
-    return n;
-}
-
 unsigned long long attr(CUmemoryPool pool, CUmemPool_attribute a)
 {
     unsigned long long v = ~0ull;
@@ -807,6 +800,13 @@ TEST_F(PoolExport, ExportData_FromAnotherPool_IsInvalidValue)
 // ---- Export: between processes ----
 
 namespace {
+std::string code_name(CUresult r)
+{
+    const char *n = "?";
+    cuGetErrorName(r, &n);
+    return n;
+}
+
 CUcontext start_role()
 {
     CUcontext ctx = nullptr;
