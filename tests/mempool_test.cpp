@@ -29,13 +29,6 @@ EXTMEM_API CUresult CUDAAPI cuMemFreeAsync_ptsz(CUdeviceptr dptr, CUstream hStre
 
 namespace {
 
-std::string code_name(CUresult r)
-{
-    const char *n = "?";
-    cuGetErrorName(r, &n);
-    return n;
-}
-
 unsigned long long attr(CUmemoryPool pool, CUmemPool_attribute a)
 {
     unsigned long long v = ~0ull;
@@ -148,6 +141,70 @@ TEST_F(MemPool, SetMemPool_MakesAllocAsyncTakeFromThePool_UntilItIsDestroyed)
     EXPECT_EQ(def, cur); // the default one again
     EXPECT_CU(CUDA_ERROR_INVALID_DEVICE, cuDeviceSetMemPool(1, def));
     EXPECT_OK(cuDeviceSetMemPool(0, def)); // as on the driver
+}
+
+TEST_F(MemPool, ByLocation_EachPlaceHasItsDefaultAndCurrentPool)
+{
+    CUmemLocation dev = {CU_MEM_LOCATION_TYPE_DEVICE, 0}, host = {CU_MEM_LOCATION_TYPE_HOST, 0},
+                  numa = {CU_MEM_LOCATION_TYPE_HOST_NUMA, 0};
+    CUmemoryPool a = nullptr, b = nullptr;
+    ASSERT_OK(cuMemGetDefaultMemPool(&a, &dev, CU_MEM_ALLOCATION_TYPE_PINNED));
+    ASSERT_OK(cuDeviceGetDefaultMemPool(&b, 0));
+    EXPECT_EQ(a, b); // the device's, either way
+    CUmemoryPool hdef = nullptr, ndef = nullptr, cur = nullptr;
+    ASSERT_OK(cuMemGetDefaultMemPool(&hdef, &host, CU_MEM_ALLOCATION_TYPE_PINNED));
+    ASSERT_OK(cuMemGetDefaultMemPool(&ndef, &numa, CU_MEM_ALLOCATION_TYPE_PINNED));
+    EXPECT_NE(a, hdef);
+    EXPECT_NE(hdef, ndef);
+    ASSERT_OK(cuMemGetMemPool(&cur, &host, CU_MEM_ALLOCATION_TYPE_PINNED));
+    EXPECT_EQ(hdef, cur);
+    CUmemAccess_flags f = CU_MEM_ACCESS_FLAGS_PROT_NONE;
+    ASSERT_OK(cuMemPoolGetAccess(&f, hdef, &host));
+    EXPECT_EQ(CU_MEM_ACCESS_FLAGS_PROT_READWRITE, f); // a host pool's memory is the host's
+    EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuMemPoolDestroy(hdef));
+    CUdeviceptr p = 0;
+    ASSERT_OK(cuMemAllocFromPoolAsync(&p, 4096, hdef, stream));
+    EXPECT_OK(cuMemFreeAsync(p, stream));
+    EXPECT_OK(cuStreamSynchronize(stream));
+    // A pool of the host becomes the host's current pool; a device pool cannot.
+    CUmemPoolProps props = device_props();
+    props.location.type = CU_MEM_LOCATION_TYPE_HOST;
+    CUmemoryPool mine = nullptr;
+    ASSERT_OK(cuMemPoolCreate(&mine, &props));
+    ASSERT_OK(cuMemSetMemPool(&host, CU_MEM_ALLOCATION_TYPE_PINNED, mine));
+    ASSERT_OK(cuMemGetMemPool(&cur, &host, CU_MEM_ALLOCATION_TYPE_PINNED));
+    EXPECT_EQ(mine, cur);
+    ASSERT_OK(cuMemGetMemPool(&cur, &dev, CU_MEM_ALLOCATION_TYPE_PINNED));
+    EXPECT_EQ(a, cur); // the device's is untouched
+    EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuMemSetMemPool(&host, CU_MEM_ALLOCATION_TYPE_PINNED, pool));
+    EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuMemSetMemPool(&numa, CU_MEM_ALLOCATION_TYPE_PINNED, mine));
+    ASSERT_OK(cuMemPoolDestroy(mine));
+    ASSERT_OK(cuMemGetMemPool(&cur, &host, CU_MEM_ALLOCATION_TYPE_PINNED));
+    EXPECT_EQ(hdef, cur); // the default again
+    ASSERT_OK(cuMemSetMemPool(&dev, CU_MEM_ALLOCATION_TYPE_PINNED, pool));
+    ASSERT_OK(cuDeviceGetMemPool(&cur, 0));
+    EXPECT_EQ(pool, cur);
+    ASSERT_OK(cuMemSetMemPool(&dev, CU_MEM_ALLOCATION_TYPE_PINNED, a));
+    // Bad arguments.
+    EXPECT_CU(CUDA_ERROR_NOT_SUPPORTED, cuMemGetDefaultMemPool(&cur, &dev, CU_MEM_ALLOCATION_TYPE_MANAGED));
+    EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuMemGetDefaultMemPool(&cur, &dev, CU_MEM_ALLOCATION_TYPE_INVALID));
+    EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuMemGetDefaultMemPool(&cur, nullptr, CU_MEM_ALLOCATION_TYPE_PINNED));
+    EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuMemGetDefaultMemPool(nullptr, &dev, CU_MEM_ALLOCATION_TYPE_PINNED));
+    CUmemLocation bad = {CU_MEM_LOCATION_TYPE_DEVICE, 1};
+    EXPECT_CU(CUDA_ERROR_INVALID_DEVICE, cuMemGetMemPool(&cur, &bad, CU_MEM_ALLOCATION_TYPE_PINNED));
+    bad = {CU_MEM_LOCATION_TYPE_HOST_NUMA, 1};
+    EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuMemGetMemPool(&cur, &bad, CU_MEM_ALLOCATION_TYPE_PINNED));
+    bad = {CU_MEM_LOCATION_TYPE_NONE, 0};
+    EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuMemSetMemPool(&bad, CU_MEM_ALLOCATION_TYPE_PINNED, pool));
+    // The runtime's forms.
+    cudaMemPool_t rp = nullptr;
+    struct cudaMemLocation rhost = {cudaMemLocationTypeHost, 0};
+    EXPECT_EQ(cudaSuccess, cudaMemGetDefaultMemPool(&rp, &rhost, cudaMemAllocationTypePinned));
+    EXPECT_EQ((cudaMemPool_t)hdef, rp);
+    EXPECT_EQ(cudaSuccess, cudaMemGetMemPool(&rp, &rhost, cudaMemAllocationTypePinned));
+    EXPECT_EQ(cudaSuccess, cudaMemSetMemPool(&rhost, cudaMemAllocationTypePinned, (cudaMemPool_t)hdef));
+    EXPECT_EQ(cudaErrorNotSupported, cudaMemGetMemPool(&rp, &rhost, cudaMemAllocationTypeManaged));
+    (void)cudaGetLastError();
 }
 
 // ---- Creating and destroying ----
@@ -807,6 +864,13 @@ TEST_F(PoolExport, ExportData_FromAnotherPool_IsInvalidValue)
 // ---- Export: between processes ----
 
 namespace {
+std::string code_name(CUresult r)
+{
+    const char *n = "?";
+    cuGetErrorName(r, &n);
+    return n;
+}
+
 CUcontext start_role()
 {
     CUcontext ctx = nullptr;

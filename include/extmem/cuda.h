@@ -1328,6 +1328,14 @@ EXTMEM_API CUresult CUDAAPI cuDeviceGetDefaultMemPool(CUmemoryPool *pool_out, CU
 EXTMEM_API CUresult CUDAAPI cuDeviceGetMemPool(CUmemoryPool *pool, CUdevice dev);
 /* INVALID_VALUE: an imported pool, or one of another location (a HOST pool). */
 EXTMEM_API CUresult CUDAAPI cuDeviceSetMemPool(CUdevice dev, CUmemoryPool pool);
+/* The same by location (CUDA 13): device 0, the host or host NUMA node 0 each have a default
+ * and a current pool. INVALID_VALUE: location NULL or of another type; a HOST_NUMA node other
+ * than 0; type not PINNED or MANAGED; for cuMemSetMemPool, a pool of another location or an
+ * imported one. INVALID_DEVICE: a device other than 0. NOT_SUPPORTED: MANAGED (no managed pools). */
+EXTMEM_API CUresult CUDAAPI cuMemGetDefaultMemPool(CUmemoryPool *pool_out, CUmemLocation *location,
+                                                   CUmemAllocationType type);
+EXTMEM_API CUresult CUDAAPI cuMemGetMemPool(CUmemoryPool *pool, CUmemLocation *location, CUmemAllocationType type);
+EXTMEM_API CUresult CUDAAPI cuMemSetMemPool(CUmemLocation *location, CUmemAllocationType type, CUmemoryPool pool);
 /* INVALID_VALUE: pool or poolProps NULL; allocType not PINNED; handleTypes with a bit other
  * than this platform's (POSIX_FILE_DESCRIPTOR; WIN32 on Windows) and fabric; location not
  * DEVICE 0, HOST or HOST_NUMA 0; reserved not zero. NOT_SUPPORTED: fabric handles; usage

@@ -573,6 +573,13 @@ EXTMEM_API cudaError_t CUDARTAPI cudaFreeAsync(void *devPtr, cudaStream_t stream
 EXTMEM_API cudaError_t CUDARTAPI cudaDeviceGetDefaultMemPool(cudaMemPool_t *memPool, int device);
 EXTMEM_API cudaError_t CUDARTAPI cudaDeviceGetMemPool(cudaMemPool_t *memPool, int device);
 EXTMEM_API cudaError_t CUDARTAPI cudaDeviceSetMemPool(int device, cudaMemPool_t memPool);
+/* By location (CUDA 13), as cuMemGetDefaultMemPool, cuMemGetMemPool, cuMemSetMemPool. */
+EXTMEM_API cudaError_t CUDARTAPI cudaMemGetDefaultMemPool(cudaMemPool_t *memPool, struct cudaMemLocation *location,
+                                                          enum cudaMemAllocationType type);
+EXTMEM_API cudaError_t CUDARTAPI cudaMemGetMemPool(cudaMemPool_t *memPool, struct cudaMemLocation *location,
+                                                   enum cudaMemAllocationType type);
+EXTMEM_API cudaError_t CUDARTAPI cudaMemSetMemPool(struct cudaMemLocation *location, enum cudaMemAllocationType type,
+                                                   cudaMemPool_t memPool);
 EXTMEM_API cudaError_t CUDARTAPI cudaMemPoolCreate(cudaMemPool_t *memPool, const struct cudaMemPoolProps *poolProps);
 /* cudaErrorInvalidValue: the default pool. */
 EXTMEM_API cudaError_t CUDARTAPI cudaMemPoolDestroy(cudaMemPool_t memPool);

@@ -131,11 +131,20 @@ static struct list_node pools_all = {&pools_all, &pools_all};
 /* Blocks freed after their pool was destroyed: released at the next point that waits for the
  * device (under pools_lock). */
 static struct list_node orphans = {&orphans, &orphans};
-static struct mempool *default_pool;
+/* Where pools live, each place with a default pool (made at its first use) and a current one
+ * (NULL: the default): device 0, the host, host NUMA node 0 (the machine is one node). */
+enum { PLACE_DEVICE, PLACE_HOST, PLACE_HOST_NUMA, PLACES };
+static struct mempool *default_pools[PLACES];
 /* Some pool may keep freed memory above its release threshold, or a destroyed pool's memory
  * waits: the next synchronisation with an idle device gives it back (pool_synced). */
 static atomic_bool pools_may_release;
-static struct mempool *current_pool; /* a reference; NULL: the default pool */
+static struct mempool *current_pools[PLACES]; /* references; NULL: the default pool */
+
+static int place_of(CUmemLocationType t)
+{
+    return t == CU_MEM_LOCATION_TYPE_HOST ? PLACE_HOST : t == CU_MEM_LOCATION_TYPE_HOST_NUMA ? PLACE_HOST_NUMA
+                                                                                            : PLACE_DEVICE;
+}
 
 #define NATIVE_TYPE (OS_HAS_POSIX_FD ? (unsigned)CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR : (unsigned)CU_MEM_HANDLE_TYPE_WIN32)
 #define NATIVE_NAME (OS_HAS_POSIX_FD ? "CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR" : "CU_MEM_HANDLE_TYPE_WIN32")
@@ -196,19 +205,21 @@ static bool pool_publish(struct mempool *p)
     return true;
 }
 
-/* The default pool of device 0, made at its first use; NULL when out of memory. */
-static struct mempool *pool_default(void)
+/* The default pool of a place, made at its first use; NULL when out of memory. */
+static struct mempool *pool_default(int place)
 {
     os_mutex_lock(&pools_lock);
-    struct mempool *p = default_pool;
+    struct mempool *p = default_pools[place];
     os_mutex_unlock(&pools_lock);
     if (p)
         return p;
+    static const CUmemLocationType types[PLACES] = {CU_MEM_LOCATION_TYPE_DEVICE, CU_MEM_LOCATION_TYPE_HOST,
+                                                    CU_MEM_LOCATION_TYPE_HOST_NUMA};
     CUmemPoolProps props;
     memset(&props, 0, sizeof(props));
     props.allocType = CU_MEM_ALLOCATION_TYPE_PINNED;
-    props.handleTypes = CU_MEM_HANDLE_TYPE_NONE; /* the default pool is not exportable (probe) */
-    props.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
+    props.handleTypes = CU_MEM_HANDLE_TYPE_NONE; /* a default pool is not exportable (probe) */
+    props.location.type = types[place];
     props.location.id = 0;
     if (!(p = pool_new(&props)))
         return NULL;
@@ -218,27 +229,27 @@ static struct mempool *pool_default(void)
         return NULL;
     }
     os_mutex_lock(&pools_lock);
-    if (default_pool) { /* another thread was first */
+    if (default_pools[place]) { /* another thread was first */
         os_mutex_unlock(&pools_lock);
         obj_unregister(&p->base);
         os_mutex_lock(&pools_lock);
     } else {
-        default_pool = p;
+        default_pools[place] = p;
         list_add(&pools_all, &p->all);
     }
-    p = default_pool;
+    p = default_pools[place];
     os_mutex_unlock(&pools_lock);
     return p;
 }
 
-/* The device's current pool with a reference; NULL when out of memory. */
-static struct mempool *pool_current(void)
+/* The current pool of a place with a reference; NULL when out of memory. */
+static struct mempool *pool_current(int place)
 {
-    struct mempool *d = pool_default();
+    struct mempool *d = pool_default(place);
     if (!d)
         return NULL;
     os_mutex_lock(&pools_lock);
-    struct mempool *p = current_pool ? current_pool : d;
+    struct mempool *p = current_pools[place] ? current_pools[place] : d;
     obj_retain(&p->base);
     os_mutex_unlock(&pools_lock);
     return p;
@@ -518,7 +529,7 @@ static CUresult alloc_async(const char *fn, CUdeviceptr *dptr, size_t bytesize, 
         r = fail(CUDA_ERROR_INVALID_VALUE, "%s: dptr is NULL", fn);
     else if (named)
         r = pool_lookup(fn, handle, &p);
-    else if (!(p = pool_current()))
+    else if (!(p = pool_current(PLACE_DEVICE)))
         r = fail(CUDA_ERROR_OUT_OF_MEMORY, "%s: out of host memory for the default pool", fn);
     if (!r && p->imported)
         r = fail(CUDA_ERROR_INVALID_VALUE, "%s: the pool was imported from another process: its memory comes only "
@@ -751,9 +762,11 @@ CUresult CUDAAPI cuMemPoolDestroy(CUmemoryPool pool)
     os_mutex_unlock(&p->lock);
     if (first)
         list_del(&p->all);
-    if (current_pool == p) { /* the device's current pool is the default one again */
-        current_pool = NULL;
-        pool_release(p);
+    for (int i = 0; i < PLACES; ++i) {
+        if (current_pools[i] == p) { /* the place's current pool is its default one again */
+            current_pools[i] = NULL;
+            pool_release(p);
+        }
     }
     os_mutex_unlock(&pools_lock);
     pool_take_excess(p, 0, &out);
@@ -957,7 +970,52 @@ CUresult CUDAAPI cuMemPoolGetAccess(CUmemAccess_flags *flags, CUmemoryPool memPo
     return r;
 }
 
-/* ---- The device's pools ---- */
+/* ---- The default and current pools ---- */
+static CUresult get_default(const char *fn, CUmemoryPool *pool_out, int place)
+{
+    struct mempool *p = pool_default(place);
+    if (!p)
+        return fail(CUDA_ERROR_OUT_OF_MEMORY, "%s: out of host memory for the default pool", fn);
+    *pool_out = (CUmemoryPool)(uintptr_t)p->base.handle;
+    return CUDA_SUCCESS;
+}
+
+static CUresult get_current(const char *fn, CUmemoryPool *pool_out, int place)
+{
+    struct mempool *p = pool_current(place);
+    if (!p)
+        return fail(CUDA_ERROR_OUT_OF_MEMORY, "%s: out of host memory for the default pool", fn);
+    *pool_out = (CUmemoryPool)(uintptr_t)p->base.handle;
+    pool_release(p);
+    return CUDA_SUCCESS;
+}
+
+static CUresult set_current(const char *fn, int place, CUmemoryPool pool)
+{
+    static const char *const names[PLACES] = {"device 0", "the host", "host NUMA node 0"};
+    struct mempool *p;
+    CUresult r = pool_lookup(fn, pool, &p);
+    if (r)
+        return r;
+    if (p->imported || place_of(p->props.location.type) != place) {
+        pool_release(p);
+        return fail(CUDA_ERROR_INVALID_VALUE, "%s: the pool is %s, not a pool of %s", fn,
+                    p->imported ? "imported from another process" : "of another location", names[place]);
+    }
+    os_mutex_lock(&pools_lock);
+    struct mempool *old = current_pools[place];
+    if (p->is_default || p->destroyed) {
+        current_pools[place] = NULL;
+        pool_release(p);
+    } else {
+        current_pools[place] = p; /* keeps the reference */
+    }
+    os_mutex_unlock(&pools_lock);
+    if (old)
+        pool_release(old);
+    return CUDA_SUCCESS;
+}
+
 CUresult CUDAAPI cuDeviceGetDefaultMemPool(CUmemoryPool *pool_out, CUdevice dev)
 {
     static const char fn[] = "cuDeviceGetDefaultMemPool";
@@ -965,13 +1023,7 @@ CUresult CUDAAPI cuDeviceGetDefaultMemPool(CUmemoryPool *pool_out, CUdevice dev)
     if (!pool_out)
         return fail(CUDA_ERROR_INVALID_VALUE, "%s: pool_out is NULL", fn);
     CUresult r = device_check(fn, dev);
-    if (r)
-        return r;
-    struct mempool *p = pool_default();
-    if (!p)
-        return fail(CUDA_ERROR_OUT_OF_MEMORY, "%s: out of host memory for the default pool", fn);
-    *pool_out = (CUmemoryPool)(uintptr_t)p->base.handle;
-    return CUDA_SUCCESS;
+    return r ? r : get_default(fn, pool_out, PLACE_DEVICE);
 }
 
 CUresult CUDAAPI cuDeviceGetMemPool(CUmemoryPool *pool, CUdevice dev)
@@ -981,14 +1033,7 @@ CUresult CUDAAPI cuDeviceGetMemPool(CUmemoryPool *pool, CUdevice dev)
     if (!pool)
         return fail(CUDA_ERROR_INVALID_VALUE, "%s: pool is NULL", fn);
     CUresult r = device_check(fn, dev);
-    if (r)
-        return r;
-    struct mempool *p = pool_current();
-    if (!p)
-        return fail(CUDA_ERROR_OUT_OF_MEMORY, "%s: out of host memory for the default pool", fn);
-    *pool = (CUmemoryPool)(uintptr_t)p->base.handle;
-    pool_release(p);
-    return CUDA_SUCCESS;
+    return r ? r : get_current(fn, pool, PLACE_DEVICE);
 }
 
 CUresult CUDAAPI cuDeviceSetMemPool(CUdevice dev, CUmemoryPool pool)
@@ -996,28 +1041,69 @@ CUresult CUDAAPI cuDeviceSetMemPool(CUdevice dev, CUmemoryPool pool)
     static const char fn[] = "cuDeviceSetMemPool";
     REQUIRE_INIT(fn);
     CUresult r = device_check(fn, dev);
-    if (r)
-        return r;
-    struct mempool *p;
-    if ((r = pool_lookup(fn, pool, &p)))
-        return r;
-    if (p->imported || p->props.location.type != CU_MEM_LOCATION_TYPE_DEVICE) {
-        pool_release(p);
-        return fail(CUDA_ERROR_INVALID_VALUE, "%s: the pool is %s, not a pool of device %d", fn,
-                    p->imported ? "imported from another process" : "a host pool", (int)dev);
+    return r ? r : set_current(fn, PLACE_DEVICE, pool);
+}
+
+/* The place of a (location, type) pair, as the CUDA 13 calls name it. Managed memory pools are
+ * not offered: CUDA_ERROR_NOT_SUPPORTED, the documented code for it (with the location NONE that
+ * only managed pools take). */
+static CUresult place_for(const char *fn, const CUmemLocation *location, CUmemAllocationType type, int *place)
+{
+    if (!location)
+        return fail(CUDA_ERROR_INVALID_VALUE, "%s: location is NULL", fn);
+    if (type == CU_MEM_ALLOCATION_TYPE_MANAGED)
+        return fail(CUDA_ERROR_NOT_SUPPORTED, "%s: managed memory pools are not offered by the software device", fn);
+    if (type != CU_MEM_ALLOCATION_TYPE_PINNED)
+        return fail(CUDA_ERROR_INVALID_VALUE, "%s: type %d is not CU_MEM_ALLOCATION_TYPE_PINNED or _MANAGED", fn,
+                    (int)type);
+    switch (location->type) {
+    case CU_MEM_LOCATION_TYPE_DEVICE:
+        *place = PLACE_DEVICE;
+        return device_check(fn, location->id);
+    case CU_MEM_LOCATION_TYPE_HOST:
+        *place = PLACE_HOST;
+        return CUDA_SUCCESS;
+    case CU_MEM_LOCATION_TYPE_HOST_NUMA:
+        *place = PLACE_HOST_NUMA;
+        if (location->id != 0)
+            return fail(CUDA_ERROR_INVALID_VALUE, "%s: host NUMA node %d: this machine is one node, 0, to the "
+                        "software device", fn, location->id);
+        return CUDA_SUCCESS;
+    default:
+        return fail(CUDA_ERROR_INVALID_VALUE, "%s: location type %d is not DEVICE, HOST or HOST_NUMA", fn,
+                    (int)location->type);
     }
-    os_mutex_lock(&pools_lock);
-    struct mempool *old = current_pool;
-    if (p->is_default || p->destroyed) {
-        current_pool = NULL;
-        pool_release(p);
-    } else {
-        current_pool = p; /* keeps the reference */
-    }
-    os_mutex_unlock(&pools_lock);
-    if (old)
-        pool_release(old);
-    return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI cuMemGetDefaultMemPool(CUmemoryPool *pool_out, CUmemLocation *location, CUmemAllocationType type)
+{
+    static const char fn[] = "cuMemGetDefaultMemPool";
+    REQUIRE_INIT(fn);
+    if (!pool_out)
+        return fail(CUDA_ERROR_INVALID_VALUE, "%s: pool_out is NULL", fn);
+    int place;
+    CUresult r = place_for(fn, location, type, &place);
+    return r ? r : get_default(fn, pool_out, place);
+}
+
+CUresult CUDAAPI cuMemGetMemPool(CUmemoryPool *pool, CUmemLocation *location, CUmemAllocationType type)
+{
+    static const char fn[] = "cuMemGetMemPool";
+    REQUIRE_INIT(fn);
+    if (!pool)
+        return fail(CUDA_ERROR_INVALID_VALUE, "%s: pool is NULL", fn);
+    int place;
+    CUresult r = place_for(fn, location, type, &place);
+    return r ? r : get_current(fn, pool, place);
+}
+
+CUresult CUDAAPI cuMemSetMemPool(CUmemLocation *location, CUmemAllocationType type, CUmemoryPool pool)
+{
+    static const char fn[] = "cuMemSetMemPool";
+    REQUIRE_INIT(fn);
+    int place;
+    CUresult r = place_for(fn, location, type, &place);
+    return r ? r : set_current(fn, place, pool);
 }
 
 /* ---- Export and import ---- */

@@ -100,6 +100,34 @@ cudaError_t CUDARTAPI cudaDeviceSetMemPool(int device, cudaMemPool_t memPool)
     return rt_cu(cuDeviceSetMemPool(dev, cu_pool(memPool)));
 }
 
+cudaError_t CUDARTAPI cudaMemGetDefaultMemPool(cudaMemPool_t *memPool, struct cudaMemLocation *location,
+                                               enum cudaMemAllocationType type)
+{
+    CUresult r = rt_driver_init();
+    if (r != CUDA_SUCCESS)
+        return rt_cu(r);
+    return rt_cu(cuMemGetDefaultMemPool((CUmemoryPool *)memPool, (CUmemLocation *)(void *)location,
+                                        (CUmemAllocationType)type));
+}
+
+cudaError_t CUDARTAPI cudaMemGetMemPool(cudaMemPool_t *memPool, struct cudaMemLocation *location,
+                                        enum cudaMemAllocationType type)
+{
+    CUresult r = rt_driver_init();
+    if (r != CUDA_SUCCESS)
+        return rt_cu(r);
+    return rt_cu(cuMemGetMemPool((CUmemoryPool *)memPool, (CUmemLocation *)(void *)location, (CUmemAllocationType)type));
+}
+
+cudaError_t CUDARTAPI cudaMemSetMemPool(struct cudaMemLocation *location, enum cudaMemAllocationType type,
+                                        cudaMemPool_t memPool)
+{
+    CUresult r = rt_driver_init();
+    if (r != CUDA_SUCCESS)
+        return rt_cu(r);
+    return rt_cu(cuMemSetMemPool((CUmemLocation *)(void *)location, (CUmemAllocationType)type, cu_pool(memPool)));
+}
+
 cudaError_t CUDARTAPI cudaMemPoolCreate(cudaMemPool_t *memPool, const struct cudaMemPoolProps *poolProps)
 {
     CUresult r = rt_driver_init();
