@@ -84,8 +84,9 @@ static cudaError_t rt_batch3d(size_t numOps, struct cudaMemcpy3DBatchOp *opList,
 }
 
 #if defined(EXTMEM_CUDART_ABI) && EXTMEM_CUDART_ABI == 12
-/* CUDA 12.8: failIdx, and arrays that are not const. */
-cudaError_t CUDARTAPI cudaMemcpyBatchAsync(void **dsts, void **srcs, size_t *sizes, size_t count,
+/* CUDA 12.8: failIdx, and arrays that are not const. Declared here with EXTMEM_API, as the
+ * header's declarations of the CUDA 13 forms would have made them exported. */
+EXTMEM_API cudaError_t CUDARTAPI cudaMemcpyBatchAsync(void **dsts, void **srcs, size_t *sizes, size_t count,
                                            struct cudaMemcpyAttributes *attrs, size_t *attrsIdxs, size_t numAttrs,
                                            size_t *failIdx, cudaStream_t stream);
 cudaError_t CUDARTAPI cudaMemcpyBatchAsync(void **dsts, void **srcs, size_t *sizes, size_t count,
@@ -97,7 +98,7 @@ cudaError_t CUDARTAPI cudaMemcpyBatchAsync(void **dsts, void **srcs, size_t *siz
                     numAttrs, failIdx ? failIdx : &ignored, stream);
 }
 
-cudaError_t CUDARTAPI cudaMemcpyBatchAsync_ptsz(void **dsts, void **srcs, size_t *sizes, size_t count,
+EXTMEM_API cudaError_t CUDARTAPI cudaMemcpyBatchAsync_ptsz(void **dsts, void **srcs, size_t *sizes, size_t count,
                                                 struct cudaMemcpyAttributes *attrs, size_t *attrsIdxs,
                                                 size_t numAttrs, size_t *failIdx, cudaStream_t stream);
 cudaError_t CUDARTAPI cudaMemcpyBatchAsync_ptsz(void **dsts, void **srcs, size_t *sizes, size_t count,
@@ -109,8 +110,8 @@ cudaError_t CUDARTAPI cudaMemcpyBatchAsync_ptsz(void **dsts, void **srcs, size_t
                     numAttrs, failIdx ? failIdx : &ignored, rt_ptsz(stream));
 }
 
-cudaError_t CUDARTAPI cudaMemcpy3DBatchAsync(size_t numOps, struct cudaMemcpy3DBatchOp *opList, size_t *failIdx,
-                                             unsigned long long flags, cudaStream_t stream);
+EXTMEM_API cudaError_t CUDARTAPI cudaMemcpy3DBatchAsync(size_t numOps, struct cudaMemcpy3DBatchOp *opList,
+                                                        size_t *failIdx, unsigned long long flags, cudaStream_t stream);
 cudaError_t CUDARTAPI cudaMemcpy3DBatchAsync(size_t numOps, struct cudaMemcpy3DBatchOp *opList, size_t *failIdx,
                                              unsigned long long flags, cudaStream_t stream)
 {
@@ -118,7 +119,7 @@ cudaError_t CUDARTAPI cudaMemcpy3DBatchAsync(size_t numOps, struct cudaMemcpy3DB
     return rt_batch3d(numOps, opList, failIdx ? failIdx : &ignored, flags, stream);
 }
 
-cudaError_t CUDARTAPI cudaMemcpy3DBatchAsync_ptsz(size_t numOps, struct cudaMemcpy3DBatchOp *opList,
+EXTMEM_API cudaError_t CUDARTAPI cudaMemcpy3DBatchAsync_ptsz(size_t numOps, struct cudaMemcpy3DBatchOp *opList,
                                                   size_t *failIdx, unsigned long long flags, cudaStream_t stream);
 cudaError_t CUDARTAPI cudaMemcpy3DBatchAsync_ptsz(size_t numOps, struct cudaMemcpy3DBatchOp *opList,
                                                   size_t *failIdx, unsigned long long flags, cudaStream_t stream)
