@@ -335,6 +335,21 @@ TEST_F(HostRegister, DestroyingTheContext_EndsItsRegistrations)
     EXPECT_OK(cuMemHostUnregister(h));
 }
 
+// The pages are the caller's, not a memory object of extmem's: nothing to export.
+TEST_F(HostRegister, RegisteredMemory_CannotBeExportedOrShared)
+{
+    ASSERT_OK(cuMemHostRegister(h, pg, 0));
+    int fd = -1;
+    EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuMemGetHandleForAddressRange(&fd, (CUdeviceptr)(uintptr_t)h, pg,
+                                                                      CU_MEM_RANGE_HANDLE_TYPE_DMA_BUF_FD, 0));
+    EXPECT_EQ(-1, fd);
+    CUipcMemHandle ipc;
+    EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuIpcGetMemHandle(&ipc, (CUdeviceptr)(uintptr_t)h));
+    EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuMemFreeHost(h)); // nor freed as CUDA's own
+    EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuMemFree((CUdeviceptr)(uintptr_t)h));
+    EXPECT_OK(cuMemHostUnregister(h));
+}
+
 TEST_F(HostRegister, TheDeviceSaysItSupportsRegistration)
 {
     int v = 0;

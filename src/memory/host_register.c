@@ -71,6 +71,7 @@ static CUresult host_register(const char *fn, struct ctx *ctx, void *p, size_t b
     r->base = lo;
     r->size = r->map_size = hi - lo; /* the whole pages: cuMemGetAddressRange answers them */
     r->kind = RANGE_REGISTERED;
+    r->mem.handle = OS_INVALID_HANDLE; /* no memory object: the pages are the caller's */
     r->flags = (Flags & CU_MEMHOSTREGISTER_PORTABLE) | CU_MEMHOSTREGISTER_DEVICEMAP;
     r->user_base = start;
     r->read_only = (Flags & CU_MEMHOSTREGISTER_READ_ONLY) != 0;
