@@ -153,7 +153,8 @@ static bool stage_source(struct work *w)
         return false; /* the call waits for the copy instead */
     for (size_t row = 0; row < row_count(c); ++row) {
         size_t z = row / c->height, y = row % c->height;
-        memcpy(staged + row * c->width, (const unsigned char *)c->src + z * c->src_slice + y * c->src_pitch, c->width);
+        const unsigned char *from = (const unsigned char *)c->src + z * c->src_slice + y * c->src_pitch;
+        memcpy(staged + row * c->width, from, c->width);
     }
     c->src = c->staged = staged;
     c->src_pitch = c->width;
