@@ -50,6 +50,7 @@
 #define cuMemGetAddressRange      cuMemGetAddressRange_v2
 #define cuMemAllocHost            cuMemAllocHost_v2
 #define cuMemHostGetDevicePointer cuMemHostGetDevicePointer_v2
+#define cuMemHostRegister         cuMemHostRegister_v2
 /* Code built with CUDA_API_PER_THREAD_DEFAULT_STREAM (nvcc --default-stream per-thread)
  * calls the _ptds / _ptsz variants, for which the NULL stream is the per-thread stream. */
 #if defined(CUDA_API_PER_THREAD_DEFAULT_STREAM)
@@ -68,6 +69,10 @@
 #define cuMemcpy2D                EXTMEM_PTDS(cuMemcpy2D_v2)
 #define cuMemcpy2DUnaligned       EXTMEM_PTDS(cuMemcpy2DUnaligned_v2)
 #define cuMemcpy2DAsync           EXTMEM_PTSZ(cuMemcpy2DAsync_v2)
+#define cuMemcpy3D                EXTMEM_PTDS(cuMemcpy3D_v2)
+#define cuMemcpy3DAsync           EXTMEM_PTSZ(cuMemcpy3DAsync_v2)
+#define cuMemcpyBatchAsync        EXTMEM_PTSZ(cuMemcpyBatchAsync_v2)
+#define cuMemcpy3DBatchAsync      EXTMEM_PTSZ(cuMemcpy3DBatchAsync_v2)
 #define cuMemsetD8                EXTMEM_PTDS(cuMemsetD8_v2)
 #define cuMemsetD16               EXTMEM_PTDS(cuMemsetD16_v2)
 #define cuMemsetD32               EXTMEM_PTDS(cuMemsetD32_v2)
@@ -83,6 +88,10 @@
 #define cuMemsetD2D8Async         EXTMEM_PTSZ(cuMemsetD2D8Async)
 #define cuMemsetD2D16Async        EXTMEM_PTSZ(cuMemsetD2D16Async)
 #define cuMemsetD2D32Async        EXTMEM_PTSZ(cuMemsetD2D32Async)
+#define cuMemcpyPeer              EXTMEM_PTDS(cuMemcpyPeer)
+#define cuMemcpyPeerAsync         EXTMEM_PTSZ(cuMemcpyPeerAsync)
+#define cuMemcpy3DPeer            EXTMEM_PTDS(cuMemcpy3DPeer)
+#define cuMemcpy3DPeerAsync       EXTMEM_PTSZ(cuMemcpy3DPeerAsync)
 #define cuStreamGetPriority       EXTMEM_PTSZ(cuStreamGetPriority)
 #define cuStreamGetFlags          EXTMEM_PTSZ(cuStreamGetFlags)
 #define cuStreamGetCtx            EXTMEM_PTSZ(cuStreamGetCtx)
@@ -883,6 +892,12 @@ typedef enum CUipcMem_flags_enum {
 #define CU_MEMHOSTALLOC_DEVICEMAP     0x02
 #define CU_MEMHOSTALLOC_WRITECOMBINED 0x04
 
+/* cuMemHostRegister flags. */
+#define CU_MEMHOSTREGISTER_PORTABLE  0x01
+#define CU_MEMHOSTREGISTER_DEVICEMAP 0x02
+#define CU_MEMHOSTREGISTER_IOMEMORY  0x04
+#define CU_MEMHOSTREGISTER_READ_ONLY 0x08
+
 /* ---- Structures ------------------------------------------------------------------- */
 typedef struct CUctxCreateParams_st {
     CUexecAffinityParam *execAffinityParams;
@@ -909,6 +924,67 @@ typedef struct CUDA_MEMCPY2D_st {
     size_t Height;
 } CUDA_MEMCPY2D_v2;
 typedef CUDA_MEMCPY2D_v2 CUDA_MEMCPY2D;
+
+/* A 3D copy: Depth layers of Height rows of WidthInBytes bytes. Each side starts at
+ * base + (Z * height + Y) * pitch + XInBytes; LOD and the reserved pointers must be 0. */
+typedef struct CUDA_MEMCPY3D_st {
+    size_t srcXInBytes;
+    size_t srcY;
+    size_t srcZ;
+    size_t srcLOD;
+    CUmemorytype srcMemoryType;
+    const void *srcHost;
+    CUdeviceptr srcDevice;
+    CUarray srcArray;
+    void *reserved0;
+    size_t srcPitch;
+    size_t srcHeight; /* rows per layer; may be 0 when Depth is 1 */
+    size_t dstXInBytes;
+    size_t dstY;
+    size_t dstZ;
+    size_t dstLOD;
+    CUmemorytype dstMemoryType;
+    void *dstHost;
+    CUdeviceptr dstDevice;
+    CUarray dstArray;
+    void *reserved1;
+    size_t dstPitch;
+    size_t dstHeight;
+    size_t WidthInBytes;
+    size_t Height;
+    size_t Depth;
+} CUDA_MEMCPY3D_v2;
+typedef CUDA_MEMCPY3D_v2 CUDA_MEMCPY3D;
+
+/* The same between contexts: each side names its context where the reserved pointer was. */
+typedef struct CUDA_MEMCPY3D_PEER_st {
+    size_t srcXInBytes;
+    size_t srcY;
+    size_t srcZ;
+    size_t srcLOD;
+    CUmemorytype srcMemoryType;
+    const void *srcHost;
+    CUdeviceptr srcDevice;
+    CUarray srcArray;
+    CUcontext srcContext;
+    size_t srcPitch;
+    size_t srcHeight;
+    size_t dstXInBytes;
+    size_t dstY;
+    size_t dstZ;
+    size_t dstLOD;
+    CUmemorytype dstMemoryType;
+    void *dstHost;
+    CUdeviceptr dstDevice;
+    CUarray dstArray;
+    CUcontext dstContext;
+    size_t dstPitch;
+    size_t dstHeight;
+    size_t WidthInBytes;
+    size_t Height;
+    size_t Depth;
+} CUDA_MEMCPY3D_PEER_v1;
+typedef CUDA_MEMCPY3D_PEER_v1 CUDA_MEMCPY3D_PEER;
 
 typedef void (CUDA_CB *CUhostFn)(void *userData);
 
@@ -1053,6 +1129,74 @@ typedef struct CUmemPoolPtrExportData_st {
     unsigned char reserved[64];
 } CUmemPoolPtrExportData_v1;
 typedef CUmemPoolPtrExportData_v1 CUmemPoolPtrExportData;
+/* ---- Batch copies (CUDA 12.8) ---- */
+typedef enum CUmemcpyFlags_enum {
+    CU_MEMCPY_FLAG_DEFAULT = 0x0,
+    CU_MEMCPY_FLAG_PREFER_OVERLAP_WITH_COMPUTE = 0x1 /* a hint */
+} CUmemcpyFlags;
+
+/* When a copy of a batch may read its source (its destination is always written in order). */
+typedef enum CUmemcpySrcAccessOrder_enum {
+    CU_MEMCPY_SRC_ACCESS_ORDER_INVALID = 0x0,
+    CU_MEMCPY_SRC_ACCESS_ORDER_STREAM = 0x1,          /* in stream order */
+    CU_MEMCPY_SRC_ACCESS_ORDER_DURING_API_CALL = 0x2, /* any time before the call returns */
+    CU_MEMCPY_SRC_ACCESS_ORDER_ANY = 0x3,             /* any time, even after the call */
+    CU_MEMCPY_SRC_ACCESS_ORDER_MAX = 0x7FFFFFFF
+} CUmemcpySrcAccessOrder;
+
+typedef struct CUmemcpyAttributes_st {
+    CUmemcpySrcAccessOrder srcAccessOrder;
+    CUmemLocation srcLocHint; /* hints for memory that migrates */
+    CUmemLocation dstLocHint;
+    unsigned int flags;       /* CUmemcpyFlags */
+} CUmemcpyAttributes_v1;
+typedef CUmemcpyAttributes_v1 CUmemcpyAttributes;
+
+typedef enum CUmemcpy3DOperandType_enum {
+    CU_MEMCPY_OPERAND_TYPE_POINTER = 0x1,
+    CU_MEMCPY_OPERAND_TYPE_ARRAY = 0x2,
+    CU_MEMCPY_OPERAND_TYPE_MAX = 0x7FFFFFFF
+} CUmemcpy3DOperandType;
+
+typedef struct CUoffset3D_st {
+    size_t x;
+    size_t y;
+    size_t z;
+} CUoffset3D_v1;
+typedef CUoffset3D_v1 CUoffset3D;
+
+typedef struct CUextent3D_st {
+    size_t width;
+    size_t height;
+    size_t depth;
+} CUextent3D_v1;
+typedef CUextent3D_v1 CUextent3D;
+
+typedef struct CUmemcpy3DOperand_st {
+    CUmemcpy3DOperandType type;
+    union {
+        struct {
+            CUdeviceptr ptr;
+            size_t rowLength;   /* elements per row; 0: the copy's width */
+            size_t layerHeight; /* rows per layer; 0: the copy's height */
+            CUmemLocation locHint;
+        } ptr;
+        struct {
+            CUarray array;
+            CUoffset3D offset;
+        } array;
+    } op;
+} CUmemcpy3DOperand_v1;
+typedef CUmemcpy3DOperand_v1 CUmemcpy3DOperand;
+
+typedef struct CUDA_MEMCPY3D_BATCH_OP_st {
+    CUmemcpy3DOperand src;
+    CUmemcpy3DOperand dst;
+    CUextent3D extent; /* in elements (bytes between pointers); none may be 0 */
+    CUmemcpySrcAccessOrder srcAccessOrder;
+    unsigned int flags; /* CUmemcpyFlags */
+} CUDA_MEMCPY3D_BATCH_OP_v1;
+typedef CUDA_MEMCPY3D_BATCH_OP_v1 CUDA_MEMCPY3D_BATCH_OP;
 
 /* ===================================================================================
  * Entry points. "Returns" lists every code and its exact condition; any call also
@@ -1163,9 +1307,30 @@ EXTMEM_API CUresult CUDAAPI cuMemAllocHost(void **pp, size_t bytesize);
 EXTMEM_API CUresult CUDAAPI cuMemHostAlloc(void **pp, size_t bytesize, unsigned int Flags);
 /* CUDA_ERROR_INVALID_VALUE if p is not the start of a live host allocation. */
 EXTMEM_API CUresult CUDAAPI cuMemFreeHost(void *p);
-/* Flags must be 0. CUDA_ERROR_INVALID_VALUE if p is not in a host allocation. */
+/* Flags must be 0. CUDA_ERROR_INVALID_VALUE if p is not in a host allocation or registered
+ * range. The device pointer is p itself (unified addressing). */
 EXTMEM_API CUresult CUDAAPI cuMemHostGetDevicePointer(CUdeviceptr *pdptr, void *p, unsigned int Flags);
+/* CU_MEMHOSTALLOC_DEVICEMAP is always reported (all host memory is mapped), with PORTABLE and
+ * WRITECOMBINED where they were asked for; READ_ONLY is not reported, as on the driver.
+ * CUDA_ERROR_INVALID_VALUE if p is in neither kind of page-locked memory. */
 EXTMEM_API CUresult CUDAAPI cuMemHostGetFlags(unsigned int *pFlags, void *p);
+/* Makes the caller's pages [p, p + bytesize) page-locked memory of the device: copies, fills
+ * and kernels may use them at the same addresses, until cuMemHostUnregister. Nothing is
+ * copied or remapped; an unaligned p or bytesize registers the whole pages they touch.
+ * READ_ONLY pages may only be read by the device (a copy or fill into them is
+ * CUDA_ERROR_INVALID_VALUE, a kernel's store CUDA_ERROR_ILLEGAL_ADDRESS).
+ *   CUDA_ERROR_INVALID_VALUE   p NULL, bytesize 0, a bit that is no CU_MEMHOSTREGISTER_* flag,
+ *                              IOMEMORY (the software device has no I/O memory), pages that
+ *                              are not mapped and readable, or memory CUDA allocated
+ *                              (cuMemHostAlloc, device memory)
+ *   CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED  a page of the range is registered already */
+EXTMEM_API CUresult CUDAAPI cuMemHostRegister(void *p, size_t bytesize, unsigned int Flags);
+/* Ends the registration made with p, once the work queued on the device before the call is
+ * done; the memory stays the caller's, mapped and unchanged.
+ *   CUDA_ERROR_INVALID_VALUE   p NULL, or inside a registered range but not the pointer that
+ *                              registered it
+ *   CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED  p is in no registered range */
+EXTMEM_API CUresult CUDAAPI cuMemHostUnregister(void *p);
 
 /* ---- Pointer attributes ---- */
 /* For an address extmem does not know: MEMORY_TYPE, CONTEXT, DEVICE_POINTER and the range
@@ -1204,6 +1369,50 @@ EXTMEM_API CUresult CUDAAPI cuMemcpyDtoDAsync(CUdeviceptr dstDevice, CUdeviceptr
 EXTMEM_API CUresult CUDAAPI cuMemcpy2D(const CUDA_MEMCPY2D *pCopy);
 EXTMEM_API CUresult CUDAAPI cuMemcpy2DUnaligned(const CUDA_MEMCPY2D *pCopy);
 EXTMEM_API CUresult CUDAAPI cuMemcpy2DAsync(const CUDA_MEMCPY2D *pCopy, CUstream hStream);
+/* Layers of pitched rows between linear memory of any kind (HOST, DEVICE, UNIFIED); a large
+ * copy runs on all cores. An empty copy (a 0 extent) succeeds.
+ *   CUDA_ERROR_INVALID_VALUE   pCopy NULL; reserved0/1 or a LOD not 0; a memory type that is
+ *                              no CUmemorytype; a NULL pointer; a pitch above the device's
+ *                              CU_DEVICE_ATTRIBUTE_MAX_PITCH, or below XInBytes + WidthInBytes
+ *                              (where there are several rows or the pitch is given); a layer
+ *                              height below Y + Height (where there are several layers or
+ *                              the height is given); a Z offset with a layer height of 0; a
+ *                              side that runs past the end of its allocation, or a DEVICE side
+ *                              that is not memory CUDA gave out or registered
+ *   CUDA_ERROR_NOT_SUPPORTED   a side is a CUarray (the software device has no arrays yet) */
+EXTMEM_API CUresult CUDAAPI cuMemcpy3D(const CUDA_MEMCPY3D *pCopy);
+EXTMEM_API CUresult CUDAAPI cuMemcpy3DAsync(const CUDA_MEMCPY3D *pCopy, CUstream hStream);
+/* Copies between contexts. The software device is one device: each context must be a live
+ * context (CUDA_ERROR_INVALID_CONTEXT for NULL, the lookup's code for a destroyed or forged
+ * handle), and the copy is then cuMemcpyDtoD's (cuMemcpy3D's for the 3D forms). */
+EXTMEM_API CUresult CUDAAPI cuMemcpyPeer(CUdeviceptr dstDevice, CUcontext dstContext, CUdeviceptr srcDevice,
+                                         CUcontext srcContext, size_t ByteCount);
+EXTMEM_API CUresult CUDAAPI cuMemcpyPeerAsync(CUdeviceptr dstDevice, CUcontext dstContext, CUdeviceptr srcDevice,
+                                              CUcontext srcContext, size_t ByteCount, CUstream hStream);
+EXTMEM_API CUresult CUDAAPI cuMemcpy3DPeer(const CUDA_MEMCPY3D_PEER *pCopy);
+EXTMEM_API CUresult CUDAAPI cuMemcpy3DPeerAsync(const CUDA_MEMCPY3D_PEER *pCopy, CUstream hStream);
+/* A batch of copies, in stream order as a whole (CUDA 13's form; libcuda also exports CUDA
+ * 12.8's, which has a size_t *failIdx before hStream, under the unversioned name). Every copy
+ * is checked before any is queued.
+ *   CUDA_ERROR_INVALID_VALUE   dsts, srcs, sizes, attrs or attrsIdxs NULL; count or numAttrs 0;
+ *                              numAttrs above count; attrsIdxs not starting at 0, not rising,
+ *                              or reaching count; a srcAccessOrder that is not STREAM,
+ *                              DURING_API_CALL or ANY; flags outside CUmemcpyFlags; hStream
+ *                              the legacy NULL stream; any copy cuMemcpyAsync would refuse
+ * DURING_API_CALL sources are read before the call returns; location hints are not used (the
+ * software device migrates nothing). */
+EXTMEM_API CUresult CUDAAPI cuMemcpyBatchAsync(CUdeviceptr *dsts, CUdeviceptr *srcs, size_t *sizes, size_t count,
+                                               CUmemcpyAttributes *attrs, size_t *attrsIdxs, size_t numAttrs,
+                                               CUstream hStream);
+/* 3D copies between pointers in a batch (CUDA 13's form; 12.8's has failIdx before flags).
+ *   CUDA_ERROR_INVALID_VALUE   numOps 0, opList NULL, flags not 0, hStream the legacy NULL
+ *                              stream; an extent with a 0; rowLength below the width or
+ *                              layerHeight below the height (0 means packed); an operand type
+ *                              that is no CUmemcpy3DOperandType; a bad srcAccessOrder or
+ *                              flags; any copy cuMemcpy3DAsync would refuse
+ *   CUDA_ERROR_NOT_SUPPORTED   an operand is a CUDA array */
+EXTMEM_API CUresult CUDAAPI cuMemcpy3DBatchAsync(size_t numOps, CUDA_MEMCPY3D_BATCH_OP *opList,
+                                                 unsigned long long flags, CUstream hStream);
 /* dstDevice must be aligned to the element size: CUDA_ERROR_INVALID_VALUE otherwise. */
 EXTMEM_API CUresult CUDAAPI cuMemsetD8(CUdeviceptr dstDevice, unsigned char uc, size_t N);
 EXTMEM_API CUresult CUDAAPI cuMemsetD16(CUdeviceptr dstDevice, unsigned short us, size_t N);

@@ -26,6 +26,7 @@
 #endif
 
 #include "extmem/cuda_runtime_api.h"
+#include "extmem/driver_functions.h"
 #include "extmem/vector_types.h"
 
 #if defined(__CUDA__)

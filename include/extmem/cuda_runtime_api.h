@@ -68,6 +68,18 @@
 #define cudaMemcpyFromSymbolAsync cudaMemcpyFromSymbolAsync_ptsz
 #define cudaMemPrefetchAsync cudaMemPrefetchAsync_ptsz
 #define cudaMallocAsync     cudaMallocAsync_ptsz
+#define cudaMemcpy2D        cudaMemcpy2D_ptds
+#define cudaMemcpy2DAsync   cudaMemcpy2DAsync_ptsz
+#define cudaMemcpy3D        cudaMemcpy3D_ptds
+#define cudaMemcpy3DAsync   cudaMemcpy3DAsync_ptsz
+#define cudaMemcpy3DPeer    cudaMemcpy3DPeer_ptds
+#define cudaMemcpy3DPeerAsync cudaMemcpy3DPeerAsync_ptsz
+#define cudaMemset2D        cudaMemset2D_ptds
+#define cudaMemset2DAsync   cudaMemset2DAsync_ptsz
+#define cudaMemset3D        cudaMemset3D_ptds
+#define cudaMemset3DAsync   cudaMemset3DAsync_ptsz
+#define cudaMemcpyBatchAsync cudaMemcpyBatchAsync_ptsz
+#define cudaMemcpy3DBatchAsync cudaMemcpy3DBatchAsync_ptsz
 #define cudaSignalExternalSemaphoresAsync cudaSignalExternalSemaphoresAsync_ptsz
 #define cudaWaitExternalSemaphoresAsync cudaWaitExternalSemaphoresAsync_ptsz
 #define cudaFreeAsync       cudaFreeAsync_ptsz
@@ -308,6 +320,85 @@ EXTMEM_API cudaError_t CUDARTAPI cudaMemset(void *devPtr, int value, size_t coun
  *   cudaErrorInvalidResourceHandle  stream is destroyed or forged */
 EXTMEM_API cudaError_t CUDARTAPI cudaMemsetAsync(void *devPtr, int value, size_t count,
                                                  cudaStream_t stream EXTMEM_RT_DEFAULT(0));
+
+/* ---- Registered host memory ----
+ * The driver's cuMemHostRegister rules and codes (extmem/cuda.h), mapped to cudaError_t:
+ * cudaErrorHostMemoryAlreadyRegistered for a range sharing a page with a registered one,
+ * cudaErrorHostMemoryNotRegistered for an unregister of memory never registered,
+ * cudaErrorInvalidValue for the rest (NULL, size 0, unknown flags, cudaHostRegisterIoMemory,
+ * memory CUDA allocated, an address inside a registered range but not its start). */
+EXTMEM_API cudaError_t CUDARTAPI cudaHostRegister(void *ptr, size_t size, unsigned int flags);
+EXTMEM_API cudaError_t CUDARTAPI cudaHostUnregister(void *ptr);
+/* The flags of page-locked host memory, allocated or registered: cudaHostAllocMapped always,
+ * with the others that were asked for.
+ * Returns:
+ *   cudaErrorInvalidValue  pFlags NULL, or pHost in no page-locked memory (*pFlags untouched) */
+EXTMEM_API cudaError_t CUDARTAPI cudaHostGetFlags(unsigned int *pFlags, void *pHost);
+
+/* ---- Pitched and 3D memory ----
+ * Rows are padded to a multiple of 512 bytes, as on the H100.
+ * cudaMallocPitch returns:
+ *   cudaErrorInvalidValue      devPtr or pitch NULL
+ *   cudaSuccess                with *devPtr NULL when width or height is 0 (*pitch 0 for a
+ *                              width of 0, as NVIDIA's runtime answers)
+ *   cudaErrorMemoryAllocation  the memory cannot be had
+ * cudaMalloc3D: the same for pitchedDevPtr NULL and a 0 extent; xsize and ysize echo the
+ * extent's width and height. */
+EXTMEM_API cudaError_t CUDARTAPI cudaMallocPitch(void **devPtr, size_t *pitch, size_t width, size_t height);
+EXTMEM_API cudaError_t CUDARTAPI cudaMalloc3D(struct cudaPitchedPtr *pitchedDevPtr, struct cudaExtent extent);
+
+/* height rows of width bytes, as cuMemcpy2D (a large copy runs on all cores).
+ * Returns:
+ *   cudaSuccess                      width or height is 0 (nothing else is looked at)
+ *   cudaErrorInvalidMemcpyDirection  kind is not a cudaMemcpyKind
+ *   cudaErrorInvalidValue            dst or src NULL; the addresses contradict kind (as cudaMemcpy)
+ *   cudaErrorInvalidPitchValue       dpitch or spitch below width, or above the maximum pitch
+ *   the driver's cuMemcpy2D codes otherwise (a side running past its allocation) */
+EXTMEM_API cudaError_t CUDARTAPI cudaMemcpy2D(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,
+                                              size_t height, enum cudaMemcpyKind kind);
+EXTMEM_API cudaError_t CUDARTAPI cudaMemcpy2DAsync(void *dst, size_t dpitch, const void *src, size_t spitch,
+                                                   size_t width, size_t height, enum cudaMemcpyKind kind,
+                                                   cudaStream_t stream EXTMEM_RT_DEFAULT(0));
+/* A 3D copy between pitched pointers (cuMemcpy3D's rules: extent.width and positions' x are
+ * bytes; a pointer's ysize is its layer height).
+ * Returns:
+ *   cudaErrorInvalidValue            p NULL; a side with both an array and a pointer, or neither;
+ *                                    the addresses contradict kind
+ *   cudaErrorInvalidMemcpyDirection  kind is not a cudaMemcpyKind
+ *   cudaErrorNotSupported            a side is an array (not supported by these copies yet)
+ *   the driver's cuMemcpy3D codes otherwise */
+EXTMEM_API cudaError_t CUDARTAPI cudaMemcpy3D(const struct cudaMemcpy3DParms *p);
+EXTMEM_API cudaError_t CUDARTAPI cudaMemcpy3DAsync(const struct cudaMemcpy3DParms *p,
+                                                   cudaStream_t stream EXTMEM_RT_DEFAULT(0));
+/* Between devices: every ordinal must be 0, the only device (cudaErrorInvalidDevice). */
+EXTMEM_API cudaError_t CUDARTAPI cudaMemcpy3DPeer(const struct cudaMemcpy3DPeerParms *p);
+EXTMEM_API cudaError_t CUDARTAPI cudaMemcpy3DPeerAsync(const struct cudaMemcpy3DPeerParms *p,
+                                                       cudaStream_t stream EXTMEM_RT_DEFAULT(0));
+EXTMEM_API cudaError_t CUDARTAPI cudaMemcpyPeer(void *dst, int dstDevice, const void *src, int srcDevice,
+                                                size_t count);
+EXTMEM_API cudaError_t CUDARTAPI cudaMemcpyPeerAsync(void *dst, int dstDevice, const void *src, int srcDevice,
+                                                     size_t count, cudaStream_t stream EXTMEM_RT_DEFAULT(0));
+/* Fills height rows of width bytes with the low byte of value (cuMemsetD2D8).
+ * Returns:
+ *   cudaSuccess            width or height is 0
+ *   cudaErrorInvalidValue  devPtr NULL, not device memory, pitch below width, past the end */
+EXTMEM_API cudaError_t CUDARTAPI cudaMemset2D(void *devPtr, size_t pitch, int value, size_t width, size_t height);
+EXTMEM_API cudaError_t CUDARTAPI cudaMemset2DAsync(void *devPtr, size_t pitch, int value, size_t width,
+                                                   size_t height, cudaStream_t stream EXTMEM_RT_DEFAULT(0));
+/* The same through extent.depth layers of pitchedDevPtr.ysize rows.
+ * Returns: as cudaMemset2D, and cudaErrorInvalidValue where several layers are filled and
+ * ysize is below extent.height (the layers would overlap). */
+EXTMEM_API cudaError_t CUDARTAPI cudaMemset3D(struct cudaPitchedPtr pitchedDevPtr, int value, struct cudaExtent extent);
+EXTMEM_API cudaError_t CUDARTAPI cudaMemset3DAsync(struct cudaPitchedPtr pitchedDevPtr, int value,
+                                                   struct cudaExtent extent, cudaStream_t stream EXTMEM_RT_DEFAULT(0));
+/* Batches (CUDA 13's forms: libcudart.so.12 exports CUDA 12.8's, which take a size_t *failIdx
+ * before the stream, or before flags). The driver's rules and codes (cuMemcpyBatchAsync,
+ * cuMemcpy3DBatchAsync in extmem/cuda.h). */
+EXTMEM_API cudaError_t CUDARTAPI cudaMemcpyBatchAsync(void *const *dsts, const void *const *srcs, const size_t *sizes,
+                                                      size_t count, struct cudaMemcpyAttributes *attrs,
+                                                      size_t *attrsIdxs, size_t numAttrs, cudaStream_t stream);
+EXTMEM_API cudaError_t CUDARTAPI cudaMemcpy3DBatchAsync(size_t numOps, struct cudaMemcpy3DBatchOp *opList,
+                                                        unsigned long long flags, cudaStream_t stream);
 
 /* ---- Streams ---------------------------------------------------------------------------
  * NULL (and cudaStreamLegacy) is the legacy default stream, cudaStreamPerThread the
@@ -796,6 +887,30 @@ EXTMEM_API cudaError_t CUDARTAPI cudaMallocAsync_ptsz(void **devPtr, size_t size
 EXTMEM_API cudaError_t CUDARTAPI cudaFreeAsync_ptsz(void *devPtr, cudaStream_t stream);
 EXTMEM_API cudaError_t CUDARTAPI cudaMallocFromPoolAsync_ptsz(void **ptr, size_t size, cudaMemPool_t memPool,
                                                               cudaStream_t stream);
+EXTMEM_API cudaError_t CUDARTAPI cudaMemcpy2D_ptds(void *dst, size_t dpitch, const void *src, size_t spitch,
+                                                   size_t width, size_t height, enum cudaMemcpyKind kind);
+EXTMEM_API cudaError_t CUDARTAPI cudaMemcpy2DAsync_ptsz(void *dst, size_t dpitch, const void *src, size_t spitch,
+                                                        size_t width, size_t height, enum cudaMemcpyKind kind,
+                                                        cudaStream_t stream);
+EXTMEM_API cudaError_t CUDARTAPI cudaMemcpy3D_ptds(const struct cudaMemcpy3DParms *p);
+EXTMEM_API cudaError_t CUDARTAPI cudaMemcpy3DAsync_ptsz(const struct cudaMemcpy3DParms *p, cudaStream_t stream);
+EXTMEM_API cudaError_t CUDARTAPI cudaMemcpy3DPeer_ptds(const struct cudaMemcpy3DPeerParms *p);
+EXTMEM_API cudaError_t CUDARTAPI cudaMemcpy3DPeerAsync_ptsz(const struct cudaMemcpy3DPeerParms *p,
+                                                            cudaStream_t stream);
+EXTMEM_API cudaError_t CUDARTAPI cudaMemset2D_ptds(void *devPtr, size_t pitch, int value, size_t width,
+                                                   size_t height);
+EXTMEM_API cudaError_t CUDARTAPI cudaMemset2DAsync_ptsz(void *devPtr, size_t pitch, int value, size_t width,
+                                                        size_t height, cudaStream_t stream);
+EXTMEM_API cudaError_t CUDARTAPI cudaMemset3D_ptds(struct cudaPitchedPtr pitchedDevPtr, int value,
+                                                   struct cudaExtent extent);
+EXTMEM_API cudaError_t CUDARTAPI cudaMemset3DAsync_ptsz(struct cudaPitchedPtr pitchedDevPtr, int value,
+                                                        struct cudaExtent extent, cudaStream_t stream);
+EXTMEM_API cudaError_t CUDARTAPI cudaMemcpyBatchAsync_ptsz(void *const *dsts, const void *const *srcs,
+                                                           const size_t *sizes, size_t count,
+                                                           struct cudaMemcpyAttributes *attrs, size_t *attrsIdxs,
+                                                           size_t numAttrs, cudaStream_t stream);
+EXTMEM_API cudaError_t CUDARTAPI cudaMemcpy3DBatchAsync_ptsz(size_t numOps, struct cudaMemcpy3DBatchOp *opList,
+                                                             unsigned long long flags, cudaStream_t stream);
 EXTMEM_API cudaError_t CUDARTAPI cudaSignalExternalSemaphoresAsync_ptsz(
     const cudaExternalSemaphore_t *extSemArray, const struct cudaExternalSemaphoreSignalParams *paramsArray,
     unsigned int numExtSems, cudaStream_t stream);

@@ -810,6 +810,116 @@ struct cudaMemLocation {
     int id;
 };
 
+/* ---- Pitched and 3D linear memory ----------------------------------------------------- */
+/* Arrays have their own calls; here the handle only names one (which these copies refuse). */
+typedef struct cudaArray *cudaArray_t;
+
+/* Linear memory with its row pitch (bytes) and the logical width (bytes) and height it was
+ * made for (cudaMalloc3D). */
+struct cudaPitchedPtr {
+    void *ptr;
+    size_t pitch;
+    size_t xsize;
+    size_t ysize;
+};
+
+/* A size: width in bytes for linear memory (elements for arrays), height and depth in rows
+ * and layers. */
+struct cudaExtent {
+    size_t width;
+    size_t height;
+    size_t depth;
+};
+
+/* A position: x in bytes for linear memory, y a row, z a layer. */
+struct cudaPos {
+    size_t x;
+    size_t y;
+    size_t z;
+};
+
+/* A 3D copy: each side is an array or a pitched pointer (one of the two), at a position. */
+struct cudaMemcpy3DParms {
+    cudaArray_t srcArray;
+    struct cudaPos srcPos;
+    struct cudaPitchedPtr srcPtr;
+    cudaArray_t dstArray;
+    struct cudaPos dstPos;
+    struct cudaPitchedPtr dstPtr;
+    struct cudaExtent extent;
+    enum cudaMemcpyKind kind;
+};
+
+/* The same between devices (every side's device is an ordinal). */
+struct cudaMemcpy3DPeerParms {
+    cudaArray_t srcArray;
+    struct cudaPos srcPos;
+    struct cudaPitchedPtr srcPtr;
+    int srcDevice;
+    cudaArray_t dstArray;
+    struct cudaPos dstPos;
+    struct cudaPitchedPtr dstPtr;
+    int dstDevice;
+    struct cudaExtent extent;
+};
+
+/* ---- Batch copies (CUDA 12.8): the driver's CUmemcpy* types under runtime names --------- */
+enum cudaMemcpyFlags {
+    cudaMemcpyFlagDefault                  = 0x0,
+    cudaMemcpyFlagPreferOverlapWithCompute = 0x1
+};
+
+enum cudaMemcpySrcAccessOrder {
+    cudaMemcpySrcAccessOrderInvalid       = 0x0,
+    cudaMemcpySrcAccessOrderStream        = 0x1,
+    cudaMemcpySrcAccessOrderDuringApiCall = 0x2,
+    cudaMemcpySrcAccessOrderAny           = 0x3,
+    cudaMemcpySrcAccessOrderMax           = 0x7FFFFFFF
+};
+
+struct cudaMemcpyAttributes {
+    enum cudaMemcpySrcAccessOrder srcAccessOrder;
+    struct cudaMemLocation srcLocHint;
+    struct cudaMemLocation dstLocHint;
+    unsigned int flags;
+};
+
+enum cudaMemcpy3DOperandType {
+    cudaMemcpyOperandTypePointer = 0x1,
+    cudaMemcpyOperandTypeArray   = 0x2,
+    cudaMemcpyOperandTypeMax     = 0x7FFFFFFF
+};
+
+struct cudaOffset3D {
+    size_t x;
+    size_t y;
+    size_t z;
+};
+
+struct cudaMemcpy3DOperand {
+    enum cudaMemcpy3DOperandType type;
+    union {
+        struct {
+            void *ptr;
+            size_t rowLength;   /* elements per row; 0: the copy's width */
+            size_t layerHeight; /* rows per layer; 0: the copy's height */
+            struct cudaMemLocation locHint;
+        } ptr;
+        struct {
+            cudaArray_t array;
+            struct cudaOffset3D offset;
+        } array;
+    } op;
+};
+
+struct cudaMemcpy3DBatchOp {
+    struct cudaMemcpy3DOperand src;
+    struct cudaMemcpy3DOperand dst;
+    struct cudaExtent extent;
+    enum cudaMemcpySrcAccessOrder srcAccessOrder;
+    unsigned int flags;
+};
+
 /* ---- Memory pools ---------------------------------------------------------------------- */
 typedef struct CUmemPoolHandle_st *cudaMemPool_t;
 

@@ -74,5 +74,25 @@ EXTMEM_API CUresult CUDAAPI cuMemAllocAsync_ptsz(CUdeviceptr *dptr, size_t bytes
 EXTMEM_API CUresult CUDAAPI cuMemAllocFromPoolAsync_ptsz(CUdeviceptr *dptr, size_t bytesize, CUmemoryPool pool,
                                                          CUstream hStream);
 EXTMEM_API CUresult CUDAAPI cuMemFreeAsync_ptsz(CUdeviceptr dptr, CUstream hStream);
+/* 3D, peer and batch copies (src/memory/copy3d.c). */
+EXTMEM_API CUresult CUDAAPI cuMemcpy3D_v2_ptds(const CUDA_MEMCPY3D *pCopy);
+EXTMEM_API CUresult CUDAAPI cuMemcpy3DAsync_v2_ptsz(const CUDA_MEMCPY3D *pCopy, CUstream hStream);
+EXTMEM_API CUresult CUDAAPI cuMemcpyPeer_ptds(CUdeviceptr dstDevice, CUcontext dstContext, CUdeviceptr srcDevice,
+                                              CUcontext srcContext, size_t ByteCount);
+EXTMEM_API CUresult CUDAAPI cuMemcpyPeerAsync_ptsz(CUdeviceptr dstDevice, CUcontext dstContext, CUdeviceptr srcDevice,
+                                                   CUcontext srcContext, size_t ByteCount, CUstream hStream);
+EXTMEM_API CUresult CUDAAPI cuMemcpy3DPeer_ptds(const CUDA_MEMCPY3D_PEER *pCopy);
+EXTMEM_API CUresult CUDAAPI cuMemcpy3DPeerAsync_ptsz(const CUDA_MEMCPY3D_PEER *pCopy, CUstream hStream);
+EXTMEM_API CUresult CUDAAPI cuMemcpyBatchAsync_v2_ptsz(CUdeviceptr *dsts, CUdeviceptr *srcs, size_t *sizes,
+                                                       size_t count, CUmemcpyAttributes *attrs, size_t *attrsIdxs,
+                                                       size_t numAttrs, CUstream hStream);
+EXTMEM_API CUresult CUDAAPI cuMemcpy3DBatchAsync_v2_ptsz(size_t numOps, CUDA_MEMCPY3D_BATCH_OP *opList,
+                                                         unsigned long long flags, CUstream hStream);
+/* CUDA 12.8's per-thread forms, with failIdx. */
+EXTMEM_API CUresult CUDAAPI cuMemcpyBatchAsync_ptsz(CUdeviceptr *dsts, CUdeviceptr *srcs, size_t *sizes, size_t count,
+                                                    CUmemcpyAttributes *attrs, size_t *attrsIdxs, size_t numAttrs,
+                                                    size_t *failIdx, CUstream hStream);
+EXTMEM_API CUresult CUDAAPI cuMemcpy3DBatchAsync_ptsz(size_t numOps, CUDA_MEMCPY3D_BATCH_OP *opList, size_t *failIdx,
+                                                      unsigned long long flags, CUstream hStream);
 
 #endif

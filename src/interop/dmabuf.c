@@ -127,6 +127,11 @@ static CUresult resolve(uintptr_t addr, size_t size, struct pieces *out)
                     "%s: 0x%llx is a buffer of imported external memory (cuExternalMemoryGetMappedBuffer): only "
                     "cuMemAlloc, mapped cuMemAddressReserve and host allocations can be exported", fn,
                     (unsigned long long)addr);
+    case RANGE_REGISTERED:
+        return fail(CUDA_ERROR_INVALID_VALUE,
+                    "%s: 0x%llx is the caller's host memory registered with cuMemHostRegister, which extmem does not "
+                    "own: only cuMemAlloc, mapped cuMemAddressReserve and host allocations can be exported", fn,
+                    (unsigned long long)addr);
     default:
         return fail(CUDA_ERROR_INVALID_VALUE,
                     "%s: 0x%llx is memory of another process opened with cuIpcOpenMemHandle: only cuMemAlloc, "

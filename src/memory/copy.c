@@ -13,6 +13,7 @@
  * memory returns once it is done. So freeing the caller's buffer after the call is always safe.
  */
 #include "memory/memory.h"
+#include "memory/copy.h"
 #include "exec/exec.h"
 #include "exec/per_thread.h"
 
@@ -24,8 +25,10 @@ struct copy_work {
     void *dst;
     const void *src;
     size_t width;               /* bytes per row */
-    size_t height;              /* rows */
+    size_t height;              /* rows per layer */
+    size_t depth;               /* layers (1 for 1D and 2D copies and for fills) */
     size_t dst_pitch, src_pitch;
+    size_t dst_slice, src_slice; /* bytes from a layer to the next */
     unsigned int elem;          /* fills: element size (1, 2, 4); 0 for a copy */
     uint32_t value;
     unsigned char *staged;      /* a staged pageable source (src points here), or NULL */
@@ -53,16 +56,20 @@ static void fill_row(unsigned char *dst, size_t n, unsigned int elem, uint32_t v
 /* Bytes in a row: fills count their width in elements. */
 static size_t row_bytes(const struct copy_work *c) { return c->elem ? c->width * c->elem : c->width; }
 
+/* Rows are counted through the layers: row i is row i % height of layer i / height. */
 static void copy_rows(const struct copy_work *c, size_t first, size_t rows)
 {
     for (size_t row = first; row < first + rows; ++row) {
-        unsigned char *dst = (unsigned char *)c->dst + row * c->dst_pitch;
+        size_t z = row / c->height, y = row % c->height;
+        unsigned char *dst = (unsigned char *)c->dst + z * c->dst_slice + y * c->dst_pitch;
         if (c->elem)
             fill_row(dst, c->width, c->elem, c->value);
         else
-            memmove(dst, (const unsigned char *)c->src + row * c->src_pitch, c->width);
+            memmove(dst, (const unsigned char *)c->src + z * c->src_slice + y * c->src_pitch, c->width);
     }
 }
+
+static size_t row_count(const struct copy_work *c) { return c->height * c->depth; }
 
 /* Large copies and fills run on the worker pool, a piece per index: one core's memcpy moves a
  * fraction of what the machine's memory can (issue 16; bench/results). Below PARALLEL_MIN bytes
@@ -83,7 +90,7 @@ static void run_piece(struct pool_job *job, uint64_t index)
     const struct copy_work *c = j->c;
     if (j->rows) {
         size_t first = (size_t)index * j->rows;
-        size_t rows = c->height - first < j->rows ? c->height - first : j->rows;
+        size_t rows = row_count(c) - first < j->rows ? row_count(c) - first : j->rows;
         copy_rows(c, first, rows);
         return;
     }
@@ -101,7 +108,8 @@ static bool overlaps(const struct copy_work *c)
     if (c->elem)
         return false;
     uintptr_t d = (uintptr_t)c->dst, s = (uintptr_t)c->src;
-    size_t dlen = c->dst_pitch * (c->height - 1) + c->width, slen = c->src_pitch * (c->height - 1) + c->width;
+    size_t dlen = c->dst_slice * (c->depth - 1) + c->dst_pitch * (c->height - 1) + c->width;
+    size_t slen = c->src_slice * (c->depth - 1) + c->src_pitch * (c->height - 1) + c->width;
     return d < s + slen && s < d + dlen;
 }
 
@@ -114,9 +122,9 @@ static void copy_free(struct copy_work *c)
 static void run_copy(struct work *w)
 {
     struct copy_work *c = (struct copy_work *)w;
-    size_t total = row_bytes(c) * c->height, workers = pool_worker_count();
+    size_t total = row_bytes(c) * row_count(c), workers = pool_worker_count();
     if (total < PARALLEL_MIN || workers < 2 || overlaps(c)) {
-        copy_rows(c, 0, c->height);
+        copy_rows(c, 0, row_count(c));
         copy_free(c);
         return;
     }
@@ -124,12 +132,12 @@ static void run_copy(struct work *w)
     j.job.run = run_piece;
     /* Two pieces per worker balance cores that start late; never smaller than PIECE_MIN. */
     size_t pieces = workers * 2, want = total / pieces < PIECE_MIN ? PIECE_MIN : total / pieces;
-    if (c->height == 1) {
+    if (row_count(c) == 1) {
         j.piece = (want + 63) / 64 * 64; /* whole cache lines and whole elements (1, 2, 4 divide 64) */
         j.job.count = (row_bytes(c) + j.piece - 1) / j.piece;
     } else {
         j.rows = want / row_bytes(c) ? want / row_bytes(c) : 1;
-        j.job.count = (c->height + j.rows - 1) / j.rows;
+        j.job.count = (row_count(c) + j.rows - 1) / j.rows;
     }
     pool_run(&j.job);
     copy_free(c);
@@ -140,73 +148,147 @@ static void run_copy(struct work *w)
 static bool stage_source(struct work *w)
 {
     struct copy_work *c = (struct copy_work *)w;
-    unsigned char *staged = malloc(c->width * c->height);
+    unsigned char *staged = malloc(c->width * row_count(c));
     if (!staged)
         return false; /* the call waits for the copy instead */
-    for (size_t row = 0; row < c->height; ++row)
-        memcpy(staged + row * c->width, (const unsigned char *)c->src + row * c->src_pitch, c->width);
+    for (size_t row = 0; row < row_count(c); ++row) {
+        size_t z = row / c->height, y = row % c->height;
+        const unsigned char *from = (const unsigned char *)c->src + z * c->src_slice + y * c->src_pitch;
+        memcpy(staged + row * c->width, from, c->width);
+    }
     c->src = c->staged = staged;
     c->src_pitch = c->width;
+    c->src_slice = c->width * c->height;
     return true;
 }
 
-/* Extent of a pitched region: the last row ends width bytes after its start. */
-static bool extent(size_t pitch, size_t width, size_t height, size_t *out)
+/* Extent of a pitched region: the last row of the last layer ends width bytes after its start. */
+static bool extent3d(size_t slice, size_t pitch, size_t width, size_t height, size_t depth, size_t *out)
 {
-    if (height == 0 || width == 0) {
+    if (height == 0 || width == 0 || depth == 0) {
         *out = 0;
         return true;
     }
     if (pitch && height - 1 > (SIZE_MAX - width) / pitch)
         return false;
-    *out = pitch * (height - 1) + width;
+    size_t layer = pitch * (height - 1) + width;
+    if (slice && depth - 1 > (SIZE_MAX - layer) / slice)
+        return false;
+    *out = slice * (depth - 1) + layer;
     return true;
 }
 
-/* Which sides of a copy must be memory CUDA gave out (MEM_DEVICE), by the call's signature. */
-enum { DST_DEVICE = 1, SRC_DEVICE = 2, BOTH_DEVICE = 3 };
+static bool extent(size_t pitch, size_t width, size_t height, size_t *out)
+{
+    return extent3d(0, pitch, width, height, 1, out);
+}
 
-/* Checks and queues a copy of height rows of width bytes. */
-static CUresult submit_copy(const char *fn, CUstream stream, uintptr_t dst, size_t dst_pitch, uintptr_t src,
-                            size_t src_pitch, size_t width, size_t height, unsigned int device_sides)
+/* Checks both sides of a copy; says which are pageable host memory. */
+static CUresult copy_check(const char *fn, const struct copy_region *g, unsigned int device_sides, bool *dst_pageable,
+                           bool *src_pageable)
+{
+    size_t dst_len = 0, src_len = 0;
+    *dst_pageable = *src_pageable = false;
+    if (!extent3d(g->dst_slice, g->dst_pitch, g->width, g->height, g->depth, &dst_len) ||
+        !extent3d(g->src_slice, g->src_pitch, g->width, g->height, g->depth, &src_len))
+        return fail(CUDA_ERROR_INVALID_VALUE, "%s: %zu x %zu rows of pitch %zu overflow the address space", fn,
+                    g->depth, g->height, g->dst_pitch > g->src_pitch ? g->dst_pitch : g->src_pitch);
+    if (!dst_len)
+        return CUDA_SUCCESS;
+    CUresult r = mem_check_access(fn, "the destination", g->dst, dst_len,
+                                  MEM_WRITE | (device_sides & DST_DEVICE ? MEM_DEVICE : 0), dst_pageable);
+    if (!r)
+        r = mem_check_access(fn, "the source", g->src, src_len, device_sides & SRC_DEVICE ? MEM_DEVICE : 0,
+                             src_pageable);
+    return r;
+}
+
+static size_t region_bytes(const struct copy_region *g) { return g->width * g->height * g->depth; }
+
+/* Queues (or runs) one checked copy on t. src_now: the source may be read at the call, out
+ * of stream order (a batch's CU_MEMCPY_SRC_ACCESS_ORDER_DURING_API_CALL), and must not be
+ * read after it returns. */
+static CUresult copy_queue(const char *fn, struct target *t, const struct copy_region *g, bool dst_pageable,
+                           bool src_pageable, bool src_now)
+{
+    if (!region_bytes(g))
+        return CUDA_SUCCESS;
+    bool sync = t->sync;
+    /* Pageable memory is the caller's again when the call returns (the comment at the top). */
+    if (dst_pageable || ((src_pageable || src_now) && region_bytes(g) > STAGE_MAX))
+        t->sync = true;
+    struct copy_work *c = calloc(1, sizeof(*c));
+    if (!c) {
+        t->sync = sync;
+        return fail(CUDA_ERROR_OUT_OF_MEMORY, "%s: out of host memory", fn);
+    }
+    c->w.run = run_copy;
+    c->dst = (void *)g->dst;
+    c->src = (const void *)g->src;
+    c->width = g->width;
+    c->height = g->height;
+    c->depth = g->depth;
+    c->dst_pitch = g->dst_pitch;
+    c->src_pitch = g->src_pitch;
+    c->dst_slice = g->dst_slice;
+    c->src_slice = g->src_slice;
+    if ((src_pageable || src_now) && !t->sync)
+        c->w.detach = stage_source; /* staged only if it is queued */
+    target_submit(t, &c->w);
+    t->sync = sync;
+    if (!t->s) /* it waited for the context's streams: a kernel of theirs may have faulted */
+        return ctx_check_sticky(fn, t->ctx);
+    return CUDA_SUCCESS;
+}
+
+CUresult mem_copy(const char *fn, CUstream stream, bool sync, const struct copy_region *g, unsigned int device_sides)
 {
     struct target t;
     CUresult r = target_get(fn, stream, &t);
     if (r)
         return r;
-    t.sync = !strstr(fn, "Async"); /* cuMemcpy returns once the copy is done; cuMemcpyAsync need not */
-    size_t dst_len = 0, src_len = 0;
-    bool dst_pageable = false, src_pageable = false;
-    if (!extent(dst_pitch, width, height, &dst_len) || !extent(src_pitch, width, height, &src_len))
-        r = fail(CUDA_ERROR_INVALID_VALUE, "%s: %zu rows of pitch %zu overflow the address space", fn, height,
-                 dst_pitch > src_pitch ? dst_pitch : src_pitch);
-    else if (dst_len && !(r = mem_check_access(fn, "the destination", dst, dst_len,
-                                               MEM_WRITE | (device_sides & DST_DEVICE ? MEM_DEVICE : 0),
-                                               &dst_pageable)))
-        r = mem_check_access(fn, "the source", src, src_len, device_sides & SRC_DEVICE ? MEM_DEVICE : 0,
-                             &src_pageable);
-    /* Pageable memory is the caller's again when the call returns (the comment at the top). */
-    if (!r && (dst_pageable || (src_pageable && width * height > STAGE_MAX)))
-        t.sync = true;
-    struct copy_work *c = NULL;
-    if (!r && dst_len && !(c = calloc(1, sizeof(*c))))
-        r = fail(CUDA_ERROR_OUT_OF_MEMORY, "%s: out of host memory", fn);
-    if (c) {
-        c->w.run = run_copy;
-        c->dst = (void *)dst;
-        c->src = (const void *)src;
-        c->width = width;
-        c->height = height;
-        c->dst_pitch = dst_pitch;
-        c->src_pitch = src_pitch;
-        if (src_pageable && !t.sync)
-            c->w.detach = stage_source; /* staged only if it is queued */
-        target_submit(&t, &c->w);
-        if (!t.s) /* it waited for the context's streams: a kernel of theirs may have faulted */
-            r = ctx_check_sticky(fn, t.ctx);
-    }
+    t.sync = sync;
+    bool dst_pageable, src_pageable;
+    if (!(r = copy_check(fn, g, device_sides, &dst_pageable, &src_pageable)))
+        r = copy_queue(fn, &t, g, dst_pageable, src_pageable, false);
     target_put(&t);
     return r;
+}
+
+CUresult mem_copy_batch(const char *fn, CUstream stream, const struct copy_batch_item *items, size_t count,
+                        size_t *fail_idx)
+{
+    struct target t;
+    CUresult r = target_get(fn, stream, &t);
+    if (r)
+        return r;
+    t.sync = false;
+    /* Every copy is checked before any is queued: a batch that fails queues nothing. */
+    bool *pageable = calloc(count ? count * 2 : 1, sizeof(*pageable));
+    if (!pageable)
+        r = fail(CUDA_ERROR_OUT_OF_MEMORY, "%s: out of host memory", fn);
+    for (size_t i = 0; !r && i < count; ++i) {
+        r = copy_check(fn, &items[i].region, items[i].device_sides, &pageable[2 * i], &pageable[2 * i + 1]);
+        if (r && fail_idx)
+            *fail_idx = i;
+    }
+    /* The copies of a batch may run in any order among themselves; in stream order they are
+     * queued one after the other, which is one of those orders. */
+    for (size_t i = 0; !r && i < count; ++i)
+        r = copy_queue(fn, &t, &items[i].region, pageable[2 * i], pageable[2 * i + 1], items[i].src_now);
+    free(pageable);
+    target_put(&t);
+    return r;
+}
+
+/* Checks and queues a copy of height rows of width bytes. */
+static CUresult submit_copy(const char *fn, CUstream stream, uintptr_t dst, size_t dst_pitch, uintptr_t src,
+                            size_t src_pitch, size_t width, size_t height, unsigned int device_sides)
+{
+    /* cuMemcpy returns once the copy is done; cuMemcpyAsync need not. */
+    struct copy_region g = {.dst = dst, .src = src, .dst_pitch = dst_pitch, .src_pitch = src_pitch,
+                            .width = width, .height = height, .depth = 1};
+    return mem_copy(fn, stream, !strstr(fn, "Async"), &g, device_sides);
 }
 
 static CUresult copy1d(const char *fn, uintptr_t dst, uintptr_t src, size_t n, CUstream stream,
@@ -329,6 +411,7 @@ static CUresult fill(const char *fn, CUdeviceptr dst, size_t pitch, unsigned int
         c->dst = (void *)(uintptr_t)dst;
         c->width = width;
         c->height = height;
+        c->depth = 1;
         c->dst_pitch = pitch;
         c->elem = elem;
         c->value = value;

@@ -12,6 +12,8 @@
 
 static atomic_uint_fast64_t next_buffer_id = 1;
 
+uint64_t mem_next_buffer_id(void) { return atomic_fetch_add(&next_buffer_id, 1); }
+
 /* Each device allocation's memfd is named with a nonce of its own: 128 bits the OS draws for
  * this allocation alone (getrandom; BCryptGenRandom), so that an IPC handle can be neither
  * guessed nor derived from another one (a secret per process with a counter could be, from
@@ -63,7 +65,7 @@ CUresult mem_range_init(const char *fn, struct range *r, size_t size, range_kind
     r->map_size = round_up(size, page);
     r->kind = kind;
     r->flags = flags;
-    r->buffer_id = atomic_fetch_add(&next_buffer_id, 1);
+    r->buffer_id = mem_next_buffer_id();
     void *addr;
     char name[64] = "extmem-host";
     if (kind == RANGE_DEVICE) {
@@ -150,7 +152,8 @@ void mem_free_range(struct range *r)
         r->free(r); /* an opened IPC range */
         return;
     }
-    if (r->kind != RANGE_EXTERNAL) /* external buffers own no handle: their object does */
+    /* External buffers own no handle (their object does); registered pages are the caller's. */
+    if (r->kind != RANGE_EXTERNAL && r->kind != RANGE_REGISTERED)
         os_memory_close(&r->mem);
     free(r);
 }
@@ -196,6 +199,7 @@ static const char *kind_name(range_kind kind)
     case RANGE_DEVICE: return "device memory";
     case RANGE_HOST: return "host memory";
     case RANGE_EXTERNAL: return "an external memory buffer";
+    case RANGE_REGISTERED: return "host memory registered with cuMemHostRegister";
     default: return "a VMM mapping (cuMemMap)";
     }
 }
@@ -246,6 +250,7 @@ CUresult mem_check_access(const char *fn, const char *what, uintptr_t addr, size
     bool reserved = !r && amap_find(&amap_reservations, addr);
     uintptr_t base = r ? r->base : 0;
     size_t rsize = r ? r->size : 0;
+    bool read_only = r && r->kind == RANGE_REGISTERED && r->read_only;
     amap_unlock();
     if (reserved)
         return fail(CUDA_ERROR_INVALID_VALUE, "%s: %s 0x%llx is reserved with cuMemAddressReserve but not mapped", fn,
@@ -255,6 +260,10 @@ CUresult mem_check_access(const char *fn, const char *what, uintptr_t addr, size
             return fail(CUDA_ERROR_INVALID_VALUE,
                         "%s: %s [0x%llx, +%zu) runs past the end of its allocation [0x%llx, +%zu)", fn, what,
                         (unsigned long long)addr, size, (unsigned long long)base, rsize);
+        if (write && read_only)
+            return fail(CUDA_ERROR_INVALID_VALUE, "%s: %s 0x%llx is host memory registered with "
+                        "CU_MEMHOSTREGISTER_READ_ONLY: the device may only read it", fn, what,
+                        (unsigned long long)addr);
         return CUDA_SUCCESS;
     }
     /* Pageable host memory: where the call names a device pointer, the driver refuses it
@@ -291,8 +300,10 @@ bool mem_kernel_extent(uintptr_t addr, size_t size, bool write, uintptr_t *lo, u
             ok = vmm_covered(r, addr, size, need, &why);
             *lo = *hi = 0; /* across mappings: checked, not remembered */
         }
-    } else if (r && addr - r->base + size <= r->map_size) {
-        /* A kernel may touch the whole pages of an allocation, as a GPU's granules allow. */
+    } else if (r && addr - r->base + size <= r->map_size &&
+               !(write && r->kind == RANGE_REGISTERED && r->read_only)) {
+        /* A kernel may touch the whole pages of an allocation, as a GPU's granules allow (and
+         * only read pages registered READ_ONLY, which fault on a store on the GPU). */
         *lo = r->base;
         *hi = r->base + r->map_size;
         ok = true;
@@ -482,13 +493,15 @@ static CUresult host_range(const char *fn, const void *p, unsigned int *flags)
         return fail(CUDA_ERROR_INVALID_VALUE, "%s: p is NULL", fn);
     amap_lock_read();
     struct range *range = amap_find(&amap_memory, (uintptr_t)p);
-    bool ok = range && range->kind == RANGE_HOST && (uintptr_t)p - range->base < range->size;
+    bool ok = range && (range->kind == RANGE_HOST || range->kind == RANGE_REGISTERED) &&
+              (uintptr_t)p - range->base < range->size;
     if (ok && flags)
         *flags = range->flags;
     amap_unlock();
     if (!ok)
-        return fail(CUDA_ERROR_INVALID_VALUE, "%s: %p is not in host memory allocated by cuMemHostAlloc or cuMemAllocHost",
-                    fn, p);
+        return fail(CUDA_ERROR_INVALID_VALUE,
+                    "%s: %p is not in host memory allocated by cuMemHostAlloc or cuMemAllocHost, nor registered "
+                    "with cuMemHostRegister", fn, p);
     return CUDA_SUCCESS;
 }
 

@@ -19,6 +19,7 @@ typedef enum range_kind {
     RANGE_IPC,         /* cuIpcOpenMemHandle: a struct ipc_range (ipc.c) */
     RANGE_RESERVATION, /* cuMemAddressReserve: a struct reservation (vmm.h) */
     RANGE_MODULE,      /* a module's .global and .const variables: freed by cuModuleUnload only */
+    RANGE_REGISTERED,  /* cuMemHostRegister: the caller's own pages (host_register.c) */
 } range_kind;
 
 struct range {
@@ -28,7 +29,11 @@ struct range {
     uintptr_t unmap_base; /* what to unmap when the range goes */
     size_t unmap_len;
     range_kind kind;
-    unsigned int flags; /* cuMemHostAlloc flags */
+    unsigned int flags; /* cuMemHostAlloc flags; cuMemHostRegister: the flags cuMemHostGetFlags reports */
+    /* cuMemHostRegister: the pointer the caller registered (base is its page), which alone
+     * unregisters it, and whether the device may only read the pages (READ_ONLY). */
+    uintptr_t user_base;
+    bool read_only;
     uint64_t buffer_id;
     uint8_t nonce[16]; /* device memory: part of its memfd's name, proves IPC handles genuine */
     struct ctx *ctx;  /* owning context (not a reference: the context frees its ranges) */
@@ -90,6 +95,8 @@ bool vmm_covered(const struct range *first, uintptr_t addr, size_t size, int nee
 /* Fails with CUDA_ERROR_OUT_OF_MEMORY when size is more than the memory the machine has
  * available (device memory is host memory). */
 CUresult mem_check_available(const char *fn, size_t size);
+/* A new CU_POINTER_ATTRIBUTE_BUFFER_ID: never 0, never the same twice in the process. */
+uint64_t mem_next_buffer_id(void);
 /* Registers r (base, size, map_size, unmap_*, kind set by the caller) as an allocation of ctx. */
 void mem_register(struct ctx *ctx, struct range *r);
 /* The same, unless r would share an address with a registered range (memory of another API,

@@ -47,6 +47,9 @@ static struct pointer_info lookup(CUdeviceptr ptr)
     return info;
 }
 
+/* Page-locked host memory: allocated (cuMemHostAlloc) or the caller's, registered. */
+static bool is_host(range_kind kind) { return kind == RANGE_HOST || kind == RANGE_REGISTERED; }
+
 /* Size of each attribute's value, 0 for attributes the software device does not answer. */
 static size_t value_size(CUpointer_attribute a)
 {
@@ -87,7 +90,7 @@ static void write_value(void *data, CUpointer_attribute a, CUdeviceptr ptr, cons
     switch (a) {
     case CU_POINTER_ATTRIBUTE_CONTEXT: PUT(CUcontext, (uintptr_t)in->ctx_handle); break;
     case CU_POINTER_ATTRIBUTE_MEMORY_TYPE:
-        PUT(unsigned int, in->kind == RANGE_HOST ? CU_MEMORYTYPE_HOST : CU_MEMORYTYPE_DEVICE);
+        PUT(unsigned int, is_host(in->kind) ? CU_MEMORYTYPE_HOST : CU_MEMORYTYPE_DEVICE);
         break;
     case CU_POINTER_ATTRIBUTE_DEVICE_POINTER: PUT(CUdeviceptr, ptr); break;
     case CU_POINTER_ATTRIBUTE_HOST_POINTER: PUT(void *, (uintptr_t)ptr); break;
@@ -141,7 +144,7 @@ CUresult CUDAAPI cuPointerGetAttribute(void *data, CUpointer_attribute attribute
     }
     /* The driver answers no host pointer for cuMemAlloc memory, although on the software
      * device the host could use the same address: code must not rely on that. */
-    if (attribute == CU_POINTER_ATTRIBUTE_HOST_POINTER && info.kind != RANGE_HOST)
+    if (attribute == CU_POINTER_ATTRIBUTE_HOST_POINTER && !is_host(info.kind))
         return fail(CUDA_ERROR_INVALID_VALUE, "%s: 0x%llx is device memory, which has no host pointer", fn,
                     (unsigned long long)ptr);
     write_value(data, attribute, ptr, &info);
@@ -169,7 +172,7 @@ CUresult CUDAAPI cuPointerGetAttributes(unsigned int numAttributes, CUpointer_at
     struct pointer_info info = lookup(ptr);
     for (unsigned int i = 0; i < numAttributes; ++i) {
         CUpointer_attribute a = attributes[i];
-        if (info.known && !(a == CU_POINTER_ATTRIBUTE_HOST_POINTER && info.kind != RANGE_HOST))
+        if (info.known && !(a == CU_POINTER_ATTRIBUTE_HOST_POINTER && !is_host(info.kind)))
             write_value(data[i], a, ptr, &info);
         else if (info.known || (a != CU_POINTER_ATTRIBUTE_RANGE_START_ADDR && a != CU_POINTER_ATTRIBUTE_RANGE_SIZE))
             memset(data[i], 0, value_size(a));

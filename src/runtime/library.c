@@ -105,6 +105,9 @@ cudaError_t CUDARTAPI cudaSetValidDevices(int *device_arr, int len)
 cudaError_t CUDARTAPI cudaDeviceFlushGPUDirectRDMAWrites(enum cudaFlushGPUDirectRDMAWritesTarget target,
                                                          enum cudaFlushGPUDirectRDMAWritesScope scope)
 {
+    cudaError_t err = rt_context();
+    if (err != cudaSuccess)
+        return err;
     return rt_cu(cuFlushGPUDirectRDMAWrites((CUflushGPUDirectRDMAWritesTarget)target,
                                             (CUflushGPUDirectRDMAWritesScope)scope));
 }

@@ -15,7 +15,7 @@
 /* True when the driver knows p: device memory, page-locked host memory, or other memory
  * mapped for the device. cuPointerGetAttributes answers zeros for an unknown address
  * instead of failing, so the question records no error. */
-static bool rt_is_device_memory(const void *p)
+bool rt_is_device_memory(const void *p)
 {
     CUpointer_attribute attr = CU_POINTER_ATTRIBUTE_MEMORY_TYPE;
     CUmemorytype type = (CUmemorytype)0;
@@ -158,7 +158,7 @@ typedef enum rt_order { RT_SYNC_LEGACY, RT_SYNC_PER_THREAD, RT_ASYNC } rt_order;
 
 /* The checks NVIDIA's runtime makes, in its order: nothing to copy succeeds at once; then
  * the kind; then the addresses against the kind. */
-static cudaError_t rt_memcpy_check(const char *fn, void *dst, const void *src, enum cudaMemcpyKind kind)
+cudaError_t rt_memcpy_check(const char *fn, void *dst, const void *src, enum cudaMemcpyKind kind)
 {
     if ((unsigned int)kind > (unsigned int)cudaMemcpyDefault)
         return rt_fail(cudaErrorInvalidMemcpyDirection,

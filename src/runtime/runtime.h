@@ -8,6 +8,8 @@
 #ifndef EXTMEM_RUNTIME_H
 #define EXTMEM_RUNTIME_H
 
+#include <stdbool.h>
+
 #include "extmem/cuda.h"
 #include "extmem/cuda_runtime_api.h"
 
@@ -80,6 +82,17 @@ cudaError_t rt_kernel_function(const char *fn, const void *hostFun, CUfunction *
 /* A registered __device__ / __constant__ variable's device address and size in the current
  * context: cudaErrorInvalidSymbol (with a reason) when symbol is no registered variable. */
 cudaError_t rt_symbol(const char *fn, const void *symbol, CUdeviceptr *dptr, size_t *size);
+
+/* ---- Memory (memory.c) ---- */
+
+/* True when the driver knows p (device memory, page-locked or registered host memory, other
+ * mapped memory); asks without recording an error. */
+bool rt_is_device_memory(const void *p);
+
+/* The checks NVIDIA's runtime makes before a copy, in its order: the kind (cudaErrorInvalid-
+ * MemcpyDirection), NULL addresses, the context, then the addresses against the kind
+ * (HostToDevice needs dst in device memory, DeviceToHost src, DeviceToDevice both). */
+cudaError_t rt_memcpy_check(const char *fn, void *dst, const void *src, enum cudaMemcpyKind kind);
 
 /* ---- Streams (stream.c) ---- */
 

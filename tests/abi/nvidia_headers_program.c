@@ -232,6 +232,54 @@ static void driver_memory(void)
         }
     }
 
+    /* The caller's memory registered (cuMemHostRegister_v2), a 3D copy into it in NVIDIA's
+     * CUDA_MEMCPY3D layout (cuMemcpy3D_v2), and a batch back (cuMemcpyBatchAsync_v2). */
+    {
+        enum { W = 16, H = 4, D = 3 };
+        unsigned char *reg = src + 4096; /* src is 1 MiB from malloc: a page inside it */
+        reg = (unsigned char *)(((uintptr_t)reg + 4095) & ~(uintptr_t)4095);
+        memset(reg, 0, 8192);
+        CU_EXPECT(CUDA_SUCCESS, cuMemHostRegister(reg, 8192, CU_MEMHOSTREGISTER_PORTABLE));
+        unsigned int flags = 0;
+        CU_EXPECT(CUDA_SUCCESS, cuMemHostGetFlags(&flags, reg + 100));
+        CHECK(flags == (CU_MEMHOSTREGISTER_PORTABLE | CU_MEMHOSTREGISTER_DEVICEMAP), "registered flags %u", flags);
+        CUDA_MEMCPY3D c;
+        memset(&c, 0, sizeof c);
+        fill(dst, (size_t)W * H * D, 5);
+        c.srcMemoryType = CU_MEMORYTYPE_HOST;
+        c.srcHost = dst;
+        c.srcPitch = W;
+        c.srcHeight = H;
+        c.dstMemoryType = CU_MEMORYTYPE_DEVICE;
+        c.dstDevice = (CUdeviceptr)(uintptr_t)reg;
+        c.dstPitch = 64;
+        c.dstHeight = H + 1;
+        c.dstZ = 1;
+        c.WidthInBytes = W;
+        c.Height = H;
+        c.Depth = D;
+        CU_EXPECT(CUDA_SUCCESS, cuMemcpy3D(&c));
+        int ok3d = 1;
+        for (int z = 0; z < D && ok3d; ++z)
+            for (int y = 0; y < H && ok3d; ++y)
+                ok3d = memcmp(reg + ((size_t)(z + 1) * (H + 1) + y) * 64, dst + ((size_t)z * H + y) * W, W) == 0;
+        CHECK(ok3d && reg[0] == 0, "cuMemcpy3D_v2 into registered memory differs");
+        CUstream s = NULL;
+        CU_EXPECT(CUDA_SUCCESS, cuStreamCreate(&s, CU_STREAM_NON_BLOCKING));
+        CUdeviceptr dsts[1] = {(CUdeviceptr)(uintptr_t)dst}, srcs[1] = {(CUdeviceptr)(uintptr_t)reg + 64 * (H + 1)};
+        size_t sizes[1] = {W};
+        CUmemcpyAttributes attr;
+        memset(&attr, 0, sizeof attr);
+        attr.srcAccessOrder = CU_MEMCPY_SRC_ACCESS_ORDER_STREAM;
+        size_t idx = 0;
+        memset(dst, 0, W);
+        CU_EXPECT(CUDA_SUCCESS, cuMemcpyBatchAsync(dsts, srcs, sizes, 1, &attr, &idx, 1, s));
+        CU_EXPECT(CUDA_SUCCESS, cuStreamSynchronize(s));
+        CHECK(memcmp(dst, reg + 64 * (H + 1), W) == 0, "cuMemcpyBatchAsync_v2 differs");
+        CU_EXPECT(CUDA_SUCCESS, cuStreamDestroy(s));
+        CU_EXPECT(CUDA_SUCCESS, cuMemHostUnregister(reg));
+    }
+
     CU_EXPECT(CUDA_SUCCESS, cuMemFree(d2)); /* cuMemFree_v2 */
     d2 = 0;
 out:
