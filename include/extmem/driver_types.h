@@ -639,6 +639,39 @@ enum cudaFuncCache {
     cudaFuncCachePreferEqual  = 3
 };
 
+/* Shared memory bank sizes: accepted and ignored (fixed since compute capability 5.0). */
+enum cudaSharedMemConfig {
+    cudaSharedMemBankSizeDefault   = 0,
+    cudaSharedMemBankSizeFourByte  = 1,
+    cudaSharedMemBankSizeEightByte = 2
+};
+
+/* What cudaDeviceGetP2PAttribute asks about a pair of devices. */
+enum cudaDeviceP2PAttr {
+    cudaDevP2PAttrPerformanceRank = 1,
+    cudaDevP2PAttrAccessSupported = 2,
+    cudaDevP2PAttrNativeAtomicSupported = 3,
+    cudaDevP2PAttrCudaArrayAccessSupported = 4,
+    cudaDevP2PAttrOnlyPartialNativeAtomicSupported = 5
+};
+
+/* A texel's channels: bits per channel (x, y, z, w) and their kind. The plain kinds; the
+ * normalized and compressed ones follow NVIDIA's numbering from 4. */
+enum cudaChannelFormatKind {
+    cudaChannelFormatKindSigned = 0,
+    cudaChannelFormatKindUnsigned = 1,
+    cudaChannelFormatKindFloat = 2,
+    cudaChannelFormatKindNone = 3,
+    cudaChannelFormatKindNV12 = 4
+};
+struct cudaChannelFormatDesc {
+    int x;
+    int y;
+    int z;
+    int w;
+    enum cudaChannelFormatKind f;
+};
+
 enum cudaFuncAttribute {
     cudaFuncAttributeMaxDynamicSharedMemorySize        = 8,
     cudaFuncAttributePreferredSharedMemoryCarveout     = 9,
