@@ -5,6 +5,7 @@
 // tests/cuda holds the same ground as real CUDA programs compiled by clang and nvcc.
 #include "framework/testing.h"
 
+#include "extmem/cuda_profiler_api.h"
 #include "extmem/cuda_runtime_api.h"
 
 #include <atomic>

@@ -771,12 +771,6 @@ typedef enum CUarray_format_enum {
 /* cuParamSetTexRef's texunit: the only value. */
 #define CU_PARAM_TR_DEFAULT -1
 
-/* cuProfilerInitialize's output format. */
-typedef enum CUoutput_mode_enum {
-    CU_OUT_KEY_VALUE_PAIR = 0x00,
-    CU_OUT_CSV = 0x01
-} CUoutput_mode;
-
 typedef enum CUstream_flags_enum {
     CU_STREAM_DEFAULT      = 0x0,
     CU_STREAM_NON_BLOCKING = 0x1
@@ -1616,14 +1610,6 @@ EXTMEM_API CUresult CUDAAPI cuParamSetTexRef(CUfunction hfunc, int texunit, CUte
 EXTMEM_API CUresult CUDAAPI cuLaunch(CUfunction f);
 EXTMEM_API CUresult CUDAAPI cuLaunchGrid(CUfunction f, int grid_width, int grid_height);
 EXTMEM_API CUresult CUDAAPI cuLaunchGridAsync(CUfunction f, int grid_width, int grid_height, CUstream hStream);
-
-/* ---- Profiler ----
- * No profiler can attach to the software device: cuProfilerStart and cuProfilerStop succeed and
- * say so at EXTMEM_LOG=info; cuProfilerInitialize (deprecated) is CUDA_ERROR_NOT_SUPPORTED. */
-EXTMEM_API CUresult CUDAAPI cuProfilerInitialize(const char *configFile, const char *outputFile,
-                                                 CUoutput_mode outputMode);
-EXTMEM_API CUresult CUDAAPI cuProfilerStart(void);
-EXTMEM_API CUresult CUDAAPI cuProfilerStop(void);
 
 /* ---- Entry points by name ---- */
 /* symbol is the base name ("cuMemAlloc"); the newest variant introduced at or before

@@ -638,11 +638,6 @@ EXTMEM_API cudaError_t CUDARTAPI cudaFuncGetParamInfo(const void *func, size_t p
 EXTMEM_API cudaError_t CUDARTAPI cudaGetFuncBySymbol(cudaFunction_t *functionPtr, const void *symbolPtr);
 EXTMEM_API cudaError_t CUDARTAPI cudaGetKernel(cudaKernel_t *kernelPtr, const void *entryFuncAddr);
 
-/* ---- Profiler ---- */
-/* No profiler attaches to the software device: both succeed (cuProfilerStart/Stop). */
-EXTMEM_API cudaError_t CUDARTAPI cudaProfilerStart(void);
-EXTMEM_API cudaError_t CUDARTAPI cudaProfilerStop(void);
-
 /* Blocks of blockSize threads with dynamicSMemSize bytes of dynamic shared memory that fit on
  * one multiprocessor at once (cuOccupancyMaxActiveBlocksPerMultiprocessor).
  * Returns:

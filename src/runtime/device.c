@@ -5,6 +5,8 @@
 #include <stdbool.h>
 #include <string.h>
 
+#include "extmem/cudaProfiler.h"
+#include "extmem/cuda_profiler_api.h"
 #include "runtime/runtime.h"
 
 /* Each field of cudaDeviceProp that mirrors a device attribute, with that attribute. The
