@@ -372,3 +372,23 @@ TEST_F(ContextQuery, LibraryGetKernel_Found_LeavesNoErrorRecorded)
     EXPECT_DETAIL_HAS("no kernel named \"third\"");
     EXPECT_OK(cuLibraryUnload(lib));
 }
+
+TEST_F(ContextQuery, KernelParamInfoAndCacheConfig_AreTheFunctions)
+{
+    const char *ptx = ".version 7.5\n.target sm_75\n.address_size 64\n"
+                      ".visible .entry k(.param .u64 p, .param .u32 v) { ret; }\n";
+    CUlibrary lib;
+    ASSERT_OK(cuLibraryLoadData(&lib, ptx, nullptr, nullptr, 0, nullptr, nullptr, 0));
+    CUkernel k;
+    ASSERT_OK(cuLibraryGetKernel(&k, lib, "k"));
+    size_t off = 99, sz = 99;
+    ASSERT_OK(cuKernelGetParamInfo(k, 1, &off, &sz));
+    EXPECT_EQ(8u, off);
+    EXPECT_EQ(4u, sz);
+    EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuKernelGetParamInfo(k, 2, &off, &sz));
+    EXPECT_OK(cuKernelSetCacheConfig(k, CU_FUNC_CACHE_PREFER_L1, 0));
+    EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuKernelSetCacheConfig(k, (CUfunc_cache)5, 0));
+    EXPECT_CU(CUDA_ERROR_INVALID_DEVICE, cuKernelSetCacheConfig(k, CU_FUNC_CACHE_PREFER_L1, 1));
+    EXPECT_OK(cuLibraryUnload(lib));
+    EXPECT_CU(CUDA_ERROR_INVALID_HANDLE, cuKernelGetParamInfo(k, 0, &off, &sz));
+}

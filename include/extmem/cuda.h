@@ -1518,6 +1518,11 @@ EXTMEM_API CUresult CUDAAPI cuKernelGetName(const char **name, CUkernel hfunc);
 /* dev must be the software device (CUDA_ERROR_INVALID_DEVICE). */
 EXTMEM_API CUresult CUDAAPI cuKernelGetAttribute(int *pi, CUfunction_attribute attrib, CUkernel kernel, CUdevice dev);
 EXTMEM_API CUresult CUDAAPI cuKernelSetAttribute(CUfunction_attribute attrib, int val, CUkernel kernel, CUdevice dev);
+/* cuFuncGetParamInfo and cuFuncSetCacheConfig of the kernel's function in the current context
+ * (CUDA_ERROR_INVALID_DEVICE for dev other than 0). */
+EXTMEM_API CUresult CUDAAPI cuKernelGetParamInfo(CUkernel kernel, size_t paramIndex, size_t *paramOffset,
+                                                 size_t *paramSize);
+EXTMEM_API CUresult CUDAAPI cuKernelSetCacheConfig(CUkernel kernel, CUfunc_cache config, CUdevice dev);
 
 /* ---- Functions ----
  * CUDA_ERROR_INVALID_HANDLE for a NULL or forged function and for one whose module was

@@ -171,7 +171,7 @@ struct ctx {
     unsigned int nsteps;
     uint64_t id;               /* cuCtxGetId: unique in the process, never reused */
     uint64_t legacy_stream_id; /* cuStreamGetId of its legacy stream */
-    int usage;                 /* cuCtxAttach / cuCtxDetach's count (primary.lock or the caller's) */
+    int usage;                 /* cuCtxAttach / cuCtxDetach's count, under lock */
     atomic_int cache_config;   /* cuCtxSetCacheConfig's preference */
 };
 

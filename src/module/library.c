@@ -460,3 +460,19 @@ CUresult CUDAAPI cuKernelSetAttribute(CUfunction_attribute attrib, int val, CUke
         return r;
     return cuFuncSetAttribute((CUfunction)(void *)kernel, attrib, val);
 }
+
+/* As the function of the kernel in the current context (its parameters are the same in every
+ * context). */
+CUresult CUDAAPI cuKernelGetParamInfo(CUkernel kernel, size_t paramIndex, size_t *paramOffset, size_t *paramSize)
+{
+    return cuFuncGetParamInfo((CUfunction)(void *)kernel, paramIndex, paramOffset, paramSize);
+}
+
+CUresult CUDAAPI cuKernelSetCacheConfig(CUkernel kernel, CUfunc_cache config, CUdevice dev)
+{
+    REQUIRE_INIT("cuKernelSetCacheConfig");
+    CUresult r = device_check("cuKernelSetCacheConfig", dev);
+    if (r)
+        return r;
+    return cuFuncSetCacheConfig((CUfunction)(void *)kernel, config);
+}
