@@ -191,6 +191,16 @@ TEST_F(Device, ComputeCapability_IsTheAttributes)
     EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuDeviceComputeCapability(&major, nullptr, 0));
 }
 
+TEST_F(Device, ExecAffinitySupport_IsNone)
+{
+    int pi = 99;
+    ASSERT_OK(cuDeviceGetExecAffinitySupport(&pi, CU_EXEC_AFFINITY_TYPE_SM_COUNT, 0));
+    EXPECT_EQ(0, pi); // cuCtxCreate refuses affinity parameters
+    EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuDeviceGetExecAffinitySupport(nullptr, CU_EXEC_AFFINITY_TYPE_SM_COUNT, 0));
+    EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuDeviceGetExecAffinitySupport(&pi, CU_EXEC_AFFINITY_TYPE_MAX, 0));
+    EXPECT_CU(CUDA_ERROR_INVALID_DEVICE, cuDeviceGetExecAffinitySupport(&pi, CU_EXEC_AFFINITY_TYPE_SM_COUNT, 1));
+}
+
 TEST_F(Device, Properties_AreTheAttributesOfTheSameMeaning)
 {
     CUdevprop p;

@@ -1103,6 +1103,10 @@ EXTMEM_API CUresult CUDAAPI cuDeviceGetAttribute(int *pi, CUdevice_attribute att
 /* The compute capability (device attributes 75 and 76). INVALID_VALUE: major or minor NULL;
  * INVALID_DEVICE: dev is not 0. */
 EXTMEM_API CUresult CUDAAPI cuDeviceComputeCapability(int *major, int *minor, CUdevice dev);
+/* 0 for CU_EXEC_AFFINITY_TYPE_SM_COUNT: a context cannot be limited to part of the device
+ * (cuCtxCreate with affinity parameters is CUDA_ERROR_NOT_SUPPORTED). INVALID_VALUE: pi NULL, a
+ * type that is not a CUexecAffinityType; INVALID_DEVICE: dev is not 0. */
+EXTMEM_API CUresult CUDAAPI cuDeviceGetExecAffinitySupport(int *pi, CUexecAffinityType type, CUdevice dev);
 /* Every field from the device attribute of the same meaning. INVALID_VALUE: prop NULL. */
 EXTMEM_API CUresult CUDAAPI cuDeviceGetProperties(CUdevprop *prop, CUdevice dev);
 /* The software device has no PCI location; it answers the address its PCI attributes (all 0)

@@ -254,6 +254,21 @@ CUresult CUDAAPI cuDeviceComputeCapability(int *major, int *minor, CUdevice dev)
     return CUDA_SUCCESS;
 }
 
+CUresult CUDAAPI cuDeviceGetExecAffinitySupport(int *pi, CUexecAffinityType type, CUdevice dev)
+{
+    REQUIRE_INIT("cuDeviceGetExecAffinitySupport");
+    if (!pi)
+        return fail(CUDA_ERROR_INVALID_VALUE, "cuDeviceGetExecAffinitySupport: pi is NULL");
+    if (type != CU_EXEC_AFFINITY_TYPE_SM_COUNT)
+        return fail(CUDA_ERROR_INVALID_VALUE, "cuDeviceGetExecAffinitySupport: type %d is not a CUexecAffinityType",
+                    (int)type);
+    CUresult r = device_check("cuDeviceGetExecAffinitySupport", dev);
+    if (r)
+        return r;
+    *pi = 0; /* contexts always have the whole device: cuCtxCreate refuses affinity parameters */
+    return CUDA_SUCCESS;
+}
+
 CUresult CUDAAPI cuDeviceGetProperties(CUdevprop *prop, CUdevice dev)
 {
     REQUIRE_INIT("cuDeviceGetProperties");
