@@ -168,3 +168,139 @@ TEST_F(Device, Attribute_OutOfRangeOrNull_IsInvalidValue)
     EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuDeviceGetAttribute(nullptr, CU_DEVICE_ATTRIBUTE_WARP_SIZE, 0));
     EXPECT_CU(CUDA_ERROR_INVALID_DEVICE, cuDeviceGetAttribute(&v, CU_DEVICE_ATTRIBUTE_WARP_SIZE, 1));
 }
+
+// ---- Device queries of issue 22 (NVIDIA's answers: docs/probes/surface/probe.out) ----
+
+namespace {
+int attribute(CUdevice_attribute a)
+{
+    int v = -1;
+    EXPECT_OK(cuDeviceGetAttribute(&v, a, 0));
+    return v;
+}
+} // namespace
+
+TEST_F(Device, ComputeCapability_IsTheAttributes)
+{
+    int major = -1, minor = -1;
+    ASSERT_OK(cuDeviceComputeCapability(&major, &minor, 0));
+    EXPECT_EQ(attribute(CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR), major);
+    EXPECT_EQ(attribute(CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR), minor);
+    EXPECT_CU(CUDA_ERROR_INVALID_DEVICE, cuDeviceComputeCapability(&major, &minor, 5));
+    EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuDeviceComputeCapability(nullptr, &minor, 0));
+    EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuDeviceComputeCapability(&major, nullptr, 0));
+}
+
+TEST_F(Device, ExecAffinitySupport_IsNone)
+{
+    int pi = 99;
+    ASSERT_OK(cuDeviceGetExecAffinitySupport(&pi, CU_EXEC_AFFINITY_TYPE_SM_COUNT, 0));
+    EXPECT_EQ(0, pi); // cuCtxCreate refuses affinity parameters
+    EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuDeviceGetExecAffinitySupport(nullptr, CU_EXEC_AFFINITY_TYPE_SM_COUNT, 0));
+    EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuDeviceGetExecAffinitySupport(&pi, CU_EXEC_AFFINITY_TYPE_MAX, 0));
+    EXPECT_CU(CUDA_ERROR_INVALID_DEVICE, cuDeviceGetExecAffinitySupport(&pi, CU_EXEC_AFFINITY_TYPE_SM_COUNT, 1));
+}
+
+TEST_F(Device, Properties_AreTheAttributesOfTheSameMeaning)
+{
+    CUdevprop p;
+    std::memset(&p, 0x55, sizeof p);
+    ASSERT_OK(cuDeviceGetProperties(&p, 0));
+    EXPECT_EQ(attribute(CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK), p.maxThreadsPerBlock);
+    EXPECT_EQ(1024, p.maxThreadsDim[0]);
+    EXPECT_EQ(1024, p.maxThreadsDim[1]);
+    EXPECT_EQ(64, p.maxThreadsDim[2]);
+    EXPECT_EQ(2147483647, p.maxGridSize[0]);
+    EXPECT_EQ(65535, p.maxGridSize[1]);
+    EXPECT_EQ(65535, p.maxGridSize[2]);
+    EXPECT_EQ(49152, p.sharedMemPerBlock);
+    EXPECT_EQ(65536, p.totalConstantMemory);
+    EXPECT_EQ(32, p.SIMDWidth);
+    EXPECT_EQ(2147483647, p.memPitch);
+    EXPECT_EQ(65536, p.regsPerBlock);
+    EXPECT_EQ(attribute(CU_DEVICE_ATTRIBUTE_CLOCK_RATE), p.clockRate);
+    EXPECT_EQ(attribute(CU_DEVICE_ATTRIBUTE_TEXTURE_ALIGNMENT), p.textureAlign);
+    EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuDeviceGetProperties(nullptr, 0));
+    EXPECT_CU(CUDA_ERROR_INVALID_DEVICE, cuDeviceGetProperties(&p, 1));
+}
+
+TEST_F(Device, PciBusId_IsAllZeroAsThePciAttributes_AndRoundTrips)
+{
+    char bus[64] = "";
+    ASSERT_OK(cuDeviceGetPCIBusId(bus, sizeof bus, 0));
+    EXPECT_STREQ("0000:00:00.0", bus);
+    EXPECT_EQ(0, attribute(CU_DEVICE_ATTRIBUTE_PCI_DOMAIN_ID));
+    EXPECT_EQ(0, attribute(CU_DEVICE_ATTRIBUTE_PCI_BUS_ID));
+    EXPECT_EQ(0, attribute(CU_DEVICE_ATTRIBUTE_PCI_DEVICE_ID));
+    CUdevice dev = 99;
+    ASSERT_OK(cuDeviceGetByPCIBusId(&dev, bus));
+    EXPECT_EQ(0, dev);
+    dev = 99;
+    EXPECT_OK(cuDeviceGetByPCIBusId(&dev, "00:00.0")); // bus:device.function
+    EXPECT_EQ(0, dev);
+    EXPECT_OK(cuDeviceGetByPCIBusId(&dev, "0000:00:00")); // domain:bus:device
+}
+
+TEST_F(Device, PciBusId_ShortBufferWritesWhatFitsAndIsInvalidValue)
+{
+    char bus[64];
+    std::memset(bus, 'x', sizeof bus);
+    EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuDeviceGetPCIBusId(bus, 5, 0)); // the probe: '0000'
+    EXPECT_STREQ("0000", bus);
+    EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuDeviceGetPCIBusId(bus, 12, 0)); // no room for the NUL
+    EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuDeviceGetPCIBusId(bus, 0, 0));
+    EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuDeviceGetPCIBusId(bus, -1, 0));
+    EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuDeviceGetPCIBusId(nullptr, 64, 0));
+    EXPECT_CU(CUDA_ERROR_INVALID_DEVICE, cuDeviceGetPCIBusId(bus, 64, 1));
+    EXPECT_OK(cuDeviceGetPCIBusId(bus, 13, 0)); // exactly the id and its NUL
+}
+
+TEST_F(Device, ByPciBusId_OtherAddressOrGarbage)
+{
+    CUdevice dev = 99;
+    EXPECT_CU(CUDA_ERROR_INVALID_DEVICE, cuDeviceGetByPCIBusId(&dev, "0000:ff:1f.0")); // the probe's cases
+    EXPECT_EQ(99, dev);
+    EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuDeviceGetByPCIBusId(&dev, "garbage"));
+    EXPECT_DETAIL_HAS("not a PCI address");
+    EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuDeviceGetByPCIBusId(&dev, nullptr));
+    EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuDeviceGetByPCIBusId(nullptr, "0000:00:00.0"));
+    EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuDeviceGetByPCIBusId(&dev, ""));
+    EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuDeviceGetByPCIBusId(&dev, "0000:00:00.0 "));
+    EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuDeviceGetByPCIBusId(&dev, "0000:00.00:0"));
+    EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuDeviceGetByPCIBusId(&dev, "1:2:3:4:5"));
+}
+
+TEST_F(Device, Peers_OneDeviceIsNotItsOwnPeer)
+{
+    int can = 99;
+    ASSERT_OK(cuDeviceCanAccessPeer(&can, 0, 0));
+    EXPECT_EQ(0, can);
+    EXPECT_CU(CUDA_ERROR_INVALID_DEVICE, cuDeviceCanAccessPeer(&can, 0, 1));
+    EXPECT_CU(CUDA_ERROR_INVALID_DEVICE, cuDeviceCanAccessPeer(&can, -1, 0));
+    EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuDeviceCanAccessPeer(nullptr, 0, 0));
+    int v = 99;
+    EXPECT_CU(CUDA_ERROR_INVALID_DEVICE, cuDeviceGetP2PAttribute(&v, CU_DEVICE_P2P_ATTRIBUTE_ACCESS_SUPPORTED, 0, 0));
+    EXPECT_EQ(99, v); // untouched, as the driver leaves it
+    EXPECT_CU(CUDA_ERROR_INVALID_DEVICE, cuDeviceGetP2PAttribute(&v, CU_DEVICE_P2P_ATTRIBUTE_PERFORMANCE_RANK, 0, 1));
+    EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuDeviceGetP2PAttribute(nullptr, CU_DEVICE_P2P_ATTRIBUTE_ACCESS_SUPPORTED, 0, 0));
+    EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuDeviceGetP2PAttribute(&v, (CUdevice_P2PAttribute)0, 0, 0));
+    EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuDeviceGetP2PAttribute(&v, (CUdevice_P2PAttribute)6, 0, 0));
+}
+
+TEST_F(Device, Texture1DLinearMaxWidth_IsTheH100s)
+{
+    size_t w = 0;
+    ASSERT_OK(cuDeviceGetTexture1DLinearMaxWidth(&w, CU_AD_FORMAT_FLOAT, 4, 0));
+    EXPECT_EQ(size_t(1) << 28, w); // the probe's numbers
+    ASSERT_OK(cuDeviceGetTexture1DLinearMaxWidth(&w, CU_AD_FORMAT_UNSIGNED_INT8, 1, 0));
+    EXPECT_EQ(size_t(1) << 30, w);
+    ASSERT_OK(cuDeviceGetTexture1DLinearMaxWidth(&w, CU_AD_FORMAT_HALF, 2, 0));
+    EXPECT_EQ(size_t(1) << 30, w);
+    ASSERT_OK(cuDeviceGetTexture1DLinearMaxWidth(&w, CU_AD_FORMAT_SIGNED_INT32, 2, 0));
+    EXPECT_EQ(size_t(1) << 29, w);
+    EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuDeviceGetTexture1DLinearMaxWidth(&w, CU_AD_FORMAT_FLOAT, 3, 0));
+    EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuDeviceGetTexture1DLinearMaxWidth(&w, CU_AD_FORMAT_FLOAT, 0, 0));
+    EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuDeviceGetTexture1DLinearMaxWidth(&w, (CUarray_format)0x77, 1, 0));
+    EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuDeviceGetTexture1DLinearMaxWidth(nullptr, CU_AD_FORMAT_FLOAT, 1, 0));
+    EXPECT_CU(CUDA_ERROR_INVALID_DEVICE, cuDeviceGetTexture1DLinearMaxWidth(&w, CU_AD_FORMAT_FLOAT, 1, 2));
+}

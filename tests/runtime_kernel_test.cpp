@@ -5,6 +5,7 @@
 // tests/cuda holds the same ground as real CUDA programs compiled by clang and nvcc.
 #include "framework/testing.h"
 
+#include "extmem/cuda_profiler_api.h"
 #include "extmem/cuda_runtime_api.h"
 
 #include <atomic>
@@ -601,4 +602,190 @@ TEST(RuntimeKernel, GetExportTable_AnswersNotSupportedForNvidiasRuntime)
     EXPECT_EQ(cuGetExportTable(&table, &id), CUDA_ERROR_NOT_SUPPORTED);
     EXPECT_EQ(table, nullptr);
     EXPECT_NE(std::string(extmem_error_detail()).find("libcudart.so.13"), std::string::npos) << extmem_error_detail();
+}
+
+// ---- Issue 22: function queries, streams, events, device queries and the profiler (NVIDIA's
+// runtime answers: docs/probes/surface/probe.out) ----
+
+TEST(RuntimeKernel, FuncGetNameAndParamInfo_AnswerForTheRegisteredKernel)
+{
+    Registered reg;
+    reg.add();
+    const char *name = nullptr;
+    ASSERT_RT_OK(cudaFuncGetName(&name, stub()));
+    EXPECT_STREQ("add_one", name); // the module's name (mangled for a C++ kernel: the probe's _Z1kPii)
+    size_t off = 0, sz = 0;
+    ASSERT_RT_OK(cudaFuncGetParamInfo(stub(), 1, &off, &sz));
+    EXPECT_EQ(8u, off); // the probe's (int *, int) kernel: off=8 size=4
+    EXPECT_EQ(4u, sz);
+    EXPECT_RT(cudaErrorInvalidValue, cudaFuncGetParamInfo(stub(), 2, &off, &sz));
+    EXPECT_RT(cudaErrorInvalidValue, cudaFuncGetName(nullptr, stub()));
+    int other = 0;
+    EXPECT_RT(cudaErrorInvalidResourceHandle, cudaFuncGetName(&name, &other));
+    EXPECT_RT(cudaErrorInvalidDeviceFunction, cudaFuncGetName(&name, nullptr));
+}
+
+TEST(RuntimeKernel, GetFuncBySymbolAndGetKernel_GiveHandlesThatLaunch)
+{
+    Registered reg;
+    reg.add();
+    cudaFunction_t f = nullptr;
+    ASSERT_RT_OK(cudaGetFuncBySymbol(&f, stub()));
+    const char *name = nullptr;
+    ASSERT_EQ(CUDA_SUCCESS, cuFuncGetName(&name, reinterpret_cast<CUfunction>(f)));
+    EXPECT_STREQ("add_one", name);
+    cudaKernel_t k = nullptr;
+    ASSERT_RT_OK(cudaGetKernel(&k, stub()));
+    Buffer b(4);
+    int n = 4;
+    void *args[] = {&b.device, &n};
+    ASSERT_RT_OK(__cudaLaunchKernel(k, dim3(1), dim3(32), args, 0, nullptr));
+    ASSERT_RT_OK(cudaDeviceSynchronize());
+    EXPECT_EQ(6, b.at(3));
+    int other = 0;
+    EXPECT_RT(cudaErrorInvalidValue, cudaGetFuncBySymbol(nullptr, stub()));
+    EXPECT_RT(cudaErrorInvalidResourceHandle, cudaGetFuncBySymbol(&f, &other));
+    EXPECT_RT(cudaErrorInvalidValue, cudaGetKernel(nullptr, stub()));
+    EXPECT_RT(cudaErrorInvalidResourceHandle, cudaGetKernel(&k, &other));
+    EXPECT_RT(cudaErrorInvalidDeviceFunction, cudaGetKernel(&k, nullptr));
+}
+
+TEST(RuntimeKernel, FuncSetSharedMemConfig_AcceptsTheEnum)
+{
+    Registered reg;
+    reg.add();
+    EXPECT_RT_OK(cudaFuncSetSharedMemConfig(stub(), cudaSharedMemBankSizeEightByte));
+    EXPECT_RT(cudaErrorInvalidValue, cudaFuncSetSharedMemConfig(stub(), (cudaSharedMemConfig)7));
+}
+
+TEST(RuntimeKernel, InitDevice_ChecksTheDeviceAndFlags)
+{
+    EXPECT_RT_OK(cudaInitDevice(0, 0, 0)); // the probe's cases
+    EXPECT_RT_OK(cudaInitDevice(0, 1, 0)); // deviceFlags ignored without cudaInitDeviceFlagsAreValid
+    EXPECT_RT(cudaErrorInvalidDevice, cudaInitDevice(5, 0, 0));
+    EXPECT_RT(cudaErrorInvalidValue, cudaInitDevice(0, 0, 2));
+    EXPECT_RT(cudaErrorInvalidValue, cudaInitDevice(0, 0x100, cudaInitDeviceFlagsAreValid));
+    EXPECT_RT_OK(cudaInitDevice(0, cudaDeviceScheduleYield, cudaInitDeviceFlagsAreValid));
+    unsigned int flags = 0;
+    ASSERT_RT_OK(cudaGetDeviceFlags(&flags));
+    EXPECT_EQ((unsigned)cudaDeviceScheduleYield, flags & cudaDeviceScheduleMask);
+    EXPECT_RT_OK(cudaSetDeviceFlags(0));
+}
+
+TEST(RuntimeKernel, StreamPriorities_RangeAndClamp)
+{
+    int lo = 9, hi = 9;
+    ASSERT_RT_OK(cudaDeviceGetStreamPriorityRange(&lo, &hi));
+    EXPECT_EQ(0, lo);
+    EXPECT_EQ(-5, hi);
+    cudaStream_t s;
+    ASSERT_RT_OK(cudaStreamCreateWithPriority(&s, cudaStreamNonBlocking, -100));
+    int prio = 9;
+    ASSERT_RT_OK(cudaStreamGetPriority(s, &prio));
+    EXPECT_EQ(-5, prio);
+    EXPECT_RT(cudaErrorInvalidValue, cudaStreamGetPriority(s, nullptr));
+    EXPECT_RT(cudaErrorInvalidValue, cudaStreamCreateWithPriority(nullptr, 0, 0));
+    EXPECT_RT(cudaErrorInvalidValue, cudaStreamCreateWithPriority(&s, 4, 0));
+    ASSERT_RT_OK(cudaStreamGetPriority_ptsz(nullptr, &prio));
+    EXPECT_EQ(0, prio);
+    EXPECT_RT_OK(cudaStreamDestroy(s));
+}
+
+TEST(RuntimeKernel, StreamIdAndDevice)
+{
+    cudaStream_t s;
+    ASSERT_RT_OK(cudaStreamCreate(&s));
+    unsigned long long id = 0, legacy = 0, ptds = 0, ptds2 = 0;
+    ASSERT_RT_OK(cudaStreamGetId(s, &id));
+    ASSERT_RT_OK(cudaStreamGetId(nullptr, &legacy));
+    ASSERT_RT_OK(cudaStreamGetId(cudaStreamPerThread, &ptds));
+    ASSERT_RT_OK(cudaStreamGetId_ptsz(nullptr, &ptds2));
+    EXPECT_NE(id, legacy);
+    EXPECT_NE(ptds, legacy);
+    EXPECT_EQ(ptds, ptds2);
+    int dev = 9;
+    ASSERT_RT_OK(cudaStreamGetDevice(s, &dev));
+    EXPECT_EQ(0, dev);
+    dev = 9;
+    ASSERT_RT_OK(cudaStreamGetDevice_ptsz(nullptr, &dev));
+    EXPECT_EQ(0, dev);
+    EXPECT_RT(cudaErrorInvalidValue, cudaStreamGetId(s, nullptr));
+    EXPECT_RT(cudaErrorInvalidValue, cudaStreamGetDevice(s, nullptr));
+    EXPECT_RT_OK(cudaStreamDestroy(s));
+    EXPECT_RT(cudaErrorInvalidResourceHandle, cudaStreamGetId(s, &id));
+}
+
+TEST(RuntimeKernel, EventRecordWithFlags_ExternalOutsideCaptureIsIllegalState)
+{
+    cudaStream_t s;
+    ASSERT_RT_OK(cudaStreamCreate(&s));
+    cudaEvent_t ev;
+    ASSERT_RT_OK(cudaEventCreate(&ev));
+    EXPECT_RT(cudaErrorIllegalState, cudaEventRecordWithFlags(ev, s, cudaEventRecordExternal)); // the probe's
+    EXPECT_RT(cudaErrorInvalidValue, cudaEventRecordWithFlags(ev, s, 7));
+    EXPECT_RT_OK(cudaEventRecordWithFlags(ev, s, cudaEventRecordDefault));
+    EXPECT_RT_OK(cudaEventRecordWithFlags_ptsz(ev, nullptr, 0));
+    EXPECT_RT_OK(cudaEventSynchronize(ev));
+    EXPECT_RT(cudaErrorInvalidResourceHandle, cudaEventRecordWithFlags(nullptr, s, 0));
+    EXPECT_RT_OK(cudaEventDestroy(ev));
+    EXPECT_RT_OK(cudaStreamDestroy(s));
+}
+
+TEST(RuntimeKernel, CacheAndSharedMemConfig_KeptAndChecked)
+{
+    ASSERT_RT_OK(cudaDeviceSetCacheConfig(cudaFuncCachePreferL1));
+    cudaFuncCache cc = cudaFuncCachePreferNone;
+    ASSERT_RT_OK(cudaDeviceGetCacheConfig(&cc));
+    EXPECT_EQ(cudaFuncCachePreferL1, cc);
+    EXPECT_RT(cudaErrorInvalidValue, cudaDeviceSetCacheConfig((cudaFuncCache)9));
+    EXPECT_RT(cudaErrorInvalidValue, cudaDeviceGetCacheConfig(nullptr));
+    ASSERT_RT_OK(cudaDeviceSetCacheConfig(cudaFuncCachePreferNone));
+    ASSERT_RT_OK(cudaDeviceSetSharedMemConfig(cudaSharedMemBankSizeEightByte));
+    cudaSharedMemConfig sc = cudaSharedMemBankSizeDefault;
+    ASSERT_RT_OK(cudaDeviceGetSharedMemConfig(&sc));
+    EXPECT_EQ(cudaSharedMemBankSizeFourByte, sc);
+    EXPECT_RT(cudaErrorInvalidValue, cudaDeviceSetSharedMemConfig((cudaSharedMemConfig)3));
+    EXPECT_RT(cudaErrorInvalidValue, cudaDeviceGetSharedMemConfig(nullptr));
+    EXPECT_RT_OK(cudaCtxResetPersistingL2Cache());
+}
+
+TEST(RuntimeKernel, DevicePeerPciAndTextureQueries)
+{
+    int v = 9;
+    EXPECT_RT(cudaErrorInvalidDevice, cudaDeviceGetP2PAttribute(&v, cudaDevP2PAttrAccessSupported, 0, 0));
+    EXPECT_RT(cudaErrorInvalidValue, cudaDeviceGetP2PAttribute(nullptr, cudaDevP2PAttrAccessSupported, 0, 0));
+    char bus[32] = "";
+    ASSERT_RT_OK(cudaDeviceGetPCIBusId(bus, sizeof bus, 0));
+    EXPECT_STREQ("0000:00:00.0", bus);
+    EXPECT_RT(cudaErrorInvalidValue, cudaDeviceGetPCIBusId(bus, 4, 0));
+    EXPECT_RT(cudaErrorInvalidDevice, cudaDeviceGetPCIBusId(bus, sizeof bus, 3));
+    int dev = 9;
+    ASSERT_RT_OK(cudaDeviceGetByPCIBusId(&dev, "0000:00:00.0"));
+    EXPECT_EQ(0, dev);
+    EXPECT_RT(cudaErrorInvalidDevice, cudaDeviceGetByPCIBusId(&dev, "0000:01:00.0"));
+    EXPECT_RT(cudaErrorInvalidValue, cudaDeviceGetByPCIBusId(&dev, "garbage"));
+    EXPECT_RT(cudaErrorInvalidValue, cudaDeviceGetByPCIBusId(nullptr, "0000:00:00.0"));
+    size_t w = 0;
+    cudaChannelFormatDesc f4 = {32, 32, 32, 32, cudaChannelFormatKindFloat};
+    ASSERT_RT_OK(cudaDeviceGetTexture1DLinearMaxWidth(&w, &f4, 0));
+    EXPECT_EQ(size_t(1) << 28, w);
+    cudaChannelFormatDesc u8 = {8, 0, 0, 0, cudaChannelFormatKindUnsigned};
+    ASSERT_RT_OK(cudaDeviceGetTexture1DLinearMaxWidth(&w, &u8, 0));
+    EXPECT_EQ(size_t(1) << 30, w);
+    cudaChannelFormatDesc f3 = {32, 32, 32, 0, cudaChannelFormatKindFloat};
+    EXPECT_RT(cudaErrorInvalidValue, cudaDeviceGetTexture1DLinearMaxWidth(&w, &f3, 0));
+    cudaChannelFormatDesc mixed = {8, 16, 0, 0, cudaChannelFormatKindSigned};
+    EXPECT_RT(cudaErrorInvalidValue, cudaDeviceGetTexture1DLinearMaxWidth(&w, &mixed, 0));
+    cudaChannelFormatDesc f8 = {8, 0, 0, 0, cudaChannelFormatKindFloat};
+    EXPECT_RT(cudaErrorInvalidValue, cudaDeviceGetTexture1DLinearMaxWidth(&w, &f8, 0));
+    EXPECT_RT(cudaErrorInvalidValue, cudaDeviceGetTexture1DLinearMaxWidth(&w, nullptr, 0));
+    EXPECT_RT(cudaErrorInvalidDevice, cudaDeviceGetTexture1DLinearMaxWidth(&w, &u8, 1));
+}
+
+TEST(RuntimeKernel, ProfilerStartStop_Succeed)
+{
+    (void)cudaGetLastError(); // what earlier tests left
+    EXPECT_RT_OK(cudaProfilerStart());
+    EXPECT_RT_OK(cudaProfilerStop());
+    EXPECT_RT_OK(cudaGetLastError());
 }

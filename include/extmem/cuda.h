@@ -95,6 +95,9 @@
 #define cuStreamGetPriority       EXTMEM_PTSZ(cuStreamGetPriority)
 #define cuStreamGetFlags          EXTMEM_PTSZ(cuStreamGetFlags)
 #define cuStreamGetCtx            EXTMEM_PTSZ(cuStreamGetCtx)
+#define cuStreamGetCtx_v2         EXTMEM_PTSZ(cuStreamGetCtx_v2)
+#define cuStreamGetId             EXTMEM_PTSZ(cuStreamGetId)
+#define cuStreamGetDevice         EXTMEM_PTSZ(cuStreamGetDevice)
 #define cuStreamWaitEvent         EXTMEM_PTSZ(cuStreamWaitEvent)
 #define cuStreamQuery             EXTMEM_PTSZ(cuStreamQuery)
 #define cuStreamSynchronize       EXTMEM_PTSZ(cuStreamSynchronize)
@@ -148,7 +151,8 @@ typedef struct CUfunc_st *CUfunction;
 typedef struct CUarray_st *CUarray;
 typedef struct CUextMemory_st *CUexternalMemory;
 typedef struct CUextSemaphore_st *CUexternalSemaphore;
-typedef struct CUexecAffinityParam_st CUexecAffinityParam;
+typedef struct CUtexref_st *CUtexref;
+typedef struct CUgreenCtx_st *CUgreenCtx;
 typedef struct CUctxCigParam_st CUctxCigParam;
 
 typedef struct CUuuid_st {
@@ -767,6 +771,40 @@ typedef enum CUctx_flags_enum {
     CU_CTX_FLAGS_MASK           = 0xFF
 } CUctx_flags;
 
+/* Shared memory bank sizes (cuCtxSetSharedMemConfig, cuFuncSetSharedMemConfig): accepted and
+ * ignored on devices since compute capability 5.0, as here. */
+typedef enum CUsharedconfig_enum {
+    CU_SHARED_MEM_CONFIG_DEFAULT_BANK_SIZE = 0x00,
+    CU_SHARED_MEM_CONFIG_FOUR_BYTE_BANK_SIZE = 0x01,
+    CU_SHARED_MEM_CONFIG_EIGHT_BYTE_BANK_SIZE = 0x02
+} CUsharedconfig;
+
+/* What cuDeviceGetP2PAttribute asks about a pair of devices. */
+typedef enum CUdevice_P2PAttribute_enum {
+    CU_DEVICE_P2P_ATTRIBUTE_PERFORMANCE_RANK = 0x01,
+    CU_DEVICE_P2P_ATTRIBUTE_ACCESS_SUPPORTED = 0x02,
+    CU_DEVICE_P2P_ATTRIBUTE_NATIVE_ATOMIC_SUPPORTED = 0x03,
+    CU_DEVICE_P2P_ATTRIBUTE_ACCESS_ACCESS_SUPPORTED = 0x04, /* the older name of the next */
+    CU_DEVICE_P2P_ATTRIBUTE_CUDA_ARRAY_ACCESS_SUPPORTED = 0x04,
+    CU_DEVICE_P2P_ATTRIBUTE_ONLY_PARTIAL_NATIVE_ATOMIC_SUPPORTED = 0x05
+} CUdevice_P2PAttribute;
+
+/* Element formats of arrays and linear textures: the plain integer and float ones. */
+typedef enum CUarray_format_enum {
+    CU_AD_FORMAT_UNSIGNED_INT8 = 0x01,
+    CU_AD_FORMAT_UNSIGNED_INT16 = 0x02,
+    CU_AD_FORMAT_UNSIGNED_INT32 = 0x03,
+    CU_AD_FORMAT_SIGNED_INT8 = 0x08,
+    CU_AD_FORMAT_SIGNED_INT16 = 0x09,
+    CU_AD_FORMAT_SIGNED_INT32 = 0x0a,
+    CU_AD_FORMAT_HALF = 0x10,
+    CU_AD_FORMAT_FLOAT = 0x20,
+    CU_AD_FORMAT_MAX = 0x7FFFFFFF
+} CUarray_format;
+
+/* cuParamSetTexRef's texunit: the only value. */
+#define CU_PARAM_TR_DEFAULT -1
+
 typedef enum CUstream_flags_enum {
     CU_STREAM_DEFAULT      = 0x0,
     CU_STREAM_NON_BLOCKING = 0x1
@@ -899,6 +937,38 @@ typedef enum CUipcMem_flags_enum {
 #define CU_MEMHOSTREGISTER_READ_ONLY 0x08
 
 /* ---- Structures ------------------------------------------------------------------- */
+/* Execution affinity: the one kind is a count of multiprocessors. */
+typedef enum CUexecAffinityType_enum {
+    CU_EXEC_AFFINITY_TYPE_SM_COUNT = 0,
+    CU_EXEC_AFFINITY_TYPE_MAX
+} CUexecAffinityType;
+typedef struct CUexecAffinitySmCount_st {
+    unsigned int val;
+} CUexecAffinitySmCount_v1;
+typedef CUexecAffinitySmCount_v1 CUexecAffinitySmCount;
+typedef struct CUexecAffinityParam_st {
+    CUexecAffinityType type;
+    union {
+        CUexecAffinitySmCount smCount;
+    } param;
+} CUexecAffinityParam_v1;
+typedef CUexecAffinityParam_v1 CUexecAffinityParam;
+
+/* cuDeviceGetProperties' legacy summary of a device, each field one device attribute. */
+typedef struct CUdevprop_st {
+    int maxThreadsPerBlock;
+    int maxThreadsDim[3];
+    int maxGridSize[3];
+    int sharedMemPerBlock;
+    int totalConstantMemory;
+    int SIMDWidth;
+    int memPitch;
+    int regsPerBlock;
+    int clockRate;
+    int textureAlign;
+} CUdevprop_v1;
+typedef CUdevprop_v1 CUdevprop;
+
 typedef struct CUctxCreateParams_st {
     CUexecAffinityParam *execAffinityParams;
     int numExecAffinityParams;
@@ -1232,6 +1302,34 @@ EXTMEM_API CUresult CUDAAPI cuDeviceGetLuid(char *luid, unsigned int *deviceNode
 EXTMEM_API CUresult CUDAAPI cuDeviceTotalMem(size_t *bytes, CUdevice dev);
 /* CUDA_ERROR_INVALID_VALUE for a NULL pi or an attribute outside 1..CU_DEVICE_ATTRIBUTE_MAX-1. */
 EXTMEM_API CUresult CUDAAPI cuDeviceGetAttribute(int *pi, CUdevice_attribute attrib, CUdevice dev);
+/* The compute capability (device attributes 75 and 76). INVALID_VALUE: major or minor NULL;
+ * INVALID_DEVICE: dev is not 0. */
+EXTMEM_API CUresult CUDAAPI cuDeviceComputeCapability(int *major, int *minor, CUdevice dev);
+/* 0 for CU_EXEC_AFFINITY_TYPE_SM_COUNT: a context cannot be limited to part of the device
+ * (cuCtxCreate with affinity parameters is CUDA_ERROR_NOT_SUPPORTED). INVALID_VALUE: pi NULL, a
+ * type that is not a CUexecAffinityType; INVALID_DEVICE: dev is not 0. */
+EXTMEM_API CUresult CUDAAPI cuDeviceGetExecAffinitySupport(int *pi, CUexecAffinityType type, CUdevice dev);
+/* Every field from the device attribute of the same meaning. INVALID_VALUE: prop NULL. */
+EXTMEM_API CUresult CUDAAPI cuDeviceGetProperties(CUdevprop *prop, CUdevice dev);
+/* The software device has no PCI location; it answers the address its PCI attributes (all 0)
+ * make: "0000:00:00.0" (12 characters). INVALID_VALUE: pciBusId NULL, or len too short for
+ * the id and its NUL (what fits is written, NUL-ended, as the driver does) or not positive. */
+EXTMEM_API CUresult CUDAAPI cuDeviceGetPCIBusId(char *pciBusId, int len, CUdevice dev);
+/* Reads [domain:]bus:device[.function] in hex. INVALID_VALUE: dev or pciBusId NULL, or text
+ * that is no PCI address; INVALID_DEVICE: an address that is not the software device's. */
+EXTMEM_API CUresult CUDAAPI cuDeviceGetByPCIBusId(CUdevice *dev, const char *pciBusId);
+/* There is one device, and a device is not its own peer: *canAccessPeer is 0 for (0, 0).
+ * INVALID_VALUE: canAccessPeer NULL; INVALID_DEVICE: either ordinal is not 0. */
+EXTMEM_API CUresult CUDAAPI cuDeviceCanAccessPeer(int *canAccessPeer, CUdevice dev, CUdevice peerDev);
+/* INVALID_VALUE: value NULL or attrib unknown; INVALID_DEVICE for every pair, the same device
+ * twice included (as the driver answers), since there is no second device. */
+EXTMEM_API CUresult CUDAAPI cuDeviceGetP2PAttribute(int *value, CUdevice_P2PAttribute attrib, CUdevice srcDevice,
+                                                    CUdevice dstDevice);
+/* The most elements of a 1D texture over linear memory: 2^30, and at most 2^32 bytes (2^28 for
+ * four floats), as the H100 answers. INVALID_VALUE: maxWidthInElements NULL, a format other than
+ * the plain integer, half and float ones, numChannels other than 1, 2 or 4. */
+EXTMEM_API CUresult CUDAAPI cuDeviceGetTexture1DLinearMaxWidth(size_t *maxWidthInElements, CUarray_format format,
+                                                               unsigned numChannels, CUdevice dev);
 
 /* ---- Primary context ---- */
 EXTMEM_API CUresult CUDAAPI cuDevicePrimaryCtxRetain(CUcontext *pctx, CUdevice dev);
@@ -1251,7 +1349,9 @@ EXTMEM_API CUresult CUDAAPI cuCtxCreate(CUcontext *pctx, CUctxCreateParams *ctxC
 EXTMEM_API CUresult CUDAAPI cuCtxCreate_v2(CUcontext *pctx, unsigned int flags, CUdevice dev);
 EXTMEM_API CUresult CUDAAPI cuCtxCreate_v3(CUcontext *pctx, CUexecAffinityParam *paramsArray, int numParams,
                                            unsigned int flags, CUdevice dev);
-/* CUDA_ERROR_INVALID_CONTEXT for a NULL, destroyed or forged context, or a primary context. */
+/* CUDA_ERROR_INVALID_VALUE for NULL (before cuInit too), as the driver answers;
+ * CUDA_ERROR_INVALID_CONTEXT for a forged context or a primary context;
+ * CUDA_ERROR_CONTEXT_IS_DESTROYED for a destroyed one. */
 EXTMEM_API CUresult CUDAAPI cuCtxDestroy(CUcontext ctx);
 EXTMEM_API CUresult CUDAAPI cuCtxSetCurrent(CUcontext ctx);
 EXTMEM_API CUresult CUDAAPI cuCtxGetCurrent(CUcontext *pctx);
@@ -1260,6 +1360,48 @@ EXTMEM_API CUresult CUDAAPI cuCtxPopCurrent(CUcontext *pctx);
 EXTMEM_API CUresult CUDAAPI cuCtxGetDevice(CUdevice *device);
 EXTMEM_API CUresult CUDAAPI cuCtxGetFlags(unsigned int *flags);
 EXTMEM_API CUresult CUDAAPI cuCtxGetApiVersion(CUcontext ctx, unsigned int *version);
+/* The form with the context as an argument (NULL: the current one). */
+EXTMEM_API CUresult CUDAAPI cuCtxGetDevice_v2(CUdevice *device, CUcontext ctx);
+EXTMEM_API CUresult CUDAAPI cuCtxSynchronize_v2(CUcontext ctx);
+/* The deprecated usage count: cuCtxAttach returns the current context and counts a use (flags
+ * must be 0: INVALID_VALUE otherwise, or for pctx NULL; INVALID_CONTEXT with none current);
+ * cuCtxDetach drops one, and a created context whose count reaches 0 is destroyed as by
+ * cuCtxDestroy (a primary one never is). cuCtxDetach: INVALID_CONTEXT for NULL, a context that
+ * is not current, or a primary context not attached. */
+EXTMEM_API CUresult CUDAAPI cuCtxAttach(CUcontext *pctx, unsigned int flags);
+EXTMEM_API CUresult CUDAAPI cuCtxDetach(CUcontext ctx);
+/* A 64-bit id unique in the process, never reused. ctx NULL: the current context.
+ * INVALID_VALUE: ctxId NULL. */
+EXTMEM_API CUresult CUDAAPI cuCtxGetId(CUcontext ctx, unsigned long long *ctxId);
+/* Replaces the current context's flags: a scheduling policy and the other CU_CTX_* bits.
+ * INVALID_VALUE: bits outside CU_CTX_FLAGS_MASK, or two scheduling policies. */
+EXTMEM_API CUresult CUDAAPI cuCtxSetFlags(unsigned int flags);
+/* Preferences kept and answered; the software device has no L1/shared split nor banks. The
+ * shared memory configuration reads back CU_SHARED_MEM_CONFIG_FOUR_BYTE_BANK_SIZE whatever is
+ * set, as the H100 answers. INVALID_VALUE: NULL out-pointer, a value outside the enum. */
+EXTMEM_API CUresult CUDAAPI cuCtxGetCacheConfig(CUfunc_cache *pconfig);
+EXTMEM_API CUresult CUDAAPI cuCtxSetCacheConfig(CUfunc_cache config);
+EXTMEM_API CUresult CUDAAPI cuCtxGetSharedMemConfig(CUsharedconfig *pConfig);
+EXTMEM_API CUresult CUDAAPI cuCtxSetSharedMemConfig(CUsharedconfig config);
+/* Least priority 0, greatest -5 (the H100's range); either pointer may be NULL. Stream
+ * priorities outside it are clamped into it. */
+EXTMEM_API CUresult CUDAAPI cuCtxGetStreamPriorityRange(int *leastPriority, int *greatestPriority);
+/* Succeeds: there is no L2 whose persisting lines could be reset. */
+EXTMEM_API CUresult CUDAAPI cuCtxResetPersistingL2Cache(void);
+/* cuCtxRecordEvent records hEvent after all work queued so far in every stream of ctx;
+ * cuCtxWaitEvent makes all later work of ctx wait for it: it returns once the event has
+ * completed (a stronger order than the driver's, which returns at once). INVALID_CONTEXT:
+ * ctx NULL or not a live context; INVALID_HANDLE: hEvent not an event of ctx. */
+EXTMEM_API CUresult CUDAAPI cuCtxRecordEvent(CUcontext hCtx, CUevent hEvent);
+EXTMEM_API CUresult CUDAAPI cuCtxWaitEvent(CUcontext hCtx, CUevent hEvent);
+/* CU_EXEC_AFFINITY_TYPE_SM_COUNT: the device's multiprocessor count (its worker threads).
+ * INVALID_VALUE: pExecAffinity NULL, or a type that is not a CUexecAffinityType. */
+EXTMEM_API CUresult CUDAAPI cuCtxGetExecAffinity(CUexecAffinityParam *pExecAffinity, CUexecAffinityType type);
+/* Peer access: there is no second device. cuCtxEnablePeerAccess is PEER_ACCESS_UNSUPPORTED
+ * (INVALID_VALUE for flags other than 0), cuCtxDisablePeerAccess PEER_ACCESS_NOT_ENABLED;
+ * INVALID_CONTEXT for a peer context that is not live. */
+EXTMEM_API CUresult CUDAAPI cuCtxEnablePeerAccess(CUcontext peerContext, unsigned int Flags);
+EXTMEM_API CUresult CUDAAPI cuCtxDisablePeerAccess(CUcontext peerContext);
 /* Waits for all work in every stream of the current context. */
 EXTMEM_API CUresult CUDAAPI cuCtxSynchronize(void);
 
@@ -1436,6 +1578,12 @@ EXTMEM_API CUresult CUDAAPI cuStreamCreateWithPriority(CUstream *phStream, unsig
 EXTMEM_API CUresult CUDAAPI cuStreamGetFlags(CUstream hStream, unsigned int *flags);
 EXTMEM_API CUresult CUDAAPI cuStreamGetPriority(CUstream hStream, int *priority);
 EXTMEM_API CUresult CUDAAPI cuStreamGetCtx(CUstream hStream, CUcontext *pctx);
+/* As cuStreamGetCtx; *pGreenCtx is NULL (no green contexts). INVALID_VALUE: either NULL. */
+EXTMEM_API CUresult CUDAAPI cuStreamGetCtx_v2(CUstream hStream, CUcontext *pCtx, CUgreenCtx *pGreenCtx);
+/* A 64-bit id unique in the process, never reused; the legacy stream of each context and the
+ * per-thread stream of each thread and context have ids of their own. INVALID_VALUE: NULL. */
+EXTMEM_API CUresult CUDAAPI cuStreamGetId(CUstream hStream, unsigned long long *streamId);
+EXTMEM_API CUresult CUDAAPI cuStreamGetDevice(CUstream hStream, CUdevice *device);
 /* Work already queued still runs; the call returns at once. */
 EXTMEM_API CUresult CUDAAPI cuStreamDestroy(CUstream hStream);
 EXTMEM_API CUresult CUDAAPI cuStreamSynchronize(CUstream hStream);
@@ -1763,6 +1911,11 @@ EXTMEM_API CUresult CUDAAPI cuKernelGetName(const char **name, CUkernel hfunc);
 /* dev must be the software device (CUDA_ERROR_INVALID_DEVICE). */
 EXTMEM_API CUresult CUDAAPI cuKernelGetAttribute(int *pi, CUfunction_attribute attrib, CUkernel kernel, CUdevice dev);
 EXTMEM_API CUresult CUDAAPI cuKernelSetAttribute(CUfunction_attribute attrib, int val, CUkernel kernel, CUdevice dev);
+/* cuFuncGetParamInfo and cuFuncSetCacheConfig of the kernel's function in the current context
+ * (CUDA_ERROR_INVALID_DEVICE for dev other than 0). */
+EXTMEM_API CUresult CUDAAPI cuKernelGetParamInfo(CUkernel kernel, size_t paramIndex, size_t *paramOffset,
+                                                 size_t *paramSize);
+EXTMEM_API CUresult CUDAAPI cuKernelSetCacheConfig(CUkernel kernel, CUfunc_cache config, CUdevice dev);
 
 /* ---- Functions ----
  * CUDA_ERROR_INVALID_HANDLE for a NULL or forged function and for one whose module was
@@ -1781,6 +1934,8 @@ EXTMEM_API CUresult CUDAAPI cuFuncGetAttribute(int *pi, CUfunction_attribute att
 EXTMEM_API CUresult CUDAAPI cuFuncSetAttribute(CUfunction hfunc, CUfunction_attribute attrib, int value);
 EXTMEM_API CUresult CUDAAPI cuFuncSetCacheConfig(CUfunction hfunc, CUfunc_cache config);
 EXTMEM_API CUresult CUDAAPI cuFuncGetModule(CUmodule *hmod, CUfunction hfunc);
+/* Accepted and ignored (INVALID_VALUE outside the enum), as cuCtxSetSharedMemConfig. */
+EXTMEM_API CUresult CUDAAPI cuFuncSetSharedMemConfig(CUfunction hfunc, CUsharedconfig config);
 EXTMEM_API CUresult CUDAAPI cuFuncGetName(const char **name, CUfunction hfunc);
 /* CUDA_ERROR_INVALID_VALUE: paramIndex is not a parameter of the kernel. */
 EXTMEM_API CUresult CUDAAPI cuFuncGetParamInfo(CUfunction func, size_t paramIndex, size_t *paramOffset,
@@ -1830,6 +1985,29 @@ EXTMEM_API CUresult CUDAAPI cuLaunchKernel(CUfunction f, unsigned int gridDimX, 
  * CUDA_ERROR_NOT_SUPPORTED; an unknown id CUDA_ERROR_INVALID_VALUE. */
 EXTMEM_API CUresult CUDAAPI cuLaunchKernelEx(const CUlaunchConfig *config, CUfunction f, void **kernelParams,
                                              void **extra);
+
+/* ---- The legacy launch path (CUDA 1.x-3.x; PyCUDA still uses it) ----
+ * Each function keeps a block shape, a dynamic shared size and a parameter buffer of 4096
+ * bytes whose used size cuParamSetSize sets. cuLaunch runs a 1x1 grid, cuLaunchGrid and
+ * cuLaunchGridAsync a width x height grid; the parameters are copied when the launch is queued.
+ * CUDA_ERROR_INVALID_HANDLE: f NULL, forged or unloaded.
+ * CUDA_ERROR_INVALID_VALUE: a block dimension of 0 or above the device's, more than 1024 threads;
+ *   cuParamSet* writing past 4096 bytes, cuParamSetv with ptr NULL; a launch with no block shape
+ *   set, or with a parameter size smaller than the kernel's parameters (the driver reads past
+ *   them and faults; extmem refuses).
+ * CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES: a parameter size larger than the kernel's (as the driver).
+ * Otherwise as cuLaunchKernel. cuParamSetTexRef is CUDA_ERROR_NOT_SUPPORTED: the software device
+ * has no texture references. */
+EXTMEM_API CUresult CUDAAPI cuFuncSetBlockShape(CUfunction hfunc, int x, int y, int z);
+EXTMEM_API CUresult CUDAAPI cuFuncSetSharedSize(CUfunction hfunc, unsigned int bytes);
+EXTMEM_API CUresult CUDAAPI cuParamSetSize(CUfunction hfunc, unsigned int numbytes);
+EXTMEM_API CUresult CUDAAPI cuParamSeti(CUfunction hfunc, int offset, unsigned int value);
+EXTMEM_API CUresult CUDAAPI cuParamSetf(CUfunction hfunc, int offset, float value);
+EXTMEM_API CUresult CUDAAPI cuParamSetv(CUfunction hfunc, int offset, void *ptr, unsigned int numbytes);
+EXTMEM_API CUresult CUDAAPI cuParamSetTexRef(CUfunction hfunc, int texunit, CUtexref hTexRef);
+EXTMEM_API CUresult CUDAAPI cuLaunch(CUfunction f);
+EXTMEM_API CUresult CUDAAPI cuLaunchGrid(CUfunction f, int grid_width, int grid_height);
+EXTMEM_API CUresult CUDAAPI cuLaunchGridAsync(CUfunction f, int grid_width, int grid_height, CUstream hStream);
 
 /* ---- Entry points by name ---- */
 /* symbol is the base name ("cuMemAlloc"); the newest variant introduced at or before

@@ -59,6 +59,10 @@
 #define cudaStreamSynchronize cudaStreamSynchronize_ptsz
 #define cudaStreamWaitEvent cudaStreamWaitEvent_ptsz
 #define cudaEventRecord     cudaEventRecord_ptsz
+#define cudaEventRecordWithFlags cudaEventRecordWithFlags_ptsz
+#define cudaStreamGetPriority cudaStreamGetPriority_ptsz
+#define cudaStreamGetId     cudaStreamGetId_ptsz
+#define cudaStreamGetDevice cudaStreamGetDevice_ptsz
 #define cudaLaunchHostFunc  cudaLaunchHostFunc_ptsz
 #define cudaLaunchKernel    cudaLaunchKernel_ptsz
 #define cudaStreamAddCallback cudaStreamAddCallback_ptsz
@@ -87,7 +91,6 @@
 #define cudaLaunchKernelExC cudaLaunchKernelExC_ptsz
 #define cudaGetDriverEntryPoint cudaGetDriverEntryPoint_ptsz
 #define cudaStreamGetFlags  cudaStreamGetFlags_ptsz
-#define cudaStreamGetPriority cudaStreamGetPriority_ptsz
 #define cudaStreamGetAttribute cudaStreamGetAttribute_ptsz
 #define cudaStreamSetAttribute cudaStreamSetAttribute_ptsz
 #define cudaStreamCopyAttributes cudaStreamCopyAttributes_ptsz
@@ -443,6 +446,21 @@ EXTMEM_API cudaError_t CUDARTAPI cudaStreamQuery(cudaStream_t stream);
 EXTMEM_API cudaError_t CUDARTAPI cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event,
                                                      unsigned int flags EXTMEM_RT_DEFAULT(0));
 
+/* Priorities are clamped into cudaDeviceGetStreamPriorityRange's [-5, 0].
+ * Returns:
+ *   cudaErrorInvalidValue  pStream is NULL; flags is not cudaStreamDefault or
+ *                          cudaStreamNonBlocking */
+EXTMEM_API cudaError_t CUDARTAPI cudaStreamCreateWithPriority(cudaStream_t *pStream, unsigned int flags, int priority);
+/* The default streams have priority 0. Returns:
+ *   cudaErrorInvalidValue           priority is NULL
+ *   cudaErrorInvalidResourceHandle  stream is destroyed or forged */
+EXTMEM_API cudaError_t CUDARTAPI cudaStreamGetPriority(cudaStream_t hStream, int *priority);
+/* cuStreamGetId's id: unique in the process, never reused; the default streams have theirs.
+ * Returns: cudaErrorInvalidValue (streamId NULL), cudaErrorInvalidResourceHandle */
+EXTMEM_API cudaError_t CUDARTAPI cudaStreamGetId(cudaStream_t hStream, unsigned long long *streamId);
+/* Returns: cudaErrorInvalidValue (device NULL), cudaErrorInvalidResourceHandle */
+EXTMEM_API cudaError_t CUDARTAPI cudaStreamGetDevice(cudaStream_t hStream, int *device);
+
 /* Queues fn(userData) in stream: it runs on a driver thread once the work before it is done,
  * and work after it waits for it to return. fn must not call CUDA.
  * Returns:
@@ -494,7 +512,55 @@ EXTMEM_API cudaError_t CUDARTAPI cudaEventElapsedTime(float *ms, cudaEvent_t sta
  *   cudaErrorInvalidResourceHandle  event is NULL, destroyed or forged */
 EXTMEM_API cudaError_t CUDARTAPI cudaEventDestroy(cudaEvent_t event);
 
+/* cudaEventRecord with flags: cudaEventRecordDefault, or cudaEventRecordExternal, which
+ * belongs to stream capture (none in extmem) and is refused outside it as NVIDIA's runtime
+ * refuses it.
+ * Returns:
+ *   cudaErrorInvalidValue           flags has unknown bits
+ *   cudaErrorIllegalState           flags is cudaEventRecordExternal, outside stream capture
+ *   cudaErrorInvalidResourceHandle  event is NULL, destroyed or forged; stream is destroyed */
+EXTMEM_API cudaError_t CUDARTAPI cudaEventRecordWithFlags(cudaEvent_t event, cudaStream_t stream EXTMEM_RT_DEFAULT(0),
+                                                          unsigned int flags EXTMEM_RT_DEFAULT(0));
+
 /* ---- Device management, continued ------------------------------------------------------ */
+
+/* Initialises device (its primary context) for the runtime, without making it the thread's
+ * device; with cudaInitDeviceFlagsAreValid in flags, deviceFlags are applied as by
+ * cudaSetDeviceFlags, else ignored.
+ * Returns:
+ *   cudaErrorInvalidDevice  device is not 0
+ *   cudaErrorInvalidValue   flags has bits other than cudaInitDeviceFlagsAreValid; deviceFlags
+ *                           refused by cudaSetDeviceFlags */
+EXTMEM_API cudaError_t CUDARTAPI cudaInitDevice(int device, unsigned int deviceFlags, unsigned int flags);
+
+/* Least priority 0, greatest -5 (cuCtxGetStreamPriorityRange); either pointer may be NULL. */
+EXTMEM_API cudaError_t CUDARTAPI cudaDeviceGetStreamPriorityRange(int *leastPriority, int *greatestPriority);
+/* Succeeds: there is no L2 (cuCtxResetPersistingL2Cache). */
+EXTMEM_API cudaError_t CUDARTAPI cudaCtxResetPersistingL2Cache(void);
+/* The current context's preferences (cuCtxSetCacheConfig, cuCtxSetSharedMemConfig): kept,
+ * changing nothing on the software device; the bank size reads back cudaSharedMemBankSizeFourByte.
+ * Returns: cudaErrorInvalidValue for a NULL out-pointer or a value outside the enum. */
+EXTMEM_API cudaError_t CUDARTAPI cudaDeviceSetCacheConfig(enum cudaFuncCache cacheConfig);
+EXTMEM_API cudaError_t CUDARTAPI cudaDeviceGetCacheConfig(enum cudaFuncCache *pCacheConfig);
+EXTMEM_API cudaError_t CUDARTAPI cudaDeviceSetSharedMemConfig(enum cudaSharedMemConfig config);
+EXTMEM_API cudaError_t CUDARTAPI cudaDeviceGetSharedMemConfig(enum cudaSharedMemConfig *pConfig);
+
+/* cuDeviceGetP2PAttribute: cudaErrorInvalidDevice for every pair (one device, not its own peer),
+ * cudaErrorInvalidValue for value NULL or an unknown attr. */
+EXTMEM_API cudaError_t CUDARTAPI cudaDeviceGetP2PAttribute(int *value, enum cudaDeviceP2PAttr attr, int srcDevice,
+                                                           int dstDevice);
+/* cuDeviceGetPCIBusId / cuDeviceGetByPCIBusId: the software device is "0000:00:00.0".
+ * Returns: cudaErrorInvalidValue (NULL, len too short, text that is no PCI address),
+ *          cudaErrorInvalidDevice (device not 0, an address that is not the device's) */
+EXTMEM_API cudaError_t CUDARTAPI cudaDeviceGetPCIBusId(char *pciBusId, int len, int device);
+EXTMEM_API cudaError_t CUDARTAPI cudaDeviceGetByPCIBusId(int *device, const char *pciBusId);
+/* cuDeviceGetTexture1DLinearMaxWidth for the format fmtDesc describes (channels of 8, 16 or 32
+ * bits, all the same size; signed, unsigned or float).
+ * Returns: cudaErrorInvalidValue (NULL, a format that is not one of those, 3 channels),
+ *          cudaErrorInvalidDevice */
+EXTMEM_API cudaError_t CUDARTAPI cudaDeviceGetTexture1DLinearMaxWidth(size_t *maxWidthInElements,
+                                                                      const struct cudaChannelFormatDesc *fmtDesc,
+                                                                      int device);
 
 /* The best device for prop: the software device, 0, whatever prop asks.
  * Returns:
@@ -556,11 +622,8 @@ EXTMEM_API cudaError_t CUDARTAPI cudaDeviceSetLimit(enum cudaLimit limit, size_t
 EXTMEM_API cudaError_t CUDARTAPI cudaStreamAddCallback(cudaStream_t stream, cudaStreamCallback_t callback,
                                                        void *userData, unsigned int flags);
 
-/* The stream's flags and priority (cuStreamGetFlags, cuStreamGetPriority); a stream made with
- * a priority, clamped into cudaDeviceGetStreamPriorityRange's range. */
+/* The stream's flags (cuStreamGetFlags). */
 EXTMEM_API cudaError_t CUDARTAPI cudaStreamGetFlags(cudaStream_t hStream, unsigned int *flags);
-EXTMEM_API cudaError_t CUDARTAPI cudaStreamGetPriority(cudaStream_t hStream, int *priority);
-EXTMEM_API cudaError_t CUDARTAPI cudaStreamCreateWithPriority(cudaStream_t *pStream, unsigned int flags, int priority);
 /* A stream's attributes (cuStreamGetAttribute): kept and read back. */
 EXTMEM_API cudaError_t CUDARTAPI cudaStreamGetAttribute(cudaStream_t hStream, cudaStreamAttrID attr,
                                                         cudaStreamAttrValue *value_out);
@@ -752,6 +815,26 @@ EXTMEM_API cudaError_t CUDARTAPI cudaFuncSetAttribute(const void *func, enum cud
  *   cudaErrorInvalidResourceHandle  func is not a registered kernel
  *   cudaErrorInvalidValue           cacheConfig is not a cudaFuncCache */
 EXTMEM_API cudaError_t CUDARTAPI cudaFuncSetCacheConfig(const void *func, enum cudaFuncCache cacheConfig);
+/* Accepted and ignored (cuFuncSetSharedMemConfig). Errors as cudaFuncSetCacheConfig. */
+EXTMEM_API cudaError_t CUDARTAPI cudaFuncSetSharedMemConfig(const void *func, enum cudaSharedMemConfig config);
+/* The kernel's name as the module has it (mangled for C++: "_Z1kPii"), and its parameters'
+ * offsets and sizes (cuFuncGetName, cuFuncGetParamInfo).
+ * Returns:
+ *   cudaErrorInvalidValue           name NULL; paramIndex past the last parameter
+ *   cudaErrorInvalidDeviceFunction  func is NULL
+ *   cudaErrorInvalidResourceHandle  func is not a registered kernel */
+EXTMEM_API cudaError_t CUDARTAPI cudaFuncGetName(const char **name, const void *func);
+EXTMEM_API cudaError_t CUDARTAPI cudaFuncGetParamInfo(const void *func, size_t paramIndex, size_t *paramOffset,
+                                                      size_t *paramSize);
+/* The driver function of a registered kernel in the current context (loaded there if need be),
+ * and the runtime's kernel handle, which cudaLaunchKernel-style launches and __cudaLaunchKernel
+ * take.
+ * Returns:
+ *   cudaErrorInvalidValue           functionPtr / kernelPtr NULL
+ *   cudaErrorInvalidDeviceFunction  the symbol is NULL
+ *   cudaErrorInvalidResourceHandle  the symbol is not a registered kernel */
+EXTMEM_API cudaError_t CUDARTAPI cudaGetFuncBySymbol(cudaFunction_t *functionPtr, const void *symbolPtr);
+EXTMEM_API cudaError_t CUDARTAPI cudaGetKernel(cudaKernel_t *kernelPtr, const void *entryFuncAddr);
 
 /* Blocks of blockSize threads with dynamicSMemSize bytes of dynamic shared memory that fit on
  * one multiprocessor at once (cuOccupancyMaxActiveBlocksPerMultiprocessor).
@@ -858,6 +941,11 @@ EXTMEM_API cudaError_t CUDARTAPI cudaStreamQuery_ptsz(cudaStream_t stream);
 EXTMEM_API cudaError_t CUDARTAPI cudaStreamSynchronize_ptsz(cudaStream_t stream);
 EXTMEM_API cudaError_t CUDARTAPI cudaStreamWaitEvent_ptsz(cudaStream_t stream, cudaEvent_t event, unsigned int flags);
 EXTMEM_API cudaError_t CUDARTAPI cudaEventRecord_ptsz(cudaEvent_t event, cudaStream_t stream);
+EXTMEM_API cudaError_t CUDARTAPI cudaEventRecordWithFlags_ptsz(cudaEvent_t event, cudaStream_t stream,
+                                                               unsigned int flags);
+EXTMEM_API cudaError_t CUDARTAPI cudaStreamGetPriority_ptsz(cudaStream_t hStream, int *priority);
+EXTMEM_API cudaError_t CUDARTAPI cudaStreamGetId_ptsz(cudaStream_t hStream, unsigned long long *streamId);
+EXTMEM_API cudaError_t CUDARTAPI cudaStreamGetDevice_ptsz(cudaStream_t hStream, int *device);
 EXTMEM_API cudaError_t CUDARTAPI cudaLaunchHostFunc_ptsz(cudaStream_t stream, cudaHostFn_t fn, void *userData);
 EXTMEM_API cudaError_t CUDARTAPI cudaStreamAddCallback_ptsz(cudaStream_t stream, cudaStreamCallback_t callback,
                                                             void *userData, unsigned int flags);
@@ -875,7 +963,6 @@ EXTMEM_API cudaError_t CUDARTAPI cudaMemPrefetchAsync_ptsz(const void *devPtr, s
                                                            struct cudaMemLocation location, unsigned int flags,
                                                            cudaStream_t stream);
 EXTMEM_API cudaError_t CUDARTAPI cudaStreamGetFlags_ptsz(cudaStream_t hStream, unsigned int *flags);
-EXTMEM_API cudaError_t CUDARTAPI cudaStreamGetPriority_ptsz(cudaStream_t hStream, int *priority);
 EXTMEM_API cudaError_t CUDARTAPI cudaStreamGetAttribute_ptsz(cudaStream_t hStream, cudaStreamAttrID attr,
                                                              cudaStreamAttrValue *value_out);
 EXTMEM_API cudaError_t CUDARTAPI cudaStreamSetAttribute_ptsz(cudaStream_t hStream, cudaStreamAttrID attr,

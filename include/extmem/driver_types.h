@@ -639,6 +639,39 @@ enum cudaFuncCache {
     cudaFuncCachePreferEqual  = 3
 };
 
+/* Shared memory bank sizes: accepted and ignored (fixed since compute capability 5.0). */
+enum cudaSharedMemConfig {
+    cudaSharedMemBankSizeDefault   = 0,
+    cudaSharedMemBankSizeFourByte  = 1,
+    cudaSharedMemBankSizeEightByte = 2
+};
+
+/* What cudaDeviceGetP2PAttribute asks about a pair of devices. */
+enum cudaDeviceP2PAttr {
+    cudaDevP2PAttrPerformanceRank = 1,
+    cudaDevP2PAttrAccessSupported = 2,
+    cudaDevP2PAttrNativeAtomicSupported = 3,
+    cudaDevP2PAttrCudaArrayAccessSupported = 4,
+    cudaDevP2PAttrOnlyPartialNativeAtomicSupported = 5
+};
+
+/* A texel's channels: bits per channel (x, y, z, w) and their kind. The plain kinds; the
+ * normalized and compressed ones follow NVIDIA's numbering from 4. */
+enum cudaChannelFormatKind {
+    cudaChannelFormatKindSigned = 0,
+    cudaChannelFormatKindUnsigned = 1,
+    cudaChannelFormatKindFloat = 2,
+    cudaChannelFormatKindNone = 3,
+    cudaChannelFormatKindNV12 = 4
+};
+struct cudaChannelFormatDesc {
+    int x;
+    int y;
+    int z;
+    int w;
+    enum cudaChannelFormatKind f;
+};
+
 enum cudaFuncAttribute {
     cudaFuncAttributeMaxDynamicSharedMemorySize        = 8,
     cudaFuncAttributePreferredSharedMemoryCarveout     = 9,
@@ -945,48 +978,6 @@ enum cudaDriverEntryPointQueryResult {
     cudaDriverEntryPointSuccess             = 0,
     cudaDriverEntryPointSymbolNotFound      = 1,
     cudaDriverEntryPointVersionNotSufficent = 2 /* sic: NVIDIA's spelling */
-};
-
-/* ---- Channel formats (CUDA arrays and textures) ----------------------------------------- */
-enum cudaChannelFormatKind {
-    cudaChannelFormatKindSigned                       = 0,
-    cudaChannelFormatKindUnsigned                     = 1,
-    cudaChannelFormatKindFloat                        = 2,
-    cudaChannelFormatKindNone                         = 3,
-    cudaChannelFormatKindNV12                         = 4,
-    cudaChannelFormatKindUnsignedNormalized8X1        = 5,
-    cudaChannelFormatKindUnsignedNormalized8X2        = 6,
-    cudaChannelFormatKindUnsignedNormalized8X4        = 7,
-    cudaChannelFormatKindUnsignedNormalized16X1       = 8,
-    cudaChannelFormatKindUnsignedNormalized16X2       = 9,
-    cudaChannelFormatKindUnsignedNormalized16X4       = 10,
-    cudaChannelFormatKindSignedNormalized8X1          = 11,
-    cudaChannelFormatKindSignedNormalized8X2          = 12,
-    cudaChannelFormatKindSignedNormalized8X4          = 13,
-    cudaChannelFormatKindSignedNormalized16X1         = 14,
-    cudaChannelFormatKindSignedNormalized16X2         = 15,
-    cudaChannelFormatKindSignedNormalized16X4         = 16,
-    cudaChannelFormatKindUnsignedBlockCompressed1     = 17,
-    cudaChannelFormatKindUnsignedBlockCompressed1SRGB = 18,
-    cudaChannelFormatKindUnsignedBlockCompressed2     = 19,
-    cudaChannelFormatKindUnsignedBlockCompressed2SRGB = 20,
-    cudaChannelFormatKindUnsignedBlockCompressed3     = 21,
-    cudaChannelFormatKindUnsignedBlockCompressed3SRGB = 22,
-    cudaChannelFormatKindUnsignedBlockCompressed4     = 23,
-    cudaChannelFormatKindSignedBlockCompressed4       = 24,
-    cudaChannelFormatKindUnsignedBlockCompressed5     = 25,
-    cudaChannelFormatKindSignedBlockCompressed5       = 26,
-    cudaChannelFormatKindUnsignedBlockCompressed6H    = 27,
-    cudaChannelFormatKindSignedBlockCompressed6H      = 28,
-    cudaChannelFormatKindUnsignedBlockCompressed7     = 29,
-    cudaChannelFormatKindUnsignedBlockCompressed7SRGB = 30,
-    cudaChannelFormatKindUnsignedNormalized1010102    = 31
-};
-
-/* The bits of each channel (x, y, z, w; 0 for an absent one) and how they are read. */
-struct cudaChannelFormatDesc {
-    int x, y, z, w;
-    enum cudaChannelFormatKind f;
 };
 
 /* ---- Pointers (cudaPointerGetAttributes) ------------------------------------------------ */

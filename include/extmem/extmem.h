@@ -9,6 +9,7 @@
 #define EXTMEM_EXTMEM_H
 
 #include "extmem/cuda.h"
+#include "extmem/cudaProfiler.h"
 #include "extmem/export.h"
 #include "extmem/version.h"
 

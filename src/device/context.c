@@ -30,6 +30,12 @@ static void ctx_free(struct obj *o)
     free(ctx);
 }
 
+uint64_t ctx_next_id(void)
+{
+    static _Atomic uint64_t next;
+    return atomic_fetch_add(&next, 1) + 1;
+}
+
 static struct ctx *ctx_new(CUdevice dev, unsigned int flags, bool is_primary)
 {
     struct ctx *ctx = calloc(1, sizeof(*ctx));
@@ -46,6 +52,9 @@ static struct ctx *ctx_new(CUdevice dev, unsigned int flags, bool is_primary)
     ctx->stack_limit = 1024; /* the driver's default CU_LIMIT_STACK_SIZE */
     ctx->printf_fifo_limit = 8650752; /* the H100's defaults (CUDA 13.0) */
     ctx->malloc_heap_limit = 8388608;
+    ctx->id = ctx_next_id();
+    ctx->legacy_stream_id = ctx_next_id();
+    ctx->usage = is_primary ? 0 : 1; /* cuCtxCreate's own use, which cuCtxDetach may drop */
     if (!obj_register(&ctx->base, OBJ_CONTEXT, ctx_free)) {
         ctx_free(&ctx->base);
         return NULL;
@@ -250,26 +259,36 @@ CUresult CUDAAPI cuCtxCreate_v3(CUcontext *pctx, CUexecAffinityParam *paramsArra
     return create("cuCtxCreate", pctx, &params, flags, dev);
 }
 
-CUresult CUDAAPI cuCtxDestroy(CUcontext handle)
+/* Destroys a created context (ctx: the caller's reference, which this drops). */
+static CUresult destroy(const char *fn, struct ctx *ctx)
 {
-    REQUIRE_INIT("cuCtxDestroy");
-    struct ctx *ctx = NULL; /* gcc -O3 cannot see that a failed lookup returns */
-    CUresult r = ctx_lookup("cuCtxDestroy", handle, &ctx);
-    if (r)
-        return r;
-    if ((r = device_wait_allowed("cuCtxDestroy"))) {
+    CUresult r = device_wait_allowed(fn);
+    if (r) {
         ctx_release(ctx);
         return r;
     }
     if (ctx->primary) {
         ctx_release(ctx);
-        return fail(CUDA_ERROR_INVALID_CONTEXT, "cuCtxDestroy: 0x%llx is the primary context: release it with "
-                    "cuDevicePrimaryCtxRelease", (unsigned long long)(uintptr_t)handle);
+        return fail(CUDA_ERROR_INVALID_CONTEXT, "%s: 0x%llx is the primary context: release it with "
+                    "cuDevicePrimaryCtxRelease", fn, (unsigned long long)ctx->base.handle);
     }
     stack_forget(ctx->base.handle);
-    ctx_teardown("cuCtxDestroy", ctx);
+    ctx_teardown(fn, ctx);
     ctx_release(ctx);
     return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI cuCtxDestroy(CUcontext handle)
+{
+    /* The driver answers NULL with INVALID_VALUE, before cuInit too (docs/probes/surface). */
+    if (!handle)
+        return fail(CUDA_ERROR_INVALID_VALUE, "cuCtxDestroy: ctx is NULL");
+    REQUIRE_INIT("cuCtxDestroy");
+    struct ctx *ctx = NULL; /* gcc -O3 cannot see that a failed lookup returns */
+    CUresult r = ctx_lookup("cuCtxDestroy", handle, &ctx);
+    if (r)
+        return r;
+    return destroy("cuCtxDestroy", ctx);
 }
 
 CUresult CUDAAPI cuCtxSetCurrent(CUcontext handle)
@@ -350,8 +369,10 @@ CUresult CUDAAPI cuCtxGetFlags(unsigned int *flags)
     CUresult r = ctx_current("cuCtxGetFlags", &ctx);
     if (r)
         return r;
-    /* Mapped host memory is always on; the driver reports it in every context's flags. */
-    *flags = ctx->flags | CU_CTX_MAP_HOST;
+    /* Mapped host memory is always on; the driver reports it in the primary context's flags,
+     * and a created context's flags as they were given (0 for cuCtxCreate(.., 0, ..):
+     * docs/probes/surface). */
+    *flags = ctx->primary ? ctx->flags | CU_CTX_MAP_HOST : ctx->flags;
     ctx_release(ctx);
     return CUDA_SUCCESS;
 }
@@ -371,6 +392,250 @@ CUresult CUDAAPI cuCtxGetApiVersion(CUcontext handle, unsigned int *version)
 }
 
 /* cuCtxSynchronize waits for the context's streams: it is in src/exec/stream.c. */
+
+/* A context argument where NULL means the current one, with a reference. */
+static CUresult ctx_or_current(const char *fn, CUcontext handle, struct ctx **out)
+{
+    return handle ? ctx_lookup(fn, handle, out) : ctx_current(fn, out);
+}
+
+CUresult CUDAAPI cuCtxGetDevice_v2(CUdevice *device, CUcontext handle)
+{
+    REQUIRE_INIT("cuCtxGetDevice_v2");
+    if (!device)
+        return fail(CUDA_ERROR_INVALID_VALUE, "cuCtxGetDevice_v2: device is NULL");
+    struct ctx *ctx = NULL;
+    CUresult r = ctx_or_current("cuCtxGetDevice_v2", handle, &ctx);
+    if (r)
+        return r;
+    *device = ctx->dev;
+    ctx_release(ctx);
+    return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI cuCtxGetId(CUcontext handle, unsigned long long *ctxId)
+{
+    REQUIRE_INIT("cuCtxGetId");
+    if (!ctxId)
+        return fail(CUDA_ERROR_INVALID_VALUE, "cuCtxGetId: ctxId is NULL");
+    struct ctx *ctx = NULL;
+    CUresult r = ctx_or_current("cuCtxGetId", handle, &ctx);
+    if (r)
+        return r;
+    *ctxId = ctx->id;
+    ctx_release(ctx);
+    return CUDA_SUCCESS;
+}
+
+/* ---- The usage count (deprecated since CUDA 4.0, still exported) ---- */
+
+CUresult CUDAAPI cuCtxAttach(CUcontext *pctx, unsigned int flags)
+{
+    REQUIRE_INIT("cuCtxAttach");
+    if (!pctx)
+        return fail(CUDA_ERROR_INVALID_VALUE, "cuCtxAttach: pctx is NULL");
+    if (flags != 0)
+        return fail(CUDA_ERROR_INVALID_VALUE, "cuCtxAttach: flags is 0x%x: it must be 0", flags);
+    struct ctx *ctx = NULL;
+    CUresult r = ctx_current("cuCtxAttach", &ctx);
+    if (r)
+        return r;
+    os_mutex_lock(&ctx->lock);
+    ctx->usage++;
+    os_mutex_unlock(&ctx->lock);
+    *pctx = (CUcontext)(uintptr_t)ctx->base.handle;
+    ctx_release(ctx);
+    return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI cuCtxDetach(CUcontext handle)
+{
+    const char *fn = "cuCtxDetach";
+    REQUIRE_INIT(fn);
+    if (!handle)
+        return fail(CUDA_ERROR_INVALID_CONTEXT, "%s: ctx is NULL", fn);
+    struct ctx *ctx = NULL;
+    CUresult r = ctx_lookup(fn, handle, &ctx);
+    if (r)
+        return r;
+    /* The documentation requires the context to be current to the calling thread. */
+    if (ctx_depth == 0 || ctx_stack[ctx_depth - 1] != ctx->base.handle) {
+        ctx_release(ctx);
+        return fail(CUDA_ERROR_INVALID_CONTEXT, "%s: context 0x%llx is not current to this thread", fn,
+                    (unsigned long long)(uintptr_t)handle);
+    }
+    os_mutex_lock(&ctx->lock);
+    bool unattached = ctx->usage == 0;
+    if (!unattached)
+        ctx->usage--;
+    bool last = !ctx->primary && ctx->usage == 0;
+    os_mutex_unlock(&ctx->lock);
+    if (unattached) {
+        ctx_release(ctx);
+        return fail(CUDA_ERROR_INVALID_CONTEXT, "%s: the primary context 0x%llx was not attached (cuCtxAttach): "
+                    "release it with cuDevicePrimaryCtxRelease", fn, (unsigned long long)(uintptr_t)handle);
+    }
+    if (last) /* its creator's use and every attachment are gone: destroyed, as the driver does */
+        return destroy(fn, ctx);
+    ctx_release(ctx);
+    return CUDA_SUCCESS;
+}
+
+/* ---- Flags and preferences ---- */
+
+static bool primary_is(const struct ctx *ctx);
+static void primary_set_flags(unsigned int flags);
+
+CUresult CUDAAPI cuCtxSetFlags(unsigned int flags)
+{
+    struct ctx *ctx = NULL;
+    CUresult r = ctx_current("cuCtxSetFlags", &ctx);
+    if (r)
+        return r;
+    if (!(r = check_flags("cuCtxSetFlags", flags))) {
+        /* Replaces the flags, as documented. Scheduling policies change how a host thread
+         * waits, which the software device decides itself; the rest are accepted as on the
+         * driver. The primary context keeps what it reports to cuDevicePrimaryCtxGetState too,
+         * less MAP_HOST (always on, never a settable primary flag). */
+        if (primary_is(ctx))
+            primary_set_flags(flags & ~(unsigned int)CU_CTX_MAP_HOST);
+        else
+            ctx->flags = flags;
+    }
+    ctx_release(ctx);
+    return r;
+}
+
+CUresult CUDAAPI cuCtxGetCacheConfig(CUfunc_cache *pconfig)
+{
+    if (!pconfig && lib_initialized())
+        return fail(CUDA_ERROR_INVALID_VALUE, "cuCtxGetCacheConfig: pconfig is NULL");
+    struct ctx *ctx = NULL;
+    CUresult r = ctx_current("cuCtxGetCacheConfig", &ctx);
+    if (r)
+        return r;
+    *pconfig = (CUfunc_cache)atomic_load(&ctx->cache_config);
+    ctx_release(ctx);
+    return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI cuCtxSetCacheConfig(CUfunc_cache config)
+{
+    struct ctx *ctx = NULL;
+    CUresult r = ctx_current("cuCtxSetCacheConfig", &ctx);
+    if (r)
+        return r;
+    /* A preference only: the software device has no L1 to split. */
+    if ((unsigned)config > CU_FUNC_CACHE_PREFER_EQUAL)
+        r = fail(CUDA_ERROR_INVALID_VALUE, "cuCtxSetCacheConfig: config %d is not a CUfunc_cache (0..3)", (int)config);
+    else
+        atomic_store(&ctx->cache_config, (int)config);
+    ctx_release(ctx);
+    return r;
+}
+
+CUresult CUDAAPI cuCtxGetSharedMemConfig(CUsharedconfig *pConfig)
+{
+    if (!pConfig && lib_initialized())
+        return fail(CUDA_ERROR_INVALID_VALUE, "cuCtxGetSharedMemConfig: pConfig is NULL");
+    struct ctx *ctx = NULL;
+    CUresult r = ctx_current("cuCtxGetSharedMemConfig", &ctx);
+    if (r)
+        return r;
+    /* Banks are four bytes wide whatever was set: what the H100 answers (docs/probes/surface). */
+    *pConfig = CU_SHARED_MEM_CONFIG_FOUR_BYTE_BANK_SIZE;
+    ctx_release(ctx);
+    return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI cuCtxSetSharedMemConfig(CUsharedconfig config)
+{
+    struct ctx *ctx = NULL;
+    CUresult r = ctx_current("cuCtxSetSharedMemConfig", &ctx);
+    if (r)
+        return r;
+    if ((unsigned)config > CU_SHARED_MEM_CONFIG_EIGHT_BYTE_BANK_SIZE)
+        r = fail(CUDA_ERROR_INVALID_VALUE, "cuCtxSetSharedMemConfig: config %d is not a CUsharedconfig (0..2)",
+                 (int)config);
+    ctx_release(ctx);
+    return r;
+}
+
+CUresult CUDAAPI cuCtxGetStreamPriorityRange(int *leastPriority, int *greatestPriority)
+{
+    struct ctx *ctx = NULL;
+    CUresult r = ctx_current("cuCtxGetStreamPriorityRange", &ctx);
+    if (r)
+        return r;
+    if (leastPriority)
+        *leastPriority = CTX_PRIORITY_LEAST;
+    if (greatestPriority)
+        *greatestPriority = CTX_PRIORITY_GREATEST;
+    ctx_release(ctx);
+    return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI cuCtxResetPersistingL2Cache(void)
+{
+    struct ctx *ctx = NULL;
+    CUresult r = ctx_current("cuCtxResetPersistingL2Cache", &ctx);
+    if (r)
+        return r;
+    /* No L2, so no persisting lines: nothing to reset. */
+    ctx_release(ctx);
+    return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI cuCtxGetExecAffinity(CUexecAffinityParam *pExecAffinity, CUexecAffinityType type)
+{
+    if (!pExecAffinity && lib_initialized())
+        return fail(CUDA_ERROR_INVALID_VALUE, "cuCtxGetExecAffinity: pExecAffinity is NULL");
+    struct ctx *ctx = NULL;
+    CUresult r = ctx_current("cuCtxGetExecAffinity", &ctx);
+    if (r)
+        return r;
+    if (type != CU_EXEC_AFFINITY_TYPE_SM_COUNT) {
+        r = fail(CUDA_ERROR_INVALID_VALUE, "cuCtxGetExecAffinity: type %d is not a CUexecAffinityType (only "
+                 "CU_EXEC_AFFINITY_TYPE_SM_COUNT, 0)", (int)type);
+    } else {
+        /* The context has the whole device: its multiprocessors are the worker threads. */
+        pExecAffinity->type = CU_EXEC_AFFINITY_TYPE_SM_COUNT;
+        pExecAffinity->param.smCount.val = pool_worker_count();
+    }
+    ctx_release(ctx);
+    return r;
+}
+
+/* ---- Peer access: one device, which is not its own peer ---- */
+
+static CUresult peer(const char *fn, CUcontext handle, CUresult code, const char *why)
+{
+    struct ctx *cur = NULL, *other = NULL;
+    CUresult r = ctx_current(fn, &cur);
+    if (r)
+        return r;
+    if (!(r = ctx_lookup(fn, handle, &other))) {
+        r = fail(code, "%s: context 0x%llx is on device %d, the current context's own device: %s", fn,
+                 (unsigned long long)(uintptr_t)handle, other->dev, why);
+        ctx_release(other);
+    }
+    ctx_release(cur);
+    return r;
+}
+
+CUresult CUDAAPI cuCtxEnablePeerAccess(CUcontext peerContext, unsigned int Flags)
+{
+    if (Flags != 0 && lib_initialized())
+        return fail(CUDA_ERROR_INVALID_VALUE, "cuCtxEnablePeerAccess: Flags is 0x%x: it must be 0", Flags);
+    return peer("cuCtxEnablePeerAccess", peerContext, CUDA_ERROR_PEER_ACCESS_UNSUPPORTED,
+                "a device is not its own peer, and the software device is the only one");
+}
+
+CUresult CUDAAPI cuCtxDisablePeerAccess(CUcontext peerContext)
+{
+    return peer("cuCtxDisablePeerAccess", peerContext, CUDA_ERROR_PEER_ACCESS_NOT_ENABLED,
+                "peer access was never enabled (there is no peer device)");
+}
 
 /* ---- Primary context ----
  * As on the driver, the primary context keeps one handle for the life of the process:
@@ -405,6 +670,17 @@ CUresult CUDAAPI cuDevicePrimaryCtxRetain(CUcontext *pctx, CUdevice dev)
 
 /* With primary.lock held. */
 static bool primary_active(void) { return primary.ctx && !atomic_load(&primary.ctx->destroyed); }
+
+static bool primary_is(const struct ctx *ctx) { return ctx->primary; }
+
+static void primary_set_flags(unsigned int flags)
+{
+    os_mutex_lock(&primary.lock);
+    primary.flags = flags;
+    if (primary.ctx)
+        primary.ctx->flags = flags;
+    os_mutex_unlock(&primary.lock);
+}
 
 static CUresult primary_release(const char *fn, CUdevice dev)
 {
@@ -469,6 +745,24 @@ CUresult CUDAAPI cuDevicePrimaryCtxGetState(CUdevice dev, unsigned int *flags, i
     os_mutex_unlock(&primary.lock);
     return CUDA_SUCCESS;
 }
+
+/* The unsuffixed context symbols of binaries built before CUDA 4.0 (the public header renames
+ * them to their _v2 forms; the signatures are the same but cuCtxCreate's, which is _v2's). */
+#undef cuCtxCreate
+#undef cuCtxDestroy
+#undef cuCtxPushCurrent
+#undef cuCtxPopCurrent
+EXTMEM_API CUresult CUDAAPI cuCtxCreate(CUcontext *pctx, unsigned int flags, CUdevice dev);
+EXTMEM_API CUresult CUDAAPI cuCtxDestroy(CUcontext ctx);
+EXTMEM_API CUresult CUDAAPI cuCtxPushCurrent(CUcontext ctx);
+EXTMEM_API CUresult CUDAAPI cuCtxPopCurrent(CUcontext *pctx);
+CUresult CUDAAPI cuCtxCreate(CUcontext *pctx, unsigned int flags, CUdevice dev)
+{
+    return create("cuCtxCreate", pctx, NULL, flags, dev);
+}
+CUresult CUDAAPI cuCtxDestroy(CUcontext ctx) { return cuCtxDestroy_v2(ctx); }
+CUresult CUDAAPI cuCtxPushCurrent(CUcontext ctx) { return cuCtxPushCurrent_v2(ctx); }
+CUresult CUDAAPI cuCtxPopCurrent(CUcontext *pctx) { return cuCtxPopCurrent_v2(pctx); }
 
 /* The unsuffixed primary-context symbols of CUDA 7.0-10.x binaries. */
 #undef cuDevicePrimaryCtxRelease

@@ -248,3 +248,209 @@ CUresult CUDAAPI cuDeviceGetAttribute(int *pi, CUdevice_attribute attrib, CUdevi
     *pi = attribute_value(attrib);
     return CUDA_SUCCESS;
 }
+
+CUresult CUDAAPI cuDeviceComputeCapability(int *major, int *minor, CUdevice dev)
+{
+    REQUIRE_INIT("cuDeviceComputeCapability");
+    if (!major || !minor)
+        return fail(CUDA_ERROR_INVALID_VALUE, "cuDeviceComputeCapability: %s is NULL", !major ? "major" : "minor");
+    CUresult r = device_check("cuDeviceComputeCapability", dev);
+    if (r)
+        return r;
+    *major = device_sm() / 10;
+    *minor = device_sm() % 10;
+    return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI cuDeviceGetExecAffinitySupport(int *pi, CUexecAffinityType type, CUdevice dev)
+{
+    REQUIRE_INIT("cuDeviceGetExecAffinitySupport");
+    if (!pi)
+        return fail(CUDA_ERROR_INVALID_VALUE, "cuDeviceGetExecAffinitySupport: pi is NULL");
+    if (type != CU_EXEC_AFFINITY_TYPE_SM_COUNT)
+        return fail(CUDA_ERROR_INVALID_VALUE, "cuDeviceGetExecAffinitySupport: type %d is not a CUexecAffinityType",
+                    (int)type);
+    CUresult r = device_check("cuDeviceGetExecAffinitySupport", dev);
+    if (r)
+        return r;
+    *pi = 0; /* contexts always have the whole device: cuCtxCreate refuses affinity parameters */
+    return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI cuDeviceGetProperties(CUdevprop *prop, CUdevice dev)
+{
+    REQUIRE_INIT("cuDeviceGetProperties");
+    if (!prop)
+        return fail(CUDA_ERROR_INVALID_VALUE, "cuDeviceGetProperties: prop is NULL");
+    CUresult r = device_check("cuDeviceGetProperties", dev);
+    if (r)
+        return r;
+    /* Each field is the attribute of the same meaning, as on the driver (docs/probes/surface). */
+    prop->maxThreadsPerBlock = attribute_value(CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK);
+    prop->maxThreadsDim[0] = attribute_value(CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X);
+    prop->maxThreadsDim[1] = attribute_value(CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y);
+    prop->maxThreadsDim[2] = attribute_value(CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z);
+    prop->maxGridSize[0] = attribute_value(CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X);
+    prop->maxGridSize[1] = attribute_value(CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y);
+    prop->maxGridSize[2] = attribute_value(CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z);
+    prop->sharedMemPerBlock = attribute_value(CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK);
+    prop->totalConstantMemory = attribute_value(CU_DEVICE_ATTRIBUTE_TOTAL_CONSTANT_MEMORY);
+    prop->SIMDWidth = attribute_value(CU_DEVICE_ATTRIBUTE_WARP_SIZE);
+    prop->memPitch = attribute_value(CU_DEVICE_ATTRIBUTE_MAX_PITCH);
+    prop->regsPerBlock = attribute_value(CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_BLOCK);
+    prop->clockRate = attribute_value(CU_DEVICE_ATTRIBUTE_CLOCK_RATE);
+    prop->textureAlign = attribute_value(CU_DEVICE_ATTRIBUTE_TEXTURE_ALIGNMENT);
+    return CUDA_SUCCESS;
+}
+
+/* The unsuffixed symbol of binaries built before CUDA 3.2, whose size is 32 bits: a total above
+ * 4 GiB - 1 is answered as 4 GiB - 1 (the real size does not fit). */
+#undef cuDeviceTotalMem
+EXTMEM_API CUresult CUDAAPI cuDeviceTotalMem(unsigned int *bytes, CUdevice dev);
+CUresult CUDAAPI cuDeviceTotalMem(unsigned int *bytes, CUdevice dev)
+{
+    REQUIRE_INIT("cuDeviceTotalMem");
+    if (!bytes)
+        return fail(CUDA_ERROR_INVALID_VALUE, "cuDeviceTotalMem: bytes is NULL");
+    size_t total = 0;
+    CUresult r = cuDeviceTotalMem_v2(&total, dev);
+    if (!r)
+        *bytes = total > 0xffffffffu ? 0xffffffffu : (unsigned int)total;
+    return r;
+}
+
+/* ---- PCI identity ----
+ * The software device is on no bus. Its PCI attributes (domain, bus, device) are 0, so its
+ * address is "0000:00:00.0", which cuDeviceGetByPCIBusId takes back (docs/attributes.md). */
+#define DEVICE_PCI_BUS_ID "0000:00:00.0"
+
+CUresult CUDAAPI cuDeviceGetPCIBusId(char *pciBusId, int len, CUdevice dev)
+{
+    REQUIRE_INIT("cuDeviceGetPCIBusId");
+    if (!pciBusId)
+        return fail(CUDA_ERROR_INVALID_VALUE, "cuDeviceGetPCIBusId: pciBusId is NULL");
+    if (len <= 0)
+        return fail(CUDA_ERROR_INVALID_VALUE, "cuDeviceGetPCIBusId: len is %d: it must be positive", len);
+    CUresult r = device_check("cuDeviceGetPCIBusId", dev);
+    if (r)
+        return r;
+    /* What fits is written even when it does not all fit, as the driver does. */
+    snprintf(pciBusId, (size_t)len, "%s", DEVICE_PCI_BUS_ID);
+    if ((size_t)len < sizeof(DEVICE_PCI_BUS_ID))
+        return fail(CUDA_ERROR_INVALID_VALUE, "cuDeviceGetPCIBusId: len is %d: the id \"%s\" takes %zu bytes with "
+                    "its NUL", len, DEVICE_PCI_BUS_ID, sizeof(DEVICE_PCI_BUS_ID));
+    return CUDA_SUCCESS;
+}
+
+/* Reads "[domain:]bus:device[.function]" (hex numbers): false for anything else. */
+static bool parse_pci(const char *s, unsigned *domain, unsigned *bus, unsigned *device, unsigned *function)
+{
+    unsigned v[4];
+    int n = 0;
+    const char *p = s;
+    char seps[4] = {0};
+    while (n < 4) {
+        char *end;
+        if (!((*p >= '0' && *p <= '9') || (*p >= 'a' && *p <= 'f') || (*p >= 'A' && *p <= 'F')))
+            return false;
+        unsigned long x = strtoul(p, &end, 16);
+        if (end - p > 8)
+            return false;
+        v[n] = (unsigned)x;
+        seps[n] = *end;
+        n++;
+        if (*end == 0)
+            break;
+        if (*end != ':' && *end != '.')
+            return false;
+        p = end + 1;
+    }
+    *function = 0;
+    if (n == 4 && seps[0] == ':' && seps[1] == ':' && seps[2] == '.' && seps[3] == 0) {
+        *domain = v[0], *bus = v[1], *device = v[2], *function = v[3];
+    } else if (n == 3 && seps[0] == ':' && seps[1] == ':' && seps[2] == 0) {
+        *domain = v[0], *bus = v[1], *device = v[2];
+    } else if (n == 3 && seps[0] == ':' && seps[1] == '.' && seps[2] == 0) {
+        *domain = 0, *bus = v[0], *device = v[1], *function = v[2];
+    } else {
+        return false;
+    }
+    return true;
+}
+
+CUresult CUDAAPI cuDeviceGetByPCIBusId(CUdevice *dev, const char *pciBusId)
+{
+    REQUIRE_INIT("cuDeviceGetByPCIBusId");
+    if (!dev || !pciBusId)
+        return fail(CUDA_ERROR_INVALID_VALUE, "cuDeviceGetByPCIBusId: %s is NULL", !dev ? "dev" : "pciBusId");
+    unsigned domain, bus, device, function;
+    if (!parse_pci(pciBusId, &domain, &bus, &device, &function))
+        return fail(CUDA_ERROR_INVALID_VALUE, "cuDeviceGetByPCIBusId: \"%.64s\" is not a PCI address "
+                    "([domain:]bus:device[.function], in hex)", pciBusId);
+    if (domain || bus || device || function)
+        return fail(CUDA_ERROR_INVALID_DEVICE, "cuDeviceGetByPCIBusId: no device at %.64s: the software device "
+                    "answers to %s", pciBusId, DEVICE_PCI_BUS_ID);
+    *dev = 0;
+    return CUDA_SUCCESS;
+}
+
+/* ---- Peers: one device, which is not its own peer ---- */
+
+CUresult CUDAAPI cuDeviceCanAccessPeer(int *canAccessPeer, CUdevice dev, CUdevice peerDev)
+{
+    REQUIRE_INIT("cuDeviceCanAccessPeer");
+    if (!canAccessPeer)
+        return fail(CUDA_ERROR_INVALID_VALUE, "cuDeviceCanAccessPeer: canAccessPeer is NULL");
+    CUresult r = device_check("cuDeviceCanAccessPeer", dev);
+    if (r || (r = device_check("cuDeviceCanAccessPeer", peerDev)))
+        return r;
+    *canAccessPeer = 0; /* the driver's answer for a device and itself */
+    return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI cuDeviceGetP2PAttribute(int *value, CUdevice_P2PAttribute attrib, CUdevice srcDevice,
+                                         CUdevice dstDevice)
+{
+    REQUIRE_INIT("cuDeviceGetP2PAttribute");
+    if (!value)
+        return fail(CUDA_ERROR_INVALID_VALUE, "cuDeviceGetP2PAttribute: value is NULL");
+    if (attrib < CU_DEVICE_P2P_ATTRIBUTE_PERFORMANCE_RANK ||
+        attrib > CU_DEVICE_P2P_ATTRIBUTE_ONLY_PARTIAL_NATIVE_ATOMIC_SUPPORTED)
+        return fail(CUDA_ERROR_INVALID_VALUE, "cuDeviceGetP2PAttribute: attrib %d is not a CUdevice_P2PAttribute",
+                    (int)attrib);
+    CUresult r = device_check("cuDeviceGetP2PAttribute", srcDevice);
+    if (r || (r = device_check("cuDeviceGetP2PAttribute", dstDevice)))
+        return r;
+    /* The driver answers a device paired with itself so too (docs/probes/surface). */
+    return fail(CUDA_ERROR_INVALID_DEVICE, "cuDeviceGetP2PAttribute: devices %d and %d are the same device: a device "
+                "is not its own peer, and the software device is the only one", srcDevice, dstDevice);
+}
+
+/* ---- Linear textures ---- */
+
+CUresult CUDAAPI cuDeviceGetTexture1DLinearMaxWidth(size_t *maxWidthInElements, CUarray_format format,
+                                                    unsigned numChannels, CUdevice dev)
+{
+    const char *fn = "cuDeviceGetTexture1DLinearMaxWidth";
+    REQUIRE_INIT(fn);
+    if (!maxWidthInElements)
+        return fail(CUDA_ERROR_INVALID_VALUE, "%s: maxWidthInElements is NULL", fn);
+    size_t bytes;
+    switch (format) {
+    case CU_AD_FORMAT_UNSIGNED_INT8: case CU_AD_FORMAT_SIGNED_INT8: bytes = 1; break;
+    case CU_AD_FORMAT_UNSIGNED_INT16: case CU_AD_FORMAT_SIGNED_INT16: case CU_AD_FORMAT_HALF: bytes = 2; break;
+    case CU_AD_FORMAT_UNSIGNED_INT32: case CU_AD_FORMAT_SIGNED_INT32: case CU_AD_FORMAT_FLOAT: bytes = 4; break;
+    default:
+        return fail(CUDA_ERROR_INVALID_VALUE, "%s: format 0x%x is not a plain integer, half or float CUarray_format", fn,
+                    (unsigned)format);
+    }
+    if (numChannels != 1 && numChannels != 2 && numChannels != 4)
+        return fail(CUDA_ERROR_INVALID_VALUE, "%s: numChannels is %u: it must be 1, 2 or 4", fn, numChannels);
+    CUresult r = device_check(fn, dev);
+    if (r)
+        return r;
+    /* The H100's limits: 2^30 elements and 2^32 bytes (2^28 four-float elements). */
+    size_t by_bytes = ((size_t)1 << 32) / (bytes * numChannels), by_count = (size_t)1 << 30;
+    *maxWidthInElements = by_bytes < by_count ? by_bytes : by_count;
+    return CUDA_SUCCESS;
+}

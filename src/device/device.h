@@ -170,8 +170,19 @@ struct ctx {
     struct stream *deferred;   /* the legacy stream's deferred work (target_defer), under lock; a reference */
     const struct ctx_step *steps[CTX_STEPS_MAX]; /* registered teardown steps by order (under lock) */
     unsigned int nsteps;
+    uint64_t id;               /* cuCtxGetId: unique in the process, never reused */
+    uint64_t legacy_stream_id; /* cuStreamGetId of its legacy stream */
+    int usage;                 /* cuCtxAttach / cuCtxDetach's count, under lock */
+    atomic_int cache_config;   /* cuCtxSetCacheConfig's preference */
 };
 
+/* Stream priorities: the H100's range, lower numbers being greater priorities (streams run
+ * as their work comes; the software device orders nothing by priority). */
+#define CTX_PRIORITY_LEAST 0
+#define CTX_PRIORITY_GREATEST (-5)
+/* The next of the ids that contexts and streams are given (cuCtxGetId, cuStreamGetId): one
+ * counter, from 1, never reused. */
+uint64_t ctx_next_id(void);
 /* The current context of this thread with a reference, or a failure with a reason. */
 CUresult ctx_current(const char *fn, struct ctx **out);
 /* A context handle from the caller, with a reference. */

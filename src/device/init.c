@@ -67,3 +67,30 @@ CUresult CUDAAPI cuDriverGetVersion(int *driverVersion)
     *driverVersion = EXTMEM_DRIVER_VERSION;
     return CUDA_SUCCESS;
 }
+
+/* ---- Profiler ----
+ * No profiler (Nsight, nvprof) can attach to the software device, so there is nothing to start
+ * or stop; the calls succeed as the driver's do without a profiler, and say so at
+ * EXTMEM_LOG=info. A current context is needed, as on the driver. */
+static CUresult profiler(const char *fn, const char *verb)
+{
+    struct ctx *ctx;
+    CUresult r = ctx_current(fn, &ctx);
+    if (r)
+        return r;
+    ctx_release(ctx);
+    log_info("%s: no profiler is attached to the software device: nothing to %s", fn, verb);
+    return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI cuProfilerStart(void) { return profiler("cuProfilerStart", "start"); }
+CUresult CUDAAPI cuProfilerStop(void) { return profiler("cuProfilerStop", "stop"); }
+
+CUresult CUDAAPI cuProfilerInitialize(const char *configFile, const char *outputFile, CUoutput_mode outputMode)
+{
+    (void)configFile, (void)outputFile, (void)outputMode;
+    REQUIRE_INIT("cuProfilerInitialize");
+    /* Deprecated, and documented to answer NOT_SUPPORTED. */
+    return fail(CUDA_ERROR_NOT_SUPPORTED, "cuProfilerInitialize: the command-line profiler it configured is gone "
+                "(deprecated), and no profiler attaches to the software device");
+}

@@ -494,6 +494,88 @@ CUresult CUDAAPI cuStreamWaitEvent(CUstream hStream, CUevent hEvent, unsigned in
     return r;
 }
 
+/* ---- Events across a whole context ---- */
+
+struct ctx_record {
+    struct event *e; /* a reference */
+    uint64_t seq;
+};
+
+static void ctx_record_done(void *arg)
+{
+    struct ctx_record *cr = arg;
+    complete(cr->e, cr->seq);
+    event_release(cr->e);
+    free(cr);
+}
+
+/* The context and the event of cuCtxRecordEvent / cuCtxWaitEvent, with references. */
+static CUresult ctx_event(const char *fn, CUcontext hCtx, CUevent hEvent, struct ctx **ctx, struct event **e)
+{
+    REQUIRE_INIT(fn);
+    if (!hCtx) /* the driver's answer (docs/probes/surface): the context is not optional */
+        return fail(CUDA_ERROR_INVALID_CONTEXT, "%s: hCtx is NULL", fn);
+    CUresult r = ctx_lookup(fn, hCtx, ctx);
+    if (r)
+        return r;
+    if ((r = ctx_check_sticky(fn, *ctx)) || (r = event_lookup(fn, hEvent, e))) {
+        ctx_release(*ctx);
+        return r;
+    }
+    if ((*e)->ctx != *ctx) {
+        event_release(*e);
+        ctx_release(*ctx);
+        return fail(CUDA_ERROR_INVALID_HANDLE, "%s: event 0x%llx belongs to another context", fn,
+                    (unsigned long long)(uintptr_t)hEvent);
+    }
+    return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI cuCtxRecordEvent(CUcontext hCtx, CUevent hEvent)
+{
+    const char *fn = "cuCtxRecordEvent";
+    struct ctx *ctx;
+    struct event *e;
+    CUresult r = ctx_event(fn, hCtx, hEvent, &ctx, &e);
+    if (r)
+        return r;
+    struct ctx_record *cr = calloc(1, sizeof(*cr));
+    if (!cr) {
+        event_release(e);
+        ctx_release(ctx);
+        return fail(CUDA_ERROR_OUT_OF_MEMORY, "%s: out of host memory", fn);
+    }
+    /* The record completes once every stream of the context has run what is queued on it now
+     * (the legacy stream's work runs in its callers, so what it queued has run, but for its
+     * deferred queue, which is one of the context's streams). */
+    device_submit_begin();
+    cr->e = e;
+    cr->seq = take_seq(e);
+    streams_when_done(ctx, ctx_record_done, cr);
+    device_submit_end();
+    ctx_release(ctx);
+    return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI cuCtxWaitEvent(CUcontext hCtx, CUevent hEvent)
+{
+    const char *fn = "cuCtxWaitEvent";
+    struct ctx *ctx;
+    struct event *e;
+    CUresult r = ctx_event(fn, hCtx, hEvent, &ctx, &e);
+    if (r)
+        return r;
+    /* All later work of the context must wait for the event. The software device makes the
+     * call itself wait: every later submission then follows it, in every stream, the ones not
+     * yet created included (the driver returns at once; this order is stronger). */
+    uint64_t seq = atomic_load(&e->state->recorded);
+    if (atomic_load(&e->state->completed) < seq && !(r = device_wait_allowed(fn)))
+        wait_for(e, seq);
+    event_release(e);
+    ctx_release(ctx);
+    return r;
+}
+
 #undef cuEventDestroy
 #undef cuEventElapsedTime
 EXTMEM_API CUresult CUDAAPI cuEventDestroy(CUevent hEvent);

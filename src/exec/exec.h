@@ -29,6 +29,7 @@ struct stream {
     struct ctx *ctx; /* a reference */
     unsigned int flags;
     int priority;
+    uint64_t id; /* cuStreamGetId (ctx_next_id) */
     os_mutex lock;
     os_cond cond;
     struct work *head, *tail;
@@ -86,6 +87,11 @@ void stream_wait_until(struct stream *s, uint64_t count);
  * stream still has its worker's reference (the worker leaves only when drained), so it can be
  * retained even while its handle is being destroyed. */
 void streams_wait(os_mutex *lock, struct list_node *head, size_t node_offset, bool blocking_only);
+
+/* Calls done(arg) once every stream of ctx has completed the work queued on it now: at once in
+ * this thread when none has any, else in the stream worker that finishes last. NULL-free:
+ * out of memory, it waits here for the streams and then calls done. */
+void streams_when_done(struct ctx *ctx, void (*done)(void *arg), void *arg);
 
 /* ---- Events (event.c) ---- */
 struct event;

@@ -44,6 +44,9 @@ EXTMEM_API CUresult CUDAAPI cuMemsetD2D32Async_ptsz(CUdeviceptr d, size_t pitch,
 EXTMEM_API CUresult CUDAAPI cuStreamGetPriority_ptsz(CUstream hStream, int *priority);
 EXTMEM_API CUresult CUDAAPI cuStreamGetFlags_ptsz(CUstream hStream, unsigned int *flags);
 EXTMEM_API CUresult CUDAAPI cuStreamGetCtx_ptsz(CUstream hStream, CUcontext *pctx);
+EXTMEM_API CUresult CUDAAPI cuStreamGetCtx_v2_ptsz(CUstream hStream, CUcontext *pCtx, CUgreenCtx *pGreenCtx);
+EXTMEM_API CUresult CUDAAPI cuStreamGetId_ptsz(CUstream hStream, unsigned long long *streamId);
+EXTMEM_API CUresult CUDAAPI cuStreamGetDevice_ptsz(CUstream hStream, CUdevice *device);
 EXTMEM_API CUresult CUDAAPI cuStreamWaitEvent_ptsz(CUstream hStream, CUevent hEvent, unsigned int Flags);
 EXTMEM_API CUresult CUDAAPI cuStreamQuery_ptsz(CUstream hStream);
 EXTMEM_API CUresult CUDAAPI cuStreamSynchronize_ptsz(CUstream hStream);

@@ -608,6 +608,7 @@ static struct stream *stream_new(struct ctx *ctx, unsigned int flags, int priori
     s->ctx = ctx; /* the stream keeps the reference */
     s->flags = flags;
     s->priority = priority;
+    s->id = ctx_next_id();
     os_mutex_init(&s->lock);
     os_cond_init(&s->cond);
     device_track_stream(&s->device_node, &device_ops);
@@ -651,10 +652,13 @@ CUresult CUDAAPI cuStreamCreate(CUstream *phStream, unsigned int Flags)
 
 CUresult CUDAAPI cuStreamCreateWithPriority(CUstream *phStream, unsigned int flags, int priority)
 {
-    /* The range is [0, 0] (cuCtxGetStreamPriorityRange): other priorities are clamped to it,
-     * as the driver clamps them to its range. */
-    (void)priority;
-    return create("cuStreamCreateWithPriority", phStream, flags, 0);
+    /* Clamped into the range cuCtxGetStreamPriorityRange answers, as the driver clamps (-100
+     * becomes -5, 100 becomes 0: docs/probes/surface). */
+    if (priority < CTX_PRIORITY_GREATEST)
+        priority = CTX_PRIORITY_GREATEST;
+    if (priority > CTX_PRIORITY_LEAST)
+        priority = CTX_PRIORITY_LEAST;
+    return create("cuStreamCreateWithPriority", phStream, flags, priority);
 }
 
 CUresult CUDAAPI cuStreamGetFlags(CUstream hStream, unsigned int *flags)
@@ -695,6 +699,69 @@ CUresult CUDAAPI cuStreamGetCtx(CUstream hStream, CUcontext *pctx)
         r = fail(CUDA_ERROR_INVALID_VALUE, "cuStreamGetCtx: pctx is NULL");
     else
         *pctx = (CUcontext)(uintptr_t)t.ctx->base.handle;
+    target_put(&t);
+    return r;
+}
+
+CUresult CUDAAPI cuStreamGetCtx_v2(CUstream hStream, CUcontext *pCtx, CUgreenCtx *pGreenCtx)
+{
+    struct target t;
+    CUresult r = target_get("cuStreamGetCtx_v2", hStream, &t);
+    if (r)
+        return r;
+    if (!pCtx || !pGreenCtx) {
+        r = fail(CUDA_ERROR_INVALID_VALUE, "cuStreamGetCtx_v2: %s is NULL", !pCtx ? "pCtx" : "pGreenCtx");
+    } else {
+        *pCtx = (CUcontext)(uintptr_t)t.ctx->base.handle;
+        *pGreenCtx = NULL; /* the software device has no green contexts */
+    }
+    target_put(&t);
+    return r;
+}
+
+CUresult CUDAAPI cuStreamGetDevice(CUstream hStream, CUdevice *device)
+{
+    struct target t;
+    CUresult r = target_get("cuStreamGetDevice", hStream, &t);
+    if (r)
+        return r;
+    if (!device)
+        r = fail(CUDA_ERROR_INVALID_VALUE, "cuStreamGetDevice: device is NULL");
+    else
+        *device = t.ctx->dev;
+    target_put(&t);
+    return r;
+}
+
+/* The per-thread stream's id in each context this thread used it in: given at the first ask,
+ * kept while the thread lives (a few contexts; the oldest entry makes room). */
+#define PTDS_IDS 8
+static OS_THREAD_LOCAL struct {
+    uint64_t ctx, id;
+} ptds_ids[PTDS_IDS];
+static OS_THREAD_LOCAL unsigned int ptds_ids_next;
+
+static uint64_t ptds_id(const struct ctx *ctx)
+{
+    for (unsigned int i = 0; i < PTDS_IDS; ++i)
+        if (ptds_ids[i].ctx == ctx->base.handle)
+            return ptds_ids[i].id;
+    unsigned int i = ptds_ids_next++ % PTDS_IDS;
+    ptds_ids[i].ctx = ctx->base.handle;
+    ptds_ids[i].id = ctx_next_id();
+    return ptds_ids[i].id;
+}
+
+CUresult CUDAAPI cuStreamGetId(CUstream hStream, unsigned long long *streamId)
+{
+    struct target t;
+    CUresult r = target_get("cuStreamGetId", hStream, &t);
+    if (r)
+        return r;
+    if (!streamId)
+        r = fail(CUDA_ERROR_INVALID_VALUE, "cuStreamGetId: streamId is NULL");
+    else
+        *streamId = t.s ? t.s->id : t.legacy ? t.ctx->legacy_stream_id : ptds_id(t.ctx);
     target_put(&t);
     return r;
 }
@@ -764,6 +831,96 @@ CUresult CUDAAPI cuCtxSynchronize(void)
     return r;
 }
 
+CUresult CUDAAPI cuCtxSynchronize_v2(CUcontext hCtx)
+{
+    REQUIRE_INIT("cuCtxSynchronize_v2");
+    struct ctx *ctx;
+    CUresult r = hCtx ? ctx_lookup("cuCtxSynchronize_v2", hCtx, &ctx) : ctx_current("cuCtxSynchronize_v2", &ctx);
+    if (r)
+        return r;
+    if (!(r = device_wait_allowed("cuCtxSynchronize_v2"))) {
+        sync_streams(ctx, false);
+        r = ctx_check_sticky("cuCtxSynchronize_v2", ctx);
+    }
+    ctx_release(ctx);
+    return r;
+}
+
+/* ---- Work done across a context's streams (cuCtxRecordEvent) ---- */
+struct when_done {
+    atomic_int left; /* the streams' pieces not yet run, plus the caller's share */
+    void (*done)(void *arg);
+    void *arg;
+};
+
+struct when_done_work {
+    struct work w;
+    struct when_done *wd;
+};
+
+static void when_done_drop(struct when_done *wd)
+{
+    if (atomic_fetch_sub(&wd->left, 1) == 1) {
+        wd->done(wd->arg);
+        free(wd);
+    }
+}
+
+static void when_done_run(struct work *w)
+{
+    struct when_done *wd = ((struct when_done_work *)w)->wd;
+    free(w);
+    when_done_drop(wd);
+}
+
+void streams_when_done(struct ctx *ctx, void (*done)(void *arg), void *arg)
+{
+    struct stream *busy[64];
+    size_t n = 0;
+    bool more = false;
+    os_mutex_lock(&ctx->lock);
+    for (struct list_node *it = ctx->streams.next; it != &ctx->streams; it = it->next) {
+        struct stream *s = list_entry(it, struct stream, ctx_node);
+        if (atomic_load(&s->completed) >= atomic_load(&s->submitted))
+            continue;
+        if (n == 64) {
+            more = true;
+            break;
+        }
+        obj_retain(&s->base); /* a busy stream still has its worker's reference */
+        busy[n++] = s;
+    }
+    os_mutex_unlock(&ctx->lock);
+    struct when_done *wd = more ? NULL : calloc(1, sizeof(*wd));
+    struct when_done_work *pieces[64];
+    size_t made = 0;
+    while (wd && made < n && (pieces[made] = calloc(1, sizeof(*pieces[0]))))
+        made++;
+    if (!wd || made < n) {
+        /* Many busy streams, or out of memory: wait here, then it is done. */
+        for (size_t i = 0; i < made; ++i)
+            free(pieces[i]);
+        free(wd);
+        for (size_t i = 0; i < n; ++i)
+            stream_release(busy[i]);
+        sync_streams(ctx, false);
+        done(arg);
+        return;
+    }
+    wd->done = done;
+    wd->arg = arg;
+    atomic_init(&wd->left, (int)n + 1);
+    /* Each piece joins its stream behind what is queued there now (or later work, which is
+     * later than needed but never wrong), and the last to run calls done. */
+    for (size_t i = 0; i < n; ++i) {
+        pieces[i]->w.run = when_done_run;
+        pieces[i]->wd = wd;
+        stream_enqueue(busy[i], &pieces[i]->w);
+        stream_release(busy[i]);
+    }
+    when_done_drop(wd);
+}
+
 CUresult CUDAAPI cuStreamQuery(CUstream hStream)
 {
     struct target t;
@@ -830,6 +987,12 @@ CUresult CUDAAPI cuStreamDestroy(CUstream hStream) { return cuStreamDestroy_v2(h
 CUresult CUDAAPI cuStreamGetPriority_ptsz(CUstream s, int *priority) { return cuStreamGetPriority(per_thread(s), priority); }
 CUresult CUDAAPI cuStreamGetFlags_ptsz(CUstream s, unsigned int *flags) { return cuStreamGetFlags(per_thread(s), flags); }
 CUresult CUDAAPI cuStreamGetCtx_ptsz(CUstream s, CUcontext *pctx) { return cuStreamGetCtx(per_thread(s), pctx); }
+CUresult CUDAAPI cuStreamGetCtx_v2_ptsz(CUstream s, CUcontext *pCtx, CUgreenCtx *pGreenCtx)
+{
+    return cuStreamGetCtx_v2(per_thread(s), pCtx, pGreenCtx);
+}
+CUresult CUDAAPI cuStreamGetId_ptsz(CUstream s, unsigned long long *id) { return cuStreamGetId(per_thread(s), id); }
+CUresult CUDAAPI cuStreamGetDevice_ptsz(CUstream s, CUdevice *device) { return cuStreamGetDevice(per_thread(s), device); }
 CUresult CUDAAPI cuStreamQuery_ptsz(CUstream s) { return cuStreamQuery(per_thread(s)); }
 CUresult CUDAAPI cuStreamSynchronize_ptsz(CUstream s) { return cuStreamSynchronize(per_thread(s)); }
 CUresult CUDAAPI cuLaunchHostFunc_ptsz(CUstream s, CUhostFn fn, void *userData)

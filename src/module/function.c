@@ -183,6 +183,20 @@ CUresult CUDAAPI cuFuncSetCacheConfig(CUfunction hfunc, CUfunc_cache config)
     return r;
 }
 
+CUresult CUDAAPI cuFuncSetSharedMemConfig(CUfunction hfunc, CUsharedconfig config)
+{
+    struct function *f;
+    CUresult r = enter("cuFuncSetSharedMemConfig", hfunc, &f);
+    if (r)
+        return r;
+    /* Bank sizes are fixed since compute capability 5.0, on the software device too. */
+    if ((unsigned)config > CU_SHARED_MEM_CONFIG_EIGHT_BYTE_BANK_SIZE)
+        r = fail(CUDA_ERROR_INVALID_VALUE, "cuFuncSetSharedMemConfig: config %d is not a CUsharedconfig (0..2)",
+                 (int)config);
+    function_release(f);
+    return r;
+}
+
 CUresult CUDAAPI cuFuncGetModule(CUmodule *hmod, CUfunction hfunc)
 {
     REQUIRE_INIT("cuFuncGetModule");

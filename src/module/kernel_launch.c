@@ -144,6 +144,16 @@ static CUresult check_shape(const char *fn, const struct function *f, const stru
     return CUDA_SUCCESS;
 }
 
+/* The size of a buffer laid out as the parameters are: a C struct of them may end with padding
+ * up to the largest parameter's alignment. */
+static size_t params_padded(const struct kfunc *kf)
+{
+    uint32_t align = 1;
+    for (uint32_t i = 0; i < kf->nparams; ++i)
+        align = kf->params[i].align > align ? kf->params[i].align : align;
+    return (kf->param_bytes + align - 1) / align * align;
+}
+
 /* Copies the parameters into buf (kf->param_bytes). */
 static CUresult gather_params(const char *fn, const struct kfunc *kf, void **kernelParams, void **extra,
                               unsigned char *buf)
@@ -179,12 +189,7 @@ static CUresult gather_params(const char *fn, const struct kfunc *kf, void **ker
     if (!data || !size)
         return fail(CUDA_ERROR_INVALID_VALUE, "%s: extra has no %s", fn,
                     !data ? "CU_LAUNCH_PARAM_BUFFER_POINTER (or it is NULL)" : "CU_LAUNCH_PARAM_BUFFER_SIZE");
-    /* The buffer is laid out as the parameters are; a C struct of them may end with padding
-     * up to the largest parameter's alignment. */
-    uint32_t align = 1;
-    for (uint32_t i = 0; i < kf->nparams; ++i)
-        align = kf->params[i].align > align ? kf->params[i].align : align;
-    size_t padded = (kf->param_bytes + align - 1) / align * align;
+    size_t padded = params_padded(kf);
     if (*size < kf->param_bytes || *size > padded)
         return fail(CUDA_ERROR_INVALID_VALUE, "%s: the parameter buffer is %zu bytes but kernel %s's parameters take %u",
                     fn, *size, kf->name, kf->param_bytes);
@@ -320,6 +325,186 @@ CUresult CUDAAPI cuLaunchKernelEx(const CUlaunchConfig *config, CUfunction f, vo
                        config->sharedMemBytes,
                        config->hStream};
     return launch(fn, f, &c, kernelParams, extra);
+}
+
+/* ---- The legacy launch path ----
+ * CUDA 1.x's calls, which PyCUDA still makes: a function keeps a block shape, a dynamic shared
+ * size and a parameter buffer, set one call at a time, and cuLaunch* launches with them. The
+ * buffer is 4096 bytes (the driver's limit on a kernel's parameters of that era); cuParamSetSize
+ * says how much of it the launch passes. */
+#define LEGACY_PARAM_BYTES 4096
+
+struct legacy_launch {
+    unsigned int block[3]; /* all 0 until cuFuncSetBlockShape */
+    unsigned int shared;
+    unsigned int size;
+    unsigned char params[LEGACY_PARAM_BYTES];
+};
+
+/* The door of the legacy calls: the function (a reference) and its state, made on first use,
+ * with f->mod->lock held on success; legacy_leave lets go of both. */
+static CUresult legacy_enter(const char *fn, CUfunction hf, struct function **f, struct legacy_launch **l)
+{
+    REQUIRE_INIT(fn);
+    CUresult r = function_lookup(fn, hf, f);
+    if (r)
+        return r;
+    os_mutex_lock(&(*f)->mod->lock);
+    if (!(*f)->legacy && !((*f)->legacy = calloc(1, sizeof(*(*f)->legacy)))) {
+        os_mutex_unlock(&(*f)->mod->lock);
+        function_release(*f);
+        return fail(CUDA_ERROR_OUT_OF_MEMORY, "%s: out of host memory for the function's launch state", fn);
+    }
+    *l = (*f)->legacy;
+    return CUDA_SUCCESS;
+}
+
+static void legacy_leave(struct function *f)
+{
+    os_mutex_unlock(&f->mod->lock);
+    function_release(f);
+}
+
+CUresult CUDAAPI cuFuncSetBlockShape(CUfunction hfunc, int x, int y, int z)
+{
+    const char *fn = "cuFuncSetBlockShape";
+    struct function *f;
+    struct legacy_launch *l;
+    CUresult r = legacy_enter(fn, hfunc, &f, &l);
+    if (r)
+        return r;
+    if (x <= 0 || y <= 0 || z <= 0 || x > 1024 || y > 1024 || z > 64 || (int64_t)x * y * z > 1024)
+        r = fail(CUDA_ERROR_INVALID_VALUE, "%s: a block of %dx%dx%d: each dimension must be positive, x and y at "
+                 "most 1024, z at most 64, and at most 1024 threads in all", fn, x, y, z);
+    else
+        l->block[0] = (unsigned)x, l->block[1] = (unsigned)y, l->block[2] = (unsigned)z;
+    legacy_leave(f);
+    return r;
+}
+
+CUresult CUDAAPI cuFuncSetSharedSize(CUfunction hfunc, unsigned int bytes)
+{
+    struct function *f;
+    struct legacy_launch *l;
+    CUresult r = legacy_enter("cuFuncSetSharedSize", hfunc, &f, &l);
+    if (r)
+        return r;
+    l->shared = bytes; /* checked by the launch, as cuLaunchKernel checks its own */
+    legacy_leave(f);
+    return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI cuParamSetSize(CUfunction hfunc, unsigned int numbytes)
+{
+    struct function *f;
+    struct legacy_launch *l;
+    CUresult r = legacy_enter("cuParamSetSize", hfunc, &f, &l);
+    if (r)
+        return r;
+    /* Any size is taken, as by the driver (5000 included); the launch checks it against the
+     * kernel's parameters. */
+    l->size = numbytes;
+    legacy_leave(f);
+    return CUDA_SUCCESS;
+}
+
+static CUresult param_set(const char *fn, CUfunction hfunc, int offset, const void *ptr, unsigned int numbytes)
+{
+    struct function *f;
+    struct legacy_launch *l;
+    CUresult r = legacy_enter(fn, hfunc, &f, &l);
+    if (r)
+        return r;
+    if (!ptr)
+        r = fail(CUDA_ERROR_INVALID_VALUE, "%s: ptr is NULL", fn);
+    else if (offset < 0 || (uint64_t)offset + numbytes > LEGACY_PARAM_BYTES)
+        r = fail(CUDA_ERROR_INVALID_VALUE, "%s: %u bytes at offset %d: the parameter buffer is %d bytes", fn, numbytes,
+                 offset, LEGACY_PARAM_BYTES);
+    else
+        memcpy(l->params + offset, ptr, numbytes);
+    legacy_leave(f);
+    return r;
+}
+
+CUresult CUDAAPI cuParamSeti(CUfunction hfunc, int offset, unsigned int value)
+{
+    return param_set("cuParamSeti", hfunc, offset, &value, sizeof(value));
+}
+
+CUresult CUDAAPI cuParamSetf(CUfunction hfunc, int offset, float value)
+{
+    return param_set("cuParamSetf", hfunc, offset, &value, sizeof(value));
+}
+
+CUresult CUDAAPI cuParamSetv(CUfunction hfunc, int offset, void *ptr, unsigned int numbytes)
+{
+    return param_set("cuParamSetv", hfunc, offset, ptr, numbytes);
+}
+
+CUresult CUDAAPI cuParamSetTexRef(CUfunction hfunc, int texunit, CUtexref hTexRef)
+{
+    const char *fn = "cuParamSetTexRef";
+    REQUIRE_INIT(fn);
+    struct function *f;
+    CUresult r = function_lookup(fn, hfunc, &f);
+    if (r)
+        return r;
+    function_release(f);
+    (void)hTexRef;
+    return fail(CUDA_ERROR_NOT_SUPPORTED, "%s: texunit %d: the software device has no texture references (removed "
+                "from CUDA 12; bind textures with texture objects)", fn, texunit);
+}
+
+static CUresult legacy_launch(const char *fn, CUfunction hfunc, int width, int height, CUstream stream)
+{
+    struct function *f;
+    struct legacy_launch *l;
+    CUresult r = legacy_enter(fn, hfunc, &f, &l);
+    if (r)
+        return r;
+    /* The state as it is now: later cuParamSet* calls do not reach this launch. */
+    struct launch c = {{(unsigned)width, (unsigned)height, 1}, {l->block[0], l->block[1], l->block[2]}, l->shared,
+                       stream};
+    size_t size = l->size;
+    unsigned char *buf = malloc(LEGACY_PARAM_BYTES);
+    if (buf)
+        memcpy(buf, l->params, LEGACY_PARAM_BYTES);
+    const struct kfunc *kf = f->kf;
+    size_t padded = params_padded(kf);
+    if (!buf)
+        r = fail(CUDA_ERROR_OUT_OF_MEMORY, "%s: out of host memory", fn);
+    else if (width <= 0 || height <= 0)
+        r = fail(CUDA_ERROR_INVALID_VALUE, "%s: a grid of %dx%d: both must be positive", fn, width, height);
+    else if (!c.block[0])
+        r = fail(CUDA_ERROR_INVALID_VALUE, "%s: kernel %s has no block shape: call cuFuncSetBlockShape first", fn,
+                 kf->name);
+    else if (size < kf->param_bytes)
+        /* The driver launches, reads past the parameters it was given and faults (ILLEGAL_ADDRESS,
+         * docs/driver-observations.md): extmem refuses instead (DESIGN.md §4). */
+        r = fail(CUDA_ERROR_INVALID_VALUE, "%s: cuParamSetSize gave %zu bytes of parameters but kernel %s's take %u: "
+                 "the kernel would read past them", fn, size, kf->name, kf->param_bytes);
+    else if (size > padded)
+        r = fail(CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES, "%s: cuParamSetSize gave %zu bytes of parameters but kernel %s's "
+                 "take %u (the driver's code for a size too large)", fn, size, kf->name, kf->param_bytes);
+    legacy_leave(f);
+    if (!r) {
+        void *extra[] = {CU_LAUNCH_PARAM_BUFFER_POINTER, buf, CU_LAUNCH_PARAM_BUFFER_SIZE, &size, CU_LAUNCH_PARAM_END};
+        r = launch(fn, hfunc, &c, NULL, extra);
+    }
+    free(buf);
+    return r;
+}
+
+CUresult CUDAAPI cuLaunch(CUfunction f) { return legacy_launch("cuLaunch", f, 1, 1, NULL); }
+
+CUresult CUDAAPI cuLaunchGrid(CUfunction f, int grid_width, int grid_height)
+{
+    return legacy_launch("cuLaunchGrid", f, grid_width, grid_height, NULL);
+}
+
+CUresult CUDAAPI cuLaunchGridAsync(CUfunction f, int grid_width, int grid_height, CUstream hStream)
+{
+    return legacy_launch("cuLaunchGridAsync", f, grid_width, grid_height, hStream);
 }
 
 /* ---- Per-thread default stream variants ---- */

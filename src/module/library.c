@@ -307,15 +307,15 @@ CUresult CUDAAPI cuLibraryGetKernel(CUkernel *pKernel, CUlibrary library, const 
     CUresult r = library_lookup(fn, library, &lib);
     if (r)
         return r;
-    r = fail(CUDA_ERROR_NOT_FOUND, "%s: library 0x%llx (%s) has no kernel named \"%s\"", fn,
-             (unsigned long long)(uintptr_t)library, lib->name, name);
-    for (uint32_t i = 0; i < lib->nkernels; ++i) {
-        if (strcmp(lib->kernels[i]->name, name) == 0) {
-            *pKernel = (CUkernel)(uintptr_t)lib->kernels[i]->base.handle;
-            r = CUDA_SUCCESS;
-            break;
-        }
-    }
+    uint32_t i = 0;
+    while (i < lib->nkernels && strcmp(lib->kernels[i]->name, name) != 0)
+        i++;
+    /* The failure is recorded only once the search failed: a found kernel leaves no error. */
+    if (i < lib->nkernels)
+        *pKernel = (CUkernel)(uintptr_t)lib->kernels[i]->base.handle;
+    else
+        r = fail(CUDA_ERROR_NOT_FOUND, "%s: library 0x%llx (%s) has no kernel named \"%s\"", fn,
+                 (unsigned long long)(uintptr_t)library, lib->name, name);
     obj_release(&lib->base);
     return r;
 }
@@ -473,9 +473,11 @@ CUresult CUDAAPI cuKernelSetCacheConfig(CUkernel kernel, CUfunc_cache config, CU
 {
     const char *fn = "cuKernelSetCacheConfig";
     REQUIRE_INIT(fn);
-    if (dev != 0)
-        return fail(CUDA_ERROR_INVALID_DEVICE, "%s: device %d does not exist (the software device is 0)", fn, dev);
+    CUresult r = device_check(fn, dev);
+    if (r)
+        return r;
     CUfunction f;
-    CUresult r = cuKernelGetFunction(&f, kernel);
-    return r ? r : cuFuncSetCacheConfig(f, config);
+    if ((r = cuKernelGetFunction(&f, kernel)))
+        return r;
+    return cuFuncSetCacheConfig(f, config);
 }

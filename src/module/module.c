@@ -26,6 +26,7 @@ static void function_destroy(struct obj *o)
 {
     struct function *f = (struct function *)o;
     obj_release(&f->mod->base);
+    free(f->legacy);
     free(f);
 }
 

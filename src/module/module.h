@@ -41,6 +41,9 @@ struct function {
     atomic_int cache_config;
     atomic_int non_portable_cluster;
     atomic_int cluster_policy;
+    /* The legacy launch path's state (cuFuncSetBlockShape, cuParamSet*; kernel_launch.c), made
+     * by its first call; under mod->lock. One allocation, freed with the function. */
+    struct legacy_launch *legacy;
 };
 
 /* ---- Modules (module.c) ---- */

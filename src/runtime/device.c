@@ -2,8 +2,11 @@
  * src/runtime/device.c: device management and versions.
  */
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <string.h>
 
+#include "extmem/cudaProfiler.h"
+#include "extmem/cuda_profiler_api.h"
 #include "runtime/runtime.h"
 
 /* Each field of cudaDeviceProp that mirrors a device attribute, with that attribute. The
@@ -388,4 +391,186 @@ cudaError_t CUDARTAPI cudaDeviceSetLimit(enum cudaLimit limit, size_t value)
     }
     atomic_store(&rt_limits[limit], value);
     return cudaSuccess;
+}
+
+cudaError_t CUDARTAPI cudaInitDevice(int device, unsigned int deviceFlags, unsigned int flags)
+{
+    const char *fn = "cudaInitDevice";
+    CUdevice dev;
+    cudaError_t err = rt_device(fn, device, &dev);
+    if (err != cudaSuccess)
+        return err;
+    if (flags & ~(unsigned int)cudaInitDeviceFlagsAreValid)
+        return rt_fail(cudaErrorInvalidValue, "%s: flags 0x%x: only cudaInitDeviceFlagsAreValid (0x1) is defined", fn,
+                       flags);
+    /* deviceFlags count only with cudaInitDeviceFlagsAreValid (NVIDIA's runtime ignores them
+     * otherwise: docs/probes/surface). There is one device, the thread's. */
+    if ((flags & cudaInitDeviceFlagsAreValid) && (err = cudaSetDeviceFlags(deviceFlags)) != cudaSuccess)
+        return err;
+    /* The primary context is retained now rather than at the first call that needs it. */
+    return rt_context();
+}
+
+cudaError_t CUDARTAPI cudaDeviceGetStreamPriorityRange(int *leastPriority, int *greatestPriority)
+{
+    cudaError_t err = rt_context();
+    if (err != cudaSuccess)
+        return err;
+    return rt_cu(cuCtxGetStreamPriorityRange(leastPriority, greatestPriority));
+}
+
+cudaError_t CUDARTAPI cudaCtxResetPersistingL2Cache(void)
+{
+    cudaError_t err = rt_context();
+    if (err != cudaSuccess)
+        return err;
+    return rt_cu(cuCtxResetPersistingL2Cache());
+}
+
+cudaError_t CUDARTAPI cudaDeviceSetCacheConfig(enum cudaFuncCache cacheConfig)
+{
+    cudaError_t err = rt_context();
+    if (err != cudaSuccess)
+        return err;
+    return rt_cu(cuCtxSetCacheConfig((CUfunc_cache)cacheConfig)); /* the same values */
+}
+
+cudaError_t CUDARTAPI cudaDeviceGetCacheConfig(enum cudaFuncCache *pCacheConfig)
+{
+    if (pCacheConfig == NULL)
+        return rt_fail(cudaErrorInvalidValue, "cudaDeviceGetCacheConfig: pCacheConfig is NULL");
+    cudaError_t err = rt_context();
+    if (err != cudaSuccess)
+        return err;
+    CUfunc_cache c;
+    CUresult r = cuCtxGetCacheConfig(&c);
+    if (r == CUDA_SUCCESS)
+        *pCacheConfig = (enum cudaFuncCache)c;
+    return rt_cu(r);
+}
+
+cudaError_t CUDARTAPI cudaDeviceSetSharedMemConfig(enum cudaSharedMemConfig config)
+{
+    cudaError_t err = rt_context();
+    if (err != cudaSuccess)
+        return err;
+    return rt_cu(cuCtxSetSharedMemConfig((CUsharedconfig)config));
+}
+
+cudaError_t CUDARTAPI cudaDeviceGetSharedMemConfig(enum cudaSharedMemConfig *pConfig)
+{
+    if (pConfig == NULL)
+        return rt_fail(cudaErrorInvalidValue, "cudaDeviceGetSharedMemConfig: pConfig is NULL");
+    cudaError_t err = rt_context();
+    if (err != cudaSuccess)
+        return err;
+    CUsharedconfig c;
+    CUresult r = cuCtxGetSharedMemConfig(&c);
+    if (r == CUDA_SUCCESS)
+        *pConfig = (enum cudaSharedMemConfig)c;
+    return rt_cu(r);
+}
+
+cudaError_t CUDARTAPI cudaDeviceGetP2PAttribute(int *value, enum cudaDeviceP2PAttr attr, int srcDevice, int dstDevice)
+{
+    CUresult r = rt_driver_init();
+    if (r != CUDA_SUCCESS)
+        return rt_cu(r);
+    /* The runtime's attributes carry the driver's values. */
+    return rt_cu(cuDeviceGetP2PAttribute(value, (CUdevice_P2PAttribute)attr, srcDevice, dstDevice));
+}
+
+cudaError_t CUDARTAPI cudaDeviceGetPCIBusId(char *pciBusId, int len, int device)
+{
+    CUdevice dev;
+    cudaError_t err = rt_device("cudaDeviceGetPCIBusId", device, &dev);
+    if (err != cudaSuccess)
+        return err;
+    return rt_cu(cuDeviceGetPCIBusId(pciBusId, len, dev));
+}
+
+cudaError_t CUDARTAPI cudaDeviceGetByPCIBusId(int *device, const char *pciBusId)
+{
+    if (device == NULL)
+        return rt_fail(cudaErrorInvalidValue, "cudaDeviceGetByPCIBusId: device is NULL");
+    CUresult r = rt_driver_init();
+    CUdevice dev;
+    if (r == CUDA_SUCCESS && (r = cuDeviceGetByPCIBusId(&dev, pciBusId)) == CUDA_SUCCESS)
+        *device = (int)dev;
+    return rt_cu(r);
+}
+
+/* The driver's format for a channel descriptor: every channel present of one size (8, 16 or
+ * 32 bits) and kind; false for anything else. */
+static bool rt_array_format(const struct cudaChannelFormatDesc *d, CUarray_format *format, unsigned *channels)
+{
+    int bits[4] = {d->x, d->y, d->z, d->w};
+    unsigned n = 0;
+    while (n < 4 && bits[n] > 0)
+        n++;
+    for (unsigned i = 0; i < 4; ++i)
+        if ((i < n && bits[i] != bits[0]) || (i >= n && bits[i] != 0))
+            return false;
+    if (n == 0)
+        return false;
+    *channels = n;
+    switch (d->f) {
+    case cudaChannelFormatKindSigned:
+    case cudaChannelFormatKindUnsigned: {
+        bool u = d->f == cudaChannelFormatKindUnsigned;
+        if (bits[0] == 8)
+            *format = u ? CU_AD_FORMAT_UNSIGNED_INT8 : CU_AD_FORMAT_SIGNED_INT8;
+        else if (bits[0] == 16)
+            *format = u ? CU_AD_FORMAT_UNSIGNED_INT16 : CU_AD_FORMAT_SIGNED_INT16;
+        else if (bits[0] == 32)
+            *format = u ? CU_AD_FORMAT_UNSIGNED_INT32 : CU_AD_FORMAT_SIGNED_INT32;
+        else
+            return false;
+        return true;
+    }
+    case cudaChannelFormatKindFloat:
+        if (bits[0] != 16 && bits[0] != 32)
+            return false;
+        *format = bits[0] == 16 ? CU_AD_FORMAT_HALF : CU_AD_FORMAT_FLOAT;
+        return true;
+    default:
+        return false;
+    }
+}
+
+cudaError_t CUDARTAPI cudaDeviceGetTexture1DLinearMaxWidth(size_t *maxWidthInElements,
+                                                           const struct cudaChannelFormatDesc *fmtDesc, int device)
+{
+    const char *fn = "cudaDeviceGetTexture1DLinearMaxWidth";
+    if (maxWidthInElements == NULL || fmtDesc == NULL)
+        return rt_fail(cudaErrorInvalidValue, "%s: %s is NULL", fn, maxWidthInElements == NULL ? "maxWidthInElements"
+                                                                                               : "fmtDesc");
+    CUdevice dev;
+    cudaError_t err = rt_device(fn, device, &dev);
+    if (err != cudaSuccess)
+        return err;
+    CUarray_format format;
+    unsigned channels;
+    if (!rt_array_format(fmtDesc, &format, &channels))
+        return rt_fail(cudaErrorInvalidValue,
+                       "%s: the channel descriptor {%d, %d, %d, %d, kind %d} is not 1 to 4 channels of 8, 16 or 32 "
+                       "bits of one signed, unsigned or float kind",
+                       fn, fmtDesc->x, fmtDesc->y, fmtDesc->z, fmtDesc->w, (int)fmtDesc->f);
+    return rt_cu(cuDeviceGetTexture1DLinearMaxWidth(maxWidthInElements, format, channels, dev));
+}
+
+cudaError_t CUDARTAPI cudaProfilerStart(void)
+{
+    cudaError_t err = rt_context();
+    if (err != cudaSuccess)
+        return err;
+    return rt_cu(cuProfilerStart());
+}
+
+cudaError_t CUDARTAPI cudaProfilerStop(void)
+{
+    cudaError_t err = rt_context();
+    if (err != cudaSuccess)
+        return err;
+    return rt_cu(cuProfilerStop());
 }

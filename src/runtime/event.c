@@ -98,3 +98,35 @@ cudaError_t CUDARTAPI cudaEventDestroy(cudaEvent_t event)
         return err;
     return rt_cu(cuEventDestroy(event));
 }
+
+static cudaError_t rt_event_record_with_flags(cudaEvent_t event, cudaStream_t stream, unsigned int flags)
+{
+    const char *fn = "cudaEventRecordWithFlags";
+    if (flags & ~(unsigned int)cudaEventRecordExternal)
+        return rt_fail(cudaErrorInvalidValue,
+                       "%s: flags 0x%x has unknown bits: use cudaEventRecordDefault or cudaEventRecordExternal", fn,
+                       flags);
+    /* An external record is a node of a stream being captured; NVIDIA's runtime refuses it
+     * outside capture (docs/probes/surface), and extmem has no capture. */
+    if (flags & cudaEventRecordExternal)
+        return rt_fail(cudaErrorIllegalState,
+                       "%s: cudaEventRecordExternal is for streams being captured into a graph, and stream is not "
+                       "being captured",
+                       fn);
+    if (event == NULL)
+        return rt_fail(cudaErrorInvalidResourceHandle, "%s: event is NULL", fn);
+    cudaError_t err = rt_context();
+    if (err != cudaSuccess)
+        return err;
+    return rt_cu(cuEventRecordWithFlags(event, stream, flags));
+}
+
+cudaError_t CUDARTAPI cudaEventRecordWithFlags(cudaEvent_t event, cudaStream_t stream, unsigned int flags)
+{
+    return rt_event_record_with_flags(event, stream, flags);
+}
+
+cudaError_t CUDARTAPI cudaEventRecordWithFlags_ptsz(cudaEvent_t event, cudaStream_t stream, unsigned int flags)
+{
+    return rt_event_record_with_flags(event, rt_ptsz(stream), flags);
+}

@@ -239,3 +239,47 @@ cudaError_t CUDARTAPI cudaGetSymbolSize(size_t *size, const void *symbol)
     CUdeviceptr dptr;
     return rt_symbol("cudaGetSymbolSize", symbol, &dptr, size);
 }
+
+cudaError_t CUDARTAPI cudaFuncSetSharedMemConfig(const void *func, enum cudaSharedMemConfig config)
+{
+    CUfunction f;
+    cudaError_t err = rt_kernel_function("cudaFuncSetSharedMemConfig", func, &f);
+    if (err != cudaSuccess)
+        return err;
+    return rt_cu(cuFuncSetSharedMemConfig(f, (CUsharedconfig)config)); /* the same values */
+}
+
+cudaError_t CUDARTAPI cudaFuncGetName(const char **name, const void *func)
+{
+    const char *fn = "cudaFuncGetName";
+    if (name == NULL)
+        return rt_fail(cudaErrorInvalidValue, "%s: name is NULL", fn);
+    CUfunction f;
+    cudaError_t err = rt_kernel_function(fn, func, &f);
+    if (err != cudaSuccess)
+        return err;
+    /* The module's name for it: mangled for a C++ kernel, as NVIDIA's runtime answers. */
+    return rt_cu(cuFuncGetName(name, f));
+}
+
+cudaError_t CUDARTAPI cudaFuncGetParamInfo(const void *func, size_t paramIndex, size_t *paramOffset,
+                                           size_t *paramSize)
+{
+    CUfunction f;
+    cudaError_t err = rt_kernel_function("cudaFuncGetParamInfo", func, &f);
+    if (err != cudaSuccess)
+        return err;
+    return rt_cu(cuFuncGetParamInfo(f, paramIndex, paramOffset, paramSize));
+}
+
+cudaError_t CUDARTAPI cudaGetFuncBySymbol(cudaFunction_t *functionPtr, const void *symbolPtr)
+{
+    const char *fn = "cudaGetFuncBySymbol";
+    if (functionPtr == NULL)
+        return rt_fail(cudaErrorInvalidValue, "%s: functionPtr is NULL", fn);
+    CUfunction f;
+    cudaError_t err = rt_kernel_function(fn, symbolPtr, &f);
+    if (err == cudaSuccess)
+        *functionPtr = (cudaFunction_t)f;
+    return err;
+}

@@ -567,6 +567,22 @@ cudaError_t CUDARTAPI __cudaGetKernel(cudaKernel_t *kernel, const void *hostFun)
     return cudaSuccess;
 }
 
+/* The public form (CUDA 12.0): the same handle, which __cudaLaunchKernel and the launch calls
+ * take. */
+cudaError_t CUDARTAPI cudaGetKernel(cudaKernel_t *kernelPtr, const void *entryFuncAddr)
+{
+    const char *fn = "cudaGetKernel";
+    if (kernelPtr == NULL)
+        return rt_fail(cudaErrorInvalidValue, "%s: kernelPtr is NULL", fn);
+    if (entryFuncAddr == NULL)
+        return rt_fail(cudaErrorInvalidDeviceFunction, "%s: entryFuncAddr is NULL", fn);
+    struct rt_kernel *k = kernel_find(entryFuncAddr);
+    if (k == NULL)
+        return rt_fail(cudaErrorInvalidResourceHandle, "%s: %p is not a registered kernel", fn, entryFuncAddr);
+    *kernelPtr = (cudaKernel_t)(void *)k;
+    return cudaSuccess;
+}
+
 static cudaError_t launch_kernel(cudaKernel_t kernel, dim3 grid, dim3 block, void **args, size_t shared,
                                  cudaStream_t stream)
 {

@@ -179,3 +179,81 @@ cudaError_t CUDARTAPI cudaStreamAddCallback_ptsz(cudaStream_t stream, cudaStream
 {
     return rt_stream_add_callback(rt_ptsz(stream), callback, userData, flags);
 }
+
+cudaError_t CUDARTAPI cudaStreamCreateWithPriority(cudaStream_t *pStream, unsigned int flags, int priority)
+{
+    const char *fn = "cudaStreamCreateWithPriority";
+    if (pStream == NULL)
+        return rt_fail(cudaErrorInvalidValue, "%s: pStream is NULL", fn);
+    if (flags & ~(unsigned int)cudaStreamNonBlocking)
+        return rt_fail(cudaErrorInvalidValue,
+                       "%s: flags 0x%x has unknown bits: use cudaStreamDefault or cudaStreamNonBlocking", fn, flags);
+    cudaError_t err = rt_context();
+    if (err != cudaSuccess)
+        return err;
+    return rt_cu(cuStreamCreateWithPriority(pStream, flags, priority)); /* the driver clamps it */
+}
+
+static cudaError_t rt_stream_get_priority(cudaStream_t stream, int *priority)
+{
+    if (priority == NULL)
+        return rt_fail(cudaErrorInvalidValue, "cudaStreamGetPriority: priority is NULL");
+    cudaError_t err = rt_context();
+    if (err != cudaSuccess)
+        return err;
+    return rt_cu(cuStreamGetPriority(stream, priority));
+}
+
+cudaError_t CUDARTAPI cudaStreamGetPriority(cudaStream_t hStream, int *priority)
+{
+    return rt_stream_get_priority(hStream, priority);
+}
+
+cudaError_t CUDARTAPI cudaStreamGetPriority_ptsz(cudaStream_t hStream, int *priority)
+{
+    return rt_stream_get_priority(rt_ptsz(hStream), priority);
+}
+
+static cudaError_t rt_stream_get_id(cudaStream_t stream, unsigned long long *streamId)
+{
+    if (streamId == NULL)
+        return rt_fail(cudaErrorInvalidValue, "cudaStreamGetId: streamId is NULL");
+    cudaError_t err = rt_context();
+    if (err != cudaSuccess)
+        return err;
+    return rt_cu(cuStreamGetId(stream, streamId));
+}
+
+cudaError_t CUDARTAPI cudaStreamGetId(cudaStream_t hStream, unsigned long long *streamId)
+{
+    return rt_stream_get_id(hStream, streamId);
+}
+
+cudaError_t CUDARTAPI cudaStreamGetId_ptsz(cudaStream_t hStream, unsigned long long *streamId)
+{
+    return rt_stream_get_id(rt_ptsz(hStream), streamId);
+}
+
+static cudaError_t rt_stream_get_device(cudaStream_t stream, int *device)
+{
+    if (device == NULL)
+        return rt_fail(cudaErrorInvalidValue, "cudaStreamGetDevice: device is NULL");
+    cudaError_t err = rt_context();
+    if (err != cudaSuccess)
+        return err;
+    CUdevice dev;
+    CUresult r = cuStreamGetDevice(stream, &dev);
+    if (r == CUDA_SUCCESS)
+        *device = (int)dev;
+    return rt_cu(r);
+}
+
+cudaError_t CUDARTAPI cudaStreamGetDevice(cudaStream_t hStream, int *device)
+{
+    return rt_stream_get_device(hStream, device);
+}
+
+cudaError_t CUDARTAPI cudaStreamGetDevice_ptsz(cudaStream_t hStream, int *device)
+{
+    return rt_stream_get_device(rt_ptsz(hStream), device);
+}

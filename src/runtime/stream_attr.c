@@ -1,11 +1,10 @@
 /*
  * src/runtime/stream_attr.c: what a stream answers besides its work, over the driver's calls
- * (src/exec/stream_attr.c): flags, priority, attributes, capture status.
+ * (src/exec/stream_attr.c): flags, attributes, capture status (priorities: stream.c).
  */
 #include "runtime/runtime.h"
 
 #undef cudaStreamGetFlags
-#undef cudaStreamGetPriority
 #undef cudaStreamGetAttribute
 #undef cudaStreamSetAttribute
 #undef cudaStreamCopyAttributes
@@ -15,25 +14,6 @@ cudaError_t CUDARTAPI cudaStreamGetFlags(cudaStream_t hStream, unsigned int *fla
 {
     cudaError_t err = rt_context();
     return err != cudaSuccess ? err : rt_cu(cuStreamGetFlags(hStream, flags));
-}
-
-cudaError_t CUDARTAPI cudaStreamGetPriority(cudaStream_t hStream, int *priority)
-{
-    cudaError_t err = rt_context();
-    return err != cudaSuccess ? err : rt_cu(cuStreamGetPriority(hStream, priority));
-}
-
-cudaError_t CUDARTAPI cudaStreamCreateWithPriority(cudaStream_t *pStream, unsigned int flags, int priority)
-{
-    if (pStream == NULL)
-        return rt_fail(cudaErrorInvalidValue, "cudaStreamCreateWithPriority: pStream is NULL");
-    if (flags & ~(unsigned int)cudaStreamNonBlocking)
-        return rt_fail(cudaErrorInvalidValue,
-                       "cudaStreamCreateWithPriority: flags 0x%x has unknown bits: use cudaStreamDefault or "
-                       "cudaStreamNonBlocking",
-                       flags);
-    cudaError_t err = rt_context();
-    return err != cudaSuccess ? err : rt_cu(cuStreamCreateWithPriority(pStream, flags, priority));
 }
 
 cudaError_t CUDARTAPI cudaStreamGetAttribute(cudaStream_t hStream, cudaStreamAttrID attr,
@@ -78,10 +58,6 @@ cudaError_t CUDARTAPI cudaStreamIsCapturing(cudaStream_t stream, enum cudaStream
 cudaError_t CUDARTAPI cudaStreamGetFlags_ptsz(cudaStream_t s, unsigned int *flags)
 {
     return cudaStreamGetFlags(rt_ptsz(s), flags);
-}
-cudaError_t CUDARTAPI cudaStreamGetPriority_ptsz(cudaStream_t s, int *priority)
-{
-    return cudaStreamGetPriority(rt_ptsz(s), priority);
 }
 cudaError_t CUDARTAPI cudaStreamGetAttribute_ptsz(cudaStream_t s, cudaStreamAttrID attr, cudaStreamAttrValue *v)
 {
