@@ -57,15 +57,20 @@ CUresult mem_check_available(const char *fn, size_t size)
  * the range belongs to whoever frees it (another thread, with a stale pointer, may free it at
  * once), so nothing reads it afterwards. */
 static CUresult range_create(const char *fn, struct ctx *ctx, size_t size, range_kind kind, unsigned int flags,
-                             uintptr_t *base)
+                             struct managed *managed, uintptr_t *base)
 {
     size_t page = os_page_size();
     CUresult check = mem_check_available(fn, size);
-    if (check)
+    if (check) {
+        managed_free(managed);
         return check;
+    }
     struct range *r = calloc(1, sizeof(*r));
-    if (!r)
+    if (!r) {
+        managed_free(managed);
         return fail(CUDA_ERROR_OUT_OF_MEMORY, "%s: out of host memory for the allocation record", fn);
+    }
+    r->managed = managed;
     r->size = size;
     r->map_size = round_up(size, page);
     r->kind = kind;
@@ -76,6 +81,7 @@ static CUresult range_create(const char *fn, struct ctx *ctx, size_t size, range
     if (kind == RANGE_DEVICE) {
         CUresult no_nonce = make_nonce(fn, r->nonce);
         if (no_nonce) {
+            managed_free(r->managed);
             free(r);
             return no_nonce;
         }
@@ -97,6 +103,7 @@ static CUresult range_create(const char *fn, struct ctx *ctx, size_t size, range
 fail_close:
     os_memory_close(&r->mem);
 fail_free:
+    managed_free(r->managed);
     free(r);
     return os_failure(fn, err, size);
 }
@@ -142,6 +149,8 @@ void mem_free_range(struct range *r)
         os_memory_unmap((void *)r->unmap_base, r->unmap_len);
     if (r->release)
         r->release(r->owner);
+    managed_free(r->managed);
+    r->managed = NULL;
     if (r->free) {
         r->free(r); /* an opened IPC range */
         return;
@@ -290,6 +299,11 @@ bool mem_kernel_extent(uintptr_t addr, size_t size, bool write, uintptr_t *lo, u
     return ok;
 }
 
+CUresult mem_alloc_device(const char *fn, struct ctx *ctx, size_t size, struct managed *m, uintptr_t *base)
+{
+    return range_create(fn, ctx, size, RANGE_DEVICE, 0, m, base);
+}
+
 /* Failed allocations leave 0 in the out-parameter, as the driver does. */
 CUresult CUDAAPI cuMemAlloc(CUdeviceptr *dptr, size_t bytesize)
 {
@@ -304,7 +318,7 @@ CUresult CUDAAPI cuMemAlloc(CUdeviceptr *dptr, size_t bytesize)
         r = fail(CUDA_ERROR_INVALID_VALUE, "cuMemAlloc: dptr is NULL");
     else if (bytesize == 0)
         r = fail(CUDA_ERROR_INVALID_VALUE, "cuMemAlloc: bytesize is 0: an allocation has at least one byte");
-    else if ((r = range_create("cuMemAlloc", ctx, bytesize, RANGE_DEVICE, 0, &base)) == CUDA_SUCCESS)
+    else if ((r = range_create("cuMemAlloc", ctx, bytesize, RANGE_DEVICE, 0, NULL, &base)) == CUDA_SUCCESS)
         *dptr = (CUdeviceptr)base;
     ctx_release(ctx);
     return r;
@@ -423,7 +437,7 @@ static CUresult host_alloc(const char *fn, void **pp, size_t bytesize, unsigned 
         r = fail(CUDA_ERROR_INVALID_VALUE, "%s: Flags 0x%x has bits other than CU_MEMHOSTALLOC_*", fn, Flags);
     else if (bytesize == 0)
         r = CUDA_SUCCESS;
-    else if ((r = range_create(fn, ctx, bytesize, RANGE_HOST, Flags | CU_MEMHOSTALLOC_DEVICEMAP, &base)) ==
+    else if ((r = range_create(fn, ctx, bytesize, RANGE_HOST, Flags | CU_MEMHOSTALLOC_DEVICEMAP, NULL, &base)) ==
              CUDA_SUCCESS)
         *pp = (void *)base;
     ctx_release(ctx);
