@@ -27,7 +27,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #define LOG_BYTES 25600 /* what CUDA documents for its buffer */
 #define LOG_SLOTS 100   /* what NVIDIA's driver keeps */
@@ -67,14 +66,13 @@ static void drop_oldest(void)
 /* The entry as a dump shows it: "[HH:MM:SS.mmm][thread][CUDA][E] message" (UTC). */
 static char *dump_line(int level, const char *text, size_t len, size_t *out_len)
 {
-    struct timespec ts = {0, 0};
-    timespec_get(&ts, TIME_UTC);
-    long day = (long)(ts.tv_sec % 86400);
+    uint64_t now = os_wall_time_ns();
+    long day = (long)(now / 1000000000u % 86400), ms = (long)(now / 1000000u % 1000);
     if (!thread_number)
         thread_number = atomic_fetch_add(&threads_seen, 1) + 1;
     char prefix[64];
     int n = snprintf(prefix, sizeof prefix, "[%02ld:%02ld:%02ld.%03ld][%u][CUDA][%c] ", day / 3600, day / 60 % 60,
-                     day % 60, (long)(ts.tv_nsec / 1000000), thread_number, level == CU_LOG_LEVEL_ERROR ? 'E' : 'W');
+                     day % 60, ms, thread_number, level == CU_LOG_LEVEL_ERROR ? 'E' : 'W');
     size_t plen = n > 0 ? (size_t)n : 0;
     char *line = malloc(plen + len + 1);
     if (line) {
