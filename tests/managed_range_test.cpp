@@ -91,6 +91,29 @@ TEST_F(Managed, Alloc_IsDeviceMemoryTheHostReadsAndWritesInPlace)
     EXPECT_OK(cuMemFree(plain));
 }
 
+// NVIDIA's driver shares no managed memory through IPC handles or dma-bufs.
+TEST_F(Managed, IpcAndDmaBuf_RefuseManagedMemory_AsTheDriverDoes)
+{
+    CUipcMemHandle h;
+    EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuIpcGetMemHandle(&h, m));
+    EXPECT_DETAIL_HAS("managed memory");
+    int capable = 7;
+    EXPECT_OK(cuPointerGetAttribute(&capable, CU_POINTER_ATTRIBUTE_IS_LEGACY_CUDA_IPC_CAPABLE, m));
+    EXPECT_EQ(0, capable);
+    int fd = -1;
+    EXPECT_CU(CUDA_ERROR_INVALID_VALUE,
+              cuMemGetHandleForAddressRange(&fd, m, page, CU_MEM_RANGE_HANDLE_TYPE_DMA_BUF_FD, 0));
+    // Copies and fills take it like device memory.
+    CUdeviceptr d;
+    ASSERT_OK(cuMemAlloc(&d, 64));
+    EXPECT_OK(cuMemsetD8(m, 1, 64));
+    EXPECT_OK(cuMemcpyDtoD(d, m, 64));
+    unsigned char b = 0;
+    EXPECT_OK(cuMemcpyDtoH(&b, d + 63, 1));
+    EXPECT_EQ(1, b);
+    EXPECT_OK(cuMemFree(d));
+}
+
 TEST_F(Managed, Alloc_BadArguments_AreInvalidValue)
 {
     CUdeviceptr p = 77;

@@ -95,7 +95,7 @@ static void write_value(void *data, CUpointer_attribute a, CUdeviceptr ptr, cons
     case CU_POINTER_ATTRIBUTE_BUFFER_ID: PUT(unsigned long long, in->buffer_id); break;
     case CU_POINTER_ATTRIBUTE_IS_MANAGED: PUT(unsigned int, in->managed); break;
     case CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL: PUT(int, 0); break;
-    case CU_POINTER_ATTRIBUTE_IS_LEGACY_CUDA_IPC_CAPABLE: PUT(int, in->kind == RANGE_DEVICE); break;
+    case CU_POINTER_ATTRIBUTE_IS_LEGACY_CUDA_IPC_CAPABLE: PUT(int, in->kind == RANGE_DEVICE && !in->managed); break;
     case CU_POINTER_ATTRIBUTE_RANGE_START_ADDR: PUT(CUdeviceptr, in->range_base); break;
     case CU_POINTER_ATTRIBUTE_RANGE_SIZE: PUT(size_t, in->range_size); break;
     case CU_POINTER_ATTRIBUTE_MAPPED: PUT(int, 1); break;
