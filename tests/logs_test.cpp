@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
@@ -338,6 +339,57 @@ TEST(Logs, Runtime_CallsAreTheDrivers)
     EXPECT_EQ(cudaErrorInvalidValue, cudaLogsUnregisterCallback(nullptr));
     EXPECT_EQ(cudaErrorInvalidValue, cudaLogsDumpToFile(&it, nullptr, 0));
     cudaGetLastError();
+}
+
+namespace {
+struct Slow {
+    std::atomic<bool> inside{false}, done{false};
+    static void CUDA_CB callback(void *data, CUlogLevel, char *, size_t)
+    {
+        auto *s = static_cast<Slow *>(data);
+        if (s->inside.exchange(true))
+            return; // only the first delivery is slow
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+        s->done = true;
+    }
+};
+struct SelfRemoving {
+    CUlogsCallbackHandle handle = nullptr;
+    int calls = 0;
+    CUresult result = CUDA_ERROR_UNKNOWN;
+    static void CUDA_CB callback(void *data, CUlogLevel, char *, size_t)
+    {
+        auto *s = static_cast<SelfRemoving *>(data);
+        s->calls++;
+        s->result = cuLogsUnregisterCallback(s->handle); // cannot wait for itself, and does not
+    }
+};
+} // namespace
+
+TEST(Logs, Unregister_ReturnsOnlyOnceNoThreadRunsTheCallback)
+{
+    ASSERT_OK(cuInit(0));
+    Slow slow;
+    CUlogsCallbackHandle h;
+    ASSERT_OK(cuLogsRegisterCallback(Slow::callback, &slow, &h));
+    std::thread failing([] { cuDeviceGetCount(nullptr); });
+    while (!slow.inside.load())
+        std::this_thread::yield();
+    ASSERT_OK(cuLogsUnregisterCallback(h));
+    EXPECT_TRUE(slow.done.load()); // the delivery in the other thread has finished
+    failing.join();
+}
+
+TEST(Logs, ACallbackMayUnregisterItself)
+{
+    ASSERT_OK(cuInit(0));
+    SelfRemoving self;
+    ASSERT_OK(cuLogsRegisterCallback(SelfRemoving::callback, &self, &self.handle));
+    EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuDeviceGetCount(nullptr));
+    EXPECT_EQ(1, self.calls);
+    EXPECT_EQ(CUDA_SUCCESS, self.result);
+    EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuDeviceGetCount(nullptr));
+    EXPECT_EQ(1, self.calls);
 }
 
 TEST(Logs, ManyThreadsFailingWhileCallbacksComeAndGo_LoseNoDelivery)

@@ -17,10 +17,12 @@
  *
  * Callbacks run in the thread that failed, without the log's lock held, so a callback may call
  * CUDA; failures inside a callback are logged but not handed to callbacks again (that would
- * recurse for ever). Deliveries hold `delivering` for reading, and cuLogsUnregisterCallback
- * takes it for writing once the callback is off the list: when it returns, no thread is still
- * running that callback (unless the caller is itself a callback, which cannot wait for itself),
- * so its userData may be freed.
+ * recurse for ever). A delivery holds a reference on each registration it calls, taken under
+ * the log's lock; cuLogsUnregisterCallback takes the registration off the list, then waits until
+ * no delivery holds it, so when it returns no thread is still running that callback and its
+ * userData may be freed (a callback that unregisters cannot wait for itself: the last delivery
+ * to let go frees the registration instead). No lock is held while a callback runs, so a
+ * callback's own failures (which take the log's lock) cannot deadlock with other threads.
  */
 #include "device/device.h"
 
@@ -36,10 +38,10 @@ struct CUlogsCallbackEntry_st {
     CUlogsCallback fn;
     void *data;
     struct CUlogsCallbackEntry_st *next;
+    atomic_int refs; /* 1 for the list while registered, 1 per delivery calling it */
 };
 
 static os_mutex lock = OS_MUTEX_INITIALIZER;
-static os_rwlock delivering = OS_RWLOCK_INITIALIZER; /* taken after lock, never the other way */
 static struct {
     char *text;
     size_t len;
@@ -84,6 +86,29 @@ static char *dump_line(int level, const char *text, size_t len, size_t *out_len)
     return line;
 }
 
+static void entry_release(struct CUlogsCallbackEntry_st *c)
+{
+    if (atomic_fetch_sub(&c->refs, 1) == 1)
+        free(c);
+}
+
+/* Waits until c is held by nothing but the caller's reference: no delivery is calling it. */
+static void wait_for_deliveries(struct CUlogsCallbackEntry_st *c)
+{
+    if (atomic_load(&c->refs) == 1)
+        return;
+    os_mutex nap_lock;
+    os_cond nap;
+    os_mutex_init(&nap_lock);
+    os_cond_init(&nap);
+    os_mutex_lock(&nap_lock);
+    while (atomic_load(&c->refs) > 1)
+        os_cond_timedwait(&nap, &nap_lock, 200u * 1000u); /* nobody signals it: a short sleep */
+    os_mutex_unlock(&nap_lock);
+    os_cond_destroy(&nap);
+    os_mutex_destroy(&nap_lock);
+}
+
 void logs_record(int level, const char *text)
 {
     size_t len = strlen(text);
@@ -91,10 +116,7 @@ void logs_record(int level, const char *text)
         len = MESSAGE_MAX;
     size_t line_len = 0;
     char *line = dump_line(level, text, len, &line_len);
-    struct {
-        CUlogsCallback fn;
-        void *data;
-    } call[16];
+    struct CUlogsCallbackEntry_st *call[16];
     size_t ncall = 0;
     os_mutex_lock(&lock);
     if (line) {
@@ -114,12 +136,9 @@ void logs_record(int level, const char *text)
         oldest = next;
     if (!in_callback)
         for (struct CUlogsCallbackEntry_st *c = callbacks; c && ncall < 16; c = c->next) {
-            call[ncall].fn = c->fn;
-            call[ncall].data = c->data;
-            ++ncall;
+            atomic_fetch_add(&c->refs, 1); /* before the list can change: an unregistration waits for it */
+            call[ncall++] = c;
         }
-    if (ncall) /* before the list can change: an unregistration then waits for this delivery */
-        os_rwlock_read(&delivering);
     os_mutex_unlock(&lock);
     if (!ncall)
         return;
@@ -129,10 +148,10 @@ void logs_record(int level, const char *text)
         /* Each callback gets a copy of its own: the message is not const in CUDA's signature. */
         memcpy(message, text, len);
         message[len] = '\0';
-        call[i].fn(call[i].data, (CUlogLevel)level, message, len);
+        call[i]->fn(call[i]->data, (CUlogLevel)level, message, len);
+        entry_release(call[i]);
     }
     in_callback = false;
-    os_rwlock_unlock(&delivering);
 }
 
 CUresult CUDAAPI cuLogsRegisterCallback(CUlogsCallback callbackFunc, void *userData,
@@ -146,6 +165,7 @@ CUresult CUDAAPI cuLogsRegisterCallback(CUlogsCallback callbackFunc, void *userD
         return fail(CUDA_ERROR_OUT_OF_MEMORY, "%s: out of host memory for the callback", fn);
     c->fn = callbackFunc;
     c->data = userData;
+    atomic_init(&c->refs, 1);
     size_t count = 0;
     os_mutex_lock(&lock);
     for (struct CUlogsCallbackEntry_st *it = callbacks; it; it = it->next)
@@ -184,11 +204,9 @@ CUresult CUDAAPI cuLogsUnregisterCallback(CUlogsCallbackHandle callback)
     if (!found)
         return fail(CUDA_ERROR_INVALID_VALUE, "%s: %p is not a registered callback (unregistered already, or forged)",
                     fn, (void *)callback);
-    if (!in_callback) { /* wait for deliveries that may still be running it */
-        os_rwlock_write(&delivering);
-        os_rwlock_unlock(&delivering);
-    }
-    free(found);
+    if (!in_callback) /* deliveries in other threads may still be running it */
+        wait_for_deliveries(found);
+    entry_release(found);
     return CUDA_SUCCESS;
 }
 
