@@ -392,6 +392,44 @@ TEST(Logs, ACallbackMayUnregisterItself)
     EXPECT_EQ(1, self.calls);
 }
 
+namespace {
+struct Allocating {
+    int calls = 0;
+    CUresult alloc = CUDA_ERROR_UNKNOWN, freed = CUDA_ERROR_UNKNOWN;
+    static void CUDA_CB callback(void *data, CUlogLevel, char *, size_t)
+    {
+        auto *a = static_cast<Allocating *>(data);
+        if (a->calls++)
+            return;
+        CUdeviceptr p = 0;
+        a->alloc = cuMemAlloc(&p, 4096); // takes the address maps' write lock
+        a->freed = cuMemFree(p);
+    }
+};
+} // namespace
+
+// The managed-memory calls find their failures with the address maps locked and report them
+// once unlocked: a callback that allocates does not deadlock on the lock its failing call held.
+TEST(Logs, ACallbackThatAllocates_DoesNotDeadlockOnAManagedRangeFailure)
+{
+    ASSERT_OK(cuInit(0));
+    CUcontext ctx;
+    ASSERT_OK(cuCtxCreate(&ctx, nullptr, 0, 0));
+    CUdeviceptr plain;
+    ASSERT_OK(cuMemAlloc(&plain, 4096));
+    Allocating a;
+    CUlogsCallbackHandle h;
+    ASSERT_OK(cuLogsRegisterCallback(Allocating::callback, &a, &h));
+    CUmemLocation host = {CU_MEM_LOCATION_TYPE_HOST, 0};
+    EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuMemAdvise(plain, 4096, CU_MEM_ADVISE_SET_READ_MOSTLY, host));
+    EXPECT_EQ(1, a.calls);
+    EXPECT_EQ(CUDA_SUCCESS, a.alloc);
+    EXPECT_EQ(CUDA_SUCCESS, a.freed);
+    ASSERT_OK(cuLogsUnregisterCallback(h));
+    EXPECT_OK(cuMemFree(plain));
+    EXPECT_OK(cuCtxDestroy(ctx));
+}
+
 TEST(Logs, ManyThreadsFailingWhileCallbacksComeAndGo_LoseNoDelivery)
 {
     ASSERT_OK(cuInit(0));

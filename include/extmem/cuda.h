@@ -1135,7 +1135,10 @@ EXTMEM_API CUresult CUDAAPI cuGetErrorString(CUresult error, const char **pStr);
  * "[HH:MM:SS.mmm][thread][CUDA][E] reason" (UTC; [W] for warnings). An iterator is the number of
  * the next entry. flags are ignored, as NVIDIA's driver ignores them. All work before cuInit;
  * all are thread safe. docs/driver-observations.md, "The driver's log". */
-/* callback_out may be NULL. CUDA_ERROR_INVALID_VALUE: callbackFunc NULL.
+/* callback_out may be NULL. A callback runs inside the call that failed, which may hold
+ * extmem's locks (the managed-memory calls hold none by then): a callback that calls CUDA
+ * itself should keep to calls that cannot wait for the device.
+ * CUDA_ERROR_INVALID_VALUE: callbackFunc NULL.
  * CUDA_ERROR_OUT_OF_MEMORY: 16 callbacks are registered already. */
 EXTMEM_API CUresult CUDAAPI cuLogsRegisterCallback(CUlogsCallback callbackFunc, void *userData,
                                                    CUlogsCallbackHandle *callback_out);

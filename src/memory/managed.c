@@ -18,9 +18,40 @@
 #include "exec/exec.h"
 #include "exec/per_thread.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* A failure found with the maps locked is reported once they are unlocked: fail() hands the
+ * reason to the log's callbacks (src/device/logs.c), and a callback that called CUDA while this
+ * thread held the maps' lock would deadlock on it. */
+struct pending {
+    CUresult code;
+    int line;
+    char text[400];
+};
+
+EXTMEM_PRINTF_FORMAT(4, 5)
+static CUresult later_at(struct pending *p, CUresult code, int line, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(p->text, sizeof p->text, fmt, ap);
+    va_end(ap);
+    p->code = code;
+    p->line = line;
+    return code;
+}
+#define later(p, code, ...) later_at((p), (code), __LINE__, __VA_ARGS__)
+
+/* With the maps unlocked: records the pending failure, if any, and returns its code. */
+static CUresult report(const struct pending *p)
+{
+    if (!p->code)
+        return CUDA_SUCCESS;
+    return extmem__fail(p->code, __FILE__, p->line, "%s", p->text);
+}
 
 /* What one page was told. Location types are CUmemLocationType values (0: none). */
 struct page_advice {
@@ -91,25 +122,27 @@ struct span {
     size_t first, last;
 };
 
-/* With the maps read-locked: finds the managed allocation holding [addr, addr + count). */
-static CUresult find_span(const char *fn, uintptr_t addr, size_t count, struct span *out)
+/* With the maps read-locked: finds the managed allocation holding [addr, addr + count); a
+ * failure is left in *p (report it once the maps are unlocked). */
+static CUresult find_span(struct pending *p, const char *fn, uintptr_t addr, size_t count, struct span *out)
 {
     if (!addr)
-        return fail(CUDA_ERROR_INVALID_VALUE, "%s: devPtr is 0", fn);
+        return later(p, CUDA_ERROR_INVALID_VALUE, "%s: devPtr is 0", fn);
     if (count == 0)
-        return fail(CUDA_ERROR_INVALID_VALUE, "%s: count is 0", fn);
+        return later(p, CUDA_ERROR_INVALID_VALUE, "%s: count is 0", fn);
     struct range *r = amap_find(&amap_memory, addr);
     if (!r || addr - r->base >= r->size)
-        return fail(CUDA_ERROR_INVALID_VALUE, "%s: 0x%llx is in no allocation: it must be managed memory "
-                    "(cuMemAllocManaged); pageable memory is refused, the device's PAGEABLE_MEMORY_ACCESS being 0",
-                    fn, (unsigned long long)addr);
+        return later(p, CUDA_ERROR_INVALID_VALUE, "%s: 0x%llx is in no allocation: it must be managed memory "
+                     "(cuMemAllocManaged); pageable memory is refused, the device's PAGEABLE_MEMORY_ACCESS being 0",
+                     fn, (unsigned long long)addr);
     if (!r->managed)
-        return fail(CUDA_ERROR_INVALID_VALUE, "%s: 0x%llx is in an allocation that is not managed memory (cuMemAlloc, "
-                    "host, VMM or imported memory): only cuMemAllocManaged memory takes this", fn,
-                    (unsigned long long)addr);
+        return later(p, CUDA_ERROR_INVALID_VALUE, "%s: 0x%llx is in an allocation that is not managed memory "
+                     "(cuMemAlloc, host, VMM or imported memory): only cuMemAllocManaged memory takes this", fn,
+                     (unsigned long long)addr);
     if (count > r->size - (addr - r->base))
-        return fail(CUDA_ERROR_INVALID_VALUE, "%s: %zu bytes from 0x%llx run past the end of its managed allocation "
-                    "[0x%llx, +%zu)", fn, count, (unsigned long long)addr, (unsigned long long)r->base, r->size);
+        return later(p, CUDA_ERROR_INVALID_VALUE, "%s: %zu bytes from 0x%llx run past the end of its managed "
+                     "allocation [0x%llx, +%zu)", fn, count, (unsigned long long)addr, (unsigned long long)r->base,
+                     r->size);
     size_t page = os_page_size();
     out->r = r;
     out->first = (addr - r->base) / page;
@@ -216,9 +249,10 @@ static CUresult advise(CUdeviceptr devPtr, size_t count, CUmem_advise advice, CU
         break;
     default: break;
     }
+    struct pending failure = {0};
     amap_lock_read();
     struct span sp;
-    if ((r = find_span(fn, (uintptr_t)devPtr, count, &sp)) == CUDA_SUCCESS) {
+    if (find_span(&failure, fn, (uintptr_t)devPtr, count, &sp) == CUDA_SUCCESS) {
         struct managed *m = sp.r->managed;
         os_mutex_lock(&m->lock);
         struct page_advice *p = pages_of(m);
@@ -227,10 +261,10 @@ static CUresult advise(CUdeviceptr devPtr, size_t count, CUmem_advise advice, CU
                 apply_advice(&p[i], advice, loc);
         os_mutex_unlock(&m->lock);
         if (!p)
-            r = fail(CUDA_ERROR_OUT_OF_MEMORY, "%s: out of host memory for the allocation's advice", fn);
+            later(&failure, CUDA_ERROR_OUT_OF_MEMORY, "%s: out of host memory for the allocation's advice", fn);
     }
     amap_unlock();
-    return r;
+    return report(&failure);
 }
 
 CUresult CUDAAPI cuMemAdvise_v2(CUdeviceptr devPtr, size_t count, CUmem_advise advice, CUmemLocation location)
@@ -323,12 +357,13 @@ static CUresult prefetch(const char *fn, CUdeviceptr devPtr, size_t count, CUmem
     if ((r = check_location(fn, "location", location, CUDA_ERROR_INVALID_DEVICE, &loc)))
         return r;
     loc = prefetch_record(location);
+    struct pending failure = {0};
     amap_lock_read();
     struct span sp;
-    if ((r = find_span(fn, (uintptr_t)devPtr, count, &sp)) == CUDA_SUCCESS && !record_prefetch(&sp, loc))
-        r = fail(CUDA_ERROR_OUT_OF_MEMORY, "%s: out of host memory for the allocation's advice", fn);
+    if (find_span(&failure, fn, (uintptr_t)devPtr, count, &sp) == CUDA_SUCCESS && !record_prefetch(&sp, loc))
+        later(&failure, CUDA_ERROR_OUT_OF_MEMORY, "%s: out of host memory for the allocation's advice", fn);
     amap_unlock();
-    return r;
+    return report(&failure);
 }
 
 CUresult CUDAAPI cuMemPrefetchAsync_v2(CUdeviceptr devPtr, size_t count, CUmemLocation location, unsigned int flags,
@@ -399,23 +434,24 @@ static CUresult batch(const char *fn, CUdeviceptr *dptrs, size_t *sizes, size_t 
             norm[k] = prefetch_record(locs[k]);
         }
     }
+    struct pending failure = {0};
     amap_lock_read();
     struct span sp;
     for (size_t i = 0; i < count && !r; ++i)
-        r = find_span(fn, (uintptr_t)dptrs[i], sizes[i], &sp);
+        r = find_span(&failure, fn, (uintptr_t)dptrs[i], sizes[i], &sp);
     for (size_t i = 0, k = 0; prefetching && i < count && !r; ++i) {
         while (k + 1 < nlocs && idxs[k + 1] <= i)
             ++k;
-        find_span(fn, (uintptr_t)dptrs[i], sizes[i], &sp); /* checked above */
+        find_span(&failure, fn, (uintptr_t)dptrs[i], sizes[i], &sp); /* checked above */
         if (!record_prefetch(&sp, norm[k]))
-            r = fail(CUDA_ERROR_OUT_OF_MEMORY, "%s: out of host memory for the allocation's advice", fn);
+            r = later(&failure, CUDA_ERROR_OUT_OF_MEMORY, "%s: out of host memory for the allocation's advice", fn);
     }
     /* A discard leaves the bytes as they are: CUDA makes them undefined, and the same bytes are
      * one of the values undefined allows. The advice and prefetch record stays, as CUDA says
      * nothing of a discard changing them. */
     amap_unlock();
     free(norm);
-    return r;
+    return report(&failure);
 }
 
 CUresult CUDAAPI cuMemPrefetchBatchAsync(CUdeviceptr *dptrs, size_t *sizes, size_t count, CUmemLocation *prefetchLocs,
@@ -584,9 +620,10 @@ static CUresult range_attributes(const char *fn, void **data, size_t *sizes, CUm
     if (r)
         return r;
     ctx_release(ctx);
+    struct pending failure = {0};
     amap_lock_read();
     struct span sp;
-    if ((r = find_span(fn, (uintptr_t)devPtr, count, &sp)) == CUDA_SUCCESS) {
+    if (find_span(&failure, fn, (uintptr_t)devPtr, count, &sp) == CUDA_SUCCESS) {
         struct managed *m = sp.r->managed;
         os_mutex_lock(&m->lock);
         for (size_t i = 0; i < n; ++i)
@@ -594,7 +631,7 @@ static CUresult range_attributes(const char *fn, void **data, size_t *sizes, CUm
         os_mutex_unlock(&m->lock);
     }
     amap_unlock();
-    return r;
+    return report(&failure);
 }
 
 CUresult CUDAAPI cuMemRangeGetAttribute(void *data, size_t dataSize, CUmem_range_attribute attribute,
@@ -671,22 +708,24 @@ static CUresult attach(CUstream hStream, CUdeviceptr dptr, size_t length, unsign
                  "stream", fn);
     struct attach_work *aw = NULL;
     if (!r) {
+        struct pending failure = {0};
         amap_lock_read();
         struct range *range = amap_find(&amap_memory, (uintptr_t)dptr);
         if (!dptr || !range || (uintptr_t)dptr - range->base >= range->size || !range->managed)
-            r = fail(CUDA_ERROR_INVALID_VALUE, "%s: 0x%llx is not in managed memory (cuMemAllocManaged)", fn,
-                     (unsigned long long)dptr);
+            later(&failure, CUDA_ERROR_INVALID_VALUE, "%s: 0x%llx is not in managed memory (cuMemAllocManaged)", fn,
+                  (unsigned long long)dptr);
         else if ((uintptr_t)dptr != range->base || (length != 0 && length != range->size))
-            r = fail(CUDA_ERROR_INVALID_VALUE, "%s: %zu bytes at 0x%llx are not the whole allocation [0x%llx, +%zu): "
-                     "only whole allocations change association (length 0 or the allocation's size)", fn, length,
-                     (unsigned long long)dptr, (unsigned long long)range->base, range->size);
+            later(&failure, CUDA_ERROR_INVALID_VALUE, "%s: %zu bytes at 0x%llx are not the whole allocation "
+                  "[0x%llx, +%zu): only whole allocations change association (length 0 or the allocation's size)",
+                  fn, length, (unsigned long long)dptr, (unsigned long long)range->base, range->size);
         else if (!(aw = calloc(1, sizeof(*aw))))
-            r = fail(CUDA_ERROR_OUT_OF_MEMORY, "%s: out of host memory for the queued attach", fn);
+            later(&failure, CUDA_ERROR_OUT_OF_MEMORY, "%s: out of host memory for the queued attach", fn);
         else {
             aw->base = range->base;
             aw->buffer_id = range->buffer_id;
         }
         amap_unlock();
+        r = report(&failure);
     }
     if (aw) {
         aw->flags = flags;
