@@ -769,7 +769,7 @@ enum cudaMemRangeAttribute {
 };
 
 /* ---- The driver's log (cudaLogs*, CUDA 12.9) ------------------------------------------- */
-typedef enum cudaLogLevel {
+typedef enum CUDAlogLevel_enum {
     cudaLogLevelError   = 0,
     cudaLogLevelWarning = 1
 } cudaLogLevel;
