@@ -253,6 +253,8 @@ int os_handle_identity(os_handle h, uint64_t *id, uint64_t *size, char *name, si
 
 /* ---- System facts (src/<os>/system.c) ---- */
 uint64_t os_time_ns(void); /* monotonic */
+/* Nanoseconds since 1970-01-01 UTC (the wall clock, for timestamps people read). */
+uint64_t os_wall_time_ns(void);
 unsigned int os_cpu_count(void);
 uint64_t os_memory_total(void);
 uint64_t os_memory_available(void);

@@ -148,13 +148,88 @@ TEST_F(Device, Attributes_DescribeTheSoftwareDevice)
     EXPECT_EQ(64, attr(CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z));
     EXPECT_EQ(2147483647, attr(CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X));
     EXPECT_EQ((int)extmem_worker_count(), attr(CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT));
-    EXPECT_EQ(0, attr(CU_DEVICE_ATTRIBUTE_MANAGED_MEMORY));
     // The platform's own handle types: fds on Linux, NT and KMT handles on Windows.
     bool windows = kNativeHandleType == CU_MEM_HANDLE_TYPE_WIN32;
     EXPECT_EQ(windows, attr(CU_DEVICE_ATTRIBUTE_HANDLE_TYPE_WIN32_HANDLE_SUPPORTED));
     EXPECT_EQ(windows, attr(CU_DEVICE_ATTRIBUTE_HANDLE_TYPE_WIN32_KMT_HANDLE_SUPPORTED));
     EXPECT_EQ(!windows, attr(CU_DEVICE_ATTRIBUTE_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR_SUPPORTED));
     EXPECT_EQ(1, attr(CU_DEVICE_ATTRIBUTE_IPC_EVENT_SUPPORTED));
+}
+
+namespace {
+int attribute(CUdevice_attribute a)
+{
+    int v = -99;
+    EXPECT_OK(cuDeviceGetAttribute(&v, a, 0));
+    return v;
+}
+} // namespace
+
+// docs/attributes.md gives each value and why it differs from the H100's.
+TEST_F(Device, Attribute_ManagedMemory_IsOne_BecauseCuMemAllocManagedIsDeviceMemoryEveryoneReadsInPlace)
+{
+    EXPECT_EQ(1, attribute(CU_DEVICE_ATTRIBUTE_MANAGED_MEMORY));
+    EXPECT_EQ(1, attribute(CU_DEVICE_ATTRIBUTE_CONCURRENT_MANAGED_ACCESS));
+    // The H100 says 0: its host faults managed pages over; here the host reads them in place.
+    EXPECT_EQ(1, attribute(CU_DEVICE_ATTRIBUTE_DIRECT_MANAGED_MEM_ACCESS_FROM_HOST));
+}
+
+TEST_F(Device, Attribute_PageableMemoryAccess_IsZero_BecauseKernelsRefuseAddressesOutsideAllocations)
+{
+    EXPECT_EQ(0, attribute(CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS));
+    EXPECT_EQ(0, attribute(CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS_USES_HOST_PAGE_TABLES));
+}
+
+TEST_F(Device, Attribute_StreamMemOps_AreOne_BecauseTheV2WaitAndWriteValueWork)
+{
+    EXPECT_EQ(1, attribute(CU_DEVICE_ATTRIBUTE_CAN_USE_64_BIT_STREAM_MEM_OPS));
+    EXPECT_EQ(1, attribute(CU_DEVICE_ATTRIBUTE_CAN_USE_STREAM_WAIT_VALUE_NOR));
+    // No remote writes: the FLUSH flag and operation are NOT_SUPPORTED, as on the H100.
+    EXPECT_EQ(0, attribute(CU_DEVICE_ATTRIBUTE_CAN_FLUSH_REMOTE_WRITES));
+}
+
+TEST_F(Device, Attribute_StreamMemOpsV1_AreZero_BecauseTheCuda8FormsAreNotSupportedAsOnTheH100)
+{
+    EXPECT_EQ(0, attribute(CU_DEVICE_ATTRIBUTE_CAN_USE_STREAM_MEM_OPS_V1));
+    EXPECT_EQ(0, attribute(CU_DEVICE_ATTRIBUTE_CAN_USE_64_BIT_STREAM_MEM_OPS_V1));
+    EXPECT_EQ(0, attribute(CU_DEVICE_ATTRIBUTE_CAN_USE_STREAM_WAIT_VALUE_NOR_V1));
+}
+
+TEST_F(Device, Attribute_HostRegister_IsOne_BecauseRegisteredMemoryIsItsOwnDeviceAddress)
+{
+    EXPECT_EQ(1, attribute(CU_DEVICE_ATTRIBUTE_HOST_REGISTER_SUPPORTED));
+    EXPECT_EQ(1, attribute(CU_DEVICE_ATTRIBUTE_READ_ONLY_HOST_REGISTER_SUPPORTED));
+    EXPECT_EQ(1, attribute(CU_DEVICE_ATTRIBUTE_CAN_USE_HOST_POINTER_FOR_REGISTERED_MEM));
+}
+
+TEST_F(Device, Attribute_TimelineSemaphoreInterop_IsOne_BecauseTimelineSemaphoreFdsImport)
+{
+    EXPECT_EQ(1, attribute(CU_DEVICE_ATTRIBUTE_TIMELINE_SEMAPHORE_INTEROP_SUPPORTED));
+}
+
+TEST_F(Device, Attribute_MemoryPools_AreOne_WithThePlatformsFdHandles)
+{
+    EXPECT_EQ(1, attribute(CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED));
+    bool windows = kNativeHandleType == CU_MEM_HANDLE_TYPE_WIN32;
+    EXPECT_EQ(windows ? 0 : (int)CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR,
+              attribute(CU_DEVICE_ATTRIBUTE_MEMPOOL_SUPPORTED_HANDLE_TYPES));
+}
+
+TEST_F(Device, Attribute_GpuDirectRdma_IsZero_BecauseNoNicCanReachHostMemoryThroughTheDevice)
+{
+    EXPECT_EQ(0, attribute(CU_DEVICE_ATTRIBUTE_GPU_DIRECT_RDMA_SUPPORTED));
+    EXPECT_EQ(0, attribute(CU_DEVICE_ATTRIBUTE_GPU_DIRECT_RDMA_WITH_CUDA_VMM_SUPPORTED));
+    EXPECT_EQ(0, attribute(CU_DEVICE_ATTRIBUTE_GPU_DIRECT_RDMA_FLUSH_WRITES_OPTIONS));
+    EXPECT_EQ(0, attribute(CU_DEVICE_ATTRIBUTE_GPU_DIRECT_RDMA_WRITES_ORDERING));
+}
+
+TEST_F(Device, Attributes_From148On_AreInvalidValue_AsOnTheH100)
+{
+    for (int a = 148; a < 160; ++a) {
+        int v = 7;
+        EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuDeviceGetAttribute(&v, (CUdevice_attribute)a, 0)) << a;
+    }
+    EXPECT_EQ(148, (int)CU_DEVICE_ATTRIBUTE_MAX);
 }
 
 TEST_F(Device, Attribute_OutOfRangeOrNull_IsInvalidValue)
@@ -170,15 +245,6 @@ TEST_F(Device, Attribute_OutOfRangeOrNull_IsInvalidValue)
 }
 
 // ---- Device queries of issue 22 (NVIDIA's answers: docs/probes/surface/probe.out) ----
-
-namespace {
-int attribute(CUdevice_attribute a)
-{
-    int v = -1;
-    EXPECT_OK(cuDeviceGetAttribute(&v, a, 0));
-    return v;
-}
-} // namespace
 
 TEST_F(Device, ComputeCapability_IsTheAttributes)
 {

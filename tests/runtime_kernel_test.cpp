@@ -439,6 +439,91 @@ TEST(RuntimeKernel, PrefetchAndAdvice_CheckRangeDeviceAndAdvice)
     EXPECT_RT_OK(cudaFree(p));
 }
 
+TEST(RuntimeKernel, RangeAttributes_AnswerWhatTheRangeWasAdvised)
+{
+    void *p = nullptr;
+    ASSERT_RT_OK(cudaMallocManaged(&p, 8192, cudaMemAttachGlobal));
+    cudaMemLocation device = {cudaMemLocationTypeDevice, 0};
+    cudaMemLocation host = {cudaMemLocationTypeHost, 0};
+    ASSERT_RT_OK(cudaMemAdvise(p, 4096, cudaMemAdviseSetReadMostly, host));
+    ASSERT_RT_OK(cudaMemAdvise(p, 8192, cudaMemAdviseSetPreferredLocation, device));
+    ASSERT_RT_OK(cudaMemPrefetchAsync(p, 8192, host, 0, nullptr));
+    int v = -5;
+    EXPECT_RT_OK(cudaMemRangeGetAttribute(&v, 4, cudaMemRangeAttributeReadMostly, p, 4096));
+    EXPECT_EQ(1, v);
+    EXPECT_RT_OK(cudaMemRangeGetAttribute(&v, 4, cudaMemRangeAttributeReadMostly, p, 8192));
+    EXPECT_EQ(0, v);
+    EXPECT_RT_OK(cudaMemRangeGetAttribute(&v, 4, cudaMemRangeAttributePreferredLocation, p, 8192));
+    EXPECT_EQ(0, v);
+    int last = 0, type = 0;
+    void *data[2] = {&last, &type};
+    size_t sizes[2] = {4, 4};
+    cudaMemRangeAttribute attrs[2] = {cudaMemRangeAttributeLastPrefetchLocation,
+                                      cudaMemRangeAttributeLastPrefetchLocationType};
+    EXPECT_RT_OK(cudaMemRangeGetAttributes(data, sizes, attrs, 2, p, 8192));
+    EXPECT_EQ(cudaCpuDeviceId, last);
+    EXPECT_EQ((int)cudaMemLocationTypeHost, type);
+    EXPECT_RT(cudaErrorInvalidValue, cudaMemRangeGetAttribute(&v, 2, cudaMemRangeAttributeReadMostly, p, 4096));
+    void *d = nullptr;
+    ASSERT_RT_OK(cudaMalloc(&d, 4096));
+    EXPECT_RT(cudaErrorInvalidValue, cudaMemRangeGetAttribute(&v, 4, cudaMemRangeAttributeReadMostly, d, 4096));
+    EXPECT_RT_OK(cudaFree(d));
+    EXPECT_RT_OK(cudaFree(p));
+}
+
+// NVIDIA's runtime: managed memory attaches, cudaMalloc memory is cudaErrorInvalidValue (H100).
+TEST(RuntimeKernel, StreamAttachMemAsync_TakesManagedMemoryOnly)
+{
+    cudaStream_t s;
+    ASSERT_RT_OK(cudaStreamCreate(&s));
+    void *m = nullptr, *d = nullptr;
+    ASSERT_RT_OK(cudaMallocManaged(&m, 4096, cudaMemAttachGlobal));
+    ASSERT_RT_OK(cudaMalloc(&d, 4096));
+    EXPECT_RT_OK(cudaStreamAttachMemAsync(s, m, 0, cudaMemAttachSingle));
+    EXPECT_RT(cudaErrorInvalidValue, cudaStreamAttachMemAsync(s, d, 0, cudaMemAttachSingle));
+    EXPECT_RT(cudaErrorInvalidValue, cudaStreamAttachMemAsync(s, m, 0, 7));
+    EXPECT_RT_OK(cudaStreamSynchronize(s));
+    EXPECT_RT_OK(cudaStreamDestroy(s));
+    EXPECT_RT_OK(cudaFree(d));
+    EXPECT_RT_OK(cudaFree(m));
+}
+
+TEST(RuntimeKernel, PrefetchAndDiscardBatches_AreTheDrivers)
+{
+    cudaStream_t s;
+    ASSERT_RT_OK(cudaStreamCreate(&s));
+    void *m = nullptr;
+    ASSERT_RT_OK(cudaMallocManaged(&m, 8192, cudaMemAttachGlobal));
+    void *ptrs[2] = {m, static_cast<char *>(m) + 4096};
+    size_t sizes[2] = {4096, 4096};
+    cudaMemLocation locs[1] = {{cudaMemLocationTypeDevice, 0}};
+    size_t idxs[1] = {0};
+    EXPECT_RT_OK(cudaMemPrefetchBatchAsync(ptrs, sizes, 2, locs, idxs, 1, 0, s));
+    int v = -5;
+    EXPECT_RT_OK(cudaMemRangeGetAttribute(&v, 4, cudaMemRangeAttributeLastPrefetchLocation, m, 8192));
+    EXPECT_EQ(0, v);
+    EXPECT_RT_OK(cudaMemDiscardBatchAsync(ptrs, sizes, 2, 0, s));
+    EXPECT_RT_OK(cudaMemDiscardAndPrefetchBatchAsync(ptrs, sizes, 2, locs, idxs, 1, 0, s));
+    EXPECT_RT(cudaErrorInvalidValue, cudaMemPrefetchBatchAsync(ptrs, sizes, 2, locs, idxs, 1, 0, nullptr));
+    EXPECT_RT(cudaErrorInvalidValue, cudaMemDiscardBatchAsync(ptrs, sizes, 0, 0, s));
+    EXPECT_RT_OK(cudaStreamSynchronize(s));
+    EXPECT_RT_OK(cudaStreamDestroy(s));
+    EXPECT_RT_OK(cudaFree(m));
+    cudaGetLastError();
+}
+
+TEST(RuntimeKernel, DeviceProperties_SayManagedMemoryWorksAndPageableMemoryIsOutOfReach)
+{
+    cudaDeviceProp prop;
+    ASSERT_RT_OK(cudaGetDeviceProperties(&prop, 0));
+    EXPECT_EQ(1, prop.managedMemory);
+    EXPECT_EQ(1, prop.concurrentManagedAccess);
+    EXPECT_EQ(0, prop.pageableMemoryAccess);
+    int v = -1;
+    ASSERT_RT_OK(cudaDeviceGetAttribute(&v, cudaDevAttrManagedMemory, 0));
+    EXPECT_EQ(1, v);
+}
+
 TEST(RuntimeKernel, MallocAsyncFreeAsync_AreOrderedInTheStream)
 {
     cudaStream_t s;

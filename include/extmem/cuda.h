@@ -117,6 +117,21 @@
 #define cuSignalExternalSemaphoresAsync EXTMEM_PTSZ(cuSignalExternalSemaphoresAsync)
 #define cuWaitExternalSemaphoresAsync   EXTMEM_PTSZ(cuWaitExternalSemaphoresAsync)
 #endif
+/* Managed memory and stream memory operations: CUDA 12.2 gave the first two a location, and
+ * CUDA 11.7 gave the memory operations their _v2 form; the plain names are the older forms. */
+#define cuMemAdvise               cuMemAdvise_v2
+#define cuMemPrefetchAsync        EXTMEM_PTSZ(cuMemPrefetchAsync_v2)
+#define cuStreamWaitValue32       EXTMEM_PTSZ(cuStreamWaitValue32_v2)
+#define cuStreamWaitValue64       EXTMEM_PTSZ(cuStreamWaitValue64_v2)
+#define cuStreamWriteValue32      EXTMEM_PTSZ(cuStreamWriteValue32_v2)
+#define cuStreamWriteValue64      EXTMEM_PTSZ(cuStreamWriteValue64_v2)
+#define cuStreamBatchMemOp        EXTMEM_PTSZ(cuStreamBatchMemOp_v2)
+#if defined(CUDA_API_PER_THREAD_DEFAULT_STREAM)
+#define cuStreamAttachMemAsync              EXTMEM_PTSZ(cuStreamAttachMemAsync)
+#define cuMemPrefetchBatchAsync             EXTMEM_PTSZ(cuMemPrefetchBatchAsync)
+#define cuMemDiscardBatchAsync              EXTMEM_PTSZ(cuMemDiscardBatchAsync)
+#define cuMemDiscardAndPrefetchBatchAsync   EXTMEM_PTSZ(cuMemDiscardAndPrefetchBatchAsync)
+#endif
 #define cuStreamDestroy           cuStreamDestroy_v2
 #define cuEventDestroy            cuEventDestroy_v2
 #define cuEventElapsedTime        cuEventElapsedTime_v2
@@ -1147,6 +1162,109 @@ typedef struct CUmemLocation_st {
 } CUmemLocation_v1;
 typedef CUmemLocation_v1 CUmemLocation;
 
+/* ---- Managed memory ---- */
+/* Special device ordinals in managed-memory answers: the host, and "no one device". */
+#define CU_DEVICE_CPU     ((CUdevice)-1)
+#define CU_DEVICE_INVALID ((CUdevice)-2)
+
+typedef enum CUmemAttach_flags_enum {
+    CU_MEM_ATTACH_GLOBAL = 0x1,
+    CU_MEM_ATTACH_HOST   = 0x2,
+    CU_MEM_ATTACH_SINGLE = 0x4
+} CUmemAttach_flags;
+
+typedef enum CUmem_advise_enum {
+    CU_MEM_ADVISE_SET_READ_MOSTLY          = 1,
+    CU_MEM_ADVISE_UNSET_READ_MOSTLY        = 2,
+    CU_MEM_ADVISE_SET_PREFERRED_LOCATION   = 3,
+    CU_MEM_ADVISE_UNSET_PREFERRED_LOCATION = 4,
+    CU_MEM_ADVISE_SET_ACCESSED_BY          = 5,
+    CU_MEM_ADVISE_UNSET_ACCESSED_BY        = 6
+} CUmem_advise;
+
+typedef enum CUmem_range_attribute_enum {
+    CU_MEM_RANGE_ATTRIBUTE_READ_MOSTLY                 = 1,
+    CU_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION          = 2,
+    CU_MEM_RANGE_ATTRIBUTE_ACCESSED_BY                 = 3,
+    CU_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION      = 4,
+    CU_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION_TYPE     = 5,
+    CU_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION_ID       = 6,
+    CU_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION_TYPE = 7,
+    CU_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION_ID   = 8
+} CUmem_range_attribute;
+
+/* ---- Stream memory operations ---- */
+typedef enum CUstreamWaitValue_flags_enum {
+    CU_STREAM_WAIT_VALUE_GEQ   = 0x0,     /* (int32_t)(*addr - value) >= 0: cyclic, ignores wraparound */
+    CU_STREAM_WAIT_VALUE_EQ    = 0x1,     /* *addr == value */
+    CU_STREAM_WAIT_VALUE_AND   = 0x2,     /* (*addr & value) != 0 */
+    CU_STREAM_WAIT_VALUE_NOR   = 0x3,     /* ~(*addr | value) != 0 */
+    CU_STREAM_WAIT_VALUE_FLUSH = 1 << 30  /* flush remote writes after the wait */
+} CUstreamWaitValue_flags;
+
+typedef enum CUstreamWriteValue_flags_enum {
+    CU_STREAM_WRITE_VALUE_DEFAULT           = 0x0,
+    CU_STREAM_WRITE_VALUE_NO_MEMORY_BARRIER = 0x1
+} CUstreamWriteValue_flags;
+
+typedef enum CUstreamBatchMemOpType_enum {
+    CU_STREAM_MEM_OP_WAIT_VALUE_32       = 1,
+    CU_STREAM_MEM_OP_WRITE_VALUE_32      = 2,
+    CU_STREAM_MEM_OP_FLUSH_REMOTE_WRITES = 3,
+    CU_STREAM_MEM_OP_WAIT_VALUE_64       = 4,
+    CU_STREAM_MEM_OP_WRITE_VALUE_64      = 5,
+    CU_STREAM_MEM_OP_BARRIER             = 6
+} CUstreamBatchMemOpType;
+
+typedef enum CUstreamMemoryBarrier_flags_enum {
+    CU_STREAM_MEMORY_BARRIER_TYPE_SYS = 0x0,
+    CU_STREAM_MEMORY_BARRIER_TYPE_GPU = 0x1
+} CUstreamMemoryBarrier_flags;
+
+/* One operation of cuStreamBatchMemOp: `operation` is the first member of every variant. */
+typedef union CUstreamBatchMemOpParams_union {
+    CUstreamBatchMemOpType operation;
+    struct CUstreamMemOpWaitValueParams_st {
+        CUstreamBatchMemOpType operation;
+        CUdeviceptr address;
+        union {
+            cuuint32_t value;
+            cuuint64_t value64;
+        };
+        unsigned int flags; /* CUstreamWaitValue_flags */
+        CUdeviceptr alias;  /* the driver's own; ignored */
+    } waitValue;
+    struct CUstreamMemOpWriteValueParams_st {
+        CUstreamBatchMemOpType operation;
+        CUdeviceptr address;
+        union {
+            cuuint32_t value;
+            cuuint64_t value64;
+        };
+        unsigned int flags; /* CUstreamWriteValue_flags */
+        CUdeviceptr alias;  /* the driver's own; ignored */
+    } writeValue;
+    struct CUstreamMemOpFlushRemoteWritesParams_st {
+        CUstreamBatchMemOpType operation;
+        unsigned int flags;
+    } flushRemoteWrites;
+    struct CUstreamMemOpMemoryBarrierParams_st {
+        CUstreamBatchMemOpType operation;
+        unsigned int flags; /* CUstreamMemoryBarrier_flags */
+    } memoryBarrier;
+    cuuint64_t pad[6];
+} CUstreamBatchMemOpParams_v1;
+typedef CUstreamBatchMemOpParams_v1 CUstreamBatchMemOpParams;
+
+/* ---- Driver logs (CUDA 12.9) ---- */
+typedef enum CUlogLevel_enum {
+    CU_LOG_LEVEL_ERROR   = 0,
+    CU_LOG_LEVEL_WARNING = 1
+} CUlogLevel;
+typedef struct CUlogsCallbackEntry_st *CUlogsCallbackHandle;
+typedef void (CUDA_CB *CUlogsCallback)(void *data, CUlogLevel logLevel, char *message, size_t length);
+typedef unsigned int CUlogIterator;
+
 typedef struct CUmemAllocationProp_st {
     CUmemAllocationType type;
     CUmemAllocationHandleType requestedHandleTypes;
@@ -1279,6 +1397,41 @@ typedef CUDA_MEMCPY3D_BATCH_OP_v1 CUDA_MEMCPY3D_BATCH_OP;
  * (then *pStr is set to NULL). Works before cuInit. */
 EXTMEM_API CUresult CUDAAPI cuGetErrorName(CUresult error, const char **pStr);
 EXTMEM_API CUresult CUDAAPI cuGetErrorString(CUresult error, const char **pStr);
+
+/* ---- The driver's log (CUDA 12.9) ----
+ * Every failure's reason (the text extmem_error_detail() gives, then the code's name in
+ * brackets; CUDA_ERROR_NOT_READY is an answer, not logged) and every warning is an entry. The
+ * newest 100 entries are kept, as NVIDIA's driver keeps them (and at most the 25600 bytes CUDA
+ * documents); each is handed at once to the registered callbacks (CU_LOG_LEVEL_ERROR,
+ * CU_LOG_LEVEL_WARNING), in the failing thread, and a dump shows it as a line
+ * "[HH:MM:SS.mmm][thread][CUDA][E] reason" (UTC; [W] for warnings). An iterator is the number of
+ * the next entry. flags are ignored, as NVIDIA's driver ignores them. All work before cuInit;
+ * all are thread safe. docs/driver-observations.md, "The driver's log". */
+/* callback_out may be NULL. A callback runs inside the call that failed, which may hold
+ * extmem's locks (the managed-memory calls hold none by then): a callback that calls CUDA
+ * itself should keep to calls that cannot wait for the device.
+ * CUDA_ERROR_INVALID_VALUE: callbackFunc NULL.
+ * CUDA_ERROR_OUT_OF_MEMORY: 16 callbacks are registered already. */
+EXTMEM_API CUresult CUDAAPI cuLogsRegisterCallback(CUlogsCallback callbackFunc, void *userData,
+                                                   CUlogsCallbackHandle *callback_out);
+/* Once it returns the callback runs in no thread (unless called from a callback), so its
+ * userData may be freed. CUDA_ERROR_INVALID_VALUE: callback NULL, or not a registered callback
+ * (NVIDIA's driver crashes on a second unregistration). */
+EXTMEM_API CUresult CUDAAPI cuLogsUnregisterCallback(CUlogsCallbackHandle callback);
+/* CUDA_ERROR_INVALID_VALUE: iterator_out NULL. */
+EXTMEM_API CUresult CUDAAPI cuLogsCurrent(CUlogIterator *iterator_out, unsigned int flags);
+/* Writes the file anew (as NVIDIA's driver does) with what cuLogsDumpToMemory gives, and
+ * advances *iterator. CUDA_ERROR_INVALID_VALUE: pathToFile NULL, the file cannot be opened or
+ * written. */
+EXTMEM_API CUresult CUDAAPI cuLogsDumpToFile(CUlogIterator *iterator, const char *pathToFile, unsigned int flags);
+/* Writes the entries from *iterator (NULL: all kept), one a line, NUL-terminated; *size is the
+ * buffer's size in, the bytes written without the NUL out (0 when there is nothing new, with
+ * CUDA_SUCCESS); the newest entries that fit are written, behind a line saying how many are
+ * missing when some are (dropped from the log, or left out for want of room); *iterator
+ * advances past the newest.
+ * CUDA_ERROR_INVALID_VALUE: buffer or size NULL; the buffer holds not even the newest entry
+ * (then it holds the note alone where that fits, *size says its length, *iterator stays). */
+EXTMEM_API CUresult CUDAAPI cuLogsDumpToMemory(CUlogIterator *iterator, char *buffer, size_t *size, unsigned int flags);
 
 /* ---- Initialisation and version ---- */
 /* CUDA_ERROR_INVALID_VALUE if Flags is not 0. CUDA_ERROR_NOT_INITIALIZED in a fork() child of
@@ -1493,6 +1646,78 @@ typedef enum CUflushGPUDirectRDMAWritesScope_enum {
 } CUflushGPUDirectRDMAWritesScope;
 EXTMEM_API CUresult CUDAAPI cuFlushGPUDirectRDMAWrites(CUflushGPUDirectRDMAWritesTarget target,
                                                        CUflushGPUDirectRDMAWritesScope scope);
+/* ---- Managed memory (docs/attributes.md: MANAGED_MEMORY, CONCURRENT_MANAGED_ACCESS) ----
+ * Device memory is host memory at one address, so a managed allocation is a device allocation
+ * (cuMemFree frees it; CU_POINTER_ATTRIBUTE_IS_MANAGED reads 1) that remembers, page by page,
+ * what cuMemAdvise and the prefetches were told, for cuMemRangeGetAttribute(s). Prefetches and
+ * discards move nothing: the bytes are where every side reads them, and a discard keeps them
+ * (CUDA leaves them undefined).
+ * A range (devPtr, count) is rounded out to whole host pages, as CUDA does, and must lie in one
+ * managed allocation: CUDA_ERROR_INVALID_VALUE for count 0, devPtr in no allocation or in one
+ * that is not managed (cuMemAlloc, host or VMM memory, pageable memory: the software device's
+ * PAGEABLE_MEMORY_ACCESS is 0), or a range running past the allocation's end.
+ * Locations: CU_MEM_LOCATION_TYPE_DEVICE with id 0, HOST (id ignored), HOST_NUMA with id 0 (the
+ * one host node extmem knows), HOST_NUMA_CURRENT (becomes HOST_NUMA 0). */
+
+/* flags must be CU_MEM_ATTACH_GLOBAL or CU_MEM_ATTACH_HOST.
+ *   CUDA_ERROR_INVALID_VALUE  dptr NULL, bytesize 0, other flags
+ *   CUDA_ERROR_OUT_OF_MEMORY  as cuMemAlloc */
+EXTMEM_API CUresult CUDAAPI cuMemAllocManaged(CUdeviceptr *dptr, size_t bytesize, unsigned int flags);
+/* Records advice for every page of the range (READ_MOSTLY ignores location).
+ *   CUDA_ERROR_INVALID_VALUE   the range (above); advice not a CUmem_advise; a location not
+ *                              allowed for the advice (ACCESSED_BY: DEVICE or HOST only); a
+ *                              device other than 0 (as NVIDIA's runtime answers, H100) */
+EXTMEM_API CUresult CUDAAPI cuMemAdvise(CUdeviceptr devPtr, size_t count, CUmem_advise advice, CUmemLocation location);
+/* Records location as the range's last prefetch location when the call is made (CUDA: the
+ * attribute says what was asked, not whether it happened), after checking the stream.
+ *   CUDA_ERROR_INVALID_VALUE   the range; flags not 0; a location type that is none of the above
+ *   CUDA_ERROR_INVALID_DEVICE  a device other than 0
+ *   CUDA_ERROR_INVALID_HANDLE  hStream is not a live stream */
+EXTMEM_API CUresult CUDAAPI cuMemPrefetchAsync(CUdeviceptr devPtr, size_t count, CUmemLocation location,
+                                               unsigned int flags, CUstream hStream);
+/* The batch forms (CUDA 12.8): every range, location and index is checked before anything is
+ * recorded. prefetchLocs[k] applies to the ranges from prefetchLocIdxs[k] up to the next index.
+ *   CUDA_ERROR_INVALID_VALUE   dptrs or sizes NULL; count 0; flags not 0; prefetchLocs or
+ *                              prefetchLocIdxs NULL; numPrefetchLocs 0 or above count;
+ *                              prefetchLocIdxs[0] not 0, decreasing, or not below count; a
+ *                              range or location as for cuMemPrefetchAsync, a device other than 0
+ *                              too (as NVIDIA's driver answers here); hStream the legacy default
+ *                              stream (NULL, CU_STREAM_LEGACY), which CUDA forbids
+ *   CUDA_ERROR_INVALID_HANDLE  hStream is not a live stream */
+EXTMEM_API CUresult CUDAAPI cuMemPrefetchBatchAsync(CUdeviceptr *dptrs, size_t *sizes, size_t count,
+                                                    CUmemLocation *prefetchLocs, size_t *prefetchLocIdxs,
+                                                    size_t numPrefetchLocs, unsigned long long flags, CUstream hStream);
+EXTMEM_API CUresult CUDAAPI cuMemDiscardBatchAsync(CUdeviceptr *dptrs, size_t *sizes, size_t count,
+                                                   unsigned long long flags, CUstream hStream);
+EXTMEM_API CUresult CUDAAPI cuMemDiscardAndPrefetchBatchAsync(CUdeviceptr *dptrs, size_t *sizes, size_t count,
+                                                              CUmemLocation *prefetchLocs, size_t *prefetchLocIdxs,
+                                                              size_t numPrefetchLocs, unsigned long long flags,
+                                                              CUstream hStream);
+/* What the range's pages were told, as CUDA documents it: READ_MOSTLY 1 only if every page is;
+ * PREFERRED_LOCATION and LAST_PREFETCH_LOCATION a device ordinal, CU_DEVICE_CPU for the host (a
+ * host NUMA node too), or CU_DEVICE_INVALID where the pages differ or some have none; the _TYPE
+ * forms CU_MEM_LOCATION_TYPE_DEVICE, HOST, HOST_NUMA or INVALID likewise, and the _ID forms the
+ * device ordinal or NUMA node (CU_DEVICE_CPU for the host, CU_DEVICE_INVALID for none);
+ * ACCESSED_BY the processors (0, CU_DEVICE_CPU) set on every page, then CU_DEVICE_INVALID in the
+ * rest of data.
+ *   CUDA_ERROR_INVALID_VALUE   data NULL; dataSize not 4 (ACCESSED_BY: not a non-zero multiple
+ *                              of 4); attribute not a CUmem_range_attribute; the range (above) */
+EXTMEM_API CUresult CUDAAPI cuMemRangeGetAttribute(void *data, size_t dataSize, CUmem_range_attribute attribute,
+                                                   CUdeviceptr devPtr, size_t count);
+/* Every attribute is checked before any is written.
+ *   CUDA_ERROR_INVALID_VALUE   data, dataSizes or attributes NULL; numAttributes 0; data[i]
+ *                              NULL; as cuMemRangeGetAttribute for each */
+EXTMEM_API CUresult CUDAAPI cuMemRangeGetAttributes(void **data, size_t *dataSizes, CUmem_range_attribute *attributes,
+                                                    size_t numAttributes, CUdeviceptr devPtr, size_t count);
+/* Queues the change of dptr's stream association; it takes effect when the stream reaches it.
+ * Every processor sees all memory here, so the association changes no access.
+ *   CUDA_ERROR_INVALID_VALUE   flags not exactly one CUmemAttach_flags; dptr not in a managed
+ *                              allocation (NVIDIA's runtime answers so for cudaMalloc memory);
+ *                              length neither 0 nor the allocation's size; SINGLE on the legacy
+ *                              default stream
+ *   CUDA_ERROR_INVALID_HANDLE  hStream is not a live stream */
+EXTMEM_API CUresult CUDAAPI cuStreamAttachMemAsync(CUstream hStream, CUdeviceptr dptr, size_t length,
+                                                   unsigned int flags);
 
 /* ---- Copies and fills ----
  * Unified addressing: any address extmem allocated, and any readable host address, is a
@@ -1625,6 +1850,34 @@ typedef enum CUstreamCaptureStatus_enum {
     CU_STREAM_CAPTURE_STATUS_INVALIDATED = 2
 } CUstreamCaptureStatus;
 EXTMEM_API CUresult CUDAAPI cuStreamIsCapturing(CUstream hStream, CUstreamCaptureStatus *captureStatus);
+/* ---- Stream memory operations (docs/streams.md) ----
+ * Stream-ordered reads and writes of one 32- or 64-bit word at addr, which must be memory a
+ * kernel may touch (device, host or registered memory, a mapped VMM range) aligned to the word.
+ * A wait keeps its stream (and what waits for it) busy until the condition holds: GEQ (cyclic:
+ * (int32_t)(*addr - value) >= 0), EQ, AND ((*addr & value) != 0), NOR (~(*addr | value) != 0).
+ * The word is read with acquire and written with release ordering; the calling thread never
+ * waits. A wait nobody satisfies is given up when the library unloads, so the process exits.
+ * The forms before CUDA 11.7 (exported under the plain names, which this header gives the _v2
+ * forms) are CUDA_ERROR_NOT_SUPPORTED, as on the H100 (CAN_USE_STREAM_MEM_OPS_V1 is 0).
+ *   CUDA_ERROR_INVALID_VALUE   addr 0, not aligned, or not such memory; managed memory (NVIDIA's
+ *                              driver refuses it to every operation); unknown flags (a write's
+ *                              NO_MEMORY_BARRIER too: the _v2 forms do not take it)
+ *   CUDA_ERROR_NOT_SUPPORTED   a wait's CU_STREAM_WAIT_VALUE_FLUSH: no remote writes to flush
+ *                              (CAN_FLUSH_REMOTE_WRITES is 0, as on the H100)
+ *   CUDA_ERROR_INVALID_HANDLE  stream is not a live stream */
+EXTMEM_API CUresult CUDAAPI cuStreamWaitValue32(CUstream stream, CUdeviceptr addr, cuuint32_t value, unsigned int flags);
+EXTMEM_API CUresult CUDAAPI cuStreamWaitValue64(CUstream stream, CUdeviceptr addr, cuuint64_t value, unsigned int flags);
+EXTMEM_API CUresult CUDAAPI cuStreamWriteValue32(CUstream stream, CUdeviceptr addr, cuuint32_t value, unsigned int flags);
+EXTMEM_API CUresult CUDAAPI cuStreamWriteValue64(CUstream stream, CUdeviceptr addr, cuuint64_t value, unsigned int flags);
+/* count operations in order, as one piece of stream work; every operation is checked first.
+ * BARRIER (flags SYS or GPU; cuStreamBatchMemOp_v2 only) is a full memory fence.
+ * A count of 0 does nothing and succeeds, as on the driver.
+ *   CUDA_ERROR_INVALID_VALUE   count above 255 (CUDA: "less than 256"); paramArray NULL (the
+ *                              driver crashes); flags not 0; an unknown operation; an operation's
+ *                              checks as above
+ *   CUDA_ERROR_NOT_SUPPORTED   FLUSH_REMOTE_WRITES, as the wait's FLUSH flag */
+EXTMEM_API CUresult CUDAAPI cuStreamBatchMemOp(CUstream stream, unsigned int count, CUstreamBatchMemOpParams *paramArray,
+                                               unsigned int flags);
 
 /* ---- Events ---- */
 /* CU_EVENT_INTERPROCESS requires CU_EVENT_DISABLE_TIMING (CUDA_ERROR_INVALID_VALUE otherwise). */

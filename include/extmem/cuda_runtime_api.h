@@ -71,6 +71,10 @@
 #define cudaMemcpyToSymbolAsync cudaMemcpyToSymbolAsync_ptsz
 #define cudaMemcpyFromSymbolAsync cudaMemcpyFromSymbolAsync_ptsz
 #define cudaMemPrefetchAsync cudaMemPrefetchAsync_ptsz
+#define cudaStreamAttachMemAsync cudaStreamAttachMemAsync_ptsz
+#define cudaMemPrefetchBatchAsync cudaMemPrefetchBatchAsync_ptsz
+#define cudaMemDiscardBatchAsync cudaMemDiscardBatchAsync_ptsz
+#define cudaMemDiscardAndPrefetchBatchAsync cudaMemDiscardAndPrefetchBatchAsync_ptsz
 #define cudaMallocAsync     cudaMallocAsync_ptsz
 #define cudaMemcpy2D        cudaMemcpy2D_ptds
 #define cudaMemcpy2DAsync   cudaMemcpy2DAsync_ptsz
@@ -675,8 +679,10 @@ EXTMEM_API cudaError_t CUDARTAPI cudaDeviceFlushGPUDirectRDMAWrites(enum cudaFlu
                                                                     enum cudaFlushGPUDirectRDMAWritesScope scope);
 
 /* ---- Managed memory ---------------------------------------------------------------------
- * All device memory is host memory: managed memory is device memory the host may touch,
- * which every allocation already is. Prefetches and advice are checked and have no effect. */
+ * All device memory is host memory: managed memory is device memory the host may touch
+ * (cuMemAllocManaged), which remembers what it was advised and where it was prefetched, for
+ * cudaMemRangeGetAttribute(s); nothing moves. Each call is the driver's (extmem/cuda.h says
+ * which codes and when), in the runtime's codes. */
 
 /* Returns:
  *   cudaErrorInvalidValue      devPtr is NULL; flags is not cudaMemAttachGlobal or
@@ -702,6 +708,44 @@ EXTMEM_API cudaError_t CUDARTAPI cudaMemPrefetchAsync(const void *devPtr, size_t
  *                           the advice needs one (read-mostly takes none) */
 EXTMEM_API cudaError_t CUDARTAPI cudaMemAdvise(const void *devPtr, size_t count, enum cudaMemoryAdvise advice,
                                                struct cudaMemLocation location);
+/* As cuMemRangeGetAttribute(s): data answers what the range's pages were told.
+ *   cudaErrorInvalidValue   data NULL; dataSize wrong for the attribute; an unknown attribute;
+ *                           count 0; the range not inside one cudaMallocManaged allocation */
+EXTMEM_API cudaError_t CUDARTAPI cudaMemRangeGetAttribute(void *data, size_t dataSize,
+                                                          enum cudaMemRangeAttribute attribute, const void *devPtr,
+                                                          size_t count);
+EXTMEM_API cudaError_t CUDARTAPI cudaMemRangeGetAttributes(void **data, size_t *dataSizes,
+                                                           enum cudaMemRangeAttribute *attributes,
+                                                           size_t numAttributes, const void *devPtr, size_t count);
+/* As cuStreamAttachMemAsync: cudaErrorInvalidValue for memory that is not managed (cudaMalloc
+ * memory too, as NVIDIA's runtime answers), a length that is neither 0 nor the allocation's
+ * size, unknown flags, cudaMemAttachSingle on the legacy stream. */
+EXTMEM_API cudaError_t CUDARTAPI cudaStreamAttachMemAsync(cudaStream_t stream, void *devPtr,
+                                                          size_t length EXTMEM_RT_DEFAULT(0),
+                                                          unsigned int flags EXTMEM_RT_DEFAULT(cudaMemAttachSingle));
+/* As cuMemPrefetchBatchAsync, cuMemDiscardBatchAsync and cuMemDiscardAndPrefetchBatchAsync
+ * (CUDA 12.8): a discard keeps the bytes (CUDA makes them undefined). */
+EXTMEM_API cudaError_t CUDARTAPI cudaMemPrefetchBatchAsync(void **dptrs, size_t *sizes, size_t count,
+                                                           struct cudaMemLocation *prefetchLocs,
+                                                           size_t *prefetchLocIdxs, size_t numPrefetchLocs,
+                                                           unsigned long long flags, cudaStream_t stream);
+EXTMEM_API cudaError_t CUDARTAPI cudaMemDiscardBatchAsync(void **dptrs, size_t *sizes, size_t count,
+                                                          unsigned long long flags, cudaStream_t stream);
+EXTMEM_API cudaError_t CUDARTAPI cudaMemDiscardAndPrefetchBatchAsync(void **dptrs, size_t *sizes, size_t count,
+                                                                     struct cudaMemLocation *prefetchLocs,
+                                                                     size_t *prefetchLocIdxs, size_t numPrefetchLocs,
+                                                                     unsigned long long flags, cudaStream_t stream);
+
+/* ---- The driver's log (CUDA 12.9): the cuLogs* calls, in the runtime's codes ---- */
+typedef void (CUDART_CB *cudaLogsCallback_t)(void *data, cudaLogLevel logLevel, char *message, size_t length);
+EXTMEM_API cudaError_t CUDARTAPI cudaLogsRegisterCallback(cudaLogsCallback_t callbackFunc, void *userData,
+                                                          cudaLogsCallbackHandle *callback_out);
+EXTMEM_API cudaError_t CUDARTAPI cudaLogsUnregisterCallback(cudaLogsCallbackHandle callback);
+EXTMEM_API cudaError_t CUDARTAPI cudaLogsCurrent(cudaLogIterator *iterator_out, unsigned int flags);
+EXTMEM_API cudaError_t CUDARTAPI cudaLogsDumpToFile(cudaLogIterator *iterator, const char *pathToFile,
+                                                    unsigned int flags);
+EXTMEM_API cudaError_t CUDARTAPI cudaLogsDumpToMemory(cudaLogIterator *iterator, char *buffer, size_t *size,
+                                                      unsigned int flags);
 
 /* ---- Stream-ordered allocation and memory pools (docs/memory-pools.md) ------------------
  * Over the driver's pools (cuMemAllocAsync, cuMemPool*): an allocation is usable at once; a
@@ -971,6 +1015,20 @@ EXTMEM_API cudaError_t CUDARTAPI cudaStreamCopyAttributes_ptsz(cudaStream_t dst,
 EXTMEM_API cudaError_t CUDARTAPI cudaStreamIsCapturing_ptsz(cudaStream_t stream,
                                                             enum cudaStreamCaptureStatus *pCaptureStatus);
 EXTMEM_API cudaError_t CUDARTAPI cudaMallocAsync_ptsz(void **devPtr, size_t size, cudaStream_t stream);
+EXTMEM_API cudaError_t CUDARTAPI cudaStreamAttachMemAsync_ptsz(cudaStream_t stream, void *devPtr, size_t length,
+                                                               unsigned int flags);
+EXTMEM_API cudaError_t CUDARTAPI cudaMemPrefetchBatchAsync_ptsz(void **dptrs, size_t *sizes, size_t count,
+                                                                struct cudaMemLocation *prefetchLocs,
+                                                                size_t *prefetchLocIdxs, size_t numPrefetchLocs,
+                                                                unsigned long long flags, cudaStream_t stream);
+EXTMEM_API cudaError_t CUDARTAPI cudaMemDiscardBatchAsync_ptsz(void **dptrs, size_t *sizes, size_t count,
+                                                               unsigned long long flags, cudaStream_t stream);
+EXTMEM_API cudaError_t CUDARTAPI cudaMemDiscardAndPrefetchBatchAsync_ptsz(void **dptrs, size_t *sizes, size_t count,
+                                                                          struct cudaMemLocation *prefetchLocs,
+                                                                          size_t *prefetchLocIdxs,
+                                                                          size_t numPrefetchLocs,
+                                                                          unsigned long long flags,
+                                                                          cudaStream_t stream);
 EXTMEM_API cudaError_t CUDARTAPI cudaFreeAsync_ptsz(void *devPtr, cudaStream_t stream);
 EXTMEM_API cudaError_t CUDARTAPI cudaMallocFromPoolAsync_ptsz(void **ptr, size_t size, cudaMemPool_t memPool,
                                                               cudaStream_t stream);

@@ -952,6 +952,24 @@ struct cudaMemcpy3DBatchOp {
     enum cudaMemcpySrcAccessOrder srcAccessOrder;
     unsigned int flags;
 };
+enum cudaMemRangeAttribute {
+    cudaMemRangeAttributeReadMostly               = 1,
+    cudaMemRangeAttributePreferredLocation        = 2,
+    cudaMemRangeAttributeAccessedBy               = 3,
+    cudaMemRangeAttributeLastPrefetchLocation     = 4,
+    cudaMemRangeAttributePreferredLocationType    = 5,
+    cudaMemRangeAttributePreferredLocationId      = 6,
+    cudaMemRangeAttributeLastPrefetchLocationType = 7,
+    cudaMemRangeAttributeLastPrefetchLocationId   = 8
+};
+
+/* ---- The driver's log (cudaLogs*, CUDA 12.9) ------------------------------------------- */
+typedef enum CUDAlogLevel_enum {
+    cudaLogLevelError   = 0,
+    cudaLogLevelWarning = 1
+} cudaLogLevel;
+typedef struct CUlogsCallbackEntry_st *cudaLogsCallbackHandle;
+typedef unsigned int cudaLogIterator;
 
 /* ---- Memory pools ---------------------------------------------------------------------- */
 typedef struct CUmemPoolHandle_st *cudaMemPool_t;

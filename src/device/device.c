@@ -199,12 +199,26 @@ static int attribute_value(CUdevice_attribute a)
     case CU_DEVICE_ATTRIBUTE_LOCAL_L1_CACHE_SUPPORTED: return 1;
     case CU_DEVICE_ATTRIBUTE_HOST_NATIVE_ATOMIC_SUPPORTED: return 1;
     case CU_DEVICE_ATTRIBUTE_SINGLE_TO_DOUBLE_PRECISION_PERF_RATIO: return 1;
-    case CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS: return 1; /* kernels are host code */
+    /* Kernels refuse addresses outside extmem's memory (mem_kernel_extent: an access there is
+     * CUDA_ERROR_ILLEGAL_ADDRESS), so pageable memory is out of their reach, as on the H100. */
+    case CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS: return 0;
+    case CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS_USES_HOST_PAGE_TABLES: return 0;
     case CU_DEVICE_ATTRIBUTE_COMPUTE_PREEMPTION_SUPPORTED: return 1;
-    case CU_DEVICE_ATTRIBUTE_CAN_USE_HOST_POINTER_FOR_REGISTERED_MEM: return 1;
-    case CU_DEVICE_ATTRIBUTE_HOST_REGISTER_SUPPORTED: return 1; /* cuMemHostRegister (host_register.c) */
+    case CU_DEVICE_ATTRIBUTE_CAN_USE_HOST_POINTER_FOR_REGISTERED_MEM: return 1; /* one address space */
+    /* Managed memory is device memory every processor reads in place (src/memory/managed.c):
+     * the host and kernels may touch it at the same time, and the host without faults. */
+    case CU_DEVICE_ATTRIBUTE_MANAGED_MEMORY: return 1;
+    case CU_DEVICE_ATTRIBUTE_CONCURRENT_MANAGED_ACCESS: return 1;
+    case CU_DEVICE_ATTRIBUTE_DIRECT_MANAGED_MEM_ACCESS_FROM_HOST: return 1;
+    /* cuMemHostRegister, READ_ONLY included: a registered range is its own device address. */
+    case CU_DEVICE_ATTRIBUTE_HOST_REGISTER_SUPPORTED: return 1;
     case CU_DEVICE_ATTRIBUTE_READ_ONLY_HOST_REGISTER_SUPPORTED: return 1;
-    case CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS_USES_HOST_PAGE_TABLES: return 1;
+    /* Stream memory operations (src/memory/memop.c): the _v2 forms. The forms before CUDA 11.7
+     * (the _V1 attributes, 92-94) are NOT_SUPPORTED, as on the H100, which answers 0 for them. */
+    case CU_DEVICE_ATTRIBUTE_CAN_USE_64_BIT_STREAM_MEM_OPS: return 1;
+    case CU_DEVICE_ATTRIBUTE_CAN_USE_STREAM_WAIT_VALUE_NOR: return 1;
+    /* Timeline semaphores import (TIMELINE_SEMAPHORE_FD, src/interop/external_semaphore.c). */
+    case CU_DEVICE_ATTRIBUTE_TIMELINE_SEMAPHORE_INTEROP_SUPPORTED: return 1;
     case CU_DEVICE_ATTRIBUTE_MAX_BLOCKS_PER_MULTIPROCESSOR: return DEVICE_BLOCKS_PER_SM;
     case CU_DEVICE_ATTRIBUTE_UNIFIED_FUNCTION_POINTERS: return 1;
     case CU_DEVICE_ATTRIBUTE_NUMA_ID: return -1;
@@ -227,9 +241,9 @@ static int attribute_value(CUdevice_attribute a)
     case CU_DEVICE_ATTRIBUTE_HOST_ALLOC_DMA_BUF_SUPPORTED: return os_dmabuf_supported(NULL);
     default:
         /* Everything the software device does not have: shared and constant memory,
-         * registers, textures and surfaces, PCI identity, ECC, managed memory, stream memory
-         * operations, cooperative and cluster launch, RDMA, compression,
-         * MPS, CIG, decompression, and the interop capabilities later issues add. */
+         * registers, textures and surfaces, PCI identity, ECC, remote-write flushes,
+         * cooperative and cluster launch, RDMA, compression, MPS, CIG, decompression, and the
+         * interop capabilities later issues add. */
         return 0;
     }
 }

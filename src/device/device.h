@@ -258,6 +258,11 @@ void device_reap_workers(void);
  * unloaded (src/posix: a destructor; Windows joins nothing under the loader lock). */
 void device_unload(void);
 
+/* ---- The driver's log (logs.c): cuLogs* ----
+ * Keeps text (a failure's reason, a warning) in the bounded log the dump calls read and hands
+ * it to the registered callbacks. level: CU_LOG_LEVEL_ERROR or CU_LOG_LEVEL_WARNING. */
+void logs_record(int level, const char *text);
+
 /* ---- Running kernels: cancellation and the watchdog (kernel_cancel.c; docs/kernels.md) ---- */
 /* A call that waits for the device to tear something down: while it waits, kernels that run
  * past its deadline are cancelled (CUDA_ERROR_LAUNCH_TIMEOUT, sticky for their contexts). */

@@ -53,6 +53,14 @@ CUresult extmem__fail(CUresult code, const char *file, int line, const char *fmt
     vsnprintf(detail, sizeof(detail), fmt, ap);
     va_end(ap);
     detail_code = code;
+    /* NOT_READY is an answer (a query's "not yet"), not a failure: polling loops would fill the
+     * log with it. */
+    if (code != CUDA_ERROR_NOT_READY) {
+        const char *name = result_name(code);
+        char entry[sizeof(detail) + 64];
+        snprintf(entry, sizeof entry, "%s [%s]", detail, name ? name : "?"); /* as EXTMEM_LOG shows it */
+        logs_record(CU_LOG_LEVEL_ERROR, entry);
+    }
     if (log_level() >= LOG_ERROR) {
         const char *name = result_name(code);
         fprintf(stderr, "extmem: error: %s [%s] (%s:%d)\n", detail, name ? name : "?", file, line);
@@ -103,10 +111,14 @@ void log_info(const char *fmt, ...)
 
 void log_warn(const char *fmt, ...)
 {
+    char buf[512];
     va_list ap;
     va_start(ap, fmt);
-    log_at(LOG_WARN, "warning", fmt, ap);
+    vsnprintf(buf, sizeof(buf), fmt, ap);
     va_end(ap);
+    logs_record(CU_LOG_LEVEL_WARNING, buf);
+    if (log_level() >= LOG_WARN)
+        fprintf(stderr, "extmem: warning: %s\n", buf);
 }
 
 const char *extmem_error_detail(void) { return detail; }

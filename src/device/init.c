@@ -86,11 +86,3 @@ static CUresult profiler(const char *fn, const char *verb)
 CUresult CUDAAPI cuProfilerStart(void) { return profiler("cuProfilerStart", "start"); }
 CUresult CUDAAPI cuProfilerStop(void) { return profiler("cuProfilerStop", "stop"); }
 
-CUresult CUDAAPI cuProfilerInitialize(const char *configFile, const char *outputFile, CUoutput_mode outputMode)
-{
-    (void)configFile, (void)outputFile, (void)outputMode;
-    REQUIRE_INIT("cuProfilerInitialize");
-    /* Deprecated, and documented to answer NOT_SUPPORTED. */
-    return fail(CUDA_ERROR_NOT_SUPPORTED, "cuProfilerInitialize: the command-line profiler it configured is gone "
-                "(deprecated), and no profiler attaches to the software device");
-}

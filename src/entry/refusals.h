@@ -27,4 +27,6 @@ REFUSAL(DECOMPRESSION, CUDA_ERROR_NOT_SUPPORTED, "the hardware decompression eng
 REFUSAL(NOTIFICATIONS, CUDA_ERROR_NOT_SUPPORTED, "asynchronous device notifications (video memory budget changes) are not available on the software device")
 REFUSAL(DEBUGGER, CUDA_ERROR_NOT_SUPPORTED, "the CUDA debugger's interface does not attach to the software device")
 REFUSAL(V1_32BIT, CUDA_ERROR_NOT_SUPPORTED, "this is the CUDA 3.1 form with 32-bit device pointers and sizes, which the software device's 64-bit addresses cannot fit; programs built with CUDA 3.2 or later call the _v2 form")
+REFUSAL(STREAM_MEMOP_V1, CUDA_ERROR_NOT_SUPPORTED, "the form of stream memory operations before CUDA 11.7 needs CU_DEVICE_ATTRIBUTE_CAN_USE_STREAM_MEM_OPS_V1, which is 0, as on the H100: call the _v2 form, which cuda.h names by default")
+REFUSAL(PROFILER_CONFIG, CUDA_ERROR_NOT_SUPPORTED, "the command-line profiler it configured is gone (deprecated), and no profiler attaches to the software device; cuProfilerStart and cuProfilerStop work")
 REFUSAL(NOT_YET, CUDA_ERROR_NOT_SUPPORTED, "not implemented yet on the software device")

@@ -97,5 +97,30 @@ EXTMEM_API CUresult CUDAAPI cuMemcpyBatchAsync_ptsz(CUdeviceptr *dsts, CUdevicep
                                                     size_t *failIdx, CUstream hStream);
 EXTMEM_API CUresult CUDAAPI cuMemcpy3DBatchAsync_ptsz(size_t numOps, CUDA_MEMCPY3D_BATCH_OP *opList, size_t *failIdx,
                                                       unsigned long long flags, CUstream hStream);
+/* Managed memory and stream memory operations (src/memory/managed.c, src/memory/memop.c). */
+EXTMEM_API CUresult CUDAAPI cuMemPrefetchAsync_v2_ptsz(CUdeviceptr devPtr, size_t count, CUmemLocation location,
+                                                       unsigned int flags, CUstream hStream);
+EXTMEM_API CUresult CUDAAPI cuMemPrefetchBatchAsync_ptsz(CUdeviceptr *dptrs, size_t *sizes, size_t count,
+                                                         CUmemLocation *prefetchLocs, size_t *prefetchLocIdxs,
+                                                         size_t numPrefetchLocs, unsigned long long flags,
+                                                         CUstream hStream);
+EXTMEM_API CUresult CUDAAPI cuMemDiscardBatchAsync_ptsz(CUdeviceptr *dptrs, size_t *sizes, size_t count,
+                                                        unsigned long long flags, CUstream hStream);
+EXTMEM_API CUresult CUDAAPI cuMemDiscardAndPrefetchBatchAsync_ptsz(CUdeviceptr *dptrs, size_t *sizes, size_t count,
+                                                                   CUmemLocation *prefetchLocs,
+                                                                   size_t *prefetchLocIdxs, size_t numPrefetchLocs,
+                                                                   unsigned long long flags, CUstream hStream);
+EXTMEM_API CUresult CUDAAPI cuStreamAttachMemAsync_ptsz(CUstream hStream, CUdeviceptr dptr, size_t length,
+                                                        unsigned int flags);
+EXTMEM_API CUresult CUDAAPI cuStreamWaitValue32_v2_ptsz(CUstream stream, CUdeviceptr addr, cuuint32_t value,
+                                                        unsigned int flags);
+EXTMEM_API CUresult CUDAAPI cuStreamWaitValue64_v2_ptsz(CUstream stream, CUdeviceptr addr, cuuint64_t value,
+                                                        unsigned int flags);
+EXTMEM_API CUresult CUDAAPI cuStreamWriteValue32_v2_ptsz(CUstream stream, CUdeviceptr addr, cuuint32_t value,
+                                                         unsigned int flags);
+EXTMEM_API CUresult CUDAAPI cuStreamWriteValue64_v2_ptsz(CUstream stream, CUdeviceptr addr, cuuint64_t value,
+                                                         unsigned int flags);
+EXTMEM_API CUresult CUDAAPI cuStreamBatchMemOp_v2_ptsz(CUstream stream, unsigned int count,
+                                                       CUstreamBatchMemOpParams *paramArray, unsigned int flags);
 
 #endif

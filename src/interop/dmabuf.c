@@ -98,6 +98,9 @@ static CUresult resolve(uintptr_t addr, size_t size, struct pieces *out)
                     "%s: 0x%llx is not memory from cuMemAlloc, from cuMemAddressReserve + cuMemMap, or from "
                     "cuMemAllocHost/cuMemHostAlloc (or it was freed)", fn, (unsigned long long)addr);
     }
+    if (r->managed) /* as NVIDIA's driver answers (docs/probes/managed/probe2.out) */
+        return fail(CUDA_ERROR_INVALID_VALUE, "%s: 0x%llx is managed memory (cuMemAllocManaged), which is not exported "
+                    "as a dma-buf, as on the driver", fn, (unsigned long long)addr);
     if (r->kind == RANGE_HOST) {
         /* The specification: host allocations only where the host-allocation attribute is 1.
          * Where it is 0 the driver answers INVALID_VALUE (the H100 in docs/probes). */

@@ -178,9 +178,11 @@ CUresult CUDAAPI cuIpcGetMemHandle(CUipcMemHandle *pHandle, CUdeviceptr dptr)
     /* Any address inside an allocation names the whole allocation, as on the driver. */
     amap_lock_read();
     struct range *range = amap_find(&amap_memory, (uintptr_t)dptr);
-    bool ok = range && range->kind == RANGE_DEVICE && !range->pool && (uintptr_t)dptr - range->base < range->size;
+    bool ok = range && range->kind == RANGE_DEVICE && !range->pool && !range->managed &&
+              (uintptr_t)dptr - range->base < range->size;
     range_kind kind = range ? range->kind : RANGE_DEVICE;
-    bool pooled = range && range->pool; /* a pool's memory: shared through cuMemPoolExportPointer */
+    bool pooled = range && range->pool;       /* a pool's memory: shared through cuMemPoolExportPointer */
+    bool managed = range && range->managed; /* refused, as NVIDIA's driver refuses it */
     /* The object's identity is read while the allocation is registered: a free closes the
      * descriptor only after taking the allocation out of the map, which waits for this read
      * lock, so the descriptor cannot be closed (or name another object) under the read. */
@@ -190,8 +192,10 @@ CUresult CUDAAPI cuIpcGetMemHandle(CUipcMemHandle *pHandle, CUdeviceptr dptr)
     amap_unlock();
     if (!ok)
         return fail(CUDA_ERROR_INVALID_VALUE, "%s: 0x%llx is not in a cuMemAlloc allocation%s", fn,
-                    (unsigned long long)dptr, range && (kind != RANGE_DEVICE || pooled) ? " (only cuMemAlloc memory is shareable "
-                                                                                "this way)" : "");
+                    (unsigned long long)dptr,
+                    managed ? " (it is managed memory, which the driver does not share this way)"
+                    : range && (kind != RANGE_DEVICE || pooled) ? " (only cuMemAlloc memory is shareable this way)"
+                                                                : "");
     if (r)
         return r;
     memcpy(pHandle, &h, sizeof(h));

@@ -92,16 +92,20 @@ CUresult mem_range_init(const char *fn, struct range *r, size_t size, range_kind
  * the range belongs to whoever frees it (another thread, with a stale pointer, may free it at
  * once), so nothing reads it afterwards. */
 static CUresult range_create(const char *fn, struct ctx *ctx, size_t size, range_kind kind, unsigned int flags,
-                             uintptr_t *base)
+                             struct managed *managed, uintptr_t *base)
 {
     struct range *r = calloc(1, sizeof(*r));
-    if (!r)
+    if (!r) {
+        managed_free(managed);
         return fail(CUDA_ERROR_OUT_OF_MEMORY, "%s: out of host memory for the allocation record", fn);
+    }
     CUresult res = mem_range_init(fn, r, size, kind, flags);
     if (res) {
+        managed_free(managed);
         free(r);
         return res;
     }
+    r->managed = managed;
     *base = r->base;
     mem_register(ctx, r);
     return CUDA_SUCCESS;
@@ -148,6 +152,8 @@ void mem_free_range(struct range *r)
         os_memory_unmap((void *)r->unmap_base, r->unmap_len);
     if (r->release)
         r->release(r->owner);
+    managed_free(r->managed);
+    r->managed = NULL;
     if (r->free) {
         r->free(r); /* an opened IPC range */
         return;
@@ -312,6 +318,11 @@ bool mem_kernel_extent(uintptr_t addr, size_t size, bool write, uintptr_t *lo, u
     return ok;
 }
 
+CUresult mem_alloc_device(const char *fn, struct ctx *ctx, size_t size, struct managed *m, uintptr_t *base)
+{
+    return range_create(fn, ctx, size, RANGE_DEVICE, 0, m, base);
+}
+
 /* Failed allocations leave 0 in the out-parameter, as the driver does. */
 CUresult CUDAAPI cuMemAlloc(CUdeviceptr *dptr, size_t bytesize)
 {
@@ -326,7 +337,7 @@ CUresult CUDAAPI cuMemAlloc(CUdeviceptr *dptr, size_t bytesize)
         r = fail(CUDA_ERROR_INVALID_VALUE, "cuMemAlloc: dptr is NULL");
     else if (bytesize == 0)
         r = fail(CUDA_ERROR_INVALID_VALUE, "cuMemAlloc: bytesize is 0: an allocation has at least one byte");
-    else if ((r = range_create("cuMemAlloc", ctx, bytesize, RANGE_DEVICE, 0, &base)) == CUDA_SUCCESS)
+    else if ((r = range_create("cuMemAlloc", ctx, bytesize, RANGE_DEVICE, 0, NULL, &base)) == CUDA_SUCCESS)
         *dptr = (CUdeviceptr)base;
     ctx_release(ctx);
     return r;
@@ -445,7 +456,7 @@ static CUresult host_alloc(const char *fn, void **pp, size_t bytesize, unsigned 
         r = fail(CUDA_ERROR_INVALID_VALUE, "%s: Flags 0x%x has bits other than CU_MEMHOSTALLOC_*", fn, Flags);
     else if (bytesize == 0)
         r = CUDA_SUCCESS;
-    else if ((r = range_create(fn, ctx, bytesize, RANGE_HOST, Flags | CU_MEMHOSTALLOC_DEVICEMAP, &base)) ==
+    else if ((r = range_create(fn, ctx, bytesize, RANGE_HOST, Flags | CU_MEMHOSTALLOC_DEVICEMAP, NULL, &base)) ==
              CUDA_SUCCESS)
         *pp = (void *)base;
     ctx_release(ctx);

@@ -34,6 +34,9 @@ struct range {
      * unregisters it, and whether the device may only read the pages (READ_ONLY). */
     uintptr_t user_base;
     bool read_only;
+    /* cuMemAllocManaged memory (a RANGE_DEVICE range): what it was advised (managed.c); NULL
+     * for other memory. Read and changed with the maps locked for reading, under its lock. */
+    struct managed *managed;
     uint64_t buffer_id;
     uint8_t nonce[16]; /* device memory: part of its memfd's name, proves IPC handles genuine */
     struct ctx *ctx;  /* owning context (not a reference: the context frees its ranges) */
@@ -112,6 +115,12 @@ CUresult mem_range_init(const char *fn, struct range *r, size_t size, range_kind
 CUresult mem_not_an_allocation(const char *fn, const char *what, uintptr_t addr, range_kind kind);
 /* Frees a range the caller has unpublished; it does not touch r->ctx, which may be gone. */
 void mem_free_range(struct range *r);
+/* Frees a managed allocation's record (managed.c); with the range unpublished. */
+void managed_free(struct managed *m);
+/* Creates one allocation of ctx of `size` bytes (cuMemAlloc's memory, RANGE_DEVICE), with m
+ * (NULL: none) as its managed record, which the range owns from then on, freed or not. */
+CUresult mem_alloc_device(const char *fn, struct ctx *ctx, size_t size, struct managed *m, uintptr_t *base);
+
 /* The memory object a VMM mapping (RANGE_MAPPING) maps, from the object's offset 0 (cuMemMap
  * maps an allocation from its start). With the maps locked. */
 os_handle mem_mapping_object(const struct range *r);

@@ -17,6 +17,7 @@ struct pointer_info {
     uintptr_t range_base;            /* the range the driver reports: for VMM, the reservation */
     size_t range_size;
     uint64_t pool;                   /* pool memory: its pool's handle */
+    bool managed;                    /* cuMemAllocManaged memory */
 };
 
 static struct pointer_info lookup(CUdeviceptr ptr)
@@ -35,6 +36,7 @@ static struct pointer_info lookup(CUdeviceptr ptr)
         info.range_base = r->base;
         info.range_size = r->size;
         info.pool = r->pool;
+        info.managed = r->managed != NULL;
         if (r->kind == RANGE_MAPPING) {
             const struct mapping *m = (const struct mapping *)r;
             info.handle_types = (unsigned long long)m->alloc->prop.requestedHandleTypes;
@@ -96,9 +98,11 @@ static void write_value(void *data, CUpointer_attribute a, CUdeviceptr ptr, cons
     case CU_POINTER_ATTRIBUTE_HOST_POINTER: PUT(void *, (uintptr_t)ptr); break;
     case CU_POINTER_ATTRIBUTE_SYNC_MEMOPS: PUT(int, 0); break;
     case CU_POINTER_ATTRIBUTE_BUFFER_ID: PUT(unsigned long long, in->buffer_id); break;
-    case CU_POINTER_ATTRIBUTE_IS_MANAGED: PUT(unsigned int, 0); break;
+    case CU_POINTER_ATTRIBUTE_IS_MANAGED: PUT(unsigned int, in->managed); break;
     case CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL: PUT(int, 0); break;
-    case CU_POINTER_ATTRIBUTE_IS_LEGACY_CUDA_IPC_CAPABLE: PUT(int, in->kind == RANGE_DEVICE && !in->pool); break;
+    case CU_POINTER_ATTRIBUTE_IS_LEGACY_CUDA_IPC_CAPABLE:
+        PUT(int, in->kind == RANGE_DEVICE && !in->pool && !in->managed);
+        break;
     case CU_POINTER_ATTRIBUTE_RANGE_START_ADDR: PUT(CUdeviceptr, in->range_base); break;
     case CU_POINTER_ATTRIBUTE_RANGE_SIZE: PUT(size_t, in->range_size); break;
     case CU_POINTER_ATTRIBUTE_MAPPED: PUT(int, 1); break;
@@ -143,8 +147,9 @@ CUresult CUDAAPI cuPointerGetAttribute(void *data, CUpointer_attribute attribute
                     (unsigned long long)ptr);
     }
     /* The driver answers no host pointer for cuMemAlloc memory, although on the software
-     * device the host could use the same address: code must not rely on that. */
-    if (attribute == CU_POINTER_ATTRIBUTE_HOST_POINTER && !is_host(info.kind))
+     * device the host could use the same address: code must not rely on that. Managed memory
+     * is the host's too, so it has one. */
+    if (attribute == CU_POINTER_ATTRIBUTE_HOST_POINTER && !is_host(info.kind) && !info.managed)
         return fail(CUDA_ERROR_INVALID_VALUE, "%s: 0x%llx is device memory, which has no host pointer", fn,
                     (unsigned long long)ptr);
     write_value(data, attribute, ptr, &info);
@@ -172,7 +177,7 @@ CUresult CUDAAPI cuPointerGetAttributes(unsigned int numAttributes, CUpointer_at
     struct pointer_info info = lookup(ptr);
     for (unsigned int i = 0; i < numAttributes; ++i) {
         CUpointer_attribute a = attributes[i];
-        if (info.known && !(a == CU_POINTER_ATTRIBUTE_HOST_POINTER && !is_host(info.kind)))
+        if (info.known && !(a == CU_POINTER_ATTRIBUTE_HOST_POINTER && !is_host(info.kind) && !info.managed))
             write_value(data[i], a, ptr, &info);
         else if (info.known || (a != CU_POINTER_ATTRIBUTE_RANGE_START_ADDR && a != CU_POINTER_ATTRIBUTE_RANGE_SIZE))
             memset(data[i], 0, value_size(a));

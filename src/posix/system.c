@@ -19,6 +19,13 @@ uint64_t os_time_ns(void)
     return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
+uint64_t os_wall_time_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
 unsigned int os_cpu_count(void)
 {
     long n = sysconf(_SC_NPROCESSORS_ONLN);

@@ -1,10 +1,10 @@
 /*
  * src/runtime/managed.c: managed memory, prefetches and advice.
  *
- * On the software device all device memory is host memory at one address for both sides:
- * memory from cuMemAlloc is already what cudaMallocManaged promises (reachable from host and
- * device, freed by cudaFree). Prefetches move nothing and advice changes nothing; both are
- * checked as NVIDIA's runtime checks them, so that a program's mistakes show here too.
+ * On the software device all device memory is host memory at one address for both sides, so
+ * cudaMallocManaged is cuMemAllocManaged: device memory that remembers what it was advised and
+ * where it was prefetched (src/memory/managed.c), which cudaMemRangeGetAttribute(s) read back.
+ * Nothing moves. Every call here is the driver's, its codes turned into the runtime's.
  *
  * CUDA 13 changed cudaMemPrefetchAsync and cudaMemAdvise to take a cudaMemLocation where CUDA
  * 12 took a device ordinal (cudaCpuDeviceId for the host). libcudart.so.12 is built with
@@ -40,89 +40,39 @@ cudaError_t CUDARTAPI cudaMallocManaged(void **devPtr, size_t size, unsigned int
     if (err != cudaSuccess)
         return err;
     CUdeviceptr dptr = 0;
-    CUresult r = cuMemAlloc(&dptr, size);
+    CUresult r = cuMemAllocManaged(&dptr, size, flags);
     if (r != CUDA_SUCCESS)
         return rt_cu(r);
     *devPtr = (void *)(uintptr_t)dptr;
     return cudaSuccess;
 }
 
-/* The range must lie in one allocation the driver knows. */
-static cudaError_t check_range(const char *fn, const void *devPtr, size_t count)
-{
-    if (devPtr == NULL)
-        return rt_fail(cudaErrorInvalidValue, "%s: devPtr is NULL", fn);
-    if (count == 0)
-        return rt_fail(cudaErrorInvalidValue, "%s: count is 0", fn);
-    cudaError_t err = rt_context();
-    if (err != cudaSuccess)
-        return err;
-    CUdeviceptr base = 0;
-    size_t size = 0;
-    CUdeviceptr p = rt_dptr(devPtr);
-    if (cuMemGetAddressRange(&base, &size, p) != CUDA_SUCCESS)
-        return rt_fail(cudaErrorInvalidValue, "%s: %p is not in memory the device knows (cudaMallocManaged, cudaMalloc)",
-                       fn, devPtr);
-    if (count > size - (size_t)(p - base))
-        return rt_fail(cudaErrorInvalidValue, "%s: %zu bytes from %p run past the end of its allocation", fn, count,
-                       devPtr);
-    return cudaSuccess;
-}
+/* The runtime's locations are the driver's, member for member. */
+_Static_assert(sizeof(struct cudaMemLocation) == sizeof(CUmemLocation), "cudaMemLocation is CUmemLocation");
+_Static_assert(sizeof(void *) == sizeof(CUdeviceptr), "a device pointer array is a CUdeviceptr array");
 
-/* A device location must be device 0; the host is always valid. A missing device is
- * cudaErrorInvalidDevice for a prefetch and cudaErrorInvalidValue for advice, as NVIDIA's
- * runtime answers (H100, CUDA 13.0). */
-static cudaError_t check_location(const char *fn, enum cudaMemLocationType type, int id, cudaError_t no_device)
+static CUmemLocation cu_location(enum cudaMemLocationType type, int id)
 {
-    switch (type) {
-    case cudaMemLocationTypeDevice:
-        if (id != 0)
-            return rt_fail(no_device, "%s: device %d does not exist: the software device is 0", fn, id);
-        return cudaSuccess;
-    case cudaMemLocationTypeHost:
-    case cudaMemLocationTypeHostNuma:
-    case cudaMemLocationTypeHostNumaCurrent:
-        return cudaSuccess;
-    default:
-        return rt_fail(cudaErrorInvalidValue, "%s: location type %d is not a device or the host", fn, (int)type);
-    }
-}
-
-static cudaError_t check_stream(cudaStream_t stream)
-{
-    unsigned int flags;
-    return rt_cu(cuStreamGetFlags(stream, &flags));
+    CUmemLocation loc = {(CUmemLocationType)type, id};
+    return loc;
 }
 
 static cudaError_t prefetch(const void *devPtr, size_t count, enum cudaMemLocationType type, int id,
                             unsigned int flags, cudaStream_t stream)
 {
-    const char *fn = "cudaMemPrefetchAsync";
-    cudaError_t err = check_range(fn, devPtr, count);
+    cudaError_t err = rt_context();
     if (err != cudaSuccess)
         return err;
-    if (flags != 0)
-        return rt_fail(cudaErrorInvalidValue, "%s: flags 0x%x is not 0", fn, flags);
-    err = check_location(fn, type, id, cudaErrorInvalidDevice);
-    if (err != cudaSuccess)
-        return err;
-    /* Nothing moves: the memory is where both sides read it. */
-    return check_stream(stream);
+    return rt_cu(cuMemPrefetchAsync_v2(rt_dptr(devPtr), count, cu_location(type, id), flags, (CUstream)stream));
 }
 
 static cudaError_t advise(const void *devPtr, size_t count, enum cudaMemoryAdvise advice,
                           enum cudaMemLocationType type, int id)
 {
-    const char *fn = "cudaMemAdvise";
-    cudaError_t err = check_range(fn, devPtr, count);
+    cudaError_t err = rt_context();
     if (err != cudaSuccess)
         return err;
-    if ((int)advice < (int)cudaMemAdviseSetReadMostly || (int)advice > (int)cudaMemAdviseUnsetAccessedBy)
-        return rt_fail(cudaErrorInvalidValue, "%s: advice %d is not a cudaMemoryAdvise (1..6)", fn, (int)advice);
-    /* Read-mostly takes no location (CUDA ignores it); the others name one. */
-    if (advice == cudaMemAdviseSetReadMostly || advice == cudaMemAdviseUnsetReadMostly)
-        return cudaSuccess;
-    return check_location(fn, type, id, cudaErrorInvalidValue);
+    return rt_cu(cuMemAdvise_v2(rt_dptr(devPtr), count, (CUmem_advise)advice, cu_location(type, id)));
 }
 
 #if defined(EXTMEM_CUDART_ABI) && EXTMEM_CUDART_ABI == 12
@@ -169,3 +119,136 @@ cudaError_t CUDARTAPI cudaMemAdvise(const void *devPtr, size_t count, enum cudaM
     return advise(devPtr, count, advice, location.type, location.id);
 }
 #endif
+
+cudaError_t CUDARTAPI cudaMemRangeGetAttribute(void *data, size_t dataSize, enum cudaMemRangeAttribute attribute,
+                                               const void *devPtr, size_t count)
+{
+    cudaError_t err = rt_context();
+    if (err != cudaSuccess)
+        return err;
+    return rt_cu(cuMemRangeGetAttribute(data, dataSize, (CUmem_range_attribute)attribute, rt_dptr(devPtr), count));
+}
+
+cudaError_t CUDARTAPI cudaMemRangeGetAttributes(void **data, size_t *dataSizes, enum cudaMemRangeAttribute *attributes,
+                                                size_t numAttributes, const void *devPtr, size_t count)
+{
+    cudaError_t err = rt_context();
+    if (err != cudaSuccess)
+        return err;
+    return rt_cu(cuMemRangeGetAttributes(data, dataSizes, (CUmem_range_attribute *)attributes, numAttributes,
+                                         rt_dptr(devPtr), count));
+}
+
+static cudaError_t attach(cudaStream_t stream, void *devPtr, size_t length, unsigned int flags)
+{
+    cudaError_t err = rt_context();
+    if (err != cudaSuccess)
+        return err;
+    return rt_cu(cuStreamAttachMemAsync((CUstream)stream, rt_dptr(devPtr), length, flags));
+}
+
+cudaError_t CUDARTAPI cudaStreamAttachMemAsync(cudaStream_t stream, void *devPtr, size_t length, unsigned int flags)
+{
+    return attach(stream, devPtr, length, flags);
+}
+
+cudaError_t CUDARTAPI cudaStreamAttachMemAsync_ptsz(cudaStream_t stream, void *devPtr, size_t length,
+                                                    unsigned int flags)
+{
+    return attach(rt_ptsz(stream), devPtr, length, flags);
+}
+
+/* The batch calls (CUDA 12.8). */
+enum batch_kind { BATCH_PREFETCH, BATCH_DISCARD, BATCH_DISCARD_PREFETCH };
+
+static cudaError_t batch(enum batch_kind kind, void **dptrs, size_t *sizes, size_t count,
+                         struct cudaMemLocation *locs, size_t *idxs, size_t nlocs, unsigned long long flags,
+                         cudaStream_t stream)
+{
+    cudaError_t err = rt_context();
+    if (err != cudaSuccess)
+        return err;
+    CUdeviceptr *p = (CUdeviceptr *)(void *)dptrs;
+    CUmemLocation *l = (CUmemLocation *)(void *)locs;
+    CUstream s = (CUstream)stream;
+    switch (kind) {
+    case BATCH_PREFETCH: return rt_cu(cuMemPrefetchBatchAsync(p, sizes, count, l, idxs, nlocs, flags, s));
+    case BATCH_DISCARD: return rt_cu(cuMemDiscardBatchAsync(p, sizes, count, flags, s));
+    default: return rt_cu(cuMemDiscardAndPrefetchBatchAsync(p, sizes, count, l, idxs, nlocs, flags, s));
+    }
+}
+
+cudaError_t CUDARTAPI cudaMemPrefetchBatchAsync(void **dptrs, size_t *sizes, size_t count,
+                                                struct cudaMemLocation *prefetchLocs, size_t *prefetchLocIdxs,
+                                                size_t numPrefetchLocs, unsigned long long flags, cudaStream_t stream)
+{
+    return batch(BATCH_PREFETCH, dptrs, sizes, count, prefetchLocs, prefetchLocIdxs, numPrefetchLocs, flags, stream);
+}
+
+cudaError_t CUDARTAPI cudaMemPrefetchBatchAsync_ptsz(void **dptrs, size_t *sizes, size_t count,
+                                                     struct cudaMemLocation *prefetchLocs, size_t *prefetchLocIdxs,
+                                                     size_t numPrefetchLocs, unsigned long long flags,
+                                                     cudaStream_t stream)
+{
+    return batch(BATCH_PREFETCH, dptrs, sizes, count, prefetchLocs, prefetchLocIdxs, numPrefetchLocs, flags,
+                 rt_ptsz(stream));
+}
+
+cudaError_t CUDARTAPI cudaMemDiscardBatchAsync(void **dptrs, size_t *sizes, size_t count, unsigned long long flags,
+                                               cudaStream_t stream)
+{
+    return batch(BATCH_DISCARD, dptrs, sizes, count, NULL, NULL, 0, flags, stream);
+}
+
+cudaError_t CUDARTAPI cudaMemDiscardBatchAsync_ptsz(void **dptrs, size_t *sizes, size_t count,
+                                                    unsigned long long flags, cudaStream_t stream)
+{
+    return batch(BATCH_DISCARD, dptrs, sizes, count, NULL, NULL, 0, flags, rt_ptsz(stream));
+}
+
+cudaError_t CUDARTAPI cudaMemDiscardAndPrefetchBatchAsync(void **dptrs, size_t *sizes, size_t count,
+                                                          struct cudaMemLocation *prefetchLocs,
+                                                          size_t *prefetchLocIdxs, size_t numPrefetchLocs,
+                                                          unsigned long long flags, cudaStream_t stream)
+{
+    return batch(BATCH_DISCARD_PREFETCH, dptrs, sizes, count, prefetchLocs, prefetchLocIdxs, numPrefetchLocs, flags,
+                 stream);
+}
+
+cudaError_t CUDARTAPI cudaMemDiscardAndPrefetchBatchAsync_ptsz(void **dptrs, size_t *sizes, size_t count,
+                                                               struct cudaMemLocation *prefetchLocs,
+                                                               size_t *prefetchLocIdxs, size_t numPrefetchLocs,
+                                                               unsigned long long flags, cudaStream_t stream)
+{
+    return batch(BATCH_DISCARD_PREFETCH, dptrs, sizes, count, prefetchLocs, prefetchLocIdxs, numPrefetchLocs, flags,
+                 rt_ptsz(stream));
+}
+
+/* ---- The driver's log (CUDA 12.9): the runtime's calls are the driver's ---- */
+
+cudaError_t CUDARTAPI cudaLogsRegisterCallback(cudaLogsCallback_t callbackFunc, void *userData,
+                                               cudaLogsCallbackHandle *callback_out)
+{
+    /* The same function type: (data, level, message, length), with the same level values. */
+    return rt_cu(cuLogsRegisterCallback((CUlogsCallback)callbackFunc, userData, callback_out));
+}
+
+cudaError_t CUDARTAPI cudaLogsUnregisterCallback(cudaLogsCallbackHandle callback)
+{
+    return rt_cu(cuLogsUnregisterCallback(callback));
+}
+
+cudaError_t CUDARTAPI cudaLogsCurrent(cudaLogIterator *iterator_out, unsigned int flags)
+{
+    return rt_cu(cuLogsCurrent(iterator_out, flags));
+}
+
+cudaError_t CUDARTAPI cudaLogsDumpToFile(cudaLogIterator *iterator, const char *pathToFile, unsigned int flags)
+{
+    return rt_cu(cuLogsDumpToFile(iterator, pathToFile, flags));
+}
+
+cudaError_t CUDARTAPI cudaLogsDumpToMemory(cudaLogIterator *iterator, char *buffer, size_t *size, unsigned int flags)
+{
+    return rt_cu(cuLogsDumpToMemory(iterator, buffer, size, flags));
+}

@@ -19,6 +19,14 @@ uint64_t os_time_ns(void)
     return c / f * 1000000000u + c % f * 1000000000u / f;
 }
 
+uint64_t os_wall_time_ns(void)
+{
+    FILETIME ft;
+    GetSystemTimePreciseAsFileTime(&ft); /* 100 ns units since 1601-01-01 */
+    uint64_t t = ((uint64_t)ft.dwHighDateTime << 32) | ft.dwLowDateTime;
+    return (t - 116444736000000000ull) * 100u;
+}
+
 unsigned int os_cpu_count(void)
 {
     DWORD n = GetActiveProcessorCount(ALL_PROCESSOR_GROUPS);
