@@ -370,3 +370,35 @@ TEST_F(Device, Texture1DLinearMaxWidth_IsTheH100s)
     EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuDeviceGetTexture1DLinearMaxWidth(nullptr, CU_AD_FORMAT_FLOAT, 1, 0));
     EXPECT_CU(CUDA_ERROR_INVALID_DEVICE, cuDeviceGetTexture1DLinearMaxWidth(&w, CU_AD_FORMAT_FLOAT, 1, 2));
 }
+
+// CUDA 13.0's atomic capability queries (NVIDIA's answers on the H200: docs/probes/surface/atomic.out).
+TEST_F(Device, HostAtomicCapabilities_SayWhatKernelAtomicsDoOnMemoryTheHostShares)
+{
+    CUatomicOperation ops[CU_ATOMIC_OPERATION_MAX];
+    unsigned int caps[CU_ATOMIC_OPERATION_MAX];
+    for (int i = 0; i < CU_ATOMIC_OPERATION_MAX; ++i)
+        ops[i] = (CUatomicOperation)i;
+    ASSERT_OK(cuDeviceGetHostAtomicCapabilities(caps, ops, CU_ATOMIC_OPERATION_MAX, 0));
+    const unsigned int ints = CU_ATOMIC_CAPABILITY_SIGNED | CU_ATOMIC_CAPABILITY_UNSIGNED |
+                              CU_ATOMIC_CAPABILITY_SCALAR_32 | CU_ATOMIC_CAPABILITY_SCALAR_64;
+    EXPECT_EQ(ints | CU_ATOMIC_CAPABILITY_REDUCTION, caps[CU_ATOMIC_OPERATION_INTEGER_ADD]);
+    EXPECT_EQ(ints, caps[CU_ATOMIC_OPERATION_CAS]);
+    EXPECT_NE(0u, caps[CU_ATOMIC_OPERATION_FLOAT_ADD] & CU_ATOMIC_CAPABILITY_SCALAR_32);
+    EXPECT_EQ(0u, caps[CU_ATOMIC_OPERATION_FLOAT_MIN]); // no such PTX atomic for global memory
+    int native = 0;
+    EXPECT_OK(cuDeviceGetAttribute(&native, CU_DEVICE_ATTRIBUTE_HOST_NATIVE_ATOMIC_SUPPORTED, 0));
+    EXPECT_EQ(1, native) << "the same answer as the attribute";
+}
+
+TEST_F(Device, AtomicCapabilities_BadArgumentsAndPeers_AsTheDriverAnswers)
+{
+    CUatomicOperation op = CU_ATOMIC_OPERATION_INTEGER_ADD, bad = (CUatomicOperation)13;
+    unsigned int cap = 0xdead;
+    EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuDeviceGetHostAtomicCapabilities(&cap, &bad, 1, 0));
+    EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuDeviceGetHostAtomicCapabilities(&cap, &op, 0, 0));
+    EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuDeviceGetHostAtomicCapabilities(nullptr, &op, 1, 0));
+    EXPECT_CU(CUDA_ERROR_INVALID_DEVICE, cuDeviceGetHostAtomicCapabilities(&cap, &op, 1, 5));
+    EXPECT_CU(CUDA_ERROR_INVALID_DEVICE, cuDeviceGetP2PAtomicCapabilities(&cap, &op, 1, 0, 0));
+    EXPECT_CU(CUDA_ERROR_INVALID_DEVICE, cuDeviceGetP2PAtomicCapabilities(&cap, &op, 1, 0, 1));
+    EXPECT_EQ(0xdeadu, cap);
+}

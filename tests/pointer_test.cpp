@@ -127,3 +127,18 @@ TEST_F(Pointer, GetAttributes_OnDeviceMemory_MatchesTheSingleQueries)
     EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuPointerGetAttributes(3, attrs, nullptr, p));
     EXPECT_OK(cuMemFree(p));
 }
+
+// Only SYNC_MEMOPS can be set, and only on known memory (docs/probes/surface/atomic.out).
+TEST_F(Pointer, SetAttribute_OnlySyncMemopsOnKnownMemory)
+{
+    CUdeviceptr d = 0;
+    ASSERT_OK(cuMemAlloc(&d, 4096));
+    int one = 1, zero = 0, local = 0;
+    EXPECT_OK(cuPointerSetAttribute(&one, CU_POINTER_ATTRIBUTE_SYNC_MEMOPS, d));
+    EXPECT_OK(cuPointerSetAttribute(&zero, CU_POINTER_ATTRIBUTE_SYNC_MEMOPS, d + 100));
+    EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuPointerSetAttribute(&one, CU_POINTER_ATTRIBUTE_MEMORY_TYPE, d));
+    EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuPointerSetAttribute(&one, CU_POINTER_ATTRIBUTE_SYNC_MEMOPS,
+                                                              (CUdeviceptr)(uintptr_t)&local));
+    EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuPointerSetAttribute(nullptr, CU_POINTER_ATTRIBUTE_SYNC_MEMOPS, d));
+    EXPECT_OK(cuMemFree(d));
+}

@@ -1476,6 +1476,40 @@ EXTMEM_API CUresult CUDAAPI cuDeviceGetByPCIBusId(CUdevice *dev, const char *pci
 EXTMEM_API CUresult CUDAAPI cuDeviceCanAccessPeer(int *canAccessPeer, CUdevice dev, CUdevice peerDev);
 /* INVALID_VALUE: value NULL or attrib unknown; INVALID_DEVICE for every pair, the same device
  * twice included (as the driver answers), since there is no second device. */
+/* CUDA 13.0's atomic capability queries: for each operation, the CUatomicOperationCapability
+ * bits of what a kernel's atomics can do on memory the host uses at the same time (host) or on
+ * a peer's memory (P2P: one device, so INVALID_DEVICE, as the H200 answers itself). */
+typedef enum CUatomicOperation_enum {
+    CU_ATOMIC_OPERATION_INTEGER_ADD = 0,
+    CU_ATOMIC_OPERATION_INTEGER_MIN = 1,
+    CU_ATOMIC_OPERATION_INTEGER_MAX = 2,
+    CU_ATOMIC_OPERATION_INTEGER_INCREMENT = 3,
+    CU_ATOMIC_OPERATION_INTEGER_DECREMENT = 4,
+    CU_ATOMIC_OPERATION_AND = 5,
+    CU_ATOMIC_OPERATION_OR = 6,
+    CU_ATOMIC_OPERATION_XOR = 7,
+    CU_ATOMIC_OPERATION_EXCHANGE = 8,
+    CU_ATOMIC_OPERATION_CAS = 9,
+    CU_ATOMIC_OPERATION_FLOAT_ADD = 10,
+    CU_ATOMIC_OPERATION_FLOAT_MIN = 11,
+    CU_ATOMIC_OPERATION_FLOAT_MAX = 12,
+    CU_ATOMIC_OPERATION_MAX
+} CUatomicOperation;
+typedef enum CUatomicOperationCapability_enum {
+    CU_ATOMIC_CAPABILITY_SIGNED = 1u << 0,
+    CU_ATOMIC_CAPABILITY_UNSIGNED = 1u << 1,
+    CU_ATOMIC_CAPABILITY_REDUCTION = 1u << 2,
+    CU_ATOMIC_CAPABILITY_SCALAR_32 = 1u << 3,
+    CU_ATOMIC_CAPABILITY_SCALAR_64 = 1u << 4,
+    CU_ATOMIC_CAPABILITY_SCALAR_128 = 1u << 5,
+    CU_ATOMIC_CAPABILITY_VECTOR_32x4 = 1u << 6
+} CUatomicOperationCapability;
+EXTMEM_API CUresult CUDAAPI cuDeviceGetHostAtomicCapabilities(unsigned int *capabilities,
+                                                              const CUatomicOperation *operations, unsigned int count,
+                                                              CUdevice dev);
+EXTMEM_API CUresult CUDAAPI cuDeviceGetP2PAtomicCapabilities(unsigned int *capabilities,
+                                                             const CUatomicOperation *operations, unsigned int count,
+                                                             CUdevice srcDevice, CUdevice dstDevice);
 EXTMEM_API CUresult CUDAAPI cuDeviceGetP2PAttribute(int *value, CUdevice_P2PAttribute attrib, CUdevice srcDevice,
                                                     CUdevice dstDevice);
 /* The most elements of a 1D texture over linear memory: 2^30, and at most 2^32 bytes (2^28 for
@@ -1632,6 +1666,9 @@ EXTMEM_API CUresult CUDAAPI cuMemHostUnregister(void *p);
  * attributes are CUDA_ERROR_INVALID_VALUE, as on the real driver; cuPointerGetAttributes
  * fills zeros instead and succeeds. */
 EXTMEM_API CUresult CUDAAPI cuPointerGetAttribute(void *data, CUpointer_attribute attribute, CUdeviceptr ptr);
+/* Only CU_POINTER_ATTRIBUTE_SYNC_MEMOPS can be set, on extmem's memory: every memory operation
+ * of the software device is synchronous already, so the setting holds whatever its value. */
+EXTMEM_API CUresult CUDAAPI cuPointerSetAttribute(const void *value, CUpointer_attribute attribute, CUdeviceptr ptr);
 EXTMEM_API CUresult CUDAAPI cuPointerGetAttributes(unsigned int numAttributes, CUpointer_attribute *attributes,
                                                    void **data, CUdeviceptr ptr);
 

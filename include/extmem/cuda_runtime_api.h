@@ -670,6 +670,14 @@ EXTMEM_API cudaError_t CUDARTAPI cudaKernelSetAttributeForDevice(cudaKernel_t ke
 EXTMEM_API cudaError_t CUDARTAPI cudaOccupancyAvailableDynamicSMemPerBlock(size_t *dynamicSmemSize, const void *func,
                                                                           int numBlocks, int blockSize);
 
+/* cuDeviceGetHostAtomicCapabilities / cuDeviceGetP2PAtomicCapabilities with runtime types. */
+EXTMEM_API cudaError_t CUDARTAPI cudaDeviceGetHostAtomicCapabilities(unsigned int *capabilities,
+                                                                     const enum cudaAtomicOperation *operations,
+                                                                     unsigned int count, int device);
+EXTMEM_API cudaError_t CUDARTAPI cudaDeviceGetP2PAtomicCapabilities(unsigned int *capabilities,
+                                                                    const enum cudaAtomicOperation *operations,
+                                                                    unsigned int count, int srcDevice, int dstDevice);
+
 /* The devices a thread may be given, in order of preference: only device 0 exists. */
 EXTMEM_API cudaError_t CUDARTAPI cudaSetValidDevices(int *device_arr, int len);
 

@@ -1097,6 +1097,23 @@ struct cudaMemPoolPtrExportData {
     unsigned char reserved[64];
 };
 
+/* ---- Atomic capabilities (cudaDeviceGetHostAtomicCapabilities): CUatomicOperation's values */
+enum cudaAtomicOperation {
+    cudaAtomicOperationIntegerAdd       = 0,
+    cudaAtomicOperationIntegerMin       = 1,
+    cudaAtomicOperationIntegerMax       = 2,
+    cudaAtomicOperationIntegerIncrement = 3,
+    cudaAtomicOperationIntegerDecrement = 4,
+    cudaAtomicOperationAnd              = 5,
+    cudaAtomicOperationOr               = 6,
+    cudaAtomicOperationXOR              = 7,
+    cudaAtomicOperationExchange         = 8,
+    cudaAtomicOperationCAS              = 9,
+    cudaAtomicOperationFloatAdd         = 10,
+    cudaAtomicOperationFloatMin         = 11,
+    cudaAtomicOperationFloatMax         = 12
+};
+
 #ifdef __cplusplus
 }
 #endif

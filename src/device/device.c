@@ -440,6 +440,72 @@ CUresult CUDAAPI cuDeviceGetP2PAttribute(int *value, CUdevice_P2PAttribute attri
                 "is not its own peer, and the software device is the only one", srcDevice, dstDevice);
 }
 
+/* ---- Atomic capabilities (CUDA 13.0) ---- */
+
+/* What the kernel engine's atomics (src/kernel/ops_atom.c: the CPU's atomics on the memory
+ * itself) do on memory the host uses at the same time. The H200 behind PCIe answers 0 for every
+ * operation (docs/probes/surface/atomic.out); here device memory is host memory. */
+static unsigned int host_atomic_caps(CUatomicOperation op)
+{
+    const unsigned int ints = CU_ATOMIC_CAPABILITY_SIGNED | CU_ATOMIC_CAPABILITY_UNSIGNED |
+                              CU_ATOMIC_CAPABILITY_SCALAR_32 | CU_ATOMIC_CAPABILITY_SCALAR_64;
+    switch (op) {
+    case CU_ATOMIC_OPERATION_INTEGER_ADD:
+    case CU_ATOMIC_OPERATION_INTEGER_MIN:
+    case CU_ATOMIC_OPERATION_INTEGER_MAX:
+    case CU_ATOMIC_OPERATION_AND:
+    case CU_ATOMIC_OPERATION_OR:
+    case CU_ATOMIC_OPERATION_XOR: return ints | CU_ATOMIC_CAPABILITY_REDUCTION; /* atom and red */
+    case CU_ATOMIC_OPERATION_INTEGER_INCREMENT:
+    case CU_ATOMIC_OPERATION_INTEGER_DECREMENT: /* atom.inc/dec.u32 */
+        return CU_ATOMIC_CAPABILITY_UNSIGNED | CU_ATOMIC_CAPABILITY_REDUCTION | CU_ATOMIC_CAPABILITY_SCALAR_32;
+    case CU_ATOMIC_OPERATION_EXCHANGE:
+    case CU_ATOMIC_OPERATION_CAS: return ints;
+    case CU_ATOMIC_OPERATION_FLOAT_ADD: /* atom.add.f32/f64 */
+        return CU_ATOMIC_CAPABILITY_SIGNED | CU_ATOMIC_CAPABILITY_REDUCTION | CU_ATOMIC_CAPABILITY_SCALAR_32 |
+               CU_ATOMIC_CAPABILITY_SCALAR_64;
+    default: return 0; /* float min and max: not PTX atomics for sm_90 global memory */
+    }
+}
+
+static CUresult atomic_args(const char *fn, unsigned int *capabilities, const CUatomicOperation *operations,
+                            unsigned int count)
+{
+    if (!capabilities || !operations || count == 0)
+        return fail(CUDA_ERROR_INVALID_VALUE, "%s: %s", fn,
+                    !capabilities ? "capabilities is NULL" : !operations ? "operations is NULL" : "count is 0");
+    for (unsigned int i = 0; i < count; ++i)
+        if ((unsigned)operations[i] >= (unsigned)CU_ATOMIC_OPERATION_MAX)
+            return fail(CUDA_ERROR_INVALID_VALUE, "%s: operations[%u] = %d is not a CUatomicOperation", fn, i,
+                        (int)operations[i]);
+    return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI cuDeviceGetHostAtomicCapabilities(unsigned int *capabilities, const CUatomicOperation *operations,
+                                                   unsigned int count, CUdevice dev)
+{
+    const char *fn = "cuDeviceGetHostAtomicCapabilities";
+    REQUIRE_INIT(fn);
+    CUresult r = atomic_args(fn, capabilities, operations, count);
+    if (r || (r = device_check(fn, dev)))
+        return r;
+    for (unsigned int i = 0; i < count; ++i)
+        capabilities[i] = host_atomic_caps(operations[i]);
+    return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI cuDeviceGetP2PAtomicCapabilities(unsigned int *capabilities, const CUatomicOperation *operations,
+                                                  unsigned int count, CUdevice srcDevice, CUdevice dstDevice)
+{
+    const char *fn = "cuDeviceGetP2PAtomicCapabilities";
+    REQUIRE_INIT(fn);
+    CUresult r = atomic_args(fn, capabilities, operations, count);
+    if (r || (r = device_check(fn, srcDevice)) || (r = device_check(fn, dstDevice)))
+        return r;
+    return fail(CUDA_ERROR_INVALID_DEVICE, "%s: devices %d and %d are the same device: it is not its own peer, as "
+                "the H200 answers, and the software device is the only one", fn, srcDevice, dstDevice);
+}
+
 /* ---- Linear textures ---- */
 
 CUresult CUDAAPI cuDeviceGetTexture1DLinearMaxWidth(size_t *maxWidthInElements, CUarray_format format,

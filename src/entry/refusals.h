@@ -29,4 +29,8 @@ REFUSAL(DEBUGGER, CUDA_ERROR_NOT_SUPPORTED, "the CUDA debugger's interface does 
 REFUSAL(V1_32BIT, CUDA_ERROR_NOT_SUPPORTED, "this is the CUDA 3.1 form with 32-bit device pointers and sizes, which the software device's 64-bit addresses cannot fit; programs built with CUDA 3.2 or later call the _v2 form")
 REFUSAL(STREAM_MEMOP_V1, CUDA_ERROR_NOT_SUPPORTED, "the form of stream memory operations before CUDA 11.7 needs CU_DEVICE_ATTRIBUTE_CAN_USE_STREAM_MEM_OPS_V1, which is 0, as on the H100: call the _v2 form, which cuda.h names by default")
 REFUSAL(PROFILER_CONFIG, CUDA_ERROR_NOT_SUPPORTED, "the command-line profiler it configured is gone (deprecated), and no profiler attaches to the software device; cuProfilerStart and cuProfilerStop work")
+REFUSAL(MANAGED_VARIABLES, CUDA_ERROR_NOT_SUPPORTED, "__managed__ variables of a library are not told apart from its other globals yet; cuLibraryGetGlobal finds them")
+REFUSAL(UNIFIED_FUNCTIONS, CUDA_ERROR_NOT_SUPPORTED, "unified functions (one address for host and device code) are not implemented on the software device")
+REFUSAL(RDC_REGISTRATION, CUDA_ERROR_NOT_SUPPORTED, "this part of nvcc's registration ABI serves relocatable device code and unified functions, which extmem's runtime does not support yet")
+REFUSAL(UNDOCUMENTED, CUDA_ERROR_NOT_SUPPORTED, "an undocumented entry point of NVIDIA's driver, declared in no header")
 REFUSAL(NOT_YET, CUDA_ERROR_NOT_SUPPORTED, "not implemented yet on the software device")

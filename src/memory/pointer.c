@@ -186,3 +186,23 @@ CUresult CUDAAPI cuPointerGetAttributes(unsigned int numAttributes, CUpointer_at
     }
     return CUDA_SUCCESS;
 }
+
+/* "The only attribute that can be set is CU_POINTER_ATTRIBUTE_SYNC_MEMOPS" (cuda.h): it asks
+ * that memory operations on the allocation be synchronous. Every copy and fill of the software
+ * device on its memory already is, so the request holds as soon as the memory is known
+ * (NVIDIA's answers: docs/probes/surface/atomic.out). */
+CUresult CUDAAPI cuPointerSetAttribute(const void *value, CUpointer_attribute attribute, CUdeviceptr ptr)
+{
+    static const char fn[] = "cuPointerSetAttribute";
+    REQUIRE_INIT(fn);
+    if (!value)
+        return fail(CUDA_ERROR_INVALID_VALUE, "%s: value is NULL", fn);
+    if (attribute != CU_POINTER_ATTRIBUTE_SYNC_MEMOPS)
+        return fail(CUDA_ERROR_INVALID_VALUE, "%s: attribute %d cannot be set: only CU_POINTER_ATTRIBUTE_SYNC_MEMOPS can",
+                    fn, (int)attribute);
+    struct pointer_info info = lookup(ptr);
+    if (!info.known)
+        return fail(CUDA_ERROR_INVALID_VALUE, "%s: 0x%llx is not memory extmem allocated or registered", fn,
+                    (unsigned long long)ptr);
+    return CUDA_SUCCESS;
+}

@@ -111,3 +111,25 @@ cudaError_t CUDARTAPI cudaDeviceFlushGPUDirectRDMAWrites(enum cudaFlushGPUDirect
     return rt_cu(cuFlushGPUDirectRDMAWrites((CUflushGPUDirectRDMAWritesTarget)target,
                                             (CUflushGPUDirectRDMAWritesScope)scope));
 }
+
+cudaError_t CUDARTAPI cudaDeviceGetHostAtomicCapabilities(unsigned int *capabilities,
+                                                          const enum cudaAtomicOperation *operations,
+                                                          unsigned int count, int device)
+{
+    CUresult r = rt_driver_init();
+    if (r != CUDA_SUCCESS)
+        return rt_cu(r);
+    return rt_cu(cuDeviceGetHostAtomicCapabilities(capabilities, (const CUatomicOperation *)operations, count,
+                                                   (CUdevice)device));
+}
+
+cudaError_t CUDARTAPI cudaDeviceGetP2PAtomicCapabilities(unsigned int *capabilities,
+                                                         const enum cudaAtomicOperation *operations,
+                                                         unsigned int count, int srcDevice, int dstDevice)
+{
+    CUresult r = rt_driver_init();
+    if (r != CUDA_SUCCESS)
+        return rt_cu(r);
+    return rt_cu(cuDeviceGetP2PAtomicCapabilities(capabilities, (const CUatomicOperation *)operations, count,
+                                                  (CUdevice)srcDevice, (CUdevice)dstDevice));
+}
