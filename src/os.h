@@ -24,8 +24,10 @@
 typedef struct os_mutex { void *srw; } os_mutex;
 typedef struct os_cond { void *cv; } os_cond;
 typedef struct os_thread { void *handle; } os_thread;
-typedef struct os_rwlock { void *srw; } os_rwlock;
-#define OS_RWLOCK_INITIALIZER {0}
+/* The SRW lock, and the thread that holds it exclusively (0: none), which tells
+ * os_rwlock_unlock how it was taken. */
+typedef struct os_rwlock { void *srw; volatile unsigned long writer; } os_rwlock;
+#define OS_RWLOCK_INITIALIZER {0, 0}
 typedef void *os_handle; /* a HANDLE */
 #define OS_INVALID_HANDLE ((os_handle)0)
 /* Kernel handles are 32-bit values sign-extended, so 32-bit and 64-bit processes can share

@@ -4,12 +4,14 @@
 #include "win32.h"
 
 #include <process.h>
+#include <stddef.h>
 #include <stdlib.h>
 
 /* os.h cannot include windows.h, so its types are pointer-sized stand-ins whose zero value is
  * SRWLOCK_INIT / CONDITION_VARIABLE_INIT, which lets OS_MUTEX_INITIALIZER be {0}. */
 _Static_assert(sizeof(os_mutex) == sizeof(SRWLOCK), "os_mutex holds an SRWLOCK");
-_Static_assert(sizeof(os_rwlock) == sizeof(SRWLOCK), "os_rwlock holds an SRWLOCK");
+_Static_assert(offsetof(os_rwlock, srw) == 0 && sizeof(((os_rwlock *)0)->srw) == sizeof(SRWLOCK),
+               "os_rwlock starts with an SRWLOCK");
 _Static_assert(sizeof(os_cond) == sizeof(CONDITION_VARIABLE), "os_cond holds a CONDITION_VARIABLE");
 
 #define SRW(m) ((PSRWLOCK)(void *)(m))
@@ -21,26 +23,35 @@ void os_mutex_lock(os_mutex *m) { AcquireSRWLockExclusive(SRW(m)); }
 void os_mutex_unlock(os_mutex *m) { ReleaseSRWLockExclusive(SRW(m)); }
 
 /* An SRWLOCK is released by the call matching how it was taken, but os_rwlock_unlock is one
- * call for both: a per-thread count of shared holds tells them apart. It is per thread, not per
- * lock, which is right while the core has a single rwlock (addrmap.c) and takes it once. */
-static OS_THREAD_LOCAL unsigned int rw_shared_depth;
+ * call for both: the lock records the thread that holds it exclusively, and any other thread
+ * that unlocks it held it shared. (A count of shared holds per thread cannot tell two locks
+ * apart: a thread holding the address map shared that takes and releases drain.c's lock
+ * exclusively would release the wrong kind, and deadlock the next writer.) */
+void os_rwlock_read(os_rwlock *l) { AcquireSRWLockShared(SRW(l)); }
 
-void os_rwlock_read(os_rwlock *l)
+void os_rwlock_write(os_rwlock *l)
 {
-    AcquireSRWLockShared(SRW(l));
-    rw_shared_depth++;
+    AcquireSRWLockExclusive(SRW(l));
+    l->writer = GetCurrentThreadId();
 }
 
-void os_rwlock_write(os_rwlock *l) { AcquireSRWLockExclusive(SRW(l)); }
-bool os_rwlock_try_write(os_rwlock *l) { return TryAcquireSRWLockExclusive(SRW(l)) != 0; }
+bool os_rwlock_try_write(os_rwlock *l)
+{
+    if (!TryAcquireSRWLockExclusive(SRW(l)))
+        return false;
+    l->writer = GetCurrentThreadId();
+    return true;
+}
 
 void os_rwlock_unlock(os_rwlock *l)
 {
-    if (rw_shared_depth) {
-        rw_shared_depth--;
-        ReleaseSRWLockShared(SRW(l));
-    } else {
+    /* Only the writer itself can find its id here: while it holds the lock no one else does,
+     * and it clears the field before it lets go. */
+    if (l->writer == GetCurrentThreadId()) {
+        l->writer = 0;
         ReleaseSRWLockExclusive(SRW(l));
+    } else {
+        ReleaseSRWLockShared(SRW(l));
     }
 }
 
