@@ -277,9 +277,10 @@ CUresult CUDAAPI cuLogsDumpToMemory(CUlogIterator *iterator, char *buffer, size_
     uint32_t lost;
     uint32_t from = dump_start(iterator, &lost);
     if (from == next) {
+        uint32_t now = next; /* read under the lock: other threads append */
         os_mutex_unlock(&lock);
         if (iterator)
-            *iterator = next;
+            *iterator = now;
         if (cap)
             buffer[0] = '\0';
         *size = 0;
