@@ -439,6 +439,13 @@ static CUresult prepare(const char *fn, const CUexternalSemaphore *sems, unsigne
     return r;
 }
 
+/* The value a signal or wait of s works with: a keyed mutex's key, 1 for a timeline seen as
+ * binary (binary_view), else the fence value. */
+static uint64_t param_value(const struct ext_semaphore *s, uint64_t fence, uint64_t key)
+{
+    return is_keyed_mutex_type(s->type) ? key : s->binary_view ? 1 : fence;
+}
+
 static CUresult signal_async(const char *fn, const CUexternalSemaphore *extSemArray,
                              const CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS *paramsArray, unsigned int numExtSems,
                              CUstream stream)
@@ -456,9 +463,8 @@ static CUresult signal_async(const char *fn, const CUexternalSemaphore *extSemAr
     if ((r = prepare(fn, extSemArray, numExtSems, stream, &t, &sw)))
         return r;
     for (unsigned int i = 0; i < numExtSems; ++i) {
-        sw->items[i].value = is_keyed_mutex_type(sw->items[i].s->type) ? paramsArray[i].params.keyedMutex.key
-                             : sw->items[i].s->binary_view                   ? 1
-                                                                            : paramsArray[i].params.fence.value;
+        sw->items[i].value = param_value(sw->items[i].s, paramsArray[i].params.fence.value,
+                                         paramsArray[i].params.keyedMutex.key);
         /* Owed from now: if this process dies before the stream gets here, a waiter in another
          * process makes the signal (src/interop/sem_payload.h). */
         sem_owe(sw->items[i].s, sw->items[i].value);
@@ -488,9 +494,8 @@ static CUresult wait_async(const char *fn, const CUexternalSemaphore *extSemArra
         return r;
     for (unsigned int i = 0; i < numExtSems; ++i) {
         bool keyed = is_keyed_mutex_type(sw->items[i].s->type);
-        sw->items[i].value = keyed                          ? paramsArray[i].params.keyedMutex.key
-                             : sw->items[i].s->binary_view ? 1
-                                                           : paramsArray[i].params.fence.value;
+        sw->items[i].value = param_value(sw->items[i].s, paramsArray[i].params.fence.value,
+                                         paramsArray[i].params.keyedMutex.key);
         sw->items[i].timeout_ms = keyed ? paramsArray[i].params.keyedMutex.timeoutMs : 0;
     }
     sw->w.run = run_wait;

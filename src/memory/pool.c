@@ -348,14 +348,20 @@ static void release_list(struct list_node *list)
     }
 }
 
-static void take_orphans(struct list_node *out)
+/* With pools_lock held: moves every orphan onto out. */
+static void move_orphans(struct list_node *out)
 {
-    os_mutex_lock(&pools_lock);
     while (!list_empty(&orphans)) {
         struct list_node *n = orphans.next;
         list_del(n);
         list_add(out, n);
     }
+}
+
+static void take_orphans(struct list_node *out)
+{
+    os_mutex_lock(&pools_lock);
+    move_orphans(out);
     os_mutex_unlock(&pools_lock);
 }
 
@@ -414,11 +420,7 @@ void pool_context_gone(struct ctx *ctx)
         }
         os_mutex_unlock(&p->lock);
     }
-    while (!list_empty(&orphans)) {
-        struct list_node *n = orphans.next;
-        list_del(n);
-        list_add(&out, n);
-    }
+    move_orphans(&out);
     os_mutex_unlock(&pools_lock);
     release_list(&out);
 }
@@ -448,11 +450,7 @@ static void pool_synced(void)
         }
         os_mutex_unlock(&p->lock);
     }
-    while (!list_empty(&orphans)) {
-        struct list_node *n = orphans.next;
-        list_del(n);
-        list_add(&out, n);
-    }
+    move_orphans(&out);
     os_mutex_unlock(&pools_lock);
     release_list(&out);
     device_release_end();

@@ -199,6 +199,28 @@ static cudaError_t rt_side3d(const char *fn, const char *side, cudaArray_t array
     return cudaSuccess;
 }
 
+/* The positions, pitched pointers and extent of a runtime 3D copy (cudaMemcpy3DParms or
+ * cudaMemcpy3DPeerParms) in the driver's descriptor (CUDA_MEMCPY3D or CUDA_MEMCPY3D_PEER),
+ * whose fields of these names are the same in both. */
+#define RT_COPY3D_GEOMETRY(c, p)                                                                                     \
+    do {                                                                                                             \
+        (c).srcXInBytes = (p)->srcPos.x;                                                                             \
+        (c).srcY = (p)->srcPos.y;                                                                                    \
+        (c).srcZ = (p)->srcPos.z;                                                                                    \
+        (c).srcDevice = rt_dptr((p)->srcPtr.ptr);                                                                    \
+        (c).srcPitch = (p)->srcPtr.pitch;                                                                            \
+        (c).srcHeight = (p)->srcPtr.ysize;                                                                           \
+        (c).dstXInBytes = (p)->dstPos.x;                                                                             \
+        (c).dstY = (p)->dstPos.y;                                                                                    \
+        (c).dstZ = (p)->dstPos.z;                                                                                    \
+        (c).dstDevice = rt_dptr((p)->dstPtr.ptr);                                                                    \
+        (c).dstPitch = (p)->dstPtr.pitch;                                                                            \
+        (c).dstHeight = (p)->dstPtr.ysize;                                                                           \
+        (c).WidthInBytes = (p)->extent.width;                                                                        \
+        (c).Height = (p)->extent.height;                                                                             \
+        (c).Depth = (p)->extent.depth;                                                                               \
+    } while (0)
+
 static cudaError_t rt_memcpy3d(const char *fn, const struct cudaMemcpy3DParms *p, rt_order order,
                                cudaStream_t stream)
 {
@@ -219,23 +241,9 @@ static cudaError_t rt_memcpy3d(const char *fn, const struct cudaMemcpy3DParms *p
         err = rt_context();
     if (err != cudaSuccess)
         return err;
-    c.srcXInBytes = p->srcPos.x;
-    c.srcY = p->srcPos.y;
-    c.srcZ = p->srcPos.z;
+    RT_COPY3D_GEOMETRY(c, p);
     c.srcHost = p->srcPtr.ptr;
-    c.srcDevice = rt_dptr(p->srcPtr.ptr);
-    c.srcPitch = p->srcPtr.pitch;
-    c.srcHeight = p->srcPtr.ysize;
-    c.dstXInBytes = p->dstPos.x;
-    c.dstY = p->dstPos.y;
-    c.dstZ = p->dstPos.z;
     c.dstHost = p->dstPtr.ptr;
-    c.dstDevice = rt_dptr(p->dstPtr.ptr);
-    c.dstPitch = p->dstPtr.pitch;
-    c.dstHeight = p->dstPtr.ysize;
-    c.WidthInBytes = p->extent.width;
-    c.Height = p->extent.height;
-    c.Depth = p->extent.depth;
     CUresult r = order == RT_SYNC_LEGACY ? cuMemcpy3D(&c) : cuMemcpy3DAsync(&c, rt_stream(order, stream));
     return rt_cu(rt_finish(order, r));
 }
@@ -289,21 +297,7 @@ static cudaError_t rt_memcpy3d_peer(const char *fn, const struct cudaMemcpy3DPee
     if (err != cudaSuccess)
         return err;
     c.srcContext = c.dstContext = ctx;
-    c.srcXInBytes = p->srcPos.x;
-    c.srcY = p->srcPos.y;
-    c.srcZ = p->srcPos.z;
-    c.srcDevice = rt_dptr(p->srcPtr.ptr);
-    c.srcPitch = p->srcPtr.pitch;
-    c.srcHeight = p->srcPtr.ysize;
-    c.dstXInBytes = p->dstPos.x;
-    c.dstY = p->dstPos.y;
-    c.dstZ = p->dstPos.z;
-    c.dstDevice = rt_dptr(p->dstPtr.ptr);
-    c.dstPitch = p->dstPtr.pitch;
-    c.dstHeight = p->dstPtr.ysize;
-    c.WidthInBytes = p->extent.width;
-    c.Height = p->extent.height;
-    c.Depth = p->extent.depth;
+    RT_COPY3D_GEOMETRY(c, p);
     CUresult r = order == RT_SYNC_LEGACY ? cuMemcpy3DPeer(&c) : cuMemcpy3DPeerAsync(&c, rt_stream(order, stream));
     return rt_cu(rt_finish(order, r));
 }
