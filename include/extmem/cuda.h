@@ -1879,8 +1879,7 @@ EXTMEM_API CUresult CUDAAPI cuStreamSetAttribute(CUstream hStream, CUstreamAttrI
 /* Copies every attribute of src to dst. */
 EXTMEM_API CUresult CUDAAPI cuStreamCopyAttributes(CUstream dst, CUstream src);
 
-/* Stream capture is not implemented (graphs: docs/coverage.md), so no stream is ever capturing:
- * CU_STREAM_CAPTURE_STATUS_NONE. */
+/* Whether a stream is capturing (docs/graphs.md). */
 typedef enum CUstreamCaptureStatus_enum {
     CU_STREAM_CAPTURE_STATUS_NONE = 0,
     CU_STREAM_CAPTURE_STATUS_ACTIVE = 1,
@@ -2298,6 +2297,509 @@ EXTMEM_API CUresult CUDAAPI cuParamSetTexRef(CUfunction hfunc, int texunit, CUte
 EXTMEM_API CUresult CUDAAPI cuLaunch(CUfunction f);
 EXTMEM_API CUresult CUDAAPI cuLaunchGrid(CUfunction f, int grid_width, int grid_height);
 EXTMEM_API CUresult CUDAAPI cuLaunchGridAsync(CUfunction f, int grid_width, int grid_height, CUstream hStream);
+
+/* ---- Graphs and stream capture (docs/graphs.md) ----
+ * A graph is work described ahead of time: nodes (a kernel, a copy, a fill, a host function, an
+ * event record or wait, an external semaphore signal or wait, a memory allocation or free, a
+ * child graph, a conditional) and the edges between them. cuGraphInstantiate makes an
+ * executable graph of it, which cuGraphLaunch runs as one piece of work on a stream. A stream
+ * that is capturing records the work given to it as nodes instead of running it. */
+typedef struct CUgraph_st *CUgraph;
+typedef struct CUgraphNode_st *CUgraphNode;
+typedef struct CUgraphExec_st *CUgraphExec;
+typedef struct CUuserObject_st *CUuserObject;
+typedef cuuint64_t CUgraphConditionalHandle;
+
+typedef CUlaunchAttributeID CUkernelNodeAttrID;
+typedef CUlaunchAttributeValue CUkernelNodeAttrValue_v1;
+typedef CUkernelNodeAttrValue_v1 CUkernelNodeAttrValue;
+#define CU_KERNEL_NODE_ATTRIBUTE_ACCESS_POLICY_WINDOW CU_LAUNCH_ATTRIBUTE_ACCESS_POLICY_WINDOW
+#define CU_KERNEL_NODE_ATTRIBUTE_COOPERATIVE          CU_LAUNCH_ATTRIBUTE_COOPERATIVE
+#define CU_KERNEL_NODE_ATTRIBUTE_PRIORITY             CU_LAUNCH_ATTRIBUTE_PRIORITY
+#define CU_KERNEL_NODE_ATTRIBUTE_MEM_SYNC_DOMAIN_MAP  CU_LAUNCH_ATTRIBUTE_MEM_SYNC_DOMAIN_MAP
+#define CU_KERNEL_NODE_ATTRIBUTE_MEM_SYNC_DOMAIN      CU_LAUNCH_ATTRIBUTE_MEM_SYNC_DOMAIN
+
+typedef enum CUgraphNodeType_enum {
+    CU_GRAPH_NODE_TYPE_KERNEL = 0,
+    CU_GRAPH_NODE_TYPE_MEMCPY = 1,
+    CU_GRAPH_NODE_TYPE_MEMSET = 2,
+    CU_GRAPH_NODE_TYPE_HOST = 3,
+    CU_GRAPH_NODE_TYPE_GRAPH = 4, /* a child graph */
+    CU_GRAPH_NODE_TYPE_EMPTY = 5,
+    CU_GRAPH_NODE_TYPE_WAIT_EVENT = 6,
+    CU_GRAPH_NODE_TYPE_EVENT_RECORD = 7,
+    CU_GRAPH_NODE_TYPE_EXT_SEMAS_SIGNAL = 8,
+    CU_GRAPH_NODE_TYPE_EXT_SEMAS_WAIT = 9,
+    CU_GRAPH_NODE_TYPE_MEM_ALLOC = 10,
+    CU_GRAPH_NODE_TYPE_MEM_FREE = 11,
+    CU_GRAPH_NODE_TYPE_BATCH_MEM_OP = 12,
+    CU_GRAPH_NODE_TYPE_CONDITIONAL = 13
+} CUgraphNodeType;
+
+/* A kernel node. _v2 and _v3 add `kern` (used when func is NULL) and the context for it. */
+typedef struct CUDA_KERNEL_NODE_PARAMS_st {
+    CUfunction func;
+    unsigned int gridDimX, gridDimY, gridDimZ;
+    unsigned int blockDimX, blockDimY, blockDimZ;
+    unsigned int sharedMemBytes;
+    void **kernelParams;
+    void **extra;
+} CUDA_KERNEL_NODE_PARAMS_v1;
+typedef struct CUDA_KERNEL_NODE_PARAMS_v2_st {
+    CUfunction func;
+    unsigned int gridDimX, gridDimY, gridDimZ;
+    unsigned int blockDimX, blockDimY, blockDimZ;
+    unsigned int sharedMemBytes;
+    void **kernelParams;
+    void **extra;
+    CUkernel kern;
+    CUcontext ctx;
+} CUDA_KERNEL_NODE_PARAMS_v2;
+typedef CUDA_KERNEL_NODE_PARAMS_v2 CUDA_KERNEL_NODE_PARAMS;
+typedef struct CUDA_KERNEL_NODE_PARAMS_v3_st {
+    CUfunction func;
+    unsigned int gridDimX, gridDimY, gridDimZ;
+    unsigned int blockDimX, blockDimY, blockDimZ;
+    unsigned int sharedMemBytes;
+    void **kernelParams;
+    void **extra;
+    CUkernel kern;
+    CUcontext ctx;
+} CUDA_KERNEL_NODE_PARAMS_v3;
+
+/* A fill of `height` rows of `width` elements of 1, 2 or 4 bytes, rows `pitch` bytes apart. */
+typedef struct CUDA_MEMSET_NODE_PARAMS_st {
+    CUdeviceptr dst;
+    size_t pitch;
+    unsigned int value;
+    unsigned int elementSize;
+    size_t width;
+    size_t height;
+} CUDA_MEMSET_NODE_PARAMS_v1;
+typedef CUDA_MEMSET_NODE_PARAMS_v1 CUDA_MEMSET_NODE_PARAMS;
+typedef struct CUDA_MEMSET_NODE_PARAMS_v2_st {
+    CUdeviceptr dst;
+    size_t pitch;
+    unsigned int value;
+    unsigned int elementSize;
+    size_t width;
+    size_t height;
+    CUcontext ctx;
+} CUDA_MEMSET_NODE_PARAMS_v2;
+
+typedef struct CUDA_HOST_NODE_PARAMS_st {
+    CUhostFn fn;
+    void *userData;
+} CUDA_HOST_NODE_PARAMS_v1;
+typedef CUDA_HOST_NODE_PARAMS_v1 CUDA_HOST_NODE_PARAMS;
+typedef struct CUDA_HOST_NODE_PARAMS_v2_st {
+    CUhostFn fn;
+    void *userData;
+} CUDA_HOST_NODE_PARAMS_v2;
+
+typedef struct CUDA_MEMCPY_NODE_PARAMS_st {
+    int flags;    /* 0 */
+    int reserved; /* 0 */
+    CUcontext copyCtx;
+    CUDA_MEMCPY3D copyParams;
+} CUDA_MEMCPY_NODE_PARAMS;
+
+typedef enum CUgraphChildGraphNodeOwnership_enum {
+    CU_GRAPH_CHILD_GRAPH_OWNERSHIP_CLONE = 0, /* the node holds a copy of the graph */
+    CU_GRAPH_CHILD_GRAPH_OWNERSHIP_MOVE = 1   /* the node takes the graph itself */
+} CUgraphChildGraphNodeOwnership;
+typedef struct CUDA_CHILD_GRAPH_NODE_PARAMS_st {
+    CUgraph graph;
+    CUgraphChildGraphNodeOwnership ownership;
+} CUDA_CHILD_GRAPH_NODE_PARAMS;
+typedef struct CUDA_EVENT_RECORD_NODE_PARAMS_st {
+    CUevent event;
+} CUDA_EVENT_RECORD_NODE_PARAMS;
+typedef struct CUDA_EVENT_WAIT_NODE_PARAMS_st {
+    CUevent event;
+} CUDA_EVENT_WAIT_NODE_PARAMS;
+
+typedef struct CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_st {
+    CUexternalSemaphore *extSemArray;
+    const CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS *paramsArray;
+    unsigned int numExtSems;
+} CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_v1;
+typedef CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_v1 CUDA_EXT_SEM_SIGNAL_NODE_PARAMS;
+typedef struct CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_v2_st {
+    CUexternalSemaphore *extSemArray;
+    const CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS *paramsArray;
+    unsigned int numExtSems;
+} CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_v2;
+typedef struct CUDA_EXT_SEM_WAIT_NODE_PARAMS_st {
+    CUexternalSemaphore *extSemArray;
+    const CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS *paramsArray;
+    unsigned int numExtSems;
+} CUDA_EXT_SEM_WAIT_NODE_PARAMS_v1;
+typedef CUDA_EXT_SEM_WAIT_NODE_PARAMS_v1 CUDA_EXT_SEM_WAIT_NODE_PARAMS;
+typedef struct CUDA_EXT_SEM_WAIT_NODE_PARAMS_v2_st {
+    CUexternalSemaphore *extSemArray;
+    const CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS *paramsArray;
+    unsigned int numExtSems;
+} CUDA_EXT_SEM_WAIT_NODE_PARAMS_v2;
+
+/* Graph-owned memory: the allocation's address is fixed when the node is made (dptr, out). */
+typedef struct CUDA_MEM_ALLOC_NODE_PARAMS_v1_st {
+    CUmemPoolProps poolProps;
+    const CUmemAccessDesc *accessDescs;
+    size_t accessDescCount;
+    size_t bytesize;
+    CUdeviceptr dptr;
+} CUDA_MEM_ALLOC_NODE_PARAMS_v1;
+typedef CUDA_MEM_ALLOC_NODE_PARAMS_v1 CUDA_MEM_ALLOC_NODE_PARAMS;
+typedef struct CUDA_MEM_ALLOC_NODE_PARAMS_v2_st {
+    CUmemPoolProps poolProps;
+    const CUmemAccessDesc *accessDescs;
+    size_t accessDescCount;
+    size_t bytesize;
+    CUdeviceptr dptr;
+} CUDA_MEM_ALLOC_NODE_PARAMS_v2;
+typedef struct CUDA_MEM_FREE_NODE_PARAMS_st {
+    CUdeviceptr dptr;
+} CUDA_MEM_FREE_NODE_PARAMS;
+
+typedef struct CUDA_BATCH_MEM_OP_NODE_PARAMS_v1_st {
+    CUcontext ctx;
+    unsigned int count;
+    CUstreamBatchMemOpParams *paramArray;
+    unsigned int flags;
+} CUDA_BATCH_MEM_OP_NODE_PARAMS_v1;
+typedef CUDA_BATCH_MEM_OP_NODE_PARAMS_v1 CUDA_BATCH_MEM_OP_NODE_PARAMS;
+typedef struct CUDA_BATCH_MEM_OP_NODE_PARAMS_v2_st {
+    CUcontext ctx;
+    unsigned int count;
+    CUstreamBatchMemOpParams *paramArray;
+    unsigned int flags;
+} CUDA_BATCH_MEM_OP_NODE_PARAMS_v2;
+
+/* Conditional nodes: a body graph (or several) run if, while or as a switch on a value that the
+ * handle holds: its default at each launch (CU_GRAPH_COND_ASSIGN_DEFAULT), or what a kernel
+ * set with cudaGraphSetConditional. */
+#define CU_GRAPH_COND_ASSIGN_DEFAULT 0x1
+typedef enum CUgraphConditionalNodeType_enum {
+    CU_GRAPH_COND_TYPE_IF = 0,    /* body 0 if non-zero; with size 2, body 1 otherwise */
+    CU_GRAPH_COND_TYPE_WHILE = 1, /* body 0 again and again while non-zero */
+    CU_GRAPH_COND_TYPE_SWITCH = 2 /* body n for the value n; none past size */
+} CUgraphConditionalNodeType;
+typedef struct CUDA_CONDITIONAL_NODE_PARAMS {
+    CUgraphConditionalHandle handle;
+    CUgraphConditionalNodeType type;
+    unsigned int size;     /* how many bodies */
+    CUgraph *phGraph_out;  /* out: the bodies, owned by the node */
+    CUcontext ctx;
+} CUDA_CONDITIONAL_NODE_PARAMS;
+
+/* Any node's parameters, for cuGraphAddNode and cuGraphNodeSetParams; unused bytes zero. */
+typedef struct CUgraphNodeParams_st {
+    CUgraphNodeType type;
+    int reserved0[3];
+    union {
+        long long reserved1[29];
+        CUDA_KERNEL_NODE_PARAMS_v3 kernel;
+        CUDA_MEMCPY_NODE_PARAMS memcpy;
+        CUDA_MEMSET_NODE_PARAMS_v2 memset;
+        CUDA_HOST_NODE_PARAMS_v2 host;
+        CUDA_CHILD_GRAPH_NODE_PARAMS graph;
+        CUDA_EVENT_WAIT_NODE_PARAMS eventWait;
+        CUDA_EVENT_RECORD_NODE_PARAMS eventRecord;
+        CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_v2 extSemSignal;
+        CUDA_EXT_SEM_WAIT_NODE_PARAMS_v2 extSemWait;
+        CUDA_MEM_ALLOC_NODE_PARAMS_v2 alloc;
+        CUDA_MEM_FREE_NODE_PARAMS free;
+        CUDA_BATCH_MEM_OP_NODE_PARAMS_v2 memOp;
+        CUDA_CONDITIONAL_NODE_PARAMS conditional;
+    };
+    long long reserved2;
+} CUgraphNodeParams;
+
+/* Edges may carry data (CUDA 12.3): ports and a type; all zero is an ordinary edge. */
+typedef enum CUgraphDependencyType_enum {
+    CU_GRAPH_DEPENDENCY_TYPE_DEFAULT = 0,
+    CU_GRAPH_DEPENDENCY_TYPE_PROGRAMMATIC = 1
+} CUgraphDependencyType;
+#define CU_GRAPH_KERNEL_NODE_PORT_DEFAULT 0
+#define CU_GRAPH_KERNEL_NODE_PORT_PROGRAMMATIC 1
+#define CU_GRAPH_KERNEL_NODE_PORT_LAUNCH_ORDER 2
+typedef struct CUgraphEdgeData_st {
+    unsigned char from_port;
+    unsigned char to_port;
+    unsigned char type; /* a CUgraphDependencyType */
+    unsigned char reserved[5];
+} CUgraphEdgeData;
+
+typedef enum CUgraphInstantiate_flags_enum {
+    CUDA_GRAPH_INSTANTIATE_FLAG_AUTO_FREE_ON_LAUNCH = 1, /* a launch first frees what the last one allocated */
+    CUDA_GRAPH_INSTANTIATE_FLAG_UPLOAD = 2,              /* upload at once to hUploadStream (WithParams) */
+    CUDA_GRAPH_INSTANTIATE_FLAG_DEVICE_LAUNCH = 4,       /* launchable from kernels */
+    CUDA_GRAPH_INSTANTIATE_FLAG_USE_NODE_PRIORITY = 8    /* kernel nodes' own priority attributes */
+} CUgraphInstantiate_flags;
+typedef enum CUgraphInstantiateResult_enum {
+    CUDA_GRAPH_INSTANTIATE_SUCCESS = 0,
+    CUDA_GRAPH_INSTANTIATE_ERROR = 1,
+    CUDA_GRAPH_INSTANTIATE_INVALID_STRUCTURE = 2,
+    CUDA_GRAPH_INSTANTIATE_NODE_OPERATION_NOT_SUPPORTED = 3,
+    CUDA_GRAPH_INSTANTIATE_MULTIPLE_CTXS_NOT_SUPPORTED = 4,
+    CUDA_GRAPH_INSTANTIATE_CONDITIONAL_HANDLE_UNUSED = 5
+} CUgraphInstantiateResult;
+typedef struct CUDA_GRAPH_INSTANTIATE_PARAMS_st {
+    cuuint64_t flags;
+    CUstream hUploadStream;
+    CUgraphNode hErrNode_out;
+    CUgraphInstantiateResult result_out;
+} CUDA_GRAPH_INSTANTIATE_PARAMS;
+
+typedef enum CUgraphExecUpdateResult_enum {
+    CU_GRAPH_EXEC_UPDATE_SUCCESS = 0x0,
+    CU_GRAPH_EXEC_UPDATE_ERROR = 0x1,
+    CU_GRAPH_EXEC_UPDATE_ERROR_TOPOLOGY_CHANGED = 0x2,
+    CU_GRAPH_EXEC_UPDATE_ERROR_NODE_TYPE_CHANGED = 0x3,
+    CU_GRAPH_EXEC_UPDATE_ERROR_FUNCTION_CHANGED = 0x4,
+    CU_GRAPH_EXEC_UPDATE_ERROR_PARAMETERS_CHANGED = 0x5,
+    CU_GRAPH_EXEC_UPDATE_ERROR_NOT_SUPPORTED = 0x6,
+    CU_GRAPH_EXEC_UPDATE_ERROR_UNSUPPORTED_FUNCTION_CHANGE = 0x7,
+    CU_GRAPH_EXEC_UPDATE_ERROR_ATTRIBUTES_CHANGED = 0x8
+} CUgraphExecUpdateResult;
+typedef struct CUgraphExecUpdateResultInfo_st {
+    CUgraphExecUpdateResult result;
+    CUgraphNode errorNode;     /* the node of hGraph the update failed at */
+    CUgraphNode errorFromNode; /* with a changed edge: its other end */
+} CUgraphExecUpdateResultInfo_v1;
+typedef CUgraphExecUpdateResultInfo_v1 CUgraphExecUpdateResultInfo;
+
+typedef enum CUgraphMem_attribute_enum {
+    CU_GRAPH_MEM_ATTR_USED_MEM_CURRENT,     /* bytes graphs' allocations hold now */
+    CU_GRAPH_MEM_ATTR_USED_MEM_HIGH,        /* the most they held (settable to 0) */
+    CU_GRAPH_MEM_ATTR_RESERVED_MEM_CURRENT, /* bytes kept for graphs' allocations now */
+    CU_GRAPH_MEM_ATTR_RESERVED_MEM_HIGH     /* the most kept (settable to 0) */
+} CUgraphMem_attribute;
+
+typedef enum CUgraphDebugDot_flags_enum {
+    CU_GRAPH_DEBUG_DOT_FLAGS_VERBOSE = 1 << 0,
+    CU_GRAPH_DEBUG_DOT_FLAGS_RUNTIME_TYPES = 1 << 1,
+    CU_GRAPH_DEBUG_DOT_FLAGS_KERNEL_NODE_PARAMS = 1 << 2,
+    CU_GRAPH_DEBUG_DOT_FLAGS_MEMCPY_NODE_PARAMS = 1 << 3,
+    CU_GRAPH_DEBUG_DOT_FLAGS_MEMSET_NODE_PARAMS = 1 << 4,
+    CU_GRAPH_DEBUG_DOT_FLAGS_HOST_NODE_PARAMS = 1 << 5,
+    CU_GRAPH_DEBUG_DOT_FLAGS_EVENT_NODE_PARAMS = 1 << 6,
+    CU_GRAPH_DEBUG_DOT_FLAGS_EXT_SEMAS_SIGNAL_NODE_PARAMS = 1 << 7,
+    CU_GRAPH_DEBUG_DOT_FLAGS_EXT_SEMAS_WAIT_NODE_PARAMS = 1 << 8,
+    CU_GRAPH_DEBUG_DOT_FLAGS_KERNEL_NODE_ATTRIBUTES = 1 << 9,
+    CU_GRAPH_DEBUG_DOT_FLAGS_HANDLES = 1 << 10,
+    CU_GRAPH_DEBUG_DOT_FLAGS_MEM_ALLOC_NODE_PARAMS = 1 << 11,
+    CU_GRAPH_DEBUG_DOT_FLAGS_MEM_FREE_NODE_PARAMS = 1 << 12,
+    CU_GRAPH_DEBUG_DOT_FLAGS_BATCH_MEM_OP_NODE_PARAMS = 1 << 13,
+    CU_GRAPH_DEBUG_DOT_FLAGS_EXTRA_TOPO_INFO = 1 << 14,
+    CU_GRAPH_DEBUG_DOT_FLAGS_CONDITIONAL_NODE_PARAMS = 1 << 15
+} CUgraphDebugDot_flags;
+
+typedef enum CUuserObject_flags_enum {
+    CU_USER_OBJECT_NO_DESTRUCTOR_SYNC = 1 /* the only flag, and required */
+} CUuserObject_flags;
+typedef enum CUuserObjectRetain_flags_enum {
+    CU_GRAPH_USER_OBJECT_MOVE = 1 /* the graph takes the caller's references */
+} CUuserObjectRetain_flags;
+
+typedef enum CUstreamCaptureMode_enum {
+    CU_STREAM_CAPTURE_MODE_GLOBAL = 0,       /* unsafe calls are refused in every thread while any global capture runs */
+    CU_STREAM_CAPTURE_MODE_THREAD_LOCAL = 1, /* ... in the capturing thread only */
+    CU_STREAM_CAPTURE_MODE_RELAXED = 2       /* never refused */
+} CUstreamCaptureMode;
+typedef enum CUstreamUpdateCaptureDependencies_flags_enum {
+    CU_STREAM_ADD_CAPTURE_DEPENDENCIES = 0x0,
+    CU_STREAM_SET_CAPTURE_DEPENDENCIES = 0x1
+} CUstreamUpdateCaptureDependencies_flags;
+
+/* Per-thread default stream variants, as elsewhere in this header. */
+#define cuStreamBeginCapture              EXTMEM_PTSZ(cuStreamBeginCapture_v2)
+#define cuStreamGetCaptureInfo            EXTMEM_PTSZ(cuStreamGetCaptureInfo_v3)
+#define cuStreamUpdateCaptureDependencies EXTMEM_PTSZ(cuStreamUpdateCaptureDependencies_v2)
+#define cuGraphInstantiate                cuGraphInstantiateWithFlags
+#define cuGraphExecUpdate                 cuGraphExecUpdate_v2
+#define cuGraphAddKernelNode              cuGraphAddKernelNode_v2
+#define cuGraphKernelNodeGetParams        cuGraphKernelNodeGetParams_v2
+#define cuGraphKernelNodeSetParams        cuGraphKernelNodeSetParams_v2
+#define cuGraphExecKernelNodeSetParams    cuGraphExecKernelNodeSetParams_v2
+#define cuGraphGetEdges                   cuGraphGetEdges_v2
+#define cuGraphNodeGetDependencies        cuGraphNodeGetDependencies_v2
+#define cuGraphNodeGetDependentNodes      cuGraphNodeGetDependentNodes_v2
+#define cuGraphAddDependencies            cuGraphAddDependencies_v2
+#define cuGraphRemoveDependencies         cuGraphRemoveDependencies_v2
+#define cuGraphAddNode                    cuGraphAddNode_v2
+#if defined(CUDA_API_PER_THREAD_DEFAULT_STREAM)
+#define cuStreamEndCapture                EXTMEM_PTSZ(cuStreamEndCapture)
+#define cuStreamBeginCaptureToGraph       EXTMEM_PTSZ(cuStreamBeginCaptureToGraph)
+#define cuGraphInstantiateWithParams      EXTMEM_PTSZ(cuGraphInstantiateWithParams)
+#define cuGraphUpload                     EXTMEM_PTSZ(cuGraphUpload)
+#define cuGraphLaunch                     EXTMEM_PTSZ(cuGraphLaunch)
+#endif
+
+/* Capture. Codes (docs/graphs.md has every rule):
+ *   CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED  the legacy stream cannot capture; a call not allowed
+ *                                          during the capture (it invalidates the capture)
+ *   CUDA_ERROR_ILLEGAL_STATE               the stream is already capturing / not capturing
+ *   CUDA_ERROR_STREAM_CAPTURE_WRONG_THREAD ended from another thread than began a non-relaxed capture
+ *   CUDA_ERROR_STREAM_CAPTURE_UNJOINED     a stream forked into the capture was not joined back
+ *   CUDA_ERROR_STREAM_CAPTURE_INVALIDATED  the capture was invalidated by an earlier error
+ *   CUDA_ERROR_STREAM_CAPTURE_IMPLICIT     the legacy stream used while a blocking stream captures */
+EXTMEM_API CUresult CUDAAPI cuStreamBeginCapture(CUstream hStream, CUstreamCaptureMode mode);
+EXTMEM_API CUresult CUDAAPI cuStreamBeginCaptureToGraph(CUstream hStream, CUgraph hGraph, const CUgraphNode *dependencies,
+                                                        const CUgraphEdgeData *dependencyData, size_t numDependencies,
+                                                        CUstreamCaptureMode mode);
+EXTMEM_API CUresult CUDAAPI cuThreadExchangeStreamCaptureMode(CUstreamCaptureMode *mode);
+EXTMEM_API CUresult CUDAAPI cuStreamEndCapture(CUstream hStream, CUgraph *phGraph);
+EXTMEM_API CUresult CUDAAPI cuStreamGetCaptureInfo(CUstream hStream, CUstreamCaptureStatus *captureStatus_out,
+                                                   cuuint64_t *id_out, CUgraph *graph_out,
+                                                   const CUgraphNode **dependencies_out,
+                                                   const CUgraphEdgeData **edgeData_out, size_t *numDependencies_out);
+EXTMEM_API CUresult CUDAAPI cuStreamUpdateCaptureDependencies(CUstream hStream, CUgraphNode *dependencies,
+                                                              const CUgraphEdgeData *dependencyData,
+                                                              size_t numDependencies, unsigned int flags);
+
+/* Graphs and their nodes. */
+EXTMEM_API CUresult CUDAAPI cuGraphCreate(CUgraph *phGraph, unsigned int flags);
+EXTMEM_API CUresult CUDAAPI cuGraphDestroy(CUgraph hGraph);
+EXTMEM_API CUresult CUDAAPI cuGraphClone(CUgraph *phGraphClone, CUgraph originalGraph);
+EXTMEM_API CUresult CUDAAPI cuGraphNodeFindInClone(CUgraphNode *phNode, CUgraphNode hOriginalNode, CUgraph hClonedGraph);
+EXTMEM_API CUresult CUDAAPI cuGraphNodeGetType(CUgraphNode hNode, CUgraphNodeType *type);
+EXTMEM_API CUresult CUDAAPI cuGraphGetNodes(CUgraph hGraph, CUgraphNode *nodes, size_t *numNodes);
+EXTMEM_API CUresult CUDAAPI cuGraphGetRootNodes(CUgraph hGraph, CUgraphNode *rootNodes, size_t *numRootNodes);
+EXTMEM_API CUresult CUDAAPI cuGraphGetEdges(CUgraph hGraph, CUgraphNode *from, CUgraphNode *to, CUgraphEdgeData *edgeData,
+                                            size_t *numEdges);
+EXTMEM_API CUresult CUDAAPI cuGraphNodeGetDependencies(CUgraphNode hNode, CUgraphNode *dependencies,
+                                                       CUgraphEdgeData *edgeData, size_t *numDependencies);
+EXTMEM_API CUresult CUDAAPI cuGraphNodeGetDependentNodes(CUgraphNode hNode, CUgraphNode *dependentNodes,
+                                                         CUgraphEdgeData *edgeData, size_t *numDependentNodes);
+EXTMEM_API CUresult CUDAAPI cuGraphAddDependencies(CUgraph hGraph, const CUgraphNode *from, const CUgraphNode *to,
+                                                   const CUgraphEdgeData *edgeData, size_t numDependencies);
+EXTMEM_API CUresult CUDAAPI cuGraphRemoveDependencies(CUgraph hGraph, const CUgraphNode *from, const CUgraphNode *to,
+                                                      const CUgraphEdgeData *edgeData, size_t numDependencies);
+EXTMEM_API CUresult CUDAAPI cuGraphDestroyNode(CUgraphNode hNode);
+EXTMEM_API CUresult CUDAAPI cuGraphAddNode(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies,
+                                           const CUgraphEdgeData *dependencyData, size_t numDependencies,
+                                           CUgraphNodeParams *nodeParams);
+EXTMEM_API CUresult CUDAAPI cuGraphNodeSetParams(CUgraphNode hNode, CUgraphNodeParams *nodeParams);
+EXTMEM_API CUresult CUDAAPI cuGraphAddKernelNode(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies,
+                                                 size_t numDependencies, const CUDA_KERNEL_NODE_PARAMS *nodeParams);
+EXTMEM_API CUresult CUDAAPI cuGraphKernelNodeGetParams(CUgraphNode hNode, CUDA_KERNEL_NODE_PARAMS *nodeParams);
+EXTMEM_API CUresult CUDAAPI cuGraphKernelNodeSetParams(CUgraphNode hNode, const CUDA_KERNEL_NODE_PARAMS *nodeParams);
+EXTMEM_API CUresult CUDAAPI cuGraphKernelNodeCopyAttributes(CUgraphNode dst, CUgraphNode src);
+EXTMEM_API CUresult CUDAAPI cuGraphKernelNodeGetAttribute(CUgraphNode hNode, CUkernelNodeAttrID attr,
+                                                          CUkernelNodeAttrValue *value_out);
+EXTMEM_API CUresult CUDAAPI cuGraphKernelNodeSetAttribute(CUgraphNode hNode, CUkernelNodeAttrID attr,
+                                                          const CUkernelNodeAttrValue *value);
+EXTMEM_API CUresult CUDAAPI cuGraphAddMemcpyNode(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies,
+                                                 size_t numDependencies, const CUDA_MEMCPY3D *copyParams, CUcontext ctx);
+EXTMEM_API CUresult CUDAAPI cuGraphMemcpyNodeGetParams(CUgraphNode hNode, CUDA_MEMCPY3D *nodeParams);
+EXTMEM_API CUresult CUDAAPI cuGraphMemcpyNodeSetParams(CUgraphNode hNode, const CUDA_MEMCPY3D *nodeParams);
+EXTMEM_API CUresult CUDAAPI cuGraphAddMemsetNode(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies,
+                                                 size_t numDependencies, const CUDA_MEMSET_NODE_PARAMS *memsetParams,
+                                                 CUcontext ctx);
+EXTMEM_API CUresult CUDAAPI cuGraphMemsetNodeGetParams(CUgraphNode hNode, CUDA_MEMSET_NODE_PARAMS *nodeParams);
+EXTMEM_API CUresult CUDAAPI cuGraphMemsetNodeSetParams(CUgraphNode hNode, const CUDA_MEMSET_NODE_PARAMS *nodeParams);
+EXTMEM_API CUresult CUDAAPI cuGraphAddHostNode(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies,
+                                               size_t numDependencies, const CUDA_HOST_NODE_PARAMS *nodeParams);
+EXTMEM_API CUresult CUDAAPI cuGraphHostNodeGetParams(CUgraphNode hNode, CUDA_HOST_NODE_PARAMS *nodeParams);
+EXTMEM_API CUresult CUDAAPI cuGraphHostNodeSetParams(CUgraphNode hNode, const CUDA_HOST_NODE_PARAMS *nodeParams);
+EXTMEM_API CUresult CUDAAPI cuGraphAddChildGraphNode(CUgraphNode *phGraphNode, CUgraph hGraph,
+                                                     const CUgraphNode *dependencies, size_t numDependencies,
+                                                     CUgraph childGraph);
+EXTMEM_API CUresult CUDAAPI cuGraphChildGraphNodeGetGraph(CUgraphNode hNode, CUgraph *phGraph);
+EXTMEM_API CUresult CUDAAPI cuGraphAddEmptyNode(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies,
+                                                size_t numDependencies);
+EXTMEM_API CUresult CUDAAPI cuGraphAddEventRecordNode(CUgraphNode *phGraphNode, CUgraph hGraph,
+                                                      const CUgraphNode *dependencies, size_t numDependencies,
+                                                      CUevent event);
+EXTMEM_API CUresult CUDAAPI cuGraphEventRecordNodeGetEvent(CUgraphNode hNode, CUevent *event_out);
+EXTMEM_API CUresult CUDAAPI cuGraphEventRecordNodeSetEvent(CUgraphNode hNode, CUevent event);
+EXTMEM_API CUresult CUDAAPI cuGraphAddEventWaitNode(CUgraphNode *phGraphNode, CUgraph hGraph,
+                                                    const CUgraphNode *dependencies, size_t numDependencies,
+                                                    CUevent event);
+EXTMEM_API CUresult CUDAAPI cuGraphEventWaitNodeGetEvent(CUgraphNode hNode, CUevent *event_out);
+EXTMEM_API CUresult CUDAAPI cuGraphEventWaitNodeSetEvent(CUgraphNode hNode, CUevent event);
+EXTMEM_API CUresult CUDAAPI cuGraphAddExternalSemaphoresSignalNode(CUgraphNode *phGraphNode, CUgraph hGraph,
+                                                                   const CUgraphNode *dependencies,
+                                                                   size_t numDependencies,
+                                                                   const CUDA_EXT_SEM_SIGNAL_NODE_PARAMS *nodeParams);
+EXTMEM_API CUresult CUDAAPI cuGraphExternalSemaphoresSignalNodeGetParams(CUgraphNode hNode,
+                                                                         CUDA_EXT_SEM_SIGNAL_NODE_PARAMS *params_out);
+EXTMEM_API CUresult CUDAAPI cuGraphExternalSemaphoresSignalNodeSetParams(CUgraphNode hNode,
+                                                                         const CUDA_EXT_SEM_SIGNAL_NODE_PARAMS *nodeParams);
+EXTMEM_API CUresult CUDAAPI cuGraphAddExternalSemaphoresWaitNode(CUgraphNode *phGraphNode, CUgraph hGraph,
+                                                                 const CUgraphNode *dependencies,
+                                                                 size_t numDependencies,
+                                                                 const CUDA_EXT_SEM_WAIT_NODE_PARAMS *nodeParams);
+EXTMEM_API CUresult CUDAAPI cuGraphExternalSemaphoresWaitNodeGetParams(CUgraphNode hNode,
+                                                                       CUDA_EXT_SEM_WAIT_NODE_PARAMS *params_out);
+EXTMEM_API CUresult CUDAAPI cuGraphExternalSemaphoresWaitNodeSetParams(CUgraphNode hNode,
+                                                                       const CUDA_EXT_SEM_WAIT_NODE_PARAMS *nodeParams);
+EXTMEM_API CUresult CUDAAPI cuGraphAddMemAllocNode(CUgraphNode *phGraphNode, CUgraph hGraph,
+                                                   const CUgraphNode *dependencies, size_t numDependencies,
+                                                   CUDA_MEM_ALLOC_NODE_PARAMS *nodeParams);
+EXTMEM_API CUresult CUDAAPI cuGraphMemAllocNodeGetParams(CUgraphNode hNode, CUDA_MEM_ALLOC_NODE_PARAMS *params_out);
+EXTMEM_API CUresult CUDAAPI cuGraphAddMemFreeNode(CUgraphNode *phGraphNode, CUgraph hGraph,
+                                                  const CUgraphNode *dependencies, size_t numDependencies,
+                                                  CUdeviceptr dptr);
+EXTMEM_API CUresult CUDAAPI cuGraphMemFreeNodeGetParams(CUgraphNode hNode, CUdeviceptr *dptr_out);
+EXTMEM_API CUresult CUDAAPI cuGraphAddBatchMemOpNode(CUgraphNode *phGraphNode, CUgraph hGraph,
+                                                     const CUgraphNode *dependencies, size_t numDependencies,
+                                                     const CUDA_BATCH_MEM_OP_NODE_PARAMS *nodeParams);
+EXTMEM_API CUresult CUDAAPI cuGraphBatchMemOpNodeGetParams(CUgraphNode hNode, CUDA_BATCH_MEM_OP_NODE_PARAMS *nodeParams_out);
+EXTMEM_API CUresult CUDAAPI cuGraphBatchMemOpNodeSetParams(CUgraphNode hNode, const CUDA_BATCH_MEM_OP_NODE_PARAMS *nodeParams);
+EXTMEM_API CUresult CUDAAPI cuGraphConditionalHandleCreate(CUgraphConditionalHandle *pHandle_out, CUgraph hGraph,
+                                                           CUcontext ctx, unsigned int defaultLaunchValue,
+                                                           unsigned int flags);
+EXTMEM_API CUresult CUDAAPI cuGraphDebugDotPrint(CUgraph hGraph, const char *path, unsigned int flags);
+
+/* Graph-owned memory of a device. */
+EXTMEM_API CUresult CUDAAPI cuDeviceGraphMemTrim(CUdevice device);
+EXTMEM_API CUresult CUDAAPI cuDeviceGetGraphMemAttribute(CUdevice device, CUgraphMem_attribute attr, void *value);
+EXTMEM_API CUresult CUDAAPI cuDeviceSetGraphMemAttribute(CUdevice device, CUgraphMem_attribute attr, void *value);
+
+/* User objects: a destructor that runs once the last reference goes, graphs' included. */
+EXTMEM_API CUresult CUDAAPI cuUserObjectCreate(CUuserObject *object_out, void *ptr, CUhostFn destroy,
+                                               unsigned int initialRefcount, unsigned int flags);
+EXTMEM_API CUresult CUDAAPI cuUserObjectRetain(CUuserObject object, unsigned int count);
+EXTMEM_API CUresult CUDAAPI cuUserObjectRelease(CUuserObject object, unsigned int count);
+EXTMEM_API CUresult CUDAAPI cuGraphRetainUserObject(CUgraph graph, CUuserObject object, unsigned int count,
+                                                    unsigned int flags);
+EXTMEM_API CUresult CUDAAPI cuGraphReleaseUserObject(CUgraph graph, CUuserObject object, unsigned int count);
+
+/* Executable graphs. */
+EXTMEM_API CUresult CUDAAPI cuGraphInstantiate(CUgraphExec *phGraphExec, CUgraph hGraph, unsigned long long flags);
+EXTMEM_API CUresult CUDAAPI cuGraphInstantiateWithParams(CUgraphExec *phGraphExec, CUgraph hGraph,
+                                                         CUDA_GRAPH_INSTANTIATE_PARAMS *instantiateParams);
+EXTMEM_API CUresult CUDAAPI cuGraphExecGetFlags(CUgraphExec hGraphExec, cuuint64_t *flags);
+EXTMEM_API CUresult CUDAAPI cuGraphExecUpdate(CUgraphExec hGraphExec, CUgraph hGraph,
+                                              CUgraphExecUpdateResultInfo *resultInfo);
+EXTMEM_API CUresult CUDAAPI cuGraphExecNodeSetParams(CUgraphExec hGraphExec, CUgraphNode hNode,
+                                                     CUgraphNodeParams *nodeParams);
+EXTMEM_API CUresult CUDAAPI cuGraphExecKernelNodeSetParams(CUgraphExec hGraphExec, CUgraphNode hNode,
+                                                           const CUDA_KERNEL_NODE_PARAMS *nodeParams);
+EXTMEM_API CUresult CUDAAPI cuGraphExecMemcpyNodeSetParams(CUgraphExec hGraphExec, CUgraphNode hNode,
+                                                           const CUDA_MEMCPY3D *copyParams, CUcontext ctx);
+EXTMEM_API CUresult CUDAAPI cuGraphExecMemsetNodeSetParams(CUgraphExec hGraphExec, CUgraphNode hNode,
+                                                           const CUDA_MEMSET_NODE_PARAMS *memsetParams, CUcontext ctx);
+EXTMEM_API CUresult CUDAAPI cuGraphExecHostNodeSetParams(CUgraphExec hGraphExec, CUgraphNode hNode,
+                                                         const CUDA_HOST_NODE_PARAMS *nodeParams);
+EXTMEM_API CUresult CUDAAPI cuGraphExecChildGraphNodeSetParams(CUgraphExec hGraphExec, CUgraphNode hNode,
+                                                               CUgraph childGraph);
+EXTMEM_API CUresult CUDAAPI cuGraphExecEventRecordNodeSetEvent(CUgraphExec hGraphExec, CUgraphNode hNode, CUevent event);
+EXTMEM_API CUresult CUDAAPI cuGraphExecEventWaitNodeSetEvent(CUgraphExec hGraphExec, CUgraphNode hNode, CUevent event);
+EXTMEM_API CUresult CUDAAPI cuGraphExecExternalSemaphoresSignalNodeSetParams(
+    CUgraphExec hGraphExec, CUgraphNode hNode, const CUDA_EXT_SEM_SIGNAL_NODE_PARAMS *nodeParams);
+EXTMEM_API CUresult CUDAAPI cuGraphExecExternalSemaphoresWaitNodeSetParams(
+    CUgraphExec hGraphExec, CUgraphNode hNode, const CUDA_EXT_SEM_WAIT_NODE_PARAMS *nodeParams);
+EXTMEM_API CUresult CUDAAPI cuGraphExecBatchMemOpNodeSetParams(CUgraphExec hGraphExec, CUgraphNode hNode,
+                                                               const CUDA_BATCH_MEM_OP_NODE_PARAMS *nodeParams);
+EXTMEM_API CUresult CUDAAPI cuGraphNodeSetEnabled(CUgraphExec hGraphExec, CUgraphNode hNode, unsigned int isEnabled);
+EXTMEM_API CUresult CUDAAPI cuGraphNodeGetEnabled(CUgraphExec hGraphExec, CUgraphNode hNode, unsigned int *isEnabled);
+EXTMEM_API CUresult CUDAAPI cuGraphUpload(CUgraphExec hGraphExec, CUstream hStream);
+EXTMEM_API CUresult CUDAAPI cuGraphLaunch(CUgraphExec hGraphExec, CUstream hStream);
+EXTMEM_API CUresult CUDAAPI cuGraphExecDestroy(CUgraphExec hGraphExec);
 
 /* ---- Entry points by name ---- */
 /* symbol is the base name ("cuMemAlloc"); the newest variant introduced at or before
