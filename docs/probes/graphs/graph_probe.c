@@ -782,9 +782,8 @@ static void a10(void)
     if (!r) cuMemFree(p);
     cuThreadExchangeStreamCaptureMode(&m5);
     finish("A10.GLOBAL_capture.thread_RELAXED", s);
-    /* thread mode THREAD_LOCAL, capture GLOBAL, other thread does cuMemAlloc: covered by A3 */
-    P("A10.exchange_NULL", cuThreadExchangeStreamCaptureMode(NULL));
 }
+static void a10null(void) { P("A10.exchange_NULL", cuThreadExchangeStreamCaptureMode(NULL)); }
 
 static void a11(void)
 {
@@ -1002,6 +1001,14 @@ static void b4destroyed(void)
     cuGraphDestroyNode(a);
     CUgraphNodeType t = (CUgraphNodeType)99;
     PX("B4.getType_destroyed_node", cuGraphNodeGetType(a, &t), "type=%d", (int)t);
+}
+static void b4twice(void)
+{
+    CUgraph g;
+    CUgraphNode a;
+    cuGraphCreate(&g, 0);
+    cuGraphAddEmptyNode(&a, g, NULL, 0);
+    cuGraphDestroyNode(a);
     P("B4.destroyNode_twice", cuGraphDestroyNode(a));
 }
 static void b4destroyedgraph(void)
@@ -1087,7 +1094,6 @@ static void b5(void)
     P("B5.host_fn_NULL", cuGraphAddHostNode(&n, g, NULL, 0, &h));
     h.fn = hostfn;
     P("B5.host_ok", cuGraphAddHostNode(&n, g, NULL, 0, &h));
-    P("B5.childGraph_self", cuGraphAddChildGraphNode(&n, g, NULL, 0, g));
     P("B5.childGraph_NULL", cuGraphAddChildGraphNode(&n, g, NULL, 0, NULL));
     CUgraph child, parent;
     cuGraphCreate(&child, 0);
@@ -1118,6 +1124,14 @@ static void b5(void)
     np.kernel.func = fadd; np.kernel.gridDimX = np.kernel.gridDimY = np.kernel.gridDimZ = 1;
     np.kernel.blockDimX = 32; np.kernel.blockDimY = np.kernel.blockDimZ = 1; np.kernel.kernelParams = kargs;
     P("B5.addNode_KERNEL", cuGraphAddNode(&n, g, NULL, NULL, 0, &np));
+}
+static void b5self(void)
+{
+    CUgraph g;
+    CUgraphNode n;
+    cuGraphCreate(&g, 0);
+    cuGraphAddEmptyNode(&n, g, NULL, 0);
+    P("B5.childGraph_self", cuGraphAddChildGraphNode(&n, g, NULL, 0, g));
 }
 static void b5null(void)
 {
@@ -1829,6 +1843,281 @@ static void c(void)
            sizeof(CUDA_CHILD_GRAPH_NODE_PARAMS), sizeof(CUmemPoolProps));
 }
 
+
+static void a12(void)
+{
+    CUstream s, s2;
+    CUevent e, j;
+    cuStreamCreate(&s, CU_STREAM_NON_BLOCKING);
+    cuStreamCreate(&s2, CU_STREAM_NON_BLOCKING);
+    cuEventCreate(&e, CU_EVENT_DISABLE_TIMING);
+    cuEventCreate(&j, CU_EVENT_DISABLE_TIMING);
+    /* forked stream that did no work */
+    cuStreamBeginCapture_v2(s, CU_STREAM_CAPTURE_MODE_GLOBAL);
+    launch(s);
+    cuEventRecord(e, s);
+    cuStreamWaitEvent(s2, e, 0);
+    launch(s);
+    finish("A12.fork_no_work_on_s2_then_k@s", s);
+    line("A12.s2_after", CUDA_SUCCESS, "s2_status=%s", cs(status_of(s2)));
+    /* joined, then more work on s2 */
+    cuStreamBeginCapture_v2(s, CU_STREAM_CAPTURE_MODE_GLOBAL);
+    launch(s);
+    cuEventRecord(e, s);
+    cuStreamWaitEvent(s2, e, 0);
+    launch(s2);
+    cuEventRecord(j, s2);
+    cuStreamWaitEvent(s, j, 0);
+    launch(s2);
+    finish("A12.joined_then_more_work_on_s2", s);
+    line("A12.s2_after2", CUDA_SUCCESS, "s2_status=%s", cs(status_of(s2)));
+    /* s2 forked, worked, then s2 waits for event recorded later on s (s2 deps superset) */
+    cuStreamBeginCapture_v2(s, CU_STREAM_CAPTURE_MODE_GLOBAL);
+    launch(s);
+    cuEventRecord(e, s);
+    cuStreamWaitEvent(s2, e, 0);
+    launch(s2);
+    cuEventRecord(j, s2);
+    cuStreamWaitEvent(s, j, 0);
+    cuEventRecord(e, s);
+    cuStreamWaitEvent(s2, e, 0);
+    finish("A12.joined_then_s2_waits_on_s_again", s);
+    /* launch into an invalidated capture */
+    cuStreamBeginCapture_v2(s, CU_STREAM_CAPTURE_MODE_GLOBAL);
+    launch(s);
+    cuStreamSynchronize(s);
+    P("A12.launch_into_invalidated", launch(s));
+    P("A12.memsetAsync_into_invalidated", cuMemsetD8Async(dbuf2, 0, 4, s));
+    P("A12.eventRecord_into_invalidated", cuEventRecord(e, s));
+    P("A12.begin_on_invalidated", cuStreamBeginCapture_v2(s, CU_STREAM_CAPTURE_MODE_GLOBAL));
+    print_info("A12.info_invalidated", s);
+    P("A12.update_deps_invalidated", cuStreamUpdateCaptureDependencies(s, NULL, NULL, 0, 0));
+    finish("A12.invalidated", s);
+    /* wait on a never-recorded event during capture */
+    CUevent fresh;
+    cuEventCreate(&fresh, 0);
+    cuStreamBeginCapture_v2(s, CU_STREAM_CAPTURE_MODE_GLOBAL);
+    launch(s);
+    CUresult r = cuStreamWaitEvent(s, fresh, 0);
+    line("A12.wait_never_recorded_event", r, "status=%s", cs(status_of(s)));
+    finish("A12.wait_never_recorded", s);
+    /* the event recorded in capture, after the capture ends, recorded into another capture's wait */
+    cuStreamBeginCapture_v2(s, CU_STREAM_CAPTURE_MODE_GLOBAL);
+    launch(s);
+    cuEventRecord(e, s);
+    finish("A12.capture_records_e", s);
+    cuStreamBeginCapture_v2(s2, CU_STREAM_CAPTURE_MODE_GLOBAL);
+    r = cuStreamWaitEvent(s2, e, 0);
+    line("A12.other_capture_waits_on_event_of_ended_capture", r, "status=%s", cs(status_of(s2)));
+    finish("A12.other_capture", s2);
+    /* the same stream captured by the origin thread while another thread captures another stream in GLOBAL mode */
+    /* per-thread stream with capture + legacy use */
+    cuStreamBeginCapture_v2(CU_STREAM_PER_THREAD, CU_STREAM_CAPTURE_MODE_GLOBAL);
+    launch(CU_STREAM_PER_THREAD);
+    r = launch(0);
+    line("A12.per_thread_capture.launch_legacy", r, "status=%s", cs(status_of(CU_STREAM_PER_THREAD)));
+    finish("A12.per_thread_capture", CU_STREAM_PER_THREAD);
+    /* destroy a capturing stream */
+    CUstream s3;
+    cuStreamCreate(&s3, CU_STREAM_NON_BLOCKING);
+    cuStreamBeginCapture_v2(s3, CU_STREAM_CAPTURE_MODE_GLOBAL);
+    launch(s3);
+    P("A12.streamDestroy_while_capturing", cuStreamDestroy(s3));
+    /* destroy an event recorded in capture, during capture */
+    CUevent e2;
+    cuEventCreate(&e2, 0);
+    cuStreamBeginCapture_v2(s, CU_STREAM_CAPTURE_MODE_GLOBAL);
+    launch(s);
+    cuEventRecord(e2, s);
+    P("A12.eventDestroy_captured_event", cuEventDestroy(e2));
+    line("A12.after_eventDestroy", CUDA_SUCCESS, "status=%s", cs(status_of(s)));
+    finish("A12.eventDestroy", s);
+}
+
+static void b10b(void)
+{
+    CUstream s;
+    cuStreamCreate(&s, CU_STREAM_NON_BLOCKING);
+    CUDA_MEM_ALLOC_NODE_PARAMS a;
+    memset(&a, 0, sizeof a);
+    a.poolProps.allocType = CU_MEM_ALLOCATION_TYPE_PINNED;
+    a.poolProps.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
+    a.bytesize = 1 << 20;
+    CUgraph g;
+    CUgraphNode an, kn, fn;
+    cuGraphCreate(&g, 0);
+    cuGraphAddMemAllocNode(&an, g, NULL, 0, &a);
+    CUdeviceptr p = a.dptr;
+    void *ka[2] = {&p, &nelem};
+    CUDA_KERNEL_NODE_PARAMS k;
+    memset(&k, 0, sizeof k);
+    k.func = fadd; k.gridDimX = k.gridDimY = k.gridDimZ = 1; k.blockDimX = 256; k.blockDimY = k.blockDimZ = 1; k.kernelParams = ka;
+    cuGraphAddKernelNode(&kn, g, &an, 1, &k);
+    CUgraphExec x;
+    P("B10b.instantiate", cuGraphInstantiate(&x, g, 0));
+    P("B10b.launch1", cuGraphLaunch(x, s));
+    P("B10b.sync1", cuStreamSynchronize(s));
+    P("B10b.memFreeAsync_outside_same_stream", cuMemFreeAsync(p, s));
+    P("B10b.sync2", cuStreamSynchronize(s));
+    P("B10b.launch2_after_free", cuGraphLaunch(x, s));
+    P("B10b.sync3", cuStreamSynchronize(s));
+    P("B10b.memFree_sync", cuMemFree(p));
+    P("B10b.memFreeAsync_legacy", cuMemFreeAsync(p, 0));
+    P("B10b.sync4", cuCtxSynchronize());
+    P("B10b.launch3", cuGraphLaunch(x, s));
+    P("B10b.sync5", cuStreamSynchronize(s));
+    cuMemFreeAsync(p, s);
+    cuStreamSynchronize(s);
+    CUgraphExec x2;
+    P("B10b.second_exec_while_first_alive", cuGraphInstantiate(&x2, g, 0));
+    P("B10b.execDestroy_first", cuGraphExecDestroy(x));
+    P("B10b.second_exec_after_first_destroyed", cuGraphInstantiate(&x2, g, 0));
+    cuGraphExecDestroy(x2);
+    /* alloc + kernel + free in one graph */
+    P("B10b.addFreeNode", cuGraphAddMemFreeNode(&fn, g, &kn, 1, p));
+    CUgraphNode fn2;
+    P("B10b.addFreeNode_twice", cuGraphAddMemFreeNode(&fn2, g, &fn, 1, p));
+    printf("B10b.graph: %s\n", describe(g));
+    P("B10b.instantiate_with_free", cuGraphInstantiate(&x, g, 0));
+    P("B10b.af.launch1", cuGraphLaunch(x, s));
+    P("B10b.af.launch2", cuGraphLaunch(x, s));
+    P("B10b.af.sync", cuStreamSynchronize(s));
+    mem_attrs("B10b.af.attrs");
+    P("B10b.af.memFreeAsync_after", cuMemFreeAsync(p, s));
+    P("B10b.destroyNode_alloc_with_exec", cuGraphDestroyNode(an));
+    cuGraphExecDestroy(x);
+    P("B10b.trim", cuDeviceGraphMemTrim(dev));
+    mem_attrs("B10b.attrs_after_trim");
+    /* free node in another graph for an alloc of this graph */
+    CUgraph g2;
+    cuGraphCreate(&g2, 0);
+    CUgraphNode an2;
+    CUDA_MEM_ALLOC_NODE_PARAMS a2 = a;
+    cuGraphAddMemAllocNode(&an2, g2, NULL, 0, &a2);
+    CUgraph fg;
+    cuGraphCreate(&fg, 0);
+    P("B10b.freeNode_in_other_graph", cuGraphAddMemFreeNode(&fn, fg, NULL, 0, a2.dptr));
+    P("B10b.freeNode_in_own_graph_after_other", cuGraphAddMemFreeNode(&fn2, g2, &an2, 1, a2.dptr));
+    CUgraphExec xa, xf;
+    P("B10b.inst_alloc_graph", cuGraphInstantiate(&xa, g2, 0));
+    P("B10b.inst_free_graph", cuGraphInstantiate(&xf, fg, 0));
+    P("B10b.launch_alloc", cuGraphLaunch(xa, s));
+    P("B10b.launch_free", cuGraphLaunch(xf, s));
+    P("B10b.launch_alloc_again", cuGraphLaunch(xa, s));
+    P("B10b.sync", cuStreamSynchronize(s));
+    /* a free node on a pointer from cuMemAllocAsync */
+    CUdeviceptr q;
+    cuMemAllocAsync(&q, 4096, s);
+    cuStreamSynchronize(s);
+    CUgraph g3;
+    cuGraphCreate(&g3, 0);
+    P("B10b.freeNode_memAllocAsync_ptr", cuGraphAddMemFreeNode(&fn, g3, NULL, 0, q));
+    /* addresses of two allocs in sequence (reuse?) */
+    CUgraph g4;
+    CUgraphNode b1, b2, f1;
+    cuGraphCreate(&g4, 0);
+    CUDA_MEM_ALLOC_NODE_PARAMS c1 = a, c2 = a;
+    cuGraphAddMemAllocNode(&b1, g4, NULL, 0, &c1);
+    cuGraphAddMemFreeNode(&f1, g4, &b1, 1, c1.dptr);
+    cuGraphAddMemAllocNode(&b2, g4, &f1, 1, &c2);
+    line("B10b.alloc_after_free_in_same_graph", CUDA_SUCCESS, "same_address=%d", c1.dptr == c2.dptr);
+    CUDA_MEM_ALLOC_NODE_PARAMS c3 = a;
+    c3.bytesize = 100;
+    CUgraphNode b3;
+    cuGraphAddMemAllocNode(&b3, g4, NULL, 0, &c3);
+    line("B10b.alloc_100B", CUDA_SUCCESS, "dptr_mod_2MiB=%llu dist_from_c1=%lld", (unsigned long long)(c3.dptr % (2 << 20)), (long long)(c3.dptr - c1.dptr));
+}
+
+static void b14b(void)
+{
+    struct { int type; unsigned size; } cases[] = {{0, 1}, {1, 1}, {0, 2}, {0, 3}, {1, 2}, {2, 3}, {2, 1}, {0, 0}, {1, 0}, {2, 0}, {3, 1}};
+    for (int i = 0; i < 11; i++) {
+        CUgraph g;
+        cuGraphCreate(&g, 0);
+        CUgraphConditionalHandle hnd = 0;
+        cuGraphConditionalHandleCreate(&hnd, g, ctx, 0, 0);
+        CUgraphNodeParams np;
+        memset(&np, 0, sizeof np);
+        np.type = CU_GRAPH_NODE_TYPE_CONDITIONAL;
+        np.conditional.handle = hnd;
+        np.conditional.type = (CUgraphConditionalNodeType)cases[i].type;
+        np.conditional.size = cases[i].size;
+        np.conditional.ctx = ctx;
+        CUgraphNode n;
+        char nm[96];
+        snprintf(nm, sizeof nm, "B14b.fresh_handle.type%d_size%u", cases[i].type, cases[i].size);
+        CUresult r = cuGraphAddNode(&n, g, NULL, NULL, 0, &np);
+        char extra[512] = "";
+        int o = snprintf(extra, sizeof extra, "phGraph_out=%s", np.conditional.phGraph_out ? "set" : "NULL");
+        if (!r && np.conditional.phGraph_out)
+            for (unsigned j = 0; j < np.conditional.size; j++) {
+                size_t nn = 99;
+                CUgraph bg = np.conditional.phGraph_out[j];
+                CUresult rn_ = bg ? cuGraphGetNodes(bg, NULL, &nn) : CUDA_ERROR_INVALID_VALUE;
+                o += snprintf(extra + o, sizeof extra - o, " body%u=%s(nodes=%zu %s)", j, bg ? "graph" : "NULL", nn, rn(rn_));
+            }
+        line(nm, r, "%s", extra);
+        if (!r) {
+            CUgraphNodeParams np2 = np;
+            np2.conditional.phGraph_out = NULL;
+            CUgraphNode n2;
+            P("  same_handle_second_node", cuGraphAddNode(&n2, g, NULL, NULL, 0, &np2));
+            CUgraphExec x;
+            CUDA_GRAPH_INSTANTIATE_PARAMS ip;
+            memset(&ip, 0, sizeof ip);
+            r = cuGraphInstantiateWithParams(&x, g, &ip);
+            line("  instantiate_empty_bodies", r, "result_out=%d", (int)ip.result_out);
+            if (!r) {
+                P("  launch", cuGraphLaunch(x, 0));
+                P("  sync", cuCtxSynchronize());
+                cuGraphExecDestroy(x);
+            }
+        }
+        cuGraphDestroy(g);
+    }
+    /* IF with a kernel body, default 1 with ASSIGN_DEFAULT: the kernel runs */
+    for (int dflt = 0; dflt < 2; dflt++) {
+        CUgraph g;
+        cuGraphCreate(&g, 0);
+        CUgraphConditionalHandle hnd = 0;
+        cuGraphConditionalHandleCreate(&hnd, g, ctx, dflt, CU_GRAPH_COND_ASSIGN_DEFAULT);
+        CUgraphNodeParams np;
+        memset(&np, 0, sizeof np);
+        np.type = CU_GRAPH_NODE_TYPE_CONDITIONAL;
+        np.conditional.handle = hnd;
+        np.conditional.type = CU_GRAPH_COND_TYPE_IF;
+        np.conditional.size = 1;
+        np.conditional.ctx = ctx;
+        CUgraphNode n;
+        cuGraphAddNode(&n, g, NULL, NULL, 0, &np);
+        CUDA_KERNEL_NODE_PARAMS k;
+        memset(&k, 0, sizeof k);
+        k.func = fadd; k.gridDimX = k.gridDimY = k.gridDimZ = 1; k.blockDimX = 256; k.blockDimY = k.blockDimZ = 1; k.kernelParams = kargs;
+        CUgraphNode kn;
+        cuGraphAddKernelNode(&kn, np.conditional.phGraph_out[0], NULL, 0, &k);
+        cuMemsetD8(dbuf, 0, 1024);
+        CUgraphExec x;
+        CUresult r = cuGraphInstantiate(&x, g, 0);
+        CUresult rl = r ? r : cuGraphLaunch(x, 0);
+        cuCtxSynchronize();
+        int v = -1;
+        cuMemcpyDtoH(&v, dbuf, 4);
+        char nm[64];
+        snprintf(nm, sizeof nm, "B14b.IF_kernel_body_default_%d", dflt);
+        line(nm, r, "launch=%s kernel_ran=%d", rn(rl), v);
+        /* host node in the body */
+        CUDA_HOST_NODE_PARAMS h = {.fn = hostfn, .userData = NULL};
+        CUgraphNode hn;
+        P("  body_add_host", cuGraphAddHostNode(&hn, np.conditional.phGraph_out[0], NULL, 0, &h));
+        CUDA_GRAPH_INSTANTIATE_PARAMS ip;
+        memset(&ip, 0, sizeof ip);
+        r = cuGraphInstantiateWithParams(&x, g, &ip);
+        line("  instantiate_host_in_body", r, "result_out=%d errNode=%s", (int)ip.result_out, ip.hErrNode_out == hn ? "the host node" : ip.hErrNode_out ? "other" : "NULL");
+        P("  nodeGetType_of_body_node", (cuGraphNodeGetType(kn, &(CUgraphNodeType){0})));
+        cuGraphDestroy(g);
+    }
+}
+
 int main(int argc, char **argv)
 {
     setvbuf(stdout, NULL, _IOLBF, 0);
@@ -1837,11 +2126,11 @@ int main(int argc, char **argv)
     const char *only = getenv("ONLY");
     struct { const char *name; void (*fn)(void); } secs[] = {
         {"A1", a1}, {"A2", a2}, {"A2null", a2null}, {"A3GLOBAL", a3g}, {"A3THREAD_LOCAL", a3t}, {"A3RELAXED", a3r}, {"A4", a4}, {"A5", a5}, {"A6", a6}, {"A7", a7},
-        {"A8", a8}, {"A9", a9}, {"A10", a10}, {"A11", a11}, {"B1", b1}, {"B1null", b1null}, {"B1nullout", b1nullout},
-        {"B2", b2}, {"B3", b3}, {"B4", b4}, {"B4destroyed", b4destroyed}, {"B4destroyedgraph", b4destroyedgraph},
-        {"B5", b5}, {"B5null", b5null}, {"B5null2", b5null2}, {"B6", b6}, {"B7", b7}, {"B8", b8},
-        {"B8destroyed", b8destroyed}, {"B9", b9}, {"B10", b10}, {"B11", b11}, {"B12", b12}, {"B13", b13},
-        {"B14", b14}, {"C", c}};
+        {"A8", a8}, {"A9", a9}, {"A10", a10}, {"A10null", a10null}, {"A11", a11}, {"A12", a12}, {"B1", b1}, {"B1null", b1null}, {"B1nullout", b1nullout},
+        {"B2", b2}, {"B3", b3}, {"B4", b4}, {"B4destroyed", b4destroyed}, {"B4twice", b4twice}, {"B4destroyedgraph", b4destroyedgraph},
+        {"B5", b5}, {"B5self", b5self}, {"B5null", b5null}, {"B5null2", b5null2}, {"B6", b6}, {"B7", b7}, {"B8", b8},
+        {"B8destroyed", b8destroyed}, {"B9", b9}, {"B10", b10}, {"B10b", b10b}, {"B11", b11}, {"B12", b12}, {"B13", b13},
+        {"B14", b14}, {"B14b", b14b}, {"C", c}};
     for (size_t i = 0; i < sizeof secs / sizeof secs[0]; i++)
         if (!only || strstr(only, secs[i].name))
             run_section(secs[i].name, secs[i].fn);
