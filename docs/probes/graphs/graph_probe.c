@@ -1104,9 +1104,37 @@ static void b5(void)
     CUgraph inner = NULL;
     PX("B5.childGraphNodeGetGraph", cuGraphChildGraphNodeGetGraph(n, &inner), "is_copy=%d", inner != child);
     line("B5.child_copy", CUDA_SUCCESS, "%s", inner ? describe(inner) : "-");
-    P("B5.childGraph_parent_into_child(cycle)", cuGraphAddChildGraphNode(&cn, inner, NULL, 0, parent));
-    P("B5.event_record_NULL_event", cuGraphAddEventRecordNode(&n, g, NULL, 0, NULL));
-    P("B5.event_wait_NULL_event", cuGraphAddEventWaitNode(&n, g, NULL, 0, NULL));
+}
+static void b5cycle(void)
+{
+    CUgraph child, parent, inner = NULL;
+    CUgraphNode n, cn;
+    cuGraphCreate(&child, 0);
+    cuGraphCreate(&parent, 0);
+    cuGraphAddEmptyNode(&cn, child, NULL, 0);
+    cuGraphAddChildGraphNode(&n, parent, NULL, 0, child);
+    cuGraphChildGraphNodeGetGraph(n, &inner);
+    P("B5.childGraph_parent_into_its_child_copy(cycle)", cuGraphAddChildGraphNode(&cn, inner, NULL, 0, parent));
+}
+static void b5b(void)
+{
+    CUgraph g, child;
+    CUgraphNode n, cn;
+    cuGraphCreate(&g, 0);
+    cuGraphCreate(&child, 0);
+    cuGraphAddEmptyNode(&cn, child, NULL, 0);
+    P("B5.childGraph_ok", cuGraphAddChildGraphNode(&n, g, NULL, 0, child));
+    CUgraphNode n2;
+    cuGraphAddEmptyNode(&n2, child, NULL, 0);
+    CUgraph inner = NULL;
+    size_t nn = 0;
+    cuGraphChildGraphNodeGetGraph(n, &inner);
+    cuGraphGetNodes(inner, NULL, &nn);
+    line("B5.child_changed_after_add", CUDA_SUCCESS, "inner_nodes=%zu (1=copied at add)", nn);
+    P("B5.destroy_child_original", cuGraphDestroy(child));
+    CUgraphNode x;
+    P("B5.add_node_into_child_copy", cuGraphAddEmptyNode(&x, inner, NULL, 0));
+    return;
     CUgraphNodeParams np;
     memset(&np, 0, sizeof np);
     np.type = CU_GRAPH_NODE_TYPE_EMPTY;
@@ -1117,13 +1145,41 @@ static void b5(void)
     P("B5.addNode_EMPTY_reserved2_nonzero", cuGraphAddNode(&n, g, NULL, NULL, 0, &np));
     np.reserved2 = 0; np.type = (CUgraphNodeType)99;
     P("B5.addNode_type_99", cuGraphAddNode(&n, g, NULL, NULL, 0, &np));
+    memset(&np, 0, sizeof np);
     np.type = CU_GRAPH_NODE_TYPE_HOST; np.host.fn = hostfn;
     P("B5.addNode_HOST", cuGraphAddNode(&n, g, NULL, NULL, 0, &np));
+    memset(&np, 0, sizeof np);
     np.type = CU_GRAPH_NODE_TYPE_KERNEL;
-    memset(&np.kernel, 0, sizeof np.kernel);
     np.kernel.func = fadd; np.kernel.gridDimX = np.kernel.gridDimY = np.kernel.gridDimZ = 1;
     np.kernel.blockDimX = 32; np.kernel.blockDimY = np.kernel.blockDimZ = 1; np.kernel.kernelParams = kargs;
     P("B5.addNode_KERNEL", cuGraphAddNode(&n, g, NULL, NULL, 0, &np));
+    memset(&np, 0, sizeof np);
+    np.type = CU_GRAPH_NODE_TYPE_MEMSET;
+    np.memset.dst = dbuf2; np.memset.elementSize = 1; np.memset.width = 10; np.memset.height = 1; np.memset.ctx = ctx;
+    P("B5.addNode_MEMSET", cuGraphAddNode(&n, g, NULL, NULL, 0, &np));
+    CUgraphEdgeData ed;
+    memset(&ed, 0, sizeof ed);
+    CUgraphNode dep = n;
+    P("B5.addNode_EMPTY_with_edgeData_default", (np.type = CU_GRAPH_NODE_TYPE_EMPTY, memset(&np.memset, 0, sizeof np.memset), cuGraphAddNode(&n, g, &dep, &ed, 1, &np)));
+    CUevent ev;
+    cuEventCreate(&ev, 0);
+    memset(&np, 0, sizeof np);
+    np.type = CU_GRAPH_NODE_TYPE_EVENT_RECORD; np.eventRecord.event = ev;
+    P("B5.addNode_EVENT_RECORD", cuGraphAddNode(&n, g, NULL, NULL, 0, &np));
+    memset(&np, 0, sizeof np);
+    np.type = CU_GRAPH_NODE_TYPE_GRAPH; np.graph.graph = g;
+    CUgraph c2;
+    cuGraphCreate(&c2, 0);
+    np.graph.graph = c2;
+    P("B5.addNode_GRAPH_clone_ownership", cuGraphAddNode(&n, g, NULL, NULL, 0, &np));
+    CUgraph c3;
+    cuGraphCreate(&c3, 0);
+    np.graph.graph = c3; np.graph.ownership = CU_GRAPH_CHILD_GRAPH_OWNERSHIP_MOVE;
+    CUresult r = cuGraphAddNode(&n, g, NULL, NULL, 0, &np);
+    CUgraph got = NULL;
+    cuGraphChildGraphNodeGetGraph(n, &got);
+    line("B5.addNode_GRAPH_move_ownership", r, "child_is_same=%d", got == c3);
+    P("B5.destroy_moved_child", cuGraphDestroy(c3));
 }
 static void b5self(void)
 {
@@ -2118,6 +2174,92 @@ static void b14b(void)
     }
 }
 
+static void b15(void)
+{
+    CUstream s;
+    cuStreamCreate(&s, CU_STREAM_NON_BLOCKING);
+    CUDA_MEM_ALLOC_NODE_PARAMS a;
+    memset(&a, 0, sizeof a);
+    a.poolProps.allocType = CU_MEM_ALLOCATION_TYPE_PINNED;
+    a.poolProps.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
+    a.bytesize = 1 << 20;
+    CUgraph g;
+    CUgraphNode an, kn, fn;
+    cuGraphCreate(&g, 0);
+    cuGraphAddMemAllocNode(&an, g, NULL, 0, &a);
+    CUdeviceptr p = a.dptr;
+    void *ka[2] = {&p, &nelem};
+    CUDA_KERNEL_NODE_PARAMS k;
+    memset(&k, 0, sizeof k);
+    k.func = fadd; k.gridDimX = k.gridDimY = k.gridDimZ = 1; k.blockDimX = 256; k.blockDimY = k.blockDimZ = 1; k.kernelParams = ka;
+    cuGraphAddKernelNode(&kn, g, &an, 1, &k);
+    P("B15.addFreeNode_fresh_graph", cuGraphAddMemFreeNode(&fn, g, &kn, 1, p));
+    printf("B15.graph: %s\n", describe(g));
+    CUgraphExec x;
+    P("B15.instantiate", cuGraphInstantiate(&x, g, 0));
+    P("B15.launch1", cuGraphLaunch(x, s));
+    P("B15.launch2", cuGraphLaunch(x, s));
+    P("B15.sync", cuStreamSynchronize(s));
+    mem_attrs("B15.attrs");
+    P("B15.memFreeAsync_after_graph_freed_it", cuMemFreeAsync(p, s));
+    cuStreamSynchronize(s);
+    P("B15.destroyNode_free_with_exec", cuGraphDestroyNode(fn));
+    P("B15.execDestroy", cuGraphExecDestroy(x));
+    P("B15.destroyNode_free_without_exec", cuGraphDestroyNode(fn));
+    /* alloc node destroy without any exec ever */
+    CUgraph g2;
+    CUgraphNode an2;
+    cuGraphCreate(&g2, 0);
+    CUDA_MEM_ALLOC_NODE_PARAMS a2 = a;
+    cuGraphAddMemAllocNode(&an2, g2, NULL, 0, &a2);
+    P("B15.destroyNode_alloc_never_instantiated", cuGraphDestroyNode(an2));
+    /* alloc -> kernel, instantiate, destroy exec, then add free */
+    CUgraph g3;
+    CUgraphNode an3, kn3, fn3;
+    cuGraphCreate(&g3, 0);
+    CUDA_MEM_ALLOC_NODE_PARAMS a3 = a;
+    cuGraphAddMemAllocNode(&an3, g3, NULL, 0, &a3);
+    CUdeviceptr p3 = a3.dptr;
+    void *ka3[2] = {&p3, &nelem};
+    k.kernelParams = ka3;
+    cuGraphAddKernelNode(&kn3, g3, &an3, 1, &k);
+    cuGraphInstantiate(&x, g3, 0);
+    P("B15.addFreeNode_while_exec_alive", cuGraphAddMemFreeNode(&fn3, g3, &kn3, 1, p3));
+    cuGraphExecDestroy(x);
+    P("B15.addFreeNode_after_exec_destroyed", cuGraphAddMemFreeNode(&fn3, g3, &kn3, 1, p3));
+    /* free node not depending on the alloc */
+    CUgraph g4;
+    CUgraphNode an4, fn4;
+    cuGraphCreate(&g4, 0);
+    CUDA_MEM_ALLOC_NODE_PARAMS a4 = a;
+    cuGraphAddMemAllocNode(&an4, g4, NULL, 0, &a4);
+    P("B15.addFreeNode_not_ordered_after_alloc", cuGraphAddMemFreeNode(&fn4, g4, NULL, 0, a4.dptr));
+    CUgraphExec x4;
+    CUDA_GRAPH_INSTANTIATE_PARAMS ip;
+    memset(&ip, 0, sizeof ip);
+    CUresult r = cuGraphInstantiateWithParams(&x4, g4, &ip);
+    line("B15.instantiate_unordered_free", r, "result_out=%d", (int)ip.result_out);
+    /* captured alloc: cuMemAllocAsync in capture, no free; launch twice */
+    CUgraph cg;
+    CUdeviceptr q;
+    cuStreamBeginCapture_v2(s, CU_STREAM_CAPTURE_MODE_GLOBAL);
+    cuMemAllocAsync(&q, 4096, s);
+    cuStreamEndCapture(s, &cg);
+    CUgraphExec cx;
+    P("B15.captured_alloc.instantiate", cuGraphInstantiate(&cx, cg, 0));
+    P("B15.captured_alloc.launch1", cuGraphLaunch(cx, s));
+    P("B15.captured_alloc.launch2", cuGraphLaunch(cx, s));
+    P("B15.captured_alloc.sync", cuStreamSynchronize(s));
+    P("B15.captured_alloc.free_outside", cuMemFreeAsync(q, s));
+    P("B15.captured_alloc.launch3", cuGraphLaunch(cx, s));
+    P("B15.captured_alloc.sync2", cuStreamSynchronize(s));
+    P("B15.captured_alloc.execDestroy_unfreed", cuGraphExecDestroy(cx));
+    P("B15.captured_alloc.free_after_exec_destroyed", cuMemFreeAsync(q, s));
+    P("B15.sync", cuStreamSynchronize(s));
+    P("B15.trim", cuDeviceGraphMemTrim(dev));
+    mem_attrs("B15.attrs_end");
+}
+
 int main(int argc, char **argv)
 {
     setvbuf(stdout, NULL, _IOLBF, 0);
@@ -2128,9 +2270,9 @@ int main(int argc, char **argv)
         {"A1", a1}, {"A2", a2}, {"A2null", a2null}, {"A3GLOBAL", a3g}, {"A3THREAD_LOCAL", a3t}, {"A3RELAXED", a3r}, {"A4", a4}, {"A5", a5}, {"A6", a6}, {"A7", a7},
         {"A8", a8}, {"A9", a9}, {"A10", a10}, {"A10null", a10null}, {"A11", a11}, {"A12", a12}, {"B1", b1}, {"B1null", b1null}, {"B1nullout", b1nullout},
         {"B2", b2}, {"B3", b3}, {"B4", b4}, {"B4destroyed", b4destroyed}, {"B4twice", b4twice}, {"B4destroyedgraph", b4destroyedgraph},
-        {"B5", b5}, {"B5self", b5self}, {"B5null", b5null}, {"B5null2", b5null2}, {"B6", b6}, {"B7", b7}, {"B8", b8},
+        {"B5", b5}, {"B5b", b5b}, {"B5cycle", b5cycle}, {"B5self", b5self}, {"B5null", b5null}, {"B5null2", b5null2}, {"B6", b6}, {"B7", b7}, {"B8", b8},
         {"B8destroyed", b8destroyed}, {"B9", b9}, {"B10", b10}, {"B10b", b10b}, {"B11", b11}, {"B12", b12}, {"B13", b13},
-        {"B14", b14}, {"B14b", b14b}, {"C", c}};
+        {"B14", b14}, {"B14b", b14b}, {"B15", b15}, {"C", c}};
     for (size_t i = 0; i < sizeof secs / sizeof secs[0]; i++)
         if (!only || strstr(only, secs[i].name))
             run_section(secs[i].name, secs[i].fn);
