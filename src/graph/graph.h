@@ -81,6 +81,8 @@ struct graph {
     struct user_ref *users;    /* user objects the graph holds references to */
     unsigned int execs;        /* executable graphs made from it that are alive */
     unsigned int conditionals; /* conditional nodes (conditional graphs are not cloned) */
+    unsigned int mem_nodes;    /* memory allocation and free nodes (such graphs are not cloned) */
+    bool instantiated;         /* ever: no free node may be added from then on */
     CUgraphConditionalHandle *handles; /* cuGraphConditionalHandleCreate's, for instantiate */
     size_t nhandles;
 };

@@ -292,12 +292,10 @@ static CUresult launch(const char *fn, CUgraphExec hGraphExec, CUstream hStream)
         obj_release(&x->base);
         return r;
     }
-    if (t.capture) { /* a launch captured: the graph as a child graph node */
-        CUgraphNodeParams p;
-        memset(&p, 0, sizeof(p));
-        p.type = CU_GRAPH_NODE_TYPE_GRAPH;
-        p.graph.graph = graph_handle(x->source);
-        r = target_capture_params(&t, &p);
+    if (t.capture) { /* the driver refuses it and invalidates the capture */
+        r = capture_check_unsafe(fn, t.s ? t.s : CAPTURE_ANY);
+        if (!r)
+            r = fail(CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED, "%s: a graph launch cannot be captured", fn);
     } else {
         struct work *w;
         if (!(r = exec_make_work(fn, x, t.ctx, &w))) {

@@ -18,6 +18,7 @@ struct gmem {
     CUdeviceptr dptr;
     size_t size;
     bool live;
+    bool reserved; /* counted in the reserved memory: from its first launch, as the driver counts */
 };
 
 static os_mutex gmem_lock = OS_MUTEX_INITIALIZER;
@@ -58,11 +59,14 @@ CUresult gmem_new(const char *fn, struct ctx *ctx, CUDA_MEM_ALLOC_NODE_PARAMS_v2
     if (p->poolProps.allocType != CU_MEM_ALLOCATION_TYPE_PINNED)
         return fail(CUDA_ERROR_INVALID_VALUE, "%s: poolProps.allocType %d: graph memory is CU_MEM_ALLOCATION_TYPE_PINNED",
                     fn, (int)p->poolProps.allocType);
-    if (p->poolProps.location.type != CU_MEM_LOCATION_TYPE_DEVICE || p->poolProps.location.id != 0)
-        return fail(CUDA_ERROR_INVALID_VALUE, "%s: poolProps.location is type %d id %d: graph memory is on device 0", fn,
-                    (int)p->poolProps.location.type, p->poolProps.location.id);
+    if (p->poolProps.location.type != CU_MEM_LOCATION_TYPE_DEVICE)
+        return fail(CUDA_ERROR_NOT_SUPPORTED, "%s: poolProps.location is type %d: graph memory is device memory", fn,
+                    (int)p->poolProps.location.type);
+    if (p->poolProps.location.id != 0)
+        return fail(CUDA_ERROR_INVALID_DEVICE, "%s: poolProps.location.id %d: the device is 0", fn,
+                    p->poolProps.location.id);
     if (p->poolProps.handleTypes)
-        return fail(CUDA_ERROR_INVALID_VALUE, "%s: poolProps.handleTypes 0x%x: graph memory cannot be exported", fn,
+        return fail(CUDA_ERROR_NOT_SUPPORTED, "%s: poolProps.handleTypes 0x%x: graph memory cannot be exported", fn,
                     (unsigned)p->poolProps.handleTypes);
     if (p->accessDescCount > 1 || (p->accessDescCount && !p->accessDescs))
         return fail(CUDA_ERROR_INVALID_VALUE, "%s: %zu access descriptors for one device", fn, p->accessDescCount);
@@ -82,9 +86,6 @@ CUresult gmem_new(const char *fn, struct ctx *ctx, CUDA_MEM_ALLOC_NODE_PARAMS_v2
     os_mutex_lock(&gmem_lock);
     m->next = all;
     all = m;
-    reserved_now += m->size;
-    if (reserved_now > reserved_high)
-        reserved_high = reserved_now;
     os_mutex_unlock(&gmem_lock);
     *out = m;
     return CUDA_SUCCESS;
@@ -104,7 +105,8 @@ void gmem_release(struct gmem *m)
         }
     if (m->live)
         used_now -= m->size;
-    reserved_now -= m->size;
+    if (m->reserved)
+        reserved_now -= m->size;
     os_mutex_unlock(&gmem_lock);
     mem_free_device("cuGraphDestroy", m->dptr); /* no longer graph memory: after the work queued before */
     free(m);
@@ -129,6 +131,12 @@ bool gmem_begin(struct gmem *m, bool auto_free)
         used_now += m->size;
         if (used_now > used_high)
             used_high = used_now;
+    }
+    if (!m->reserved) {
+        m->reserved = true;
+        reserved_now += m->size;
+        if (reserved_now > reserved_high)
+            reserved_high = reserved_now;
     }
     os_mutex_unlock(&gmem_lock);
     return !was || auto_free;

@@ -724,11 +724,12 @@ CUresult CUDAAPI cuGraphConditionalHandleCreate(CUgraphConditionalHandle *pHandl
         return fail(CUDA_ERROR_INVALID_VALUE, "%s: pHandle_out is NULL", fn);
     if (flags & ~(unsigned int)CU_GRAPH_COND_ASSIGN_DEFAULT)
         return fail(CUDA_ERROR_INVALID_VALUE, "%s: flags 0x%x: only CU_GRAPH_COND_ASSIGN_DEFAULT is defined", fn, flags);
+    if (!ctx)
+        return fail(CUDA_ERROR_INVALID_CONTEXT, "%s: ctx is NULL: the handle belongs to a context", fn);
     struct graph *g;
     CUresult r = graph_lookup(fn, hGraph, &g);
     if (r)
         return r;
-    (void)ctx;
     /* The handle is the address of the value the conditional node reads (struct cond_value),
      * kept on a list that lives as long as the library: clones and executable graphs share it. */
     static struct cond_value **all;
