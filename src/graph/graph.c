@@ -20,8 +20,11 @@ void graph_lock(void)
 
 void graph_unlock(void)
 {
-    if (--depth == 0)
+    if (--depth == 0) {
         os_mutex_unlock(&the_lock);
+        if (!device_thread())
+            gmem_flush();
+    }
 }
 
 /* ---- Lookups ---- */

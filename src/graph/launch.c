@@ -75,10 +75,14 @@ static CUresult make_node(const struct xnode *xn)
 {
     const CUgraphNodeParams *p = &xn->np.p;
     switch (xn->type) {
-    case CU_GRAPH_NODE_TYPE_KERNEL:
+    case CU_GRAPH_NODE_TYPE_KERNEL: {
+        size_t size = xn->np.args.size;
+        void *extra[] = {CU_LAUNCH_PARAM_BUFFER_POINTER, xn->np.args.buf, CU_LAUNCH_PARAM_BUFFER_SIZE, &size,
+                         CU_LAUNCH_PARAM_END};
         return cuLaunchKernel(p->kernel.func, p->kernel.gridDimX, p->kernel.gridDimY, p->kernel.gridDimZ,
                               p->kernel.blockDimX, p->kernel.blockDimY, p->kernel.blockDimZ, p->kernel.sharedMemBytes,
-                              NULL, NULL, (void **)xn->np.extra);
+                              NULL, NULL, extra);
+    }
     case CU_GRAPH_NODE_TYPE_MEMCPY: return cuMemcpy3DAsync(&p->memcpy.copyParams, NULL);
     case CU_GRAPH_NODE_TYPE_MEMSET:
         switch (p->memset.elementSize) {

@@ -23,6 +23,9 @@ struct gmem {
 
 static os_mutex gmem_lock = OS_MUTEX_INITIALIZER;
 static struct gmem *all;
+/* Memory no node holds any more, freed at the next graph_unlock outside device work: freeing
+ * waits for the device (device_release_begin), which must not happen under graph_lock. */
+static struct gmem *doomed;
 static uint64_t used_now, used_high, reserved_now, reserved_high;
 
 static struct gmem *find_locked(CUdeviceptr dptr)
@@ -107,9 +110,23 @@ void gmem_release(struct gmem *m)
         used_now -= m->size;
     if (m->reserved)
         reserved_now -= m->size;
+    m->next = doomed;
+    doomed = m;
     os_mutex_unlock(&gmem_lock);
-    mem_free_device("cuGraphDestroy", m->dptr); /* no longer graph memory: after the work queued before */
-    free(m);
+}
+
+void gmem_flush(void)
+{
+    os_mutex_lock(&gmem_lock);
+    struct gmem *list = doomed;
+    doomed = NULL;
+    os_mutex_unlock(&gmem_lock);
+    while (list) {
+        struct gmem *m = list;
+        list = m->next;
+        mem_free_device("cuGraphDestroy", m->dptr); /* no longer graph memory: after the work queued before */
+        free(m);
+    }
 }
 
 CUdeviceptr gmem_address(const struct gmem *m) { return m->dptr; }

@@ -33,7 +33,8 @@ void node_params_free(struct node_params *np)
     memset(np, 0, sizeof(*np));
 }
 
-/* The kernel's arguments as kernelParams (into the copy) and as `extra`. */
+/* The kernel's arguments as kernelParams (pointers into the copy, which moves with the struct
+ * only through node_params_dup; a launch passes the copy as `extra`, launch.c). */
 static CUresult kernel_pointers(const char *fn, struct node_params *np)
 {
     np->arg_ptrs = calloc(np->args.count + 1, sizeof(void *));
@@ -41,11 +42,6 @@ static CUresult kernel_pointers(const char *fn, struct node_params *np)
         return fail(CUDA_ERROR_OUT_OF_MEMORY, "%s: out of host memory for the kernel's parameters", fn);
     for (uint32_t i = 0; i < np->args.count; ++i)
         np->arg_ptrs[i] = np->args.buf + np->args.offsets[i];
-    np->extra[0] = CU_LAUNCH_PARAM_BUFFER_POINTER;
-    np->extra[1] = np->args.buf;
-    np->extra[2] = CU_LAUNCH_PARAM_BUFFER_SIZE;
-    np->extra[3] = &np->args.size;
-    np->extra[4] = CU_LAUNCH_PARAM_END;
     np->p.kernel.kernelParams = np->args.count ? np->arg_ptrs : NULL;
     np->p.kernel.extra = NULL;
     return CUDA_SUCCESS;
