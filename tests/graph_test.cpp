@@ -39,6 +39,28 @@ const char *kPtx = R"(
 DONE:
     ret;
 }
+.extern .func cudaGraphSetConditional(.param .b64 h, .param .b32 v);
+.visible .entry count_down(.param .u64 handle, .param .u64 counter)
+{
+    .reg .pred %p<2>;
+    .reg .b32 %r<4>;
+    .reg .b64 %rd<4>;
+    ld.param.u64 %rd1, [handle];
+    ld.param.u64 %rd2, [counter];
+    ld.global.u32 %r1, [%rd2];
+    sub.s32 %r1, %r1, 1;
+    st.global.u32 [%rd2], %r1;
+    setp.ne.s32 %p1, %r1, 0;
+    selp.u32 %r2, 1, 0, %p1;
+    {
+        .param .b64 a0;
+        .param .b32 a1;
+        st.param.b64 [a0], %rd1;
+        st.param.b32 [a1], %r2;
+        call.uni cudaGraphSetConditional, (a0, a1);
+    }
+    ret;
+}
 )";
 
 class Graph : public ContextTest {
@@ -711,6 +733,50 @@ TEST_F(Graph, ConditionalNodes_RunTheirBodyByTheDefaultValue)
     CUgraph c;
     EXPECT_CU(CUDA_ERROR_NOT_SUPPORTED, cuGraphClone(&c, g));
     ASSERT_OK(cuGraphExecDestroy(x));
+}
+
+TEST_F(Graph, WhileNode_RunsUntilAKernelSetsItsValueToZero)
+{
+    CUmodule m;
+    ASSERT_OK(cuModuleLoadData(&m, kPtx));
+    CUfunction f;
+    ASSERT_OK(cuModuleGetFunction(&f, m, "count_down"));
+    CUgraphConditionalHandle h;
+    ASSERT_OK(cuGraphConditionalHandleCreate(&h, g, ctx, 1, CU_GRAPH_COND_ASSIGN_DEFAULT));
+    CUgraphNodeParams p = {};
+    p.type = CU_GRAPH_NODE_TYPE_CONDITIONAL;
+    p.conditional.handle = h;
+    p.conditional.type = CU_GRAPH_COND_TYPE_WHILE;
+    p.conditional.size = 1;
+    p.conditional.ctx = ctx;
+    CUgraphNode w;
+    ASSERT_OK(cuGraphAddNode(&w, g, nullptr, nullptr, 0, &p));
+    void *args[] = {&h, &mem};
+    CUDA_KERNEL_NODE_PARAMS k = {};
+    k.func = f;
+    k.gridDimX = k.gridDimY = k.gridDimZ = 1;
+    k.blockDimX = k.blockDimY = k.blockDimZ = 1;
+    k.kernelParams = args;
+    CUgraphNode kn;
+    ASSERT_OK(cuGraphAddKernelNode(&kn, p.conditional.phGraph_out[0], nullptr, 0, &k));
+    CUgraphExec x;
+    ASSERT_OK(cuGraphInstantiate(&x, g, 0));
+    for (uint32_t start : {5u, 1u, 12u}) {
+        ASSERT_OK(cuMemcpyHtoD(mem, &start, 4));
+        ASSERT_OK(cuGraphLaunch(x, s));
+        ASSERT_OK(cuStreamSynchronize(s));
+        uint32_t left = 99;
+        ASSERT_OK(cuMemcpyDtoH(&left, mem, 4));
+        EXPECT_EQ(left, 0u) << "from " << start; // the body ran `start` times
+    }
+    ASSERT_OK(cuGraphExecDestroy(x));
+    // A kernel that sets a value no handle has: the launch faults (sticky), nothing is written.
+    CUstream s2;
+    ASSERT_OK(cuStreamCreate(&s2, CU_STREAM_NON_BLOCKING));
+    CUgraphConditionalHandle forged = 0x1234;
+    void *bad[] = {&forged, &mem};
+    ASSERT_OK(cuLaunchKernel(f, 1, 1, 1, 1, 1, 1, 0, s2, bad, nullptr));
+    EXPECT_CU(CUDA_ERROR_LAUNCH_FAILED, cuStreamSynchronize(s2));
 }
 
 } // namespace
