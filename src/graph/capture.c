@@ -176,7 +176,7 @@ static CUresult hook_add(struct target *t, const char *fn, CUgraphNodeParams *p)
         r = fail(CUDA_ERROR_STREAM_CAPTURE_INVALIDATED, "%s: the stream's capture was invalidated by an earlier "
                  "error; end it with cuStreamEndCapture", fn);
     } else {
-        struct node *node;
+        struct node *node = NULL;
         r = graph_add_locked(fn, t->ctx, c->g, cs->deps, cs->edata, cs->n, p, &node);
         if (!r && !deps_set(cs, &node, NULL, 1))
             r = fail(CUDA_ERROR_OUT_OF_MEMORY, "%s: out of host memory", fn);
@@ -189,7 +189,7 @@ static CUresult hook_add(struct target *t, const char *fn, CUgraphNodeParams *p)
 
 static CUresult hook_record(struct target *t, const char *fn, struct work *w)
 {
-    CUgraphNodeParams p;
+    CUgraphNodeParams p = {0};
     memset(&p, 0, sizeof(p));
     CUresult r;
     if (!w->describe) {
@@ -239,7 +239,7 @@ static void cevent_remove(struct cevent *ce)
 static CUresult hook_record_event(struct target *t, const char *fn, struct event *e, unsigned int flags)
 {
     if (flags & CU_EVENT_RECORD_EXTERNAL) { /* a node that records the event when the graph runs */
-        CUgraphNodeParams p;
+        CUgraphNodeParams p = {0};
         memset(&p, 0, sizeof(p));
         p.type = CU_GRAPH_NODE_TYPE_EVENT_RECORD;
         p.eventRecord.event = (CUevent)(uintptr_t)((struct obj *)e)->handle;
@@ -333,7 +333,7 @@ static CUresult hook_wait_event(struct target *t, const char *fn, struct event *
         *handled = true;
         graph_unlock();
         if (flags & CU_EVENT_WAIT_EXTERNAL) { /* a node that waits for the event when the graph runs */
-            CUgraphNodeParams p;
+            CUgraphNodeParams p = {0};
             memset(&p, 0, sizeof(p));
             p.type = CU_GRAPH_NODE_TYPE_WAIT_EVENT;
             p.eventWait.event = (CUevent)(uintptr_t)((struct obj *)e)->handle;
@@ -557,7 +557,7 @@ CUresult CUDAAPI cuStreamBeginCaptureToGraph(CUstream hStream, CUgraph hGraph, c
 {
     const char *fn = "cuStreamBeginCaptureToGraph";
     REQUIRE_INIT(fn);
-    struct graph *g;
+    struct graph *g = NULL;
     CUresult r = graph_lookup(fn, hGraph, &g);
     if (r)
         return r;
@@ -736,8 +736,10 @@ static CUresult update_deps(const char *fn, CUstream hStream, CUgraphNode *deps,
             obj_release(&v[i]->base);
     graph_lock();
     struct capture *c = t.capture;
-    if (!r && (!c || c->status != CU_STREAM_CAPTURE_STATUS_ACTIVE))
+    if (!r && !c)
         r = fail(CUDA_ERROR_ILLEGAL_STATE, "%s: the stream is not capturing", fn);
+    else if (!r && c->status != CU_STREAM_CAPTURE_STATUS_ACTIVE)
+        r = fail(CUDA_ERROR_STREAM_CAPTURE_INVALIDATED, "%s: the stream's capture was invalidated", fn);
     for (size_t i = 0; !r && i < n; ++i)
         if (v[i]->g != c->g)
             r = fail(CUDA_ERROR_INVALID_VALUE, "%s: dependencies[%zu] is not a node of the capture's graph", fn, i);

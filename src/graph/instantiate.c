@@ -256,11 +256,11 @@ static CUresult instantiate(const char *fn, CUgraphExec *phGraphExec, CUgraph hG
                     "cuGraphInstantiateWithParams, which names the upload stream", fn);
     if ((flags & CUDA_GRAPH_INSTANTIATE_FLAG_DEVICE_LAUNCH) && (flags & CUDA_GRAPH_INSTANTIATE_FLAG_AUTO_FREE_ON_LAUNCH))
         return fail(CUDA_ERROR_INVALID_VALUE, "%s: DEVICE_LAUNCH and AUTO_FREE_ON_LAUNCH cannot be combined", fn);
-    struct graph *g;
+    struct graph *g = NULL;
     CUresult r = graph_lookup(fn, hGraph, &g);
     if (r)
         return r;
-    struct ctx *ctx;
+    struct ctx *ctx = NULL;
     if ((r = ctx_current(fn, &ctx))) {
         obj_release(&g->base);
         return r;
@@ -369,11 +369,12 @@ CUresult CUDAAPI cuGraphExecGetFlags(CUgraphExec hGraphExec, cuuint64_t *flags)
     REQUIRE_INIT(fn);
     if (!flags)
         return fail(CUDA_ERROR_INVALID_VALUE, "%s: flags is NULL", fn);
-    struct exec_graph *x;
+    struct exec_graph *x = NULL;
     CUresult r = exec_lookup(fn, hGraphExec, &x);
     if (r)
         return r;
-    *flags = x->flags & ~(cuuint64_t)CUDA_GRAPH_INSTANTIATE_FLAG_USE_NODE_PRIORITY; /* as the driver answers */
+    /* As the driver answers: the flags that change what a launch does, not UPLOAD or USE_NODE_PRIORITY. */
+    *flags = x->flags & ~(cuuint64_t)(CUDA_GRAPH_INSTANTIATE_FLAG_USE_NODE_PRIORITY | CUDA_GRAPH_INSTANTIATE_FLAG_UPLOAD);
     obj_release(&x->base);
     return CUDA_SUCCESS;
 }
@@ -382,7 +383,7 @@ CUresult CUDAAPI cuGraphExecDestroy(CUgraphExec hGraphExec)
 {
     const char *fn = "cuGraphExecDestroy";
     REQUIRE_INIT(fn);
-    struct exec_graph *x;
+    struct exec_graph *x = NULL;
     CUresult r = exec_lookup(fn, hGraphExec, &x);
     if (r)
         return r;
@@ -408,11 +409,11 @@ CUresult exec_node_set(const char *fn, CUgraphExec hGraphExec, CUgraphNode hNode
 CUresult exec_node_set(const char *fn, CUgraphExec hGraphExec, CUgraphNode hNode, CUgraphNodeParams *p)
 {
     REQUIRE_INIT(fn);
-    struct exec_graph *x;
+    struct exec_graph *x = NULL;
     CUresult r = exec_lookup(fn, hGraphExec, &x);
     if (r)
         return r;
-    struct node *n;
+    struct node *n = NULL;
     if ((r = node_lookup(fn, hNode, &n))) {
         obj_release(&x->base);
         return r;
@@ -431,7 +432,7 @@ CUresult exec_node_set(const char *fn, CUgraphExec hGraphExec, CUgraphNode hNode
                  (int)p->type);
     if (!r && !(r = node_params_copy(fn, x->ctx, n->g, p, &np))) {
         if (p->type == CU_GRAPH_NODE_TYPE_GRAPH) {
-            struct exec_graph *child;
+            struct exec_graph *child = NULL;
             CUgraphInstantiateResult res;
             struct node *err = NULL;
             if ((r = exec_build_locked(fn, np.child, x->ctx, x->flags, &err, &res, &child))) {
@@ -467,11 +468,11 @@ CUresult CUDAAPI cuGraphNodeSetEnabled(CUgraphExec hGraphExec, CUgraphNode hNode
 {
     const char *fn = "cuGraphNodeSetEnabled";
     REQUIRE_INIT(fn);
-    struct exec_graph *x;
+    struct exec_graph *x = NULL;
     CUresult r = exec_lookup(fn, hGraphExec, &x);
     if (r)
         return r;
-    struct node *n;
+    struct node *n = NULL;
     if ((r = node_lookup(fn, hNode, &n))) {
         obj_release(&x->base);
         return r;
@@ -498,11 +499,11 @@ CUresult CUDAAPI cuGraphNodeGetEnabled(CUgraphExec hGraphExec, CUgraphNode hNode
     REQUIRE_INIT(fn);
     if (!isEnabled)
         return fail(CUDA_ERROR_INVALID_VALUE, "%s: isEnabled is NULL", fn);
-    struct exec_graph *x;
+    struct exec_graph *x = NULL;
     CUresult r = exec_lookup(fn, hGraphExec, &x);
     if (r)
         return r;
-    struct node *n;
+    struct node *n = NULL;
     if ((r = node_lookup(fn, hNode, &n))) {
         obj_release(&x->base);
         return r;
@@ -533,11 +534,11 @@ static CUresult update(const char *fn, CUgraphExec hGraphExec, CUgraph hGraph, C
         info = &unused;
     memset(info, 0, sizeof(*info));
     info->result = CU_GRAPH_EXEC_UPDATE_ERROR;
-    struct exec_graph *x;
+    struct exec_graph *x = NULL;
     CUresult r = exec_lookup(fn, hGraphExec, &x);
     if (r)
         return r;
-    struct graph *g;
+    struct graph *g = NULL;
     if ((r = graph_lookup(fn, hGraph, &g))) {
         obj_release(&x->base);
         return r;
@@ -568,6 +569,25 @@ static CUresult update(const char *fn, CUgraphExec hGraphExec, CUgraph hGraph, C
                 by_seq[j] = by_seq[j - 1];
                 by_seq[j - 1] = t;
             }
+        /* The driver's order: more exit nodes than the executable graph's first, naming one. */
+        size_t *outs = calloc(x->n + 1, sizeof(*outs)), exits_x = 0, exits_g = 0;
+        for (size_t i = 0; outs && i < x->n; ++i)
+            for (size_t d = 0; d < x->nodes[i].ndeps; ++d)
+                outs[x->nodes[i].deps[d]]++;
+        for (size_t i = 0; outs && i < x->n; ++i) {
+            exits_x += !outs[i];
+            exits_g += !nodes[i]->outs.n;
+        }
+        if (outs && exits_g > exits_x)
+            for (size_t i = 0; i < x->n; ++i)
+                if (!nodes[i]->outs.n && outs[by_seq[i] - x->nodes]) {
+                    info->result = CU_GRAPH_EXEC_UPDATE_ERROR_TOPOLOGY_CHANGED;
+                    info->errorNode = node_handle(nodes[i]);
+                    r = fail(CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE, "%s: node %zu is an exit node now: the topology "
+                             "changed", fn, i);
+                    break;
+                }
+        free(outs);
         for (size_t i = 0; !r && i < x->n; ++i) {
             struct xnode *xn = by_seq[i];
             struct node *v = nodes[i];

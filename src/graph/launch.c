@@ -287,7 +287,7 @@ CUresult exec_make_work(const char *fn, struct exec_graph *x, struct ctx *ctx, s
 static CUresult launch(const char *fn, CUgraphExec hGraphExec, CUstream hStream)
 {
     REQUIRE_INIT(fn);
-    struct exec_graph *x;
+    struct exec_graph *x = NULL;
     CUresult r = exec_lookup(fn, hGraphExec, &x);
     if (r)
         return r;
@@ -325,7 +325,7 @@ CUresult CUDAAPI cuGraphUpload(CUgraphExec hGraphExec, CUstream hStream)
 {
     const char *fn = "cuGraphUpload";
     REQUIRE_INIT(fn);
-    struct exec_graph *x;
+    struct exec_graph *x = NULL;
     CUresult r = exec_lookup(fn, hGraphExec, &x);
     if (r)
         return r;

@@ -240,7 +240,7 @@ CUresult node_params_copy(const char *fn, struct ctx *ctx, struct graph *g, CUgr
             out->p.host = p->host;
         break;
     case CU_GRAPH_NODE_TYPE_GRAPH: {
-        struct graph *child;
+        struct graph *child = NULL;
         if ((r = graph_lookup(fn, p->graph.graph, &child)))
             break;
         graph_lock();
