@@ -430,6 +430,20 @@ cudaError_t rt_kernel_function(const char *fn, const void *hostFun, CUfunction *
     return kernel_resolve(fn, k, f);
 }
 
+const void *rt_kernel_host(CUfunction f)
+{
+    /* Each kernel keeps the function of its last resolution; the kernels a graph node names
+     * were resolved when the node was made, in the context it was made in. */
+    const void *host = NULL;
+    reg_lock();
+    for (size_t b = 0; b < RT_BUCKETS && host == NULL; ++b)
+        for (struct rt_kernel *k = rt_kernels[b]; k != NULL && host == NULL; k = k->next)
+            if (f != NULL && k->function == f)
+                host = k->host;
+    reg_unlock();
+    return host;
+}
+
 cudaError_t rt_symbol(const char *fn, const void *symbol, CUdeviceptr *dptr, size_t *size)
 {
     if (symbol == NULL)
