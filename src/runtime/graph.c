@@ -933,14 +933,16 @@ cudaError_t CUDARTAPI cudaGraphExecGetFlags(cudaGraphExec_t graphExec, unsigned 
 cudaError_t CUDARTAPI cudaGraphExecUpdate(cudaGraphExec_t hGraphExec, cudaGraph_t hGraph,
                                           cudaGraphExecUpdateResultInfo *resultInfo)
 {
-    RT_NOT_NULL("cudaGraphExecUpdate", resultInfo);
     RT_NEED_CONTEXT();
+    /* resultInfo may be NULL: NVIDIA's driver updates all the same (docs/probes/graphs, B7). */
     CUgraphExecUpdateResultInfo c;
     memset(&c, 0, sizeof(c));
-    CUresult r = cuGraphExecUpdate(hGraphExec, hGraph, &c);
-    resultInfo->result = (enum cudaGraphExecUpdateResult)c.result;
-    resultInfo->errorNode = c.errorNode;
-    resultInfo->errorFromNode = c.errorFromNode;
+    CUresult r = cuGraphExecUpdate(hGraphExec, hGraph, resultInfo ? &c : NULL);
+    if (resultInfo) {
+        resultInfo->result = (enum cudaGraphExecUpdateResult)c.result;
+        resultInfo->errorNode = c.errorNode;
+        resultInfo->errorFromNode = c.errorFromNode;
+    }
     return rt_cu(r);
 }
 
