@@ -6,13 +6,23 @@
  * The capture modes, statuses and edge data have the driver's values and layouts; the _ptsz
  * forms name the per-thread stream where the stream is NULL.
  */
+#if defined(EXTMEM_CUDART_ABI) && EXTMEM_CUDART_ABI == 12
+/* CUDA 13's capture information and dependency update are CUDA 12.3's _v3 / _v2 forms, which
+ * libcudart.so.12 exports under those names, with CUDA 12's forms under the plain ones (below). */
+#define cudaStreamGetCaptureInfo                 rt_stream_get_capture_info_13
+#define cudaStreamGetCaptureInfo_ptsz            rt_stream_get_capture_info_13_ptsz
+#define cudaStreamUpdateCaptureDependencies      rt_stream_update_capture_dependencies_13
+#define cudaStreamUpdateCaptureDependencies_ptsz rt_stream_update_capture_dependencies_13_ptsz
+#endif
 #include "runtime/runtime.h"
 
 #undef cudaStreamBeginCapture
 #undef cudaStreamBeginCaptureToGraph
 #undef cudaStreamEndCapture
+#if !defined(EXTMEM_CUDART_ABI) || EXTMEM_CUDART_ABI != 12
 #undef cudaStreamGetCaptureInfo
 #undef cudaStreamUpdateCaptureDependencies
+#endif
 
 _Static_assert((int)cudaStreamCaptureModeRelaxed == (int)CU_STREAM_CAPTURE_MODE_RELAXED, "capture modes agree");
 _Static_assert((int)cudaStreamSetCaptureDependencies == (int)CU_STREAM_SET_CAPTURE_DEPENDENCIES,
@@ -157,3 +167,107 @@ cudaError_t CUDARTAPI cudaGraphReleaseUserObject(cudaGraph_t graph, cudaUserObje
     cudaError_t err = rt_context();
     return err != cudaSuccess ? err : rt_cu(cuGraphReleaseUserObject(graph, object, count));
 }
+
+#if defined(EXTMEM_CUDART_ABI) && EXTMEM_CUDART_ABI == 12
+#undef cudaStreamGetCaptureInfo
+#undef cudaStreamGetCaptureInfo_ptsz
+#undef cudaStreamUpdateCaptureDependencies
+#undef cudaStreamUpdateCaptureDependencies_ptsz
+
+/* CUDA 12's forms: no edge data. Declared here with EXTMEM_API, as the header declares the
+ * CUDA 13 forms under these names. */
+EXTMEM_API cudaError_t CUDARTAPI cudaStreamGetCaptureInfo(cudaStream_t stream,
+                                                          enum cudaStreamCaptureStatus *captureStatus_out,
+                                                          unsigned long long *id_out, cudaGraph_t *graph_out,
+                                                          const cudaGraphNode_t **dependencies_out,
+                                                          size_t *numDependencies_out);
+cudaError_t CUDARTAPI cudaStreamGetCaptureInfo(cudaStream_t stream, enum cudaStreamCaptureStatus *captureStatus_out,
+                                               unsigned long long *id_out, cudaGraph_t *graph_out,
+                                               const cudaGraphNode_t **dependencies_out, size_t *numDependencies_out)
+{
+    return rt_stream_get_capture_info_13(stream, captureStatus_out, id_out, graph_out, dependencies_out, NULL,
+                                         numDependencies_out);
+}
+EXTMEM_API cudaError_t CUDARTAPI cudaStreamGetCaptureInfo_ptsz(cudaStream_t stream,
+                                                               enum cudaStreamCaptureStatus *captureStatus_out,
+                                                               unsigned long long *id_out, cudaGraph_t *graph_out,
+                                                               const cudaGraphNode_t **dependencies_out,
+                                                               size_t *numDependencies_out);
+cudaError_t CUDARTAPI cudaStreamGetCaptureInfo_ptsz(cudaStream_t stream,
+                                                    enum cudaStreamCaptureStatus *captureStatus_out,
+                                                    unsigned long long *id_out, cudaGraph_t *graph_out,
+                                                    const cudaGraphNode_t **dependencies_out,
+                                                    size_t *numDependencies_out)
+{
+    return rt_stream_get_capture_info_13(rt_ptsz(stream), captureStatus_out, id_out, graph_out, dependencies_out,
+                                         NULL, numDependencies_out);
+}
+EXTMEM_API cudaError_t CUDARTAPI cudaStreamGetCaptureInfo_v3(cudaStream_t stream,
+                                                             enum cudaStreamCaptureStatus *captureStatus_out,
+                                                             unsigned long long *id_out, cudaGraph_t *graph_out,
+                                                             const cudaGraphNode_t **dependencies_out,
+                                                             const cudaGraphEdgeData **edgeData_out,
+                                                             size_t *numDependencies_out);
+cudaError_t CUDARTAPI cudaStreamGetCaptureInfo_v3(cudaStream_t stream, enum cudaStreamCaptureStatus *captureStatus_out,
+                                                  unsigned long long *id_out, cudaGraph_t *graph_out,
+                                                  const cudaGraphNode_t **dependencies_out,
+                                                  const cudaGraphEdgeData **edgeData_out, size_t *numDependencies_out)
+{
+    return rt_stream_get_capture_info_13(stream, captureStatus_out, id_out, graph_out, dependencies_out, edgeData_out,
+                                         numDependencies_out);
+}
+EXTMEM_API cudaError_t CUDARTAPI cudaStreamGetCaptureInfo_v3_ptsz(cudaStream_t stream,
+                                                                  enum cudaStreamCaptureStatus *captureStatus_out,
+                                                                  unsigned long long *id_out, cudaGraph_t *graph_out,
+                                                                  const cudaGraphNode_t **dependencies_out,
+                                                                  const cudaGraphEdgeData **edgeData_out,
+                                                                  size_t *numDependencies_out);
+cudaError_t CUDARTAPI cudaStreamGetCaptureInfo_v3_ptsz(cudaStream_t stream,
+                                                       enum cudaStreamCaptureStatus *captureStatus_out,
+                                                       unsigned long long *id_out, cudaGraph_t *graph_out,
+                                                       const cudaGraphNode_t **dependencies_out,
+                                                       const cudaGraphEdgeData **edgeData_out,
+                                                       size_t *numDependencies_out)
+{
+    return rt_stream_get_capture_info_13(rt_ptsz(stream), captureStatus_out, id_out, graph_out, dependencies_out,
+                                         edgeData_out, numDependencies_out);
+}
+
+EXTMEM_API cudaError_t CUDARTAPI cudaStreamUpdateCaptureDependencies(cudaStream_t stream, cudaGraphNode_t *dependencies,
+                                                                     size_t numDependencies, unsigned int flags);
+cudaError_t CUDARTAPI cudaStreamUpdateCaptureDependencies(cudaStream_t stream, cudaGraphNode_t *dependencies,
+                                                          size_t numDependencies, unsigned int flags)
+{
+    return rt_stream_update_capture_dependencies_13(stream, dependencies, NULL, numDependencies, flags);
+}
+EXTMEM_API cudaError_t CUDARTAPI cudaStreamUpdateCaptureDependencies_ptsz(cudaStream_t stream,
+                                                                          cudaGraphNode_t *dependencies,
+                                                                          size_t numDependencies, unsigned int flags);
+cudaError_t CUDARTAPI cudaStreamUpdateCaptureDependencies_ptsz(cudaStream_t stream, cudaGraphNode_t *dependencies,
+                                                               size_t numDependencies, unsigned int flags)
+{
+    return rt_stream_update_capture_dependencies_13(rt_ptsz(stream), dependencies, NULL, numDependencies, flags);
+}
+EXTMEM_API cudaError_t CUDARTAPI cudaStreamUpdateCaptureDependencies_v2(cudaStream_t stream,
+                                                                        cudaGraphNode_t *dependencies,
+                                                                        const cudaGraphEdgeData *dependencyData,
+                                                                        size_t numDependencies, unsigned int flags);
+cudaError_t CUDARTAPI cudaStreamUpdateCaptureDependencies_v2(cudaStream_t stream, cudaGraphNode_t *dependencies,
+                                                             const cudaGraphEdgeData *dependencyData,
+                                                             size_t numDependencies, unsigned int flags)
+{
+    return rt_stream_update_capture_dependencies_13(stream, dependencies, dependencyData, numDependencies, flags);
+}
+EXTMEM_API cudaError_t CUDARTAPI cudaStreamUpdateCaptureDependencies_v2_ptsz(cudaStream_t stream,
+                                                                             cudaGraphNode_t *dependencies,
+                                                                             const cudaGraphEdgeData *dependencyData,
+                                                                             size_t numDependencies,
+                                                                             unsigned int flags);
+cudaError_t CUDARTAPI cudaStreamUpdateCaptureDependencies_v2_ptsz(cudaStream_t stream, cudaGraphNode_t *dependencies,
+                                                                  const cudaGraphEdgeData *dependencyData,
+                                                                  size_t numDependencies, unsigned int flags)
+{
+    return rt_stream_update_capture_dependencies_13(rt_ptsz(stream), dependencies, dependencyData, numDependencies,
+                                                    flags);
+}
+#endif

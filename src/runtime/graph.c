@@ -16,6 +16,16 @@
 #include <stdint.h>
 #include <string.h>
 
+#if defined(EXTMEM_CUDART_ABI) && EXTMEM_CUDART_ABI == 12
+/* CUDA 13 gave these calls the edge data that CUDA 12.3 had added as _v2 forms; libcudart.so.12
+ * exports CUDA 12's forms under the plain names (below) and CUDA 13's as the _v2 ones. */
+#define cudaGraphGetEdges              rt_graph_get_edges_13
+#define cudaGraphNodeGetDependencies   rt_graph_node_get_dependencies_13
+#define cudaGraphNodeGetDependentNodes rt_graph_node_get_dependent_nodes_13
+#define cudaGraphAddDependencies       rt_graph_add_dependencies_13
+#define cudaGraphRemoveDependencies    rt_graph_remove_dependencies_13
+#define cudaGraphAddNode               rt_graph_add_node_13
+#endif
 #include "runtime/runtime.h"
 
 #undef cudaGraphInstantiateWithParams
@@ -1102,3 +1112,117 @@ cudaError_t CUDARTAPI cudaGraphExecDestroy(cudaGraphExec_t graphExec)
     RT_NEED_CONTEXT();
     return rt_cu(cuGraphExecDestroy(graphExec));
 }
+
+#if defined(EXTMEM_CUDART_ABI) && EXTMEM_CUDART_ABI == 12
+#undef cudaGraphGetEdges
+#undef cudaGraphNodeGetDependencies
+#undef cudaGraphNodeGetDependentNodes
+#undef cudaGraphAddDependencies
+#undef cudaGraphRemoveDependencies
+#undef cudaGraphAddNode
+
+/* CUDA 12's forms: no edge data (ordinary edges; reading edges that carry data is the
+ * driver's CUDA_ERROR_LOSSY_QUERY). Declared here with EXTMEM_API, as the header declares the
+ * CUDA 13 forms. */
+EXTMEM_API cudaError_t CUDARTAPI cudaGraphGetEdges(cudaGraph_t graph, cudaGraphNode_t *from, cudaGraphNode_t *to,
+                                                   size_t *numEdges);
+cudaError_t CUDARTAPI cudaGraphGetEdges(cudaGraph_t graph, cudaGraphNode_t *from, cudaGraphNode_t *to, size_t *numEdges)
+{
+    return rt_graph_get_edges_13(graph, from, to, NULL, numEdges);
+}
+EXTMEM_API cudaError_t CUDARTAPI cudaGraphGetEdges_v2(cudaGraph_t graph, cudaGraphNode_t *from, cudaGraphNode_t *to,
+                                                      cudaGraphEdgeData *edgeData, size_t *numEdges);
+cudaError_t CUDARTAPI cudaGraphGetEdges_v2(cudaGraph_t graph, cudaGraphNode_t *from, cudaGraphNode_t *to,
+                                           cudaGraphEdgeData *edgeData, size_t *numEdges)
+{
+    return rt_graph_get_edges_13(graph, from, to, edgeData, numEdges);
+}
+
+EXTMEM_API cudaError_t CUDARTAPI cudaGraphNodeGetDependencies(cudaGraphNode_t node, cudaGraphNode_t *pDependencies,
+                                                              size_t *pNumDependencies);
+cudaError_t CUDARTAPI cudaGraphNodeGetDependencies(cudaGraphNode_t node, cudaGraphNode_t *pDependencies,
+                                                   size_t *pNumDependencies)
+{
+    return rt_graph_node_get_dependencies_13(node, pDependencies, NULL, pNumDependencies);
+}
+EXTMEM_API cudaError_t CUDARTAPI cudaGraphNodeGetDependencies_v2(cudaGraphNode_t node, cudaGraphNode_t *pDependencies,
+                                                                 cudaGraphEdgeData *edgeData,
+                                                                 size_t *pNumDependencies);
+cudaError_t CUDARTAPI cudaGraphNodeGetDependencies_v2(cudaGraphNode_t node, cudaGraphNode_t *pDependencies,
+                                                      cudaGraphEdgeData *edgeData, size_t *pNumDependencies)
+{
+    return rt_graph_node_get_dependencies_13(node, pDependencies, edgeData, pNumDependencies);
+}
+
+EXTMEM_API cudaError_t CUDARTAPI cudaGraphNodeGetDependentNodes(cudaGraphNode_t node, cudaGraphNode_t *pDependentNodes,
+                                                                size_t *pNumDependentNodes);
+cudaError_t CUDARTAPI cudaGraphNodeGetDependentNodes(cudaGraphNode_t node, cudaGraphNode_t *pDependentNodes,
+                                                     size_t *pNumDependentNodes)
+{
+    return rt_graph_node_get_dependent_nodes_13(node, pDependentNodes, NULL, pNumDependentNodes);
+}
+EXTMEM_API cudaError_t CUDARTAPI cudaGraphNodeGetDependentNodes_v2(cudaGraphNode_t node,
+                                                                   cudaGraphNode_t *pDependentNodes,
+                                                                   cudaGraphEdgeData *edgeData,
+                                                                   size_t *pNumDependentNodes);
+cudaError_t CUDARTAPI cudaGraphNodeGetDependentNodes_v2(cudaGraphNode_t node, cudaGraphNode_t *pDependentNodes,
+                                                        cudaGraphEdgeData *edgeData, size_t *pNumDependentNodes)
+{
+    return rt_graph_node_get_dependent_nodes_13(node, pDependentNodes, edgeData, pNumDependentNodes);
+}
+
+EXTMEM_API cudaError_t CUDARTAPI cudaGraphAddDependencies(cudaGraph_t graph, const cudaGraphNode_t *from,
+                                                          const cudaGraphNode_t *to, size_t numDependencies);
+cudaError_t CUDARTAPI cudaGraphAddDependencies(cudaGraph_t graph, const cudaGraphNode_t *from, const cudaGraphNode_t *to,
+                                               size_t numDependencies)
+{
+    return rt_graph_add_dependencies_13(graph, from, to, NULL, numDependencies);
+}
+EXTMEM_API cudaError_t CUDARTAPI cudaGraphAddDependencies_v2(cudaGraph_t graph, const cudaGraphNode_t *from,
+                                                             const cudaGraphNode_t *to,
+                                                             const cudaGraphEdgeData *edgeData, size_t numDependencies);
+cudaError_t CUDARTAPI cudaGraphAddDependencies_v2(cudaGraph_t graph, const cudaGraphNode_t *from,
+                                                  const cudaGraphNode_t *to, const cudaGraphEdgeData *edgeData,
+                                                  size_t numDependencies)
+{
+    return rt_graph_add_dependencies_13(graph, from, to, edgeData, numDependencies);
+}
+
+EXTMEM_API cudaError_t CUDARTAPI cudaGraphRemoveDependencies(cudaGraph_t graph, const cudaGraphNode_t *from,
+                                                             const cudaGraphNode_t *to, size_t numDependencies);
+cudaError_t CUDARTAPI cudaGraphRemoveDependencies(cudaGraph_t graph, const cudaGraphNode_t *from,
+                                                  const cudaGraphNode_t *to, size_t numDependencies)
+{
+    return rt_graph_remove_dependencies_13(graph, from, to, NULL, numDependencies);
+}
+EXTMEM_API cudaError_t CUDARTAPI cudaGraphRemoveDependencies_v2(cudaGraph_t graph, const cudaGraphNode_t *from,
+                                                                const cudaGraphNode_t *to,
+                                                                const cudaGraphEdgeData *edgeData,
+                                                                size_t numDependencies);
+cudaError_t CUDARTAPI cudaGraphRemoveDependencies_v2(cudaGraph_t graph, const cudaGraphNode_t *from,
+                                                     const cudaGraphNode_t *to, const cudaGraphEdgeData *edgeData,
+                                                     size_t numDependencies)
+{
+    return rt_graph_remove_dependencies_13(graph, from, to, edgeData, numDependencies);
+}
+
+EXTMEM_API cudaError_t CUDARTAPI cudaGraphAddNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
+                                                  const cudaGraphNode_t *pDependencies, size_t numDependencies,
+                                                  struct cudaGraphNodeParams *nodeParams);
+cudaError_t CUDARTAPI cudaGraphAddNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
+                                       const cudaGraphNode_t *pDependencies, size_t numDependencies,
+                                       struct cudaGraphNodeParams *nodeParams)
+{
+    return rt_graph_add_node_13(pGraphNode, graph, pDependencies, NULL, numDependencies, nodeParams);
+}
+EXTMEM_API cudaError_t CUDARTAPI cudaGraphAddNode_v2(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
+                                                     const cudaGraphNode_t *pDependencies,
+                                                     const cudaGraphEdgeData *dependencyData, size_t numDependencies,
+                                                     struct cudaGraphNodeParams *nodeParams);
+cudaError_t CUDARTAPI cudaGraphAddNode_v2(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
+                                          const cudaGraphNode_t *pDependencies, const cudaGraphEdgeData *dependencyData,
+                                          size_t numDependencies, struct cudaGraphNodeParams *nodeParams)
+{
+    return rt_graph_add_node_13(pGraphNode, graph, pDependencies, dependencyData, numDependencies, nodeParams);
+}
+#endif
