@@ -440,6 +440,10 @@ TEST(RuntimeGraph, MemsetAndCopyNodes_GetParams_GiveThePointersBack)
     EXPECT_EQ(cg.extent.depth, 1u);
     EXPECT_EQ(cg.srcArray, nullptr);
     EXPECT_EQ(cg.kind, cudaMemcpyDeviceToDevice);
+    // A 1D node reads back with pitch, xsize and ysize 0 (NVIDIA's runtime, H200, CUDA 13.0).
+    EXPECT_EQ(cg.srcPtr.pitch, 0u);
+    EXPECT_EQ(cg.srcPtr.xsize, 0u);
+    EXPECT_EQ(cg.dstPtr.ysize, 0u);
 
     Exec x;
     ASSERT_RT_OK(cudaGraphInstantiate(&x.x, g.g, 0));

@@ -139,20 +139,15 @@ static void memset_from_cu(const CUDA_MEMSET_NODE_PARAMS *c, struct cudaMemsetPa
     p->height = c->height;
 }
 
-/* A copy of count bytes as a 3D copy of one row, checked as cudaMemcpy3D checks it. */
+/* A copy of count bytes as a 3D copy of one row, checked as cudaMemcpy3D checks it. Pitches
+ * and heights are 0, as in the node NVIDIA's runtime makes (its getter reads them back so). */
 static cudaError_t copy1d_to_cu(const char *fn, void *dst, const void *src, size_t count, enum cudaMemcpyKind kind,
                                 CUDA_MEMCPY3D *c)
 {
     struct cudaMemcpy3DParms p;
     memset(&p, 0, sizeof(p));
     p.srcPtr.ptr = (void *)(uintptr_t)src;
-    p.srcPtr.pitch = count;
-    p.srcPtr.xsize = count;
-    p.srcPtr.ysize = 1;
     p.dstPtr.ptr = dst;
-    p.dstPtr.pitch = count;
-    p.dstPtr.xsize = count;
-    p.dstPtr.ysize = 1;
     p.extent.width = count;
     p.extent.height = 1;
     p.extent.depth = 1;

@@ -243,16 +243,17 @@ cudaError_t rt_copy3d_to_cu(const char *fn, const struct cudaMemcpy3DParms *p, C
 }
 
 /* One side of a driver descriptor as the runtime's array or pitched pointer. The runtime's
- * xsize (the width the allocation was made for) has no driver field: the copy's width. */
+ * xsize (the width the allocation was made for) has no driver field: 0, as NVIDIA's runtime
+ * reads a copy node back (docs/driver-observations.md, "The runtime's graph ... calls"). */
 static void rt_side_from_cu(CUmemorytype type, const void *host, CUdeviceptr device, CUarray array, size_t pitch,
-                            size_t height, size_t width, cudaArray_t *out_array, struct cudaPitchedPtr *out)
+                            size_t height, cudaArray_t *out_array, struct cudaPitchedPtr *out)
 {
     *out_array = type == CU_MEMORYTYPE_ARRAY ? (cudaArray_t)(void *)array : NULL;
     out->ptr = type == CU_MEMORYTYPE_ARRAY ? NULL
                : type == CU_MEMORYTYPE_HOST ? (void *)(uintptr_t)host
                                             : (void *)(uintptr_t)device;
     out->pitch = pitch;
-    out->xsize = width;
+    out->xsize = 0;
     out->ysize = height;
 }
 
@@ -260,9 +261,9 @@ void rt_copy3d_from_cu(const CUDA_MEMCPY3D *c, struct cudaMemcpy3DParms *p)
 {
     memset(p, 0, sizeof(*p));
     rt_side_from_cu(c->srcMemoryType, c->srcHost, c->srcDevice, c->srcArray, c->srcPitch, c->srcHeight,
-                    c->WidthInBytes, &p->srcArray, &p->srcPtr);
+                    &p->srcArray, &p->srcPtr);
     rt_side_from_cu(c->dstMemoryType, c->dstHost, c->dstDevice, c->dstArray, c->dstPitch, c->dstHeight,
-                    c->WidthInBytes, &p->dstArray, &p->dstPtr);
+                    &p->dstArray, &p->dstPtr);
     p->srcPos.x = c->srcXInBytes;
     p->srcPos.y = c->srcY;
     p->srcPos.z = c->srcZ;
