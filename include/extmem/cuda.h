@@ -836,6 +836,11 @@ typedef enum CUevent_wait_flags_enum {
     CU_EVENT_WAIT_DEFAULT  = 0x0,
     CU_EVENT_WAIT_EXTERNAL = 0x1
 } CUevent_wait_flags;
+/* cuEventRecordWithFlags: EXTERNAL records the event as a node of the graph a capture makes. */
+typedef enum CUevent_record_flags_enum {
+    CU_EVENT_RECORD_DEFAULT = 0x0,
+    CU_EVENT_RECORD_EXTERNAL = 0x1
+} CUevent_record_flags;
 
 typedef enum CUdriverProcAddress_flags_enum {
     CU_GET_PROC_ADDRESS_DEFAULT                   = 0,

@@ -49,6 +49,10 @@ typedef enum obj_type {
     OBJ_KERNEL,   /* CUkernel: an entry of a library, in whichever context is current */
     OBJ_EXTERNAL_SEMAPHORE,
     OBJ_MEMPOOL,  /* CUmemoryPool (src/memory/pool.c) */
+    OBJ_GRAPH,      /* CUgraph (src/graph) */
+    OBJ_GRAPH_NODE, /* CUgraphNode: dies with its graph */
+    OBJ_GRAPH_EXEC, /* CUgraphExec */
+    OBJ_USER_OBJECT, /* CUuserObject */
     OBJ_TYPE_COUNT
 } obj_type;
 

@@ -151,6 +151,10 @@ const char *obj_type_name(obj_type type)
     case OBJ_KERNEL: return "kernel";
     case OBJ_EXTERNAL_SEMAPHORE: return "external semaphore";
     case OBJ_MEMPOOL: return "memory pool";
+    case OBJ_GRAPH: return "graph";
+    case OBJ_GRAPH_NODE: return "graph node";
+    case OBJ_GRAPH_EXEC: return "executable graph";
+    case OBJ_USER_OBJECT: return "user object";
     default: return "object";
     }
 }
@@ -169,6 +173,10 @@ static const char *article_name(obj_type type)
     case OBJ_KERNEL: return "a kernel";
     case OBJ_EXTERNAL_SEMAPHORE: return "an external semaphore";
     case OBJ_MEMPOOL: return "a memory pool";
+    case OBJ_GRAPH: return "a graph";
+    case OBJ_GRAPH_NODE: return "a graph node";
+    case OBJ_GRAPH_EXEC: return "an executable graph";
+    case OBJ_USER_OBJECT: return "a user object";
     default: return "an object";
     }
 }

@@ -314,12 +314,18 @@ static void record_queued(struct work *w)
     rw->seq = take_seq(rw->e);
 }
 
+static void discard_record(struct work *w)
+{
+    struct record_work *rw = (struct record_work *)w;
+    event_release(rw->e);
+    free(rw);
+}
+
 static void run_record(struct work *w)
 {
     struct record_work *rw = (struct record_work *)w;
     complete(rw->e, rw->seq);
-    event_release(rw->e);
-    free(rw);
+    discard_record(w);
 }
 
 static CUresult record(const char *fn, CUevent hEvent, CUstream hStream, unsigned int flags)
@@ -341,15 +347,20 @@ static CUresult record(const char *fn, CUevent hEvent, CUstream hStream, unsigne
                  (unsigned long long)(uintptr_t)hEvent);
         goto out;
     }
+    if (t.capture) { /* the event stands for the capture's work so far (src/graph) */
+        r = capture_get_hooks()->record_event(&t, fn, e, flags);
+        goto out;
+    }
     if (!(rw = calloc(1, sizeof(*rw)))) {
         r = fail(CUDA_ERROR_OUT_OF_MEMORY, "%s: out of host memory", fn);
         goto out;
     }
     rw->w.queued = record_queued;
     rw->w.run = run_record;
+    rw->w.discard = discard_record;
     rw->e = e;
     e = NULL; /* the work holds the reference now */
-    target_submit(&t, &rw->w);
+    r = target_submit(&t, &rw->w);
 out:
     if (e)
         event_release(e);
@@ -453,12 +464,18 @@ struct wait_work {
     uint64_t seq;
 };
 
+static void discard_wait(struct work *w)
+{
+    struct wait_work *ww = (struct wait_work *)w;
+    event_release(ww->e);
+    free(ww);
+}
+
 static void run_wait(struct work *w)
 {
     struct wait_work *ww = (struct wait_work *)w;
     wait_for(ww->e, ww->seq);
-    event_release(ww->e);
-    free(ww);
+    discard_wait(w);
 }
 
 CUresult CUDAAPI cuStreamWaitEvent(CUstream hStream, CUevent hEvent, unsigned int Flags)
@@ -468,13 +485,19 @@ CUresult CUDAAPI cuStreamWaitEvent(CUstream hStream, CUevent hEvent, unsigned in
     if (r)
         return r;
     struct event *e = NULL;
+    bool handled = false;
     if (Flags & ~(unsigned int)CU_EVENT_WAIT_EXTERNAL) {
         r = fail(CUDA_ERROR_INVALID_VALUE, "cuStreamWaitEvent: Flags 0x%x: only CU_EVENT_WAIT_EXTERNAL (0x1) is defined",
                  Flags);
+    } else if ((r = event_lookup("cuStreamWaitEvent", hEvent, &e))) {
+        /* recorded */
+    } else if (capture_get_hooks() && !t.sink &&
+               ((r = capture_get_hooks()->wait_event(&t, "cuStreamWaitEvent", e, Flags, &handled)) || handled)) {
+        /* a fork or join of a capture, or a wait recorded into one (src/graph) */
     } else if (Flags & CU_EVENT_WAIT_EXTERNAL) {
-        r = fail(CUDA_ERROR_ILLEGAL_STATE, "cuStreamWaitEvent: CU_EVENT_WAIT_EXTERNAL is for streams being captured "
-                 "into a graph, and extmem has no stream capture");
-    } else if (!(r = event_lookup("cuStreamWaitEvent", hEvent, &e))) {
+        r = fail(CUDA_ERROR_ILLEGAL_STATE, "cuStreamWaitEvent: CU_EVENT_WAIT_EXTERNAL is for a stream that is "
+                 "capturing a graph, and stream 0x%llx is not", (unsigned long long)(uintptr_t)hStream);
+    } else {
         uint64_t seq = atomic_load(&e->state->recorded);
         bool done = atomic_load(&e->state->completed) >= seq;
         struct wait_work *ww = done ? NULL : calloc(1, sizeof(*ww));
@@ -482,10 +505,11 @@ CUresult CUDAAPI cuStreamWaitEvent(CUstream hStream, CUevent hEvent, unsigned in
             r = fail(CUDA_ERROR_OUT_OF_MEMORY, "cuStreamWaitEvent: out of host memory");
         } else if (ww) {
             ww->w.run = run_wait;
+            ww->w.discard = discard_wait;
             ww->e = e;
             ww->seq = seq;
             e = NULL;
-            target_submit(&t, &ww->w);
+            r = target_submit(&t, &ww->w);
         }
     }
     if (e)

@@ -22,6 +22,9 @@ struct work {
      * it can run: w stops depending on the caller's memory (a copy stages a pageable source).
      * False: it could not, and the call waits for w instead. */
     bool (*detach)(struct work *w);
+    /* Optional: what node of a graph w becomes when its stream is capturing (src/graph): fills
+     * p, whose pointers stay valid until w is discarded. Work without it cannot be captured. */
+    CUresult (*describe)(struct work *w, CUgraphNodeParams *p);
 };
 
 struct stream {
@@ -49,6 +52,8 @@ struct stream {
     CUsynchronizationPolicy sync_policy; /* 0 until set: read as CU_SYNC_POLICY_AUTO */
     CUlaunchMemSyncDomainMap mem_sync_domain_map;
     CUlaunchMemSyncDomain mem_sync_domain;
+    /* The capture this stream records into (src/graph), under capture_lock; NULL when none. */
+    struct capture *capture;
 };
 
 /* Where work goes: a stream's queue, or (s NULL) the calling thread. Work for the legacy
@@ -56,23 +61,85 @@ struct stream {
  * orders it after all earlier work and before all later work; work for the per-thread
  * default stream runs in the caller at once. */
 struct target {
+    const char *fn;    /* the call, for reasons */
     struct ctx *ctx;   /* a reference */
     struct stream *s;  /* a reference, or NULL */
     bool legacy;
     bool sync;         /* the call returns only once its work has run (cuMemcpy, not ...Async) */
+    struct capture *capture;  /* the stream is capturing: work is recorded, not run (a reference) */
+    struct work_sink *sink;   /* a graph's launch collects the work (target_sink_begin) */
 };
 /* Resolves the current context and a stream argument. On success release with target_put. */
 CUresult target_get(const char *fn, CUstream handle, struct target *t);
 void target_put(struct target *t);
 /* Queues w (ownership passes), or runs it now; see struct target. While the legacy stream has
  * deferred work (target_defer), its work is queued behind it instead, and a `sync` caller waits
- * for its piece. */
-void target_submit(struct target *t, struct work *w);
+ * for its piece. A capturing target records w into its capture instead, and a collecting one
+ * hands w to its sink; the result is then that of the recording (the capture's rules). */
+CUresult target_submit(struct target *t, struct work *w);
 /* Queues w, work for the legacy default stream that must not run in the calling thread (a
  * semaphore wait that may not pass for a long time), on the context's queue for deferred legacy
  * work; until that queue drains, the legacy stream's later work follows it there, and work for
  * blocking streams waits for what was queued there before it (stream.c). */
-void target_defer(struct target *t, struct work *w);
+CUresult target_defer(struct target *t, struct work *w);
+
+/* ---- Graphs: what stream work looks like to src/graph (docs/graphs.md) ----
+ * A graph's launch makes its nodes' work with the same calls a program makes (cuLaunchKernel,
+ * cuMemcpy3DAsync ...), in the launching thread, with a sink set: while it is, target_get gives
+ * a target that hands each piece of work to the sink (in the sink's context) instead of a stream,
+ * and the graph runs the pieces as one piece of stream work of its own. */
+struct work_sink {
+    void (*take)(struct work_sink *sink, struct work *w);
+    struct ctx *ctx; /* the context the work is made in */
+};
+void target_sink_begin(struct work_sink *sink);
+void target_sink_end(void);
+
+/* Stream capture: a stream (or this thread's per-thread stream) capturing has a `struct capture`
+ * of src/graph's, which exec knows only through these hooks (set once by src/graph, which is
+ * above exec: layout.md). Every capture is under capture_lock. */
+struct capture;
+struct event;
+struct capture_hooks {
+    /* w was submitted to t, which is capturing: record it as a node (taking w whatever happens). */
+    CUresult (*record)(struct target *t, const char *fn, struct work *w);
+    /* The same for a node described by its parameters (target_capture_params); what the node
+     * gives back (a memory allocation's address) is written into p. */
+    CUresult (*add)(struct target *t, const char *fn, CUgraphNodeParams *p);
+    /* A stream whose capture is t->capture: waits (cuStreamWaitEvent) for event e, or joins the
+     * capture e was recorded in; *handled false: e is no event of a capture and s is not
+     * capturing, so the wait is ordinary stream work. */
+    CUresult (*wait_event)(struct target *t, const char *fn, struct event *e, unsigned int flags, bool *handled);
+    /* cuEventRecord(e) on a capturing t: e now stands for the capture's current dependencies. */
+    CUresult (*record_event)(struct target *t, const char *fn, struct event *e, unsigned int flags);
+    /* A call that is not allowed while this thread (or, in global mode, any thread) captures:
+     * CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED, and the capture it broke is invalidated. */
+    CUresult (*unsafe)(const char *fn, struct stream *s);
+    /* Work for the legacy stream (t) while a blocking stream of its context captures: the
+     * driver refuses it (CUDA_ERROR_STREAM_CAPTURE_IMPLICIT) and invalidates those captures. */
+    CUresult (*legacy)(struct target *t);
+    void (*retain)(struct capture *c);
+    void (*release)(struct capture *c);
+};
+/* Records the node p describes (its pointers valid for the call) into t's capture: for work
+ * that is recorded from its arguments rather than made first (external semaphores, whose
+ * signal is owed from the moment it is queued). */
+CUresult target_capture_params(struct target *t, CUgraphNodeParams *p);
+void capture_set_hooks(const struct capture_hooks *hooks);
+const struct capture_hooks *capture_get_hooks(void); /* NULL until a capture began */
+/* The capture lock, and the per-thread stream's capture of this thread (under it). */
+void capture_lock(void);
+void capture_unlock(void);
+struct capture **capture_ptds_slot(void);
+/* A call that waits for work or allocates (cuMemAlloc, cuStreamSynchronize ...): refused while
+ * a capture forbids it (capture_hooks.unsafe); s is the stream it concerns, or NULL. */
+CUresult capture_check_unsafe(const char *fn, struct stream *s);
+/* For a call that waits for every stream of the context (cuCtxSynchronize): refused while any
+ * capture is active, in every mode. */
+#define CAPTURE_ANY ((struct stream *)1)
+/* Work or a wait on the legacy stream t while a blocking stream of its context captures
+ * (capture_hooks.legacy). */
+CUresult capture_check_legacy(struct target *t);
 
 CUresult stream_lookup(const char *fn, CUstream handle, struct stream **out);
 /* True while the legacy stream of ctx has deferred work not yet run. */

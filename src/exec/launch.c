@@ -34,6 +34,8 @@ static void run_launch(struct work *w)
     free(l);
 }
 
+static void discard_launch(struct work *w) { free(w); }
+
 static CUresult check_dims(const char *what, extmem_dim3 d, const unsigned int max[3])
 {
     const unsigned int v[3] = {d.x, d.y, d.z};
@@ -73,6 +75,7 @@ CUresult extmem_launch_kernel(extmem_kernel fn, extmem_dim3 grid, extmem_dim3 bl
         r = fail(CUDA_ERROR_OUT_OF_MEMORY, "extmem_launch_kernel: out of host memory");
     if (!r) {
         l->w.run = run_launch;
+        l->w.discard = discard_launch;
         l->job.run = run_block;
         l->job.count = (uint64_t)grid.x * grid.y * grid.z;
         l->fn = fn;
@@ -81,7 +84,7 @@ CUresult extmem_launch_kernel(extmem_kernel fn, extmem_dim3 grid, extmem_dim3 bl
         l->args_size = args_size;
         if (args_size)
             memcpy(l->args, args, args_size);
-        target_submit(&t, &l->w);
+        r = target_submit(&t, &l->w);
     }
     target_put(&t);
     return r;

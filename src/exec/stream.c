@@ -307,11 +307,61 @@ CUresult stream_lookup(const char *fn, CUstream handle, struct stream **out)
     return CUDA_SUCCESS;
 }
 
+/* ---- Graphs: the sink of a graph's launch and the captures (exec.h; src/graph) ---- */
+static OS_THREAD_LOCAL struct work_sink *thread_sink;
+static const struct capture_hooks *_Atomic hooks;
+static os_mutex capture_mutex = OS_MUTEX_INITIALIZER;
+/* The per-thread default stream's capture, for this thread (and the context it was begun in). */
+static OS_THREAD_LOCAL struct capture *ptds_capture;
+
+void target_sink_begin(struct work_sink *sink) { thread_sink = sink; }
+void target_sink_end(void) { thread_sink = NULL; }
+void capture_set_hooks(const struct capture_hooks *h) { atomic_store(&hooks, h); }
+const struct capture_hooks *capture_get_hooks(void) { return atomic_load(&hooks); }
+void capture_lock(void) { os_mutex_lock(&capture_mutex); }
+void capture_unlock(void) { os_mutex_unlock(&capture_mutex); }
+struct capture **capture_ptds_slot(void) { return &ptds_capture; }
+
+CUresult capture_check_unsafe(const char *fn, struct stream *s)
+{
+    const struct capture_hooks *h = atomic_load(&hooks);
+    return h ? h->unsafe(fn, s) : CUDA_SUCCESS;
+}
+
+CUresult target_capture_params(struct target *t, CUgraphNodeParams *p)
+{
+    return atomic_load(&hooks)->add(t, t->fn, p);
+}
+
+/* The capture t's stream records into, with a reference, or NULL. */
+static void capture_of(struct target *t)
+{
+    t->capture = NULL;
+    const struct capture_hooks *h = atomic_load(&hooks);
+    if (!h)
+        return;
+    capture_lock();
+    struct capture *c = t->s ? t->s->capture : !t->legacy ? ptds_capture : NULL;
+    if (c)
+        h->retain(c);
+    capture_unlock();
+    t->capture = c;
+}
+
 static CUresult resolve(const char *fn, CUstream handle, struct target *t)
 {
+    t->fn = fn;
     t->s = NULL;
     t->sync = false;
+    t->capture = NULL;
+    t->sink = thread_sink;
     t->legacy = handle != CU_STREAM_PER_THREAD;
+    if (t->sink) { /* a graph's launch makes its work: the stream is the graph's (exec.h) */
+        obj_retain(&t->sink->ctx->base);
+        t->ctx = t->sink->ctx;
+        t->legacy = false;
+        return CUDA_SUCCESS;
+    }
     CUresult r = ctx_current(fn, &t->ctx);
     if (r || !handle || handle == CU_STREAM_LEGACY || handle == CU_STREAM_PER_THREAD)
         return r;
@@ -332,14 +382,21 @@ static CUresult resolve(const char *fn, CUstream handle, struct target *t)
 CUresult target_get(const char *fn, CUstream handle, struct target *t)
 {
     CUresult r = resolve(fn, handle, t);
-    if (!r)
-        device_submit_begin();
-    return r;
+    if (r)
+        return r;
+    if (t->sink) /* made inside cuGraphLaunch's own submission, or only to be checked */
+        return CUDA_SUCCESS;
+    capture_of(t);
+    device_submit_begin();
+    return CUDA_SUCCESS;
 }
 
 void target_put(struct target *t)
 {
-    device_submit_end();
+    if (!t->sink)
+        device_submit_end();
+    if (t->capture)
+        atomic_load(&hooks)->release(t->capture);
     if (t->s)
         stream_release(t->s);
     ctx_release(t->ctx);
@@ -528,27 +585,51 @@ static void submit_deferred(struct target *t, struct stream *d, struct work *w)
         stream_wait_until(d, place);
 }
 
-void target_defer(struct target *t, struct work *w)
+CUresult target_defer(struct target *t, struct work *w)
 {
+    if (t->sink || t->capture)
+        return target_submit(t, w);
     if (!t->s && !t->legacy) { /* the per-thread default stream: its queue has no barriers */
         struct stream *d = ptds_deferred_get(t->ctx, true);
         if (d) {
             stream_enqueue(d, w);
             stream_release(d);
-            return;
+            return CUDA_SUCCESS;
         }
     }
     struct stream *d = t->legacy && !t->s ? deferred_get(t->ctx, true) : NULL;
-    if (!d) { /* a created stream, or no memory for the queue: as any other work */
-        target_submit(t, w);
-        return;
-    }
+    if (!d) /* a created stream, or no memory for the queue: as any other work */
+        return target_submit(t, w);
     submit_deferred(t, d, w);
     stream_release(d);
+    return CUDA_SUCCESS;
 }
 
-void target_submit(struct target *t, struct work *w)
+/* Legacy work while a blocking stream of the context captures (capture_hooks.legacy). */
+static CUresult legacy_during_capture(struct target *t)
 {
+    const struct capture_hooks *h = atomic_load(&hooks);
+    return h ? h->legacy(t) : CUDA_SUCCESS;
+}
+
+CUresult capture_check_legacy(struct target *t) { return legacy_during_capture(t); }
+
+CUresult target_submit(struct target *t, struct work *w)
+{
+    if (t->sink) {
+        t->sink->take(t->sink, w);
+        return CUDA_SUCCESS;
+    }
+    if (t->capture)
+        return atomic_load(&hooks)->record(t, t->fn, w);
+    if (t->legacy && !t->s) {
+        CUresult r = legacy_during_capture(t);
+        if (r) {
+            if (w->discard)
+                w->discard(w);
+            return r;
+        }
+    }
     if (t->s) {
         /* A blocking stream's work comes after the legacy work queued before it. */
         struct stream *d = t->s->flags & CU_STREAM_NON_BLOCKING ? NULL : deferred_get(t->ctx, false);
@@ -566,14 +647,14 @@ void target_submit(struct target *t, struct work *w)
         uint64_t place = stream_enqueue(t->s, w);
         if (wait) /* a copy into pageable memory, or one that could not stage its source (copy.c) */
             stream_wait_until(t->s, place);
-        return;
+        return CUDA_SUCCESS;
     }
     if (t->legacy) {
         struct stream *d = deferred_get(t->ctx, false);
         if (d) {
             submit_deferred(t, d, w);
             stream_release(d);
-            return;
+            return CUDA_SUCCESS;
         }
         sync_streams(t->ctx, true);
     } else {
@@ -584,12 +665,13 @@ void target_submit(struct target *t, struct work *w)
             if (wait)
                 stream_wait_until(d, place);
             stream_release(d);
-            return;
+            return CUDA_SUCCESS;
         }
     }
     if (w->queued)
         w->queued(w);
     w->run(w);
+    return CUDA_SUCCESS;
 }
 
 /* ---- Entry points ---- */
@@ -795,7 +877,9 @@ CUresult CUDAAPI cuStreamSynchronize(CUstream hStream)
     CUresult r = target_get("cuStreamSynchronize", hStream, &t);
     if (r)
         return r;
-    r = device_wait_allowed("cuStreamSynchronize");
+    r = t.s ? capture_check_unsafe("cuStreamSynchronize", t.s) : t.legacy ? capture_check_legacy(&t) : 0;
+    if (!r)
+        r = device_wait_allowed("cuStreamSynchronize");
     if (!r && t.s) {
         stream_synchronize(t.s);
     } else if (!r && t.legacy) {
@@ -821,7 +905,7 @@ CUresult CUDAAPI cuCtxSynchronize(void)
     CUresult r = ctx_current("cuCtxSynchronize", &ctx);
     if (r)
         return r;
-    if (!(r = device_wait_allowed("cuCtxSynchronize"))) {
+    if (!(r = capture_check_unsafe("cuCtxSynchronize", CAPTURE_ANY)) && !(r = device_wait_allowed("cuCtxSynchronize"))) {
         sync_streams(ctx, false);
         r = ctx_check_sticky("cuCtxSynchronize", ctx); /* a kernel waited for may have faulted */
     }
@@ -927,6 +1011,11 @@ CUresult CUDAAPI cuStreamQuery(CUstream hStream)
     CUresult r = target_get("cuStreamQuery", hStream, &t);
     if (r)
         return r;
+    r = t.s ? capture_check_unsafe("cuStreamQuery", t.s) : t.legacy ? capture_check_legacy(&t) : 0;
+    if (r) {
+        target_put(&t);
+        return r;
+    }
     bool idle = true;
     if (t.s) {
         os_mutex_lock(&t.s->lock);
@@ -958,6 +1047,17 @@ static void run_host_fn(struct work *w)
     free(h);
 }
 
+static void discard_host_fn(struct work *w) { free(w); }
+
+static CUresult describe_host_fn(struct work *w, CUgraphNodeParams *p)
+{
+    struct host_fn_work *h = (struct host_fn_work *)w;
+    p->type = CU_GRAPH_NODE_TYPE_HOST;
+    p->host.fn = h->fn;
+    p->host.userData = h->data;
+    return CUDA_SUCCESS;
+}
+
 CUresult CUDAAPI cuLaunchHostFunc(CUstream hStream, CUhostFn fn, void *userData)
 {
     struct target t;
@@ -971,9 +1071,11 @@ CUresult CUDAAPI cuLaunchHostFunc(CUstream hStream, CUhostFn fn, void *userData)
         r = fail(CUDA_ERROR_OUT_OF_MEMORY, "cuLaunchHostFunc: out of host memory");
     if (!r) {
         h->w.run = run_host_fn;
+        h->w.discard = discard_host_fn;
+        h->w.describe = describe_host_fn;
         h->fn = fn;
         h->data = userData;
-        target_submit(&t, &h->w);
+        r = target_submit(&t, &h->w);
     }
     target_put(&t);
     return r;

@@ -1,7 +1,7 @@
 /*
  * src/exec/stream_attr.c: what a stream is told and answers besides its work: its attributes
  * (cuStreamGet/Set/CopyAttributes), the callback form of host functions (cuStreamAddCallback),
- * and its capture status (cuStreamIsCapturing).
+ * (its capture status is src/graph/capture.c's).
  *
  * The attributes are hints to the GPU's scheduler and caches (CUDA Driver API, "Stream
  * Management"): the software device keeps each one, checks it as the driver documents, and
@@ -221,23 +221,6 @@ CUresult CUDAAPI cuStreamAddCallback(CUstream hStream, CUstreamCallback callback
     return r;
 }
 
-/* ---- Capture ---- */
-
-CUresult CUDAAPI cuStreamIsCapturing(CUstream hStream, CUstreamCaptureStatus *captureStatus)
-{
-    const char *fn = "cuStreamIsCapturing";
-    struct target t;
-    CUresult r = target_get(fn, hStream, &t);
-    if (r)
-        return r;
-    if (!captureStatus)
-        r = fail(CUDA_ERROR_INVALID_VALUE, "%s: captureStatus is NULL", fn);
-    else
-        *captureStatus = CU_STREAM_CAPTURE_STATUS_NONE; /* cuStreamBeginCapture is refused */
-    target_put(&t);
-    return r;
-}
-
 /* ---- Per-thread default stream variants (per_thread.h) ---- */
 CUresult CUDAAPI cuStreamGetAttribute_ptsz(CUstream s, CUstreamAttrID attr, CUstreamAttrValue *v)
 {
@@ -254,8 +237,4 @@ CUresult CUDAAPI cuStreamCopyAttributes_ptsz(CUstream dst, CUstream src)
 CUresult CUDAAPI cuStreamAddCallback_ptsz(CUstream s, CUstreamCallback cb, void *data, unsigned int flags)
 {
     return cuStreamAddCallback(per_thread(s), cb, data, flags);
-}
-CUresult CUDAAPI cuStreamIsCapturing_ptsz(CUstream s, CUstreamCaptureStatus *status)
-{
-    return cuStreamIsCapturing(per_thread(s), status);
 }

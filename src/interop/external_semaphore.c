@@ -15,6 +15,7 @@
 #include "interop/sem_payload.h"
 
 #include <stdio.h>
+#include <string.h>
 #include <stdlib.h>
 
 struct ext_semaphore {
@@ -434,8 +435,32 @@ static CUresult prepare(const char *fn, const CUexternalSemaphore *sems, unsigne
     CUresult r = target_get(fn, stream, t);
     if (r)
         return r;
+    *out = NULL;
+    if (t->capture) /* recorded as a node instead (the caller's capture_node) */
+        return CUDA_SUCCESS;
     if ((r = gather(fn, sems, count, out)))
         target_put(t);
+    return r;
+}
+
+/* A capturing stream records the signal or wait as a node of its graph (src/graph). */
+static CUresult capture_node(struct target *t, CUgraphNodeType type, const CUexternalSemaphore *sems,
+                             const void *params, unsigned int count)
+{
+    CUgraphNodeParams p;
+    memset(&p, 0, sizeof(p));
+    p.type = type;
+    if (type == CU_GRAPH_NODE_TYPE_EXT_SEMAS_SIGNAL) {
+        p.extSemSignal.extSemArray = (CUexternalSemaphore *)sems;
+        p.extSemSignal.paramsArray = params;
+        p.extSemSignal.numExtSems = count;
+    } else {
+        p.extSemWait.extSemArray = (CUexternalSemaphore *)sems;
+        p.extSemWait.paramsArray = params;
+        p.extSemWait.numExtSems = count;
+    }
+    CUresult r = target_capture_params(t, &p);
+    target_put(t);
     return r;
 }
 
@@ -462,6 +487,8 @@ static CUresult signal_async(const char *fn, const CUexternalSemaphore *extSemAr
     struct sem_work *sw;
     if ((r = prepare(fn, extSemArray, numExtSems, stream, &t, &sw)))
         return r;
+    if (!sw)
+        return capture_node(&t, CU_GRAPH_NODE_TYPE_EXT_SEMAS_SIGNAL, extSemArray, paramsArray, numExtSems);
     for (unsigned int i = 0; i < numExtSems; ++i) {
         sw->items[i].value = param_value(sw->items[i].s, paramsArray[i].params.fence.value,
                                          paramsArray[i].params.keyedMutex.key);
@@ -471,9 +498,9 @@ static CUresult signal_async(const char *fn, const CUexternalSemaphore *extSemAr
     }
     sw->w.run = run_signal;
     sw->w.discard = run_signal;
-    target_submit(&t, &sw->w);
+    r = target_submit(&t, &sw->w);
     target_put(&t);
-    return CUDA_SUCCESS;
+    return r;
 }
 
 static CUresult wait_async(const char *fn, const CUexternalSemaphore *extSemArray,
@@ -492,6 +519,8 @@ static CUresult wait_async(const char *fn, const CUexternalSemaphore *extSemArra
     struct sem_work *sw;
     if ((r = prepare(fn, extSemArray, numExtSems, stream, &t, &sw)))
         return r;
+    if (!sw)
+        return capture_node(&t, CU_GRAPH_NODE_TYPE_EXT_SEMAS_WAIT, extSemArray, paramsArray, numExtSems);
     for (unsigned int i = 0; i < numExtSems; ++i) {
         bool keyed = is_keyed_mutex_type(sw->items[i].s->type);
         sw->items[i].value = param_value(sw->items[i].s, paramsArray[i].params.fence.value,
@@ -502,9 +531,9 @@ static CUresult wait_async(const char *fn, const CUexternalSemaphore *extSemArra
     sw->w.discard = discard_wait;
     /* On the legacy stream, whose work runs in the calling thread, the wait goes to the context's
      * queue for deferred legacy work: the caller never waits (stream.c). */
-    target_defer(&t, &sw->w);
+    r = target_defer(&t, &sw->w);
     target_put(&t);
-    return CUDA_SUCCESS;
+    return r;
 }
 
 CUresult CUDAAPI cuSignalExternalSemaphoresAsync(const CUexternalSemaphore *extSemArray,

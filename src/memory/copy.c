@@ -119,6 +119,54 @@ static void copy_free(struct copy_work *c)
     free(c);
 }
 
+static void discard_copy(struct work *w) { copy_free((struct copy_work *)w); }
+
+/* How a capture's node names one side: device memory, or host memory (pinned or not). */
+static CUmemorytype side_type(const void *p)
+{
+    CUmemorytype type = CU_MEMORYTYPE_HOST;
+    if (cuPointerGetAttribute(&type, CU_POINTER_ATTRIBUTE_MEMORY_TYPE, (CUdeviceptr)(uintptr_t)p) ||
+        type != CU_MEMORYTYPE_DEVICE)
+        type = CU_MEMORYTYPE_HOST;
+    return type;
+}
+
+/* A capturing stream records a copy as a memcpy node, a fill as a memset node (src/graph). */
+static CUresult describe_copy(struct work *w, CUgraphNodeParams *p)
+{
+    struct copy_work *c = (struct copy_work *)w;
+    if (c->elem) {
+        p->type = CU_GRAPH_NODE_TYPE_MEMSET;
+        p->memset.dst = (CUdeviceptr)(uintptr_t)c->dst;
+        p->memset.pitch = c->dst_pitch;
+        p->memset.value = c->value;
+        p->memset.elementSize = c->elem;
+        p->memset.width = c->width;
+        p->memset.height = c->height;
+        return CUDA_SUCCESS;
+    }
+    p->type = CU_GRAPH_NODE_TYPE_MEMCPY;
+    CUDA_MEMCPY3D *m = &p->memcpy.copyParams;
+    m->srcMemoryType = side_type(c->src);
+    m->dstMemoryType = side_type(c->dst);
+    if (m->srcMemoryType == CU_MEMORYTYPE_DEVICE)
+        m->srcDevice = (CUdeviceptr)(uintptr_t)c->src;
+    else
+        m->srcHost = c->src;
+    if (m->dstMemoryType == CU_MEMORYTYPE_DEVICE)
+        m->dstDevice = (CUdeviceptr)(uintptr_t)c->dst;
+    else
+        m->dstHost = c->dst;
+    m->srcPitch = c->src_pitch;
+    m->dstPitch = c->dst_pitch;
+    m->srcHeight = c->depth > 1 ? c->src_slice / (c->src_pitch ? c->src_pitch : 1) : c->height;
+    m->dstHeight = c->depth > 1 ? c->dst_slice / (c->dst_pitch ? c->dst_pitch : 1) : c->height;
+    m->WidthInBytes = c->width;
+    m->Height = c->height;
+    m->Depth = c->depth;
+    return CUDA_SUCCESS;
+}
+
 static void run_copy(struct work *w)
 {
     struct copy_work *c = (struct copy_work *)w;
@@ -234,11 +282,13 @@ static CUresult copy_queue(const char *fn, struct target *t, const struct copy_r
     c->src_slice = g->src_slice;
     if ((src_pageable || src_now) && !t->sync)
         c->w.detach = stage_source; /* staged only if it is queued */
-    target_submit(t, &c->w);
+    c->w.discard = discard_copy;
+    c->w.describe = describe_copy;
+    CUresult r = target_submit(t, &c->w);
     t->sync = sync;
-    if (!t->s) /* it waited for the context's streams: a kernel of theirs may have faulted */
-        return ctx_check_sticky(fn, t->ctx);
-    return CUDA_SUCCESS;
+    if (!r && !t->s && !t->sink) /* it waited for the context's streams: a kernel of theirs may have faulted */
+        r = ctx_check_sticky(fn, t->ctx);
+    return r;
 }
 
 CUresult mem_copy(const char *fn, CUstream stream, bool sync, const struct copy_region *g, unsigned int device_sides)
@@ -415,8 +465,10 @@ static CUresult fill(const char *fn, CUdeviceptr dst, size_t pitch, unsigned int
         c->dst_pitch = pitch;
         c->elem = elem;
         c->value = value;
-        target_submit(&t, &c->w);
-        if (!t.s) /* it waited for the context's streams: a kernel of theirs may have faulted */
+        c->w.discard = discard_copy;
+        c->w.describe = describe_copy;
+        r = target_submit(&t, &c->w);
+        if (!r && !t.s && !t.sink) /* it waited for the context's streams: a kernel of theirs may have faulted */
             r = ctx_check_sticky(fn, t.ctx);
     }
     target_put(&t);

@@ -732,7 +732,7 @@ static CUresult attach(CUstream hStream, CUdeviceptr dptr, size_t length, unsign
         aw->stream = t.s ? t.s->base.handle : 0;
         aw->w.run = run_attach;
         aw->w.discard = discard_attach;
-        target_submit(&t, &aw->w);
+        r = target_submit(&t, &aw->w);
     }
     target_put(&t);
     return r;

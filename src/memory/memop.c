@@ -235,11 +235,11 @@ static CUresult submit(const char *fn, CUstream stream, unsigned int count, cons
     mw->w.discard = discard_ops;
     /* A wait on the legacy stream must not hold the caller: it joins the deferred queue. */
     if (waits)
-        target_defer(&t, &mw->w);
+        r = target_defer(&t, &mw->w);
     else
-        target_submit(&t, &mw->w);
+        r = target_submit(&t, &mw->w);
     target_put(&t);
-    return CUDA_SUCCESS;
+    return r;
 }
 
 static CUresult one(const char *fn, CUstream stream, CUstreamBatchMemOpType type, CUdeviceptr addr, uint64_t value,

@@ -5,6 +5,7 @@
  */
 #include "memory/memory.h"
 #include "memory/vmm.h"
+#include "exec/exec.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -332,6 +333,10 @@ CUresult CUDAAPI cuMemAlloc(CUdeviceptr *dptr, size_t bytesize)
     CUresult r = ctx_current("cuMemAlloc", &ctx);
     if (r)
         return r;
+    if ((r = capture_check_unsafe("cuMemAlloc", NULL))) {
+        ctx_release(ctx);
+        return r;
+    }
     uintptr_t base;
     if (!dptr)
         r = fail(CUDA_ERROR_INVALID_VALUE, "cuMemAlloc: dptr is NULL");
@@ -369,6 +374,8 @@ CUresult CUDAAPI cuMemAllocPitch(CUdeviceptr *dptr, size_t *pPitch, size_t Width
     return r;
 }
 
+bool (*_Atomic mem_graph_free_hook)(const char *fn, CUdeviceptr dptr, CUresult *r);
+
 CUresult CUDAAPI cuMemFree(CUdeviceptr dptr)
 {
     REQUIRE_INIT("cuMemFree");
@@ -382,15 +389,25 @@ CUresult CUDAAPI cuMemFree(CUdeviceptr dptr)
     ctx_release(ctx);
     if (dptr == 0)
         return CUDA_SUCCESS;
+    if ((r = capture_check_unsafe("cuMemFree", NULL)))
+        return r;
+    if (mem_graph_free_hook && mem_graph_free_hook("cuMemFree", dptr, &r))
+        return r;
+    return mem_free_device("cuMemFree", dptr);
+}
+
+CUresult mem_free_device(const char *fn, CUdeviceptr dptr)
+{
     /* Synchronous, as on the driver: work queued before the free may still use the memory. */
-    if ((r = device_release_begin("cuMemFree")))
+    CUresult r = device_release_begin(fn);
+    if (r)
         return r;
     struct range *range = take_allocation((uintptr_t)dptr, RANGE_DEVICE);
     if (range)
         mem_free_range(range);
     device_release_end();
     if (!range)
-        return mem_not_an_allocation("cuMemFree", "dptr", (uintptr_t)dptr, RANGE_DEVICE);
+        return mem_not_an_allocation(fn, "dptr", (uintptr_t)dptr, RANGE_DEVICE);
     return CUDA_SUCCESS;
 }
 
@@ -470,7 +487,8 @@ CUresult CUDAAPI cuMemHostAlloc(void **pp, size_t bytesize, unsigned int Flags)
 
 CUresult CUDAAPI cuMemAllocHost(void **pp, size_t bytesize)
 {
-    return host_alloc("cuMemAllocHost", pp, bytesize, 0);
+    CUresult r = capture_check_unsafe("cuMemAllocHost", NULL);
+    return r ? r : host_alloc("cuMemAllocHost", pp, bytesize, 0);
 }
 
 CUresult CUDAAPI cuMemFreeHost(void *p)

@@ -117,6 +117,12 @@ CUresult mem_not_an_allocation(const char *fn, const char *what, uintptr_t addr,
 void mem_free_range(struct range *r);
 /* Frees a managed allocation's record (managed.c); with the range unpublished. */
 void managed_free(struct managed *m);
+/* The memory graphs' allocation nodes own (src/graph/memory.c, above this folder, sets it):
+ * cuMemFree and cuMemFreeAsync of such an address end the allocation's life (the node keeps
+ * the memory for the next launch); true when dptr was such memory, with the result in *r. */
+/* cuMemFree's work, without the checks of a call (a graph's own memory, src/graph/memory.c). */
+CUresult mem_free_device(const char *fn, CUdeviceptr dptr);
+extern bool (*_Atomic mem_graph_free_hook)(const char *fn, CUdeviceptr dptr, CUresult *r);
 /* Creates one allocation of ctx of `size` bytes (cuMemAlloc's memory, RANGE_DEVICE), with m
  * (NULL: none) as its managed record, which the range owns from then on, freed or not. */
 CUresult mem_alloc_device(const char *fn, struct ctx *ctx, size_t size, struct managed *m, uintptr_t *base);

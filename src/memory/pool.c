@@ -534,6 +534,21 @@ static CUresult alloc_async(const char *fn, CUdeviceptr *dptr, size_t bytesize, 
                  "through cuMemPoolImportPointer", fn);
     /* The allocation is usable at once: the memory exists before the stream reaches it. A
      * size of 0 gives 0 and success, as on the driver (docs/probes/pools/pool_probe.out). */
+    if (!r && bytesize && t.capture) {
+        /* A capture records a memory allocation node: the graph's memory, at an address fixed now
+         * (src/graph/memory.c), from the pool's location. */
+        CUgraphNodeParams np;
+        memset(&np, 0, sizeof(np));
+        np.type = CU_GRAPH_NODE_TYPE_MEM_ALLOC;
+        np.alloc.poolProps.allocType = CU_MEM_ALLOCATION_TYPE_PINNED;
+        np.alloc.poolProps.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
+        np.alloc.bytesize = bytesize;
+        if (!(r = target_capture_params(&t, &np)))
+            *dptr = np.alloc.dptr;
+        target_put(&t);
+        pool_release(p);
+        return r;
+    }
     if (!r && bytesize)
         r = alloc_from(fn, p, &t, bytesize, dptr);
     target_put(&t);
@@ -607,6 +622,19 @@ CUresult CUDAAPI cuMemFreeAsync(CUdeviceptr dptr, CUstream hStream)
         target_put(&t);
         return CUDA_SUCCESS;
     }
+    if (t.capture) { /* a memory free node (src/graph/memory.c says which memory may be freed) */
+        CUgraphNodeParams np;
+        memset(&np, 0, sizeof(np));
+        np.type = CU_GRAPH_NODE_TYPE_MEM_FREE;
+        np.free.dptr = dptr;
+        r = target_capture_params(&t, &np);
+        target_put(&t);
+        return r;
+    }
+    if (mem_graph_free_hook && mem_graph_free_hook(fn, dptr, &r)) { /* the memory of a graph's node */
+        target_put(&t);
+        return r;
+    }
     struct free_work *w = calloc(1, sizeof(*w));
     if (!w) {
         target_put(&t);
@@ -624,12 +652,12 @@ CUresult CUDAAPI cuMemFreeAsync(CUdeviceptr dptr, CUstream hStream)
         w->w.run = free_run;
         w->w.discard = free_run; /* the stream could not run it: the memory still goes back */
         bool inline_run = !t.s; /* a default stream's work runs in this call */
-        target_submit(&t, &w->w);
+        r = target_submit(&t, &w->w);
         target_put(&t);
         /* A default stream's free has run: the device may be idle now. */
         if (inline_run && atomic_load(&pools_may_release))
             pool_synced();
-        return CUDA_SUCCESS;
+        return r;
     }
     free(w);
     target_put(&t);

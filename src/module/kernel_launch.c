@@ -57,6 +57,9 @@ struct kernel_work {
     struct klaunch l;
     struct module *mod; /* a reference: the decoded code outlives an unload until this ran */
     struct ctx *ctx;    /* a reference, for the sticky error */
+    CUfunction handle;  /* for a capture's kernel node */
+    void *extra[5];     /* describe: the parameters as cuLaunchKernel's `extra` */
+    size_t extra_size;
     _Alignas(16) unsigned char params[];
 };
 
@@ -66,6 +69,30 @@ static void discard(struct work *w)
     module_release(k->mod);
     ctx_release(k->ctx);
     free(k);
+}
+
+/* A capturing stream records the launch as a kernel node (src/graph), its parameters as they
+ * were gathered at the call. */
+static CUresult describe(struct work *w, CUgraphNodeParams *p)
+{
+    struct kernel_work *k = (struct kernel_work *)w;
+    p->type = CU_GRAPH_NODE_TYPE_KERNEL;
+    p->kernel.func = k->handle;
+    p->kernel.gridDimX = k->l.grid[0];
+    p->kernel.gridDimY = k->l.grid[1];
+    p->kernel.gridDimZ = k->l.grid[2];
+    p->kernel.blockDimX = k->l.block[0];
+    p->kernel.blockDimY = k->l.block[1];
+    p->kernel.blockDimZ = k->l.block[2];
+    p->kernel.sharedMemBytes = k->l.dyn_shared;
+    k->extra_size = k->l.fn->param_bytes;
+    k->extra[0] = CU_LAUNCH_PARAM_BUFFER_POINTER;
+    k->extra[1] = k->params;
+    k->extra[2] = CU_LAUNCH_PARAM_BUFFER_SIZE;
+    k->extra[3] = &k->extra_size;
+    k->extra[4] = CU_LAUNCH_PARAM_END;
+    p->kernel.extra = k->extra;
+    return CUDA_SUCCESS;
 }
 
 /* How src/device/kernel_cancel.c ends a running launch (the watchdog, a teardown, the unload). */
@@ -197,6 +224,32 @@ static CUresult gather_params(const char *fn, const struct kfunc *kf, void **ker
     return CUDA_SUCCESS;
 }
 
+CUresult kernel_args_copy(const char *fn, CUfunction hf, void **kernelParams, void **extra, struct kernel_args *out)
+{
+    memset(out, 0, sizeof(*out));
+    struct function *f;
+    CUresult r = function_lookup(fn, hf, &f);
+    if (r)
+        return r;
+    const struct kfunc *kf = f->kf;
+    out->size = kf->param_bytes;
+    out->count = kf->nparams;
+    out->buf = calloc(1, kf->param_bytes + 1);
+    out->offsets = calloc(kf->nparams + 1, sizeof(*out->offsets));
+    if (!out->buf || !out->offsets)
+        r = fail(CUDA_ERROR_OUT_OF_MEMORY, "%s: out of host memory for kernel %s's parameters", fn, kf->name);
+    else if (!(r = gather_params(fn, kf, kernelParams, extra, out->buf)))
+        for (uint32_t i = 0; i < kf->nparams; ++i)
+            out->offsets[i] = kf->params[i].offset;
+    if (r) {
+        free(out->buf);
+        free(out->offsets);
+        memset(out, 0, sizeof(*out));
+    }
+    function_release(f);
+    return r;
+}
+
 static CUresult launch(const char *fn, CUfunction hf, const struct launch *c, void **kernelParams, void **extra)
 {
     struct target t;
@@ -223,6 +276,8 @@ static CUresult launch(const char *fn, CUfunction hf, const struct launch *c, vo
         goto out;
     k->w.run = run;
     k->w.discard = discard;
+    k->w.describe = describe;
+    k->handle = hf;
     k->workers.count = pool_worker_count();
     k->workers.run = pool_blocks_run;
     k->l.fn = kf;
@@ -242,7 +297,7 @@ static CUresult launch(const char *fn, CUfunction hf, const struct launch *c, vo
     k->mod = f->mod;
     obj_retain(&t.ctx->base);
     k->ctx = t.ctx;
-    target_submit(&t, &k->w);
+    r = target_submit(&t, &k->w);
     k = NULL;
 out:
     free(k);

@@ -94,4 +94,15 @@ int function_max_dynamic_shared(const struct function *f);
 /* The function for kernel handle k in the current context, with a reference. */
 CUresult kernel_function(const char *fn, uint64_t k, struct function **out);
 
+/* A kernel's arguments as cuLaunchKernel takes them (kernelParams or extra), copied into one
+ * buffer laid out as the parameters are, with each parameter's offset: what a graph's kernel
+ * node keeps (src/graph). On success free buf and offsets. */
+struct kernel_args {
+    unsigned char *buf;
+    size_t size;        /* the parameters' bytes */
+    uint32_t count;     /* parameters */
+    uint32_t *offsets;  /* count of them */
+};
+CUresult kernel_args_copy(const char *fn, CUfunction f, void **kernelParams, void **extra, struct kernel_args *out);
+
 #endif /* EXTMEM_MODULE_H */
