@@ -939,10 +939,11 @@ cudaError_t CUDARTAPI cudaGraphExecUpdate(cudaGraphExec_t hGraphExec, cudaGraph_
                                           cudaGraphExecUpdateResultInfo *resultInfo)
 {
     RT_NEED_CONTEXT();
-    /* resultInfo may be NULL: NVIDIA's driver updates all the same (docs/probes/graphs, B7). */
+    /* resultInfo may be NULL: NVIDIA's runtime updates all the same (docs/probes/graphs B7,
+     * runtime_graph_probe), so the driver is always given somewhere to answer. */
     CUgraphExecUpdateResultInfo c;
     memset(&c, 0, sizeof(c));
-    CUresult r = cuGraphExecUpdate(hGraphExec, hGraph, resultInfo ? &c : NULL);
+    CUresult r = cuGraphExecUpdate(hGraphExec, hGraph, &c);
     if (resultInfo) {
         resultInfo->result = (enum cudaGraphExecUpdateResult)c.result;
         resultInfo->errorNode = c.errorNode;
