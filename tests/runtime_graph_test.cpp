@@ -7,6 +7,7 @@
 // tests/cuda/graphs.cu holds the same ground as a CUDA program.
 #include "framework/testing.h"
 
+#include "extmem/cuda.h"
 #include "extmem/cuda_runtime_api.h"
 
 #include <atomic>
@@ -334,6 +335,27 @@ TEST(RuntimeGraph, KernelNode_GetParams_GivesBackTheHostStubAndTheShape)
     cudaGraphNodeType t = cudaGraphNodeTypeCount;
     ASSERT_RT_OK(cudaGraphNodeGetType(node, &t));
     EXPECT_EQ(t, cudaGraphNodeTypeKernel);
+}
+
+TEST(RuntimeGraph, KernelNode_ReadBackAfterTheKernelRanInAnotherContext_IsStillTheStub)
+{
+    Registered reg;
+    Buffer b(64);
+    Graph g;
+    KernelArgs a(b.device, 1, 64);
+    cudaKernelNodeParams k = a.params();
+    cudaGraphNode_t node = nullptr;
+    ASSERT_RT_OK(cudaGraphAddKernelNode(&node, g.g, nullptr, 0, &k));
+    CUcontext primary = nullptr, own = nullptr;
+    ASSERT_EQ(cuCtxGetCurrent(&primary), CUDA_SUCCESS);
+    ASSERT_EQ(cuCtxCreate(&own, nullptr, 0, 0), CUDA_SUCCESS); // current now: the kernel resolves anew there
+    EXPECT_RT_OK(cudaLaunchKernel(stub(), dim3(1), dim3(64), a.args, 0, nullptr));
+    EXPECT_RT_OK(cudaDeviceSynchronize());
+    ASSERT_EQ(cuCtxSetCurrent(primary), CUDA_SUCCESS);
+    cudaKernelNodeParams got;
+    EXPECT_RT_OK(cudaGraphKernelNodeGetParams(node, &got));
+    EXPECT_EQ(got.func, stub());
+    EXPECT_EQ(cuCtxDestroy(own), CUDA_SUCCESS);
 }
 
 TEST(RuntimeGraph, KernelNode_SetParams_IsWhatTheNextGetAndLaunchSee)
