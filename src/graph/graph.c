@@ -20,8 +20,11 @@ void graph_lock(void)
 
 void graph_unlock(void)
 {
-    if (--depth == 0)
+    if (--depth == 0) {
         os_mutex_unlock(&the_lock);
+        if (!device_thread())
+            gmem_flush();
+    }
 }
 
 /* ---- Lookups ---- */
@@ -109,6 +112,8 @@ static void node_free_locked(struct node *n)
     n->g->nnodes--;
     if (n->np.p.type == CU_GRAPH_NODE_TYPE_CONDITIONAL)
         n->g->conditionals--;
+    if (n->np.p.type == CU_GRAPH_NODE_TYPE_MEM_ALLOC || n->np.p.type == CU_GRAPH_NODE_TYPE_MEM_FREE)
+        n->g->mem_nodes--;
     node_params_free(&n->np);
     obj_unregister(&n->base);
 }
@@ -227,6 +232,8 @@ CUresult graph_add_locked(const char *fn, struct ctx *ctx, struct graph *g, stru
     g->nnodes++;
     if (p->type == CU_GRAPH_NODE_TYPE_CONDITIONAL)
         g->conditionals++;
+    if (p->type == CU_GRAPH_NODE_TYPE_MEM_ALLOC || p->type == CU_GRAPH_NODE_TYPE_MEM_FREE)
+        g->mem_nodes++;
     *out = node;
     return CUDA_SUCCESS;
 }
@@ -353,10 +360,15 @@ CUresult CUDAAPI cuGraphDestroyNode(CUgraphNode hNode)
     if (r)
         return r;
     graph_lock();
-    node_free_locked(n);
+    CUgraphNodeType type = n->np.p.type;
+    if (type == CU_GRAPH_NODE_TYPE_MEM_ALLOC || type == CU_GRAPH_NODE_TYPE_MEM_FREE)
+        r = fail(CUDA_ERROR_NOT_SUPPORTED, "%s: memory allocation and free nodes cannot be destroyed (the driver's "
+                 "rule); destroy the graph", fn);
+    else
+        node_free_locked(n);
     graph_unlock();
     obj_release(&n->base);
-    return CUDA_SUCCESS;
+    return r;
 }
 
 CUresult CUDAAPI cuGraphNodeGetType(CUgraphNode hNode, CUgraphNodeType *type)
@@ -638,6 +650,9 @@ CUresult graph_clone_locked(const char *fn, struct graph *g, bool owned, struct 
 {
     if (g->conditionals && !owned)
         return fail(CUDA_ERROR_NOT_SUPPORTED, "%s: a graph with conditional nodes cannot be cloned", fn);
+    if (g->mem_nodes)
+        return fail(CUDA_ERROR_NOT_SUPPORTED, "%s: a graph with memory allocation or free nodes cannot be cloned or "
+                    "be a child graph", fn);
     struct graph *c;
     CUresult r = graph_new(fn, owned, &c);
     if (r)

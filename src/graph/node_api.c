@@ -715,6 +715,24 @@ CUresult CUDAAPI cuGraphBatchMemOpNodeSetParams(CUgraphNode hNode, const CUDA_BA
 
 /* ---- Conditional handles ---- */
 
+static struct cond_value **all;
+static size_t nall;
+
+/* cudaGraphSetConditional in a kernel: only a handle this file made is written (a kernel's
+ * forged value faults the launch instead of writing anywhere). */
+static bool set_from_kernel(uint64_t handle, uint32_t value)
+{
+    graph_lock();
+    bool found = false;
+    for (size_t i = 0; i < nall && !found; ++i)
+        if ((uint64_t)(uintptr_t)all[i] == handle) {
+            atomic_store(&all[i]->value, value);
+            found = true;
+        }
+    graph_unlock();
+    return found;
+}
+
 CUresult CUDAAPI cuGraphConditionalHandleCreate(CUgraphConditionalHandle *pHandle_out, CUgraph hGraph, CUcontext ctx,
                                                 unsigned int defaultLaunchValue, unsigned int flags)
 {
@@ -724,15 +742,15 @@ CUresult CUDAAPI cuGraphConditionalHandleCreate(CUgraphConditionalHandle *pHandl
         return fail(CUDA_ERROR_INVALID_VALUE, "%s: pHandle_out is NULL", fn);
     if (flags & ~(unsigned int)CU_GRAPH_COND_ASSIGN_DEFAULT)
         return fail(CUDA_ERROR_INVALID_VALUE, "%s: flags 0x%x: only CU_GRAPH_COND_ASSIGN_DEFAULT is defined", fn, flags);
+    if (!ctx)
+        return fail(CUDA_ERROR_INVALID_CONTEXT, "%s: ctx is NULL: the handle belongs to a context", fn);
     struct graph *g;
     CUresult r = graph_lookup(fn, hGraph, &g);
     if (r)
         return r;
-    (void)ctx;
     /* The handle is the address of the value the conditional node reads (struct cond_value),
      * kept on a list that lives as long as the library: clones and executable graphs share it. */
-    static struct cond_value **all;
-    static size_t nall;
+    atomic_store(&kernel_set_conditional_hook, set_from_kernel);
     struct cond_value *word = calloc(1, sizeof(*word));
     graph_lock();
     struct cond_value **grown = word ? realloc(all, (nall + 1) * sizeof(*all)) : NULL;

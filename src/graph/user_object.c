@@ -27,14 +27,13 @@ void user_object_drop(struct user_object *u, unsigned int count)
         after = before > count ? before - count : 0;
     } while (!atomic_compare_exchange_weak(&u->refs, &before, after));
     if (before && !after) {
-        /* After the work queued so far: a launch of a graph that held it may still run. */
+        /* After the work queued so far on the context's streams (a launch of a graph that held
+         * it may still run): in the stream worker that finishes last, or here when all are idle. */
         struct ctx *ctx;
-        if (!ctx_current("cuUserObjectRelease", &ctx)) {
-            if (cuLaunchHostFunc(CU_STREAM_LEGACY, run_destructor, u) == CUDA_SUCCESS) {
-                ctx_release(ctx);
-                return;
-            }
+        if (!device_thread() && !ctx_current("cuUserObjectRelease", &ctx)) {
+            streams_when_done(ctx, run_destructor, u);
             ctx_release(ctx);
+            return;
         }
         run_destructor(u);
     }
