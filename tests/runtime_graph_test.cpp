@@ -572,7 +572,7 @@ TEST(RuntimeGraph, ExecKernelNodeSetParams_ChangesTheNextLaunchOnly)
     EXPECT_EQ(*static_cast<int *>(got.kernelParams[1]), 1);
 }
 
-TEST(RuntimeGraph, NullAndDestroyedHandles_AreInvalidValue)
+TEST(RuntimeGraph, NullDestroyedAndForgedHandles_AreInvalidValue)
 {
     cudaGraph_t g = nullptr;
     EXPECT_RT(cudaErrorInvalidValue, cudaGraphCreate(nullptr, 0));
@@ -594,6 +594,13 @@ TEST(RuntimeGraph, NullAndDestroyedHandles_AreInvalidValue)
     ASSERT_RT_OK(cudaGraphDestroy(g));
     EXPECT_RT(cudaErrorInvalidValue, cudaGraphDestroy(g));
     EXPECT_RT(cudaErrorInvalidValue, cudaGraphDestroy(kForgedGraph));
+    cudaKernelNodeParams k;
+    EXPECT_RT(cudaErrorInvalidValue, cudaGraphKernelNodeGetParams(kForgedNode, &k));
+    EXPECT_RT(cudaErrorInvalidValue, cudaGraphNodeGetType(kForgedNode, &t));
+    cudaGraphNode_t empty = nullptr;
+    EXPECT_RT(cudaErrorInvalidValue, cudaGraphAddEmptyNode(&empty, kForgedGraph, nullptr, 0));
+    EXPECT_RT(cudaErrorInvalidValue,
+              cudaGraphLaunch(reinterpret_cast<cudaGraphExec_t>(uintptr_t(0xdead0200)), nullptr));
 }
 
 TEST(RuntimeGraph, ChildGraphNode_HoldsACopyOfTheGraph)
