@@ -351,10 +351,7 @@ static CUresult record(const char *fn, CUevent hEvent, CUstream hStream, unsigne
         r = capture_get_hooks()->record_event(&t, fn, e, flags);
         goto out;
     }
-    if (flags && !t.sink) {
-        r = fail(CUDA_ERROR_INVALID_VALUE, "%s: CU_EVENT_RECORD_EXTERNAL is for a stream that is capturing", fn);
-        goto out;
-    }
+    /* Outside a capture CU_EVENT_RECORD_EXTERNAL is an ordinary record (the driver answers success). */
     if (capture_get_hooks() && !t.sink)
         capture_get_hooks()->event_recorded(e);
     if (!(rw = calloc(1, sizeof(*rw)))) {
