@@ -5,7 +5,8 @@
 #include <atomic>
 #include <chrono>
 #include <thread>
-#include <unistd.h>
+#include <cstdio>
+#include <string>
 #include <cstring>
 #include <vector>
 
@@ -562,17 +563,15 @@ TEST_F(Graph, DotPrint_WritesTheDriversLayout)
 {
     CUgraphNode a = memset_node(1, 0, 8);
     memset_node(2, 8, 8, &a, 1);
-    char path[] = "/tmp/extmem-dot-XXXXXX";
-    int fd = mkstemp(path);
-    ASSERT_GE(fd, 0);
-    close(fd);
+    std::string name = testing::TempDir() + "extmem_graph.dot"; // each test runs in a process of its own
+    const char *path = name.c_str();
     ASSERT_OK(cuGraphDebugDotPrint(g, path, CU_GRAPH_DEBUG_DOT_FLAGS_VERBOSE));
     FILE *f = fopen(path, "r");
     ASSERT_NE(f, nullptr);
     char buf[4096] = {};
     size_t got = fread(buf, 1, sizeof(buf) - 1, f);
     fclose(f);
-    unlink(path);
+    std::remove(path);
     ASSERT_GT(got, 0u);
     EXPECT_NE(strstr(buf, "digraph dot"), nullptr);
     EXPECT_NE(strstr(buf, "\"graph_0_node_0\" -> \"graph_0_node_1\""), nullptr);
