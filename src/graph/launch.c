@@ -21,8 +21,70 @@ struct step {
     struct xnode *cond;      /* STEP_CONDITIONAL */
 };
 
+/* Memory for a launch's kernel work (work_sink.alloc): chunks kept with the executable graph
+ * and used again by its next launches, so that a launch neither allocates nor faults pages in
+ * once the graph has run. */
+struct arena {
+    struct arena *next;      /* the executable graph's free arenas */
+    struct step *steps;      /* the launch's steps, kept too */
+    size_t cap;
+    struct chunk {
+        struct chunk *next;
+        size_t size, used;
+        _Alignas(64) unsigned char mem[];
+    } *chunks;
+};
+
+static void *arena_alloc(struct arena *a, size_t size)
+{
+    size = (size + 63) & ~(size_t)63;
+    struct chunk *c = a->chunks;
+    for (; c && c->used + size > c->size; c = c->next)
+        ;
+    if (!c) {
+        size_t cap = size > 60000 ? size : 60000;
+        if (!(c = malloc(sizeof(*c) + cap)))
+            return NULL;
+        c->size = cap;
+        c->used = 0;
+        c->next = a->chunks;
+        a->chunks = c;
+    }
+    void *p = c->mem + c->used;
+    c->used += size;
+    memset(p, 0, size);
+    return p;
+}
+
+static void arena_reset(struct arena *a)
+{
+    for (struct chunk *c = a->chunks; c; c = c->next)
+        c->used = 0;
+}
+
+static void arena_free(struct arena *a)
+{
+    free(a->steps);
+    while (a->chunks) {
+        struct chunk *c = a->chunks;
+        a->chunks = c->next;
+        free(c);
+    }
+    free(a);
+}
+
+void exec_arenas_free(struct exec_graph *x)
+{
+    while (x->arenas) {
+        struct arena *a = x->arenas;
+        x->arenas = a->next;
+        arena_free(a);
+    }
+}
+
 struct launch_work {
     struct work w;
+    struct arena *arena;     /* the kernels' work is here (from the executable graph's arenas) */
     struct exec_graph *x;    /* a reference */
     struct ctx *ctx;         /* a reference */
     uint64_t seq;            /* its place among x's launches */
@@ -35,6 +97,12 @@ struct collect {
     struct work_sink sink;
     struct launch_work *lw;
 };
+
+static void *sink_alloc(struct work_sink *sink, size_t size)
+{
+    struct launch_work *lw = ((struct collect *)sink)->lw;
+    return lw->arena ? arena_alloc(lw->arena, size) : NULL;
+}
 
 static bool push(struct launch_work *lw, struct step s)
 {
@@ -214,12 +282,24 @@ static void run_steps(struct launch_work *lw, size_t from, size_t to)
 static void launch_free(struct launch_work *lw)
 {
     struct exec_graph *x = lw->x;
+    struct arena *a = lw->arena;
+    if (a) { /* kept for the next launch */
+        a->steps = lw->steps;
+        a->cap = lw->cap;
+        arena_reset(a);
+    } else {
+        free(lw->steps);
+    }
     os_mutex_lock(&x->lock);
     if (x->finished < lw->seq)
         x->finished = lw->seq;
-    os_cond_broadcast(&x->cond);
+    if (x->waiters)
+        os_cond_broadcast(&x->cond);
+    if (a) {
+        a->next = x->arenas;
+        x->arenas = a;
+    }
     os_mutex_unlock(&x->lock);
-    free(lw->steps);
     ctx_release(lw->ctx);
     obj_release(&x->base);
     free(lw);
@@ -246,8 +326,11 @@ static void launch_run(struct work *w)
     struct exec_graph *x = lw->x;
     /* The launch before it, on whichever stream, has finished. */
     os_mutex_lock(&x->lock);
-    while (x->finished + 1 < lw->seq)
+    while (x->finished + 1 < lw->seq) {
+        x->waiters++;
         os_cond_wait(&x->cond, &x->lock);
+        x->waiters--;
+    }
     os_mutex_unlock(&x->lock);
     if (!atomic_load(&lw->ctx->sticky))
         run_steps(lw, 0, lw->n);
@@ -268,16 +351,25 @@ CUresult exec_make_work(const char *fn, struct exec_graph *x, struct ctx *ctx, s
     lw->w.run = launch_run;
     lw->w.discard = launch_discard;
     lw->w.queued = launch_queued;
-    struct collect c = {.sink = {.take = take, .ctx = ctx}, .lw = lw};
+    os_mutex_lock(&x->lock);
+    if ((lw->arena = x->arenas))
+        x->arenas = lw->arena->next;
+    os_mutex_unlock(&x->lock);
+    if (!lw->arena)
+        lw->arena = calloc(1, sizeof(*lw->arena)); /* none: the kernels' work is allocated one by one */
+    if (lw->arena) {
+        lw->steps = lw->arena->steps;
+        lw->cap = lw->arena->cap;
+        lw->arena->steps = NULL;
+    }
+    struct collect c = {.sink = {.take = take, .ctx = ctx, .alloc = sink_alloc}, .lw = lw};
     graph_lock();
     CUresult r = make_steps(fn, x, &c);
     graph_unlock();
     if (r) {
         discard_steps(lw->steps, lw->n);
-        free(lw->steps);
-        ctx_release(ctx);
-        obj_release(&x->base);
-        free(lw);
+        lw->n = 0;
+        launch_free(lw); /* as a launch that ran: its arena goes back */
         return r;
     }
     *out = &lw->w;
