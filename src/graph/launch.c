@@ -13,8 +13,12 @@
 
 /* One step of a launch: a piece of work, or what a graph does itself. */
 enum step_kind { STEP_WORK, STEP_ALLOC, STEP_FREE, STEP_CONDITIONAL };
+struct span {
+    uint32_t first, count; /* in struct launch_work.deps */
+};
 struct step {
     enum step_kind kind;
+    struct span deps;        /* the steps it waits for */
     struct work *w;          /* STEP_WORK */
     struct gmem *mem;        /* STEP_ALLOC: a reference */
     CUdeviceptr dptr;        /* STEP_FREE */
@@ -26,8 +30,10 @@ struct step {
  * once the graph has run. */
 struct arena {
     struct arena *next;      /* the executable graph's free arenas */
-    struct step *steps;      /* the launch's steps, kept too */
+    struct step *steps;      /* the launch's steps and their dependencies, kept too */
     size_t cap;
+    uint32_t *deps;
+    size_t deps_cap;
     struct chunk {
         struct chunk *next;
         size_t size, used;
@@ -65,6 +71,7 @@ static void arena_reset(struct arena *a)
 static void arena_free(struct arena *a)
 {
     free(a->steps);
+    free(a->deps);
     while (a->chunks) {
         struct chunk *c = a->chunks;
         a->chunks = c->next;
@@ -90,6 +97,8 @@ struct launch_work {
     uint64_t seq;            /* its place among x's launches */
     struct step *steps;
     size_t n, cap;
+    uint32_t *deps;          /* the steps' dependencies (struct span) */
+    size_t ndeps, deps_cap;
     CUresult error;          /* while the work is made */
 };
 
@@ -179,17 +188,63 @@ static CUresult make_node(const struct xnode *xn)
     }
 }
 
-/* Appends the steps of x (a child's schedule is inlined where its node is). */
-static CUresult make_steps(const char *fn, struct exec_graph *x, struct collect *c)
+/* The dependencies of steps: indices into lw->deps (a pool that grows, so spans, not pointers). */
+static bool dep_push(struct launch_work *lw, uint32_t v)
+{
+    if (lw->ndeps == lw->deps_cap) {
+        size_t cap = lw->deps_cap ? lw->deps_cap * 2 : 64;
+        uint32_t *d = realloc(lw->deps, cap * sizeof(*d));
+        if (!d)
+            return false;
+        lw->deps = d;
+        lw->deps_cap = cap;
+    }
+    lw->deps[lw->ndeps++] = v;
+    return true;
+}
+
+/* Appends the steps of x after the steps `entry` (a span of lw->deps): each node's first step
+ * depends on the last steps of the nodes it depends on (through nodes that made none, such as
+ * empty nodes), a node's later steps on the one before; a child's schedule is inlined where its
+ * node is. *exits: the span of x's last steps, which what follows x depends on. */
+static CUresult make_steps(const char *fn, struct exec_graph *x, struct collect *c, struct span entry,
+                           struct span *exits)
 {
     struct launch_work *lw = c->lw;
-    for (size_t i = 0; i < x->n; ++i) {
+    struct span *ends = calloc(x->n + 1, sizeof(*ends));
+    bool *has_out = calloc(x->n + 1, sizeof(*has_out));
+    CUresult r = CUDA_SUCCESS;
+    if (!ends || !has_out)
+        r = fail(CUDA_ERROR_OUT_OF_MEMORY, "%s: out of host memory", fn);
+    for (size_t i = 0; !r && i < x->n; ++i) {
         struct xnode *xn = &x->nodes[i];
-        CUresult r = CUDA_SUCCESS;
-        if (!xn->enabled)
+        /* What the node waits for: the union of its dependencies' ends, or the entry. */
+        struct span want = entry;
+        if (xn->ndeps) {
+            want.first = (uint32_t)lw->ndeps;
+            for (size_t d = 0; d < xn->ndeps && !r; ++d) {
+                has_out[xn->deps[d]] = true;
+                struct span e = ends[xn->deps[d]];
+                for (uint32_t k = 0; k < e.count && !r; ++k) {
+                    uint32_t v = lw->deps[e.first + k];
+                    bool seen = false;
+                    for (uint32_t q = want.first; q < lw->ndeps; ++q)
+                        seen |= lw->deps[q] == v;
+                    if (!seen && !dep_push(lw, v))
+                        r = fail(CUDA_ERROR_OUT_OF_MEMORY, "%s: out of host memory", fn);
+                }
+            }
+            want.count = (uint32_t)(lw->ndeps - want.first);
+        }
+        if (r)
+            break;
+        size_t first = lw->n;
+        if (!xn->enabled) {
+            ends[i] = want;
             continue;
+        }
         switch (xn->type) {
-        case CU_GRAPH_NODE_TYPE_GRAPH: r = make_steps(fn, xn->child, c); break;
+        case CU_GRAPH_NODE_TYPE_GRAPH: r = make_steps(fn, xn->child, c, want, &ends[i]); continue;
         case CU_GRAPH_NODE_TYPE_MEM_ALLOC:
             if (gmem_live(xn->np.mem) && !(x->flags & CUDA_GRAPH_INSTANTIATE_FLAG_AUTO_FREE_ON_LAUNCH)) {
                 r = fail(CUDA_ERROR_INVALID_VALUE, "%s: the graph's allocation at 0x%llx is still alive from its last "
@@ -225,14 +280,45 @@ static CUresult make_steps(const char *fn, struct exec_graph *x, struct collect 
                 r = lw->error;
         }
         if (r)
-            return r;
+            break;
+        for (size_t k = first; k < lw->n; ++k) {
+            if (k == first) {
+                lw->steps[k].deps = want;
+            } else {
+                lw->steps[k].deps.first = (uint32_t)lw->ndeps;
+                lw->steps[k].deps.count = 1;
+                if (!dep_push(lw, (uint32_t)(k - 1)))
+                    r = fail(CUDA_ERROR_OUT_OF_MEMORY, "%s: out of host memory", fn);
+            }
+        }
+        if (lw->n > first) {
+            ends[i].first = (uint32_t)lw->ndeps;
+            ends[i].count = 1;
+            if (!dep_push(lw, (uint32_t)(lw->n - 1)))
+                r = fail(CUDA_ERROR_OUT_OF_MEMORY, "%s: out of host memory", fn);
+        } else {
+            ends[i] = want; /* it made no step: what depends on it waits for what it waited for */
+        }
     }
-    return CUDA_SUCCESS;
+    if (!r) {
+        exits->first = (uint32_t)lw->ndeps;
+        for (size_t i = 0; !r && i < x->n; ++i)
+            for (uint32_t k = 0; !has_out[i] && k < ends[i].count && !r; ++k)
+                if (!dep_push(lw, lw->deps[ends[i].first + k]))
+                    r = fail(CUDA_ERROR_OUT_OF_MEMORY, "%s: out of host memory", fn);
+        exits->count = (uint32_t)(lw->ndeps - exits->first);
+        if (!x->n)
+            *exits = entry;
+    }
+    free(ends);
+    free(has_out);
+    return r;
 }
 
-static void run_steps(struct launch_work *lw, size_t from, size_t to);
+static void run_steps(struct launch_work *lw, bool body);
 
-/* A conditional node: its body (or bodies) made and run now, in the stream's thread. */
+/* A conditional node: its body (or bodies) made and run now, in the thread that runs the node,
+ * as a launch of its own (the launch's own steps may be running on other threads). */
 static void run_conditional(struct launch_work *lw, struct xnode *xn)
 {
     const CUDA_CONDITIONAL_NODE_PARAMS *c = &xn->np.p.conditional;
@@ -244,39 +330,100 @@ static void run_conditional(struct launch_work *lw, struct xnode *xn)
                  : (value < c->size ? (int)value : -1);
         if (body < 0 || (c->type != CU_GRAPH_COND_TYPE_WHILE && round))
             return;
-        size_t first = lw->n;
-        struct collect col = {.sink = {.take = take, .ctx = lw->ctx}, .lw = lw};
-        if (make_steps("cuGraphLaunch", xn->bodies[body], &col) || lw->error) {
-            discard_steps(&lw->steps[first], lw->n - first);
-            lw->n = first;
+        struct launch_work b = {.x = lw->x, .ctx = lw->ctx};
+        struct collect col = {.sink = {.take = take, .ctx = lw->ctx}, .lw = &b};
+        struct span none = {0, 0}, exits;
+        bool ok = !make_steps("cuGraphLaunch", xn->bodies[body], &col, none, &exits) && !b.error;
+        if (ok)
+            run_steps(&b, true);
+        else
+            discard_steps(b.steps, b.n);
+        free(b.steps);
+        free(b.deps);
+        if (!ok) {
             ctx_set_sticky(lw->ctx, CUDA_ERROR_LAUNCH_FAILED, "cuGraphLaunch: a conditional node's body could not be made");
             return;
         }
-        run_steps(lw, first, lw->n);
-        lw->n = first;
         if (c->type != CU_GRAPH_COND_TYPE_WHILE)
             return;
     }
 }
 
-static void run_steps(struct launch_work *lw, size_t from, size_t to)
+static void run_one(struct launch_work *lw, struct step *s, bool body)
 {
-    for (size_t i = from; i < to; ++i) {
-        struct step s = lw->steps[i]; /* a conditional's body may move the array */
-        switch (s.kind) {
-        case STEP_WORK:
-            if (s.w->queued && from) /* a body's work joins the order now */
-                s.w->queued(s.w);
-            s.w->run(s.w);
-            break;
-        case STEP_ALLOC:
-            gmem_begin(s.mem, lw->x->flags & CUDA_GRAPH_INSTANTIATE_FLAG_AUTO_FREE_ON_LAUNCH);
-            gmem_release(s.mem);
-            break;
-        case STEP_FREE: gmem_end_address(s.dptr); break;
-        case STEP_CONDITIONAL: run_conditional(lw, s.cond); break;
-        }
+    switch (s->kind) {
+    case STEP_WORK:
+        if (s->w->queued && body) /* a body's work joins the order now */
+            s->w->queued(s->w);
+        s->w->run(s->w);
+        break;
+    case STEP_ALLOC:
+        gmem_begin(s->mem, lw->x->flags & CUDA_GRAPH_INSTANTIATE_FLAG_AUTO_FREE_ON_LAUNCH);
+        gmem_release(s->mem);
+        break;
+    case STEP_FREE: gmem_end_address(s->dptr); break;
+    case STEP_CONDITIONAL: run_conditional(lw, s->cond); break;
     }
+}
+
+/* Independent branches at once: the steps are handed out to the worker pool in their order,
+ * each waiting for the steps it depends on (lower indices, handed out before it: the lowest step
+ * not finished can always run, so the waits end). */
+struct branches {
+    struct pool_job job; /* first */
+    struct launch_work *lw;
+    atomic_uchar *done;
+    bool body;
+    os_mutex lock;
+    os_cond cond;
+    unsigned int waiting;
+};
+
+static void run_branch_step(struct pool_job *job, uint64_t i)
+{
+    struct branches *p = (struct branches *)job;
+    struct launch_work *lw = p->lw;
+    struct span d = lw->steps[i].deps;
+    for (uint32_t k = 0; k < d.count; ++k) {
+        uint32_t dep = lw->deps[d.first + k];
+        if (atomic_load(&p->done[dep]))
+            continue;
+        os_mutex_lock(&p->lock);
+        while (!atomic_load(&p->done[dep])) {
+            p->waiting++;
+            os_cond_wait(&p->cond, &p->lock);
+            p->waiting--;
+        }
+        os_mutex_unlock(&p->lock);
+    }
+    run_one(lw, &lw->steps[i], p->body);
+    os_mutex_lock(&p->lock);
+    atomic_store(&p->done[i], 1);
+    if (p->waiting)
+        os_cond_broadcast(&p->cond);
+    os_mutex_unlock(&p->lock);
+}
+
+static void run_steps(struct launch_work *lw, bool body)
+{
+    bool chain = true; /* every step after the one before: no branches to run at once */
+    for (size_t i = 0; chain && i < lw->n; ++i) {
+        struct span d = lw->steps[i].deps;
+        chain = i == 0 ? d.count == 0 : d.count == 1 && lw->deps[d.first] == i - 1;
+    }
+    atomic_uchar *done = chain ? NULL : calloc(lw->n, sizeof(*done));
+    if (!done) { /* a chain (or no memory to track branches): in order, in this thread */
+        for (size_t i = 0; i < lw->n; ++i)
+            run_one(lw, &lw->steps[i], body);
+        return;
+    }
+    struct branches p = {.job = {.run = run_branch_step, .count = lw->n}, .lw = lw, .done = done, .body = body};
+    os_mutex_init(&p.lock);
+    os_cond_init(&p.cond);
+    pool_run(&p.job);
+    os_cond_destroy(&p.cond);
+    os_mutex_destroy(&p.lock);
+    free(done);
 }
 
 static void launch_free(struct launch_work *lw)
@@ -286,9 +433,12 @@ static void launch_free(struct launch_work *lw)
     if (a) { /* kept for the next launch */
         a->steps = lw->steps;
         a->cap = lw->cap;
+        a->deps = lw->deps;
+        a->deps_cap = lw->deps_cap;
         arena_reset(a);
     } else {
         free(lw->steps);
+        free(lw->deps);
     }
     os_mutex_lock(&x->lock);
     if (x->finished < lw->seq)
@@ -333,7 +483,7 @@ static void launch_run(struct work *w)
     }
     os_mutex_unlock(&x->lock);
     if (!atomic_load(&lw->ctx->sticky))
-        run_steps(lw, 0, lw->n);
+        run_steps(lw, false);
     else
         discard_steps(lw->steps, lw->n);
     launch_free(lw);
@@ -360,11 +510,15 @@ CUresult exec_make_work(const char *fn, struct exec_graph *x, struct ctx *ctx, s
     if (lw->arena) {
         lw->steps = lw->arena->steps;
         lw->cap = lw->arena->cap;
+        lw->deps = lw->arena->deps;
+        lw->deps_cap = lw->arena->deps_cap;
         lw->arena->steps = NULL;
+        lw->arena->deps = NULL;
     }
     struct collect c = {.sink = {.take = take, .ctx = ctx, .alloc = sink_alloc}, .lw = lw};
     graph_lock();
-    CUresult r = make_steps(fn, x, &c);
+    struct span none = {0, 0}, exits;
+    CUresult r = make_steps(fn, x, &c, none, &exits);
     graph_unlock();
     if (r) {
         discard_steps(lw->steps, lw->n);
