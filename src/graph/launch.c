@@ -19,6 +19,7 @@ struct span {
 struct step {
     enum step_kind kind;
     struct span deps;        /* the steps it waits for */
+    bool may_block;          /* a host function or a wait: worth running beside other branches */
     struct work *w;          /* STEP_WORK */
     struct gmem *mem;        /* STEP_ALLOC: a reference */
     CUdeviceptr dptr;        /* STEP_FREE */
@@ -211,8 +212,15 @@ static CUresult make_steps(const char *fn, struct exec_graph *x, struct collect 
                            struct span *exits)
 {
     struct launch_work *lw = c->lw;
-    struct span *ends = calloc(x->n + 1, sizeof(*ends));
-    bool *has_out = calloc(x->n + 1, sizeof(*has_out));
+    struct span ends_here[16];
+    bool has_out_here[16];
+    bool small = x->n <= 16; /* no allocation for small graphs: a launch's cost is per node */
+    struct span *ends = small ? ends_here : calloc(x->n + 1, sizeof(*ends));
+    bool *has_out = small ? has_out_here : calloc(x->n + 1, sizeof(*has_out));
+    if (small) {
+        memset(ends_here, 0, sizeof(ends_here));
+        memset(has_out_here, 0, sizeof(has_out_here));
+    }
     CUresult r = CUDA_SUCCESS;
     if (!ends || !has_out)
         r = fail(CUDA_ERROR_OUT_OF_MEMORY, "%s: out of host memory", fn);
@@ -281,7 +289,10 @@ static CUresult make_steps(const char *fn, struct exec_graph *x, struct collect 
         }
         if (r)
             break;
+        bool may_block = xn->type == CU_GRAPH_NODE_TYPE_HOST || xn->type == CU_GRAPH_NODE_TYPE_WAIT_EVENT ||
+                         xn->type == CU_GRAPH_NODE_TYPE_EXT_SEMAS_WAIT || xn->type == CU_GRAPH_NODE_TYPE_BATCH_MEM_OP;
         for (size_t k = first; k < lw->n; ++k) {
+            lw->steps[k].may_block = may_block;
             if (k == first) {
                 lw->steps[k].deps = want;
             } else {
@@ -310,8 +321,10 @@ static CUresult make_steps(const char *fn, struct exec_graph *x, struct collect 
         if (!x->n)
             *exits = entry;
     }
-    free(ends);
-    free(has_out);
+    if (!small) {
+        free(ends);
+        free(has_out);
+    }
     return r;
 }
 
@@ -376,7 +389,7 @@ struct branches {
     bool body;
     os_mutex lock;
     os_cond cond;
-    unsigned int waiting;
+    atomic_uint waiting; /* threads asleep on cond: a finished step wakes them only then */
 };
 
 static void run_branch_step(struct pool_job *job, uint64_t i)
@@ -397,22 +410,29 @@ static void run_branch_step(struct pool_job *job, uint64_t i)
         os_mutex_unlock(&p->lock);
     }
     run_one(lw, &lw->steps[i], p->body);
-    os_mutex_lock(&p->lock);
+    /* Sequentially consistent: a waiter counts itself before it looks at done[], so either it
+     * sees the step done or this sees it waiting. */
     atomic_store(&p->done[i], 1);
-    if (p->waiting)
+    if (atomic_load(&p->waiting)) {
+        os_mutex_lock(&p->lock);
         os_cond_broadcast(&p->cond);
-    os_mutex_unlock(&p->lock);
+        os_mutex_unlock(&p->lock);
+    }
 }
 
 static void run_steps(struct launch_work *lw, bool body)
 {
-    bool chain = true; /* every step after the one before: no branches to run at once */
-    for (size_t i = 0; chain && i < lw->n; ++i) {
+    /* Branches run at once when one of them may block (a host function, a wait), which would
+     * hold the others back; kernels and copies spread over every core by themselves, and
+     * handing tiny ones to the pool costs more than it gains (bench/README.md, graphs). */
+    bool chain = true, may_block = false; /* every step after the one before: no branches */
+    for (size_t i = 0; i < lw->n; ++i) {
         struct span d = lw->steps[i].deps;
-        chain = i == 0 ? d.count == 0 : d.count == 1 && lw->deps[d.first] == i - 1;
+        chain &= i == 0 ? d.count == 0 : d.count == 1 && lw->deps[d.first] == i - 1;
+        may_block |= lw->steps[i].may_block;
     }
-    atomic_uchar *done = chain ? NULL : calloc(lw->n, sizeof(*done));
-    if (!done) { /* a chain (or no memory to track branches): in order, in this thread */
+    atomic_uchar *done = chain || !may_block ? NULL : calloc(lw->n, sizeof(*done));
+    if (!done) { /* in order, in this thread (or no memory to track branches) */
         for (size_t i = 0; i < lw->n; ++i)
             run_one(lw, &lw->steps[i], body);
         return;
