@@ -90,7 +90,7 @@ TEST_F(GraphThreads, ExecDestroyedWhileItsLaunchesAreQueued_LetsThemFinish)
     ASSERT_OK(cuStreamDestroy(s));
 }
 
-TEST_F(GraphThreads, ThreadLocalCapturesOnFourThreads_EachGetsItsOwnGraph)
+TEST_F(GraphThreads, ThreadLocalAndRelaxedCapturesOnFourThreads_EachGetsItsOwnGraph)
 {
     std::vector<std::thread> threads;
     std::atomic<int> errors{0};
@@ -109,7 +109,9 @@ TEST_F(GraphThreads, ThreadLocalCapturesOnFourThreads_EachGetsItsOwnGraph)
                 CUgraph g = nullptr;
                 CUgraphExec x = nullptr;
                 size_t n = 0;
-                if (cuStreamBeginCapture(s, CU_STREAM_CAPTURE_MODE_THREAD_LOCAL) ||
+                // Neither mode holds other threads to this one's capture (global mode does: below).
+                CUstreamCaptureMode mode = t % 2 ? CU_STREAM_CAPTURE_MODE_RELAXED : CU_STREAM_CAPTURE_MODE_THREAD_LOCAL;
+                if (cuStreamBeginCapture(s, mode) ||
                     cuMemsetD8Async(mem + 256 * t, (unsigned char)(t + round), 128, s) ||
                     cuMemsetD8Async(mem + 256 * t + 128, (unsigned char)(t + round + 1), 128, s) ||
                     cuStreamEndCapture(s, &g) || cuGraphGetNodes(g, nullptr, &n) || n != 2 ||
