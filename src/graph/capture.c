@@ -86,12 +86,14 @@ static bool deps_set(struct cstream *cs, struct node *const *deps, const CUgraph
         cs->edata = e;
         cs->cap = n;
     }
+    cs->n = n;
+    if (!n) /* memmove and memset take no NULL, even for 0 bytes */
+        return true;
     memmove(cs->deps, deps, n * sizeof(*deps));
     if (edata)
         memmove(cs->edata, edata, n * sizeof(*edata));
     else
         memset(cs->edata, 0, n * sizeof(*cs->edata));
-    cs->n = n;
     return true;
 }
 
@@ -269,8 +271,10 @@ static CUresult hook_record_event(struct target *t, const char *fn, struct event
             invalidate(c);
             r = fail(CUDA_ERROR_OUT_OF_MEMORY, "%s: out of host memory", fn);
         } else {
-            memcpy(ce->deps, cs->deps, cs->n * sizeof(*ce->deps));
-            memcpy(ce->edata, cs->edata, cs->n * sizeof(*ce->edata));
+            if (cs->n) {
+                memcpy(ce->deps, cs->deps, cs->n * sizeof(*ce->deps));
+                memcpy(ce->edata, cs->edata, cs->n * sizeof(*ce->edata));
+            }
             ce->n = cs->n;
             obj_retain((struct obj *)e);
             ce->e = e;

@@ -125,6 +125,7 @@ void graph_free_locked(struct graph *g)
     for (struct user_ref *u = g->users, *next; u; u = next) {
         next = u->next;
         user_object_drop(u->u, u->count);
+        obj_release(&u->u->base); /* the reference the graph's entry held (cuGraphRetainUserObject) */
         free(u);
     }
     free(g->handles);
