@@ -301,6 +301,7 @@ struct sem_item {
 struct sem_work {
     struct work w;
     unsigned int count;
+    bool owed;               /* the signal is owed (sem_owe): a discard makes it */
     struct sem_item items[];
 };
 
@@ -318,6 +319,25 @@ static void run_signal(struct work *w)
     for (unsigned int i = 0; i < sw->count; ++i)
         sem_signal(sw->items[i].s, sw->items[i].value);
     release_items(sw);
+}
+
+/* A signal made for a graph's launch (a sink) is owed from when the launch joins its stream's
+ * order; one that never did (an instantiation's check, a failed launch) is dropped unmade. */
+static void owe_signal(struct work *w)
+{
+    struct sem_work *sw = (struct sem_work *)w;
+    for (unsigned int i = 0; i < sw->count; ++i)
+        sem_owe(sw->items[i].s, sw->items[i].value);
+    sw->owed = true;
+}
+
+static void discard_signal(struct work *w)
+{
+    struct sem_work *sw = (struct sem_work *)w;
+    if (sw->owed)
+        run_signal(w); /* owed: the other side may wait for it */
+    else
+        release_items(sw);
 }
 
 static void wait_one(struct ext_semaphore *s, uint64_t value, uint32_t timeout_ms)
@@ -492,12 +512,16 @@ static CUresult signal_async(const char *fn, const CUexternalSemaphore *extSemAr
     for (unsigned int i = 0; i < numExtSems; ++i) {
         sw->items[i].value = param_value(sw->items[i].s, paramsArray[i].params.fence.value,
                                          paramsArray[i].params.keyedMutex.key);
-        /* Owed from now: if this process dies before the stream gets here, a waiter in another
-         * process makes the signal (src/interop/sem_payload.h). */
-        sem_owe(sw->items[i].s, sw->items[i].value);
     }
     sw->w.run = run_signal;
-    sw->w.discard = run_signal;
+    sw->w.discard = discard_signal;
+    /* Owed from now: if this process dies before the stream gets here, a waiter in another
+     * process makes the signal (src/interop/sem_payload.h). A graph's launch owes it when it is
+     * queued. */
+    if (t.sink)
+        sw->w.queued = owe_signal;
+    else
+        owe_signal(&sw->w);
     r = target_submit(&t, &sw->w);
     target_put(&t);
     return r;
