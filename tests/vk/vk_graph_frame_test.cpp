@@ -69,6 +69,13 @@ uint32_t input_word(uint32_t f, uint32_t j)
 
 uint32_t result_word(uint32_t f, uint32_t j) { return input_word(f, j) * 3u + f; }
 
+std::string to_hex32(uint32_t v)
+{
+    char text[9];
+    snprintf(text, sizeof(text), "%08x", v);
+    return text;
+}
+
 #define TRY(call)                                                                                                \
     do {                                                                                                         \
         VkResult try_r_ = (call);                                                                                \
@@ -311,11 +318,12 @@ protected:
                     if (!wrong++)
                         first = j;
                 }
-            if (wrong && ++bad_frames <= 5)
+            if (wrong && ++bad_frames <= 5) {
+                std::string before = f ? " (the last frame's: 0x" + to_hex32(result_word(f - 1, first)) + ")" : "";
                 ADD_FAILURE() << "frame " << f << ": " << wrong << " of " << kWords << " words wrong; word " << first
-                              << " is 0x" << std::hex << got[(size_t)f * kWords + first] << ", not 0x"
-                              << result_word(f, first) << " (frame " << std::dec << f - 1 << "'s would be 0x"
-                              << std::hex << (f ? result_word(f - 1, first) : 0) << ")";
+                              << " is 0x" << to_hex32(got[(size_t)f * kWords + first]) << ", not 0x"
+                              << to_hex32(result_word(f, first)) << before;
+            }
         }
         EXPECT_EQ(0u, bad_frames) << "frames with a wrong word";
         // The shared buffer holds the last frame's input and result.
