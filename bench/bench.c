@@ -15,7 +15,8 @@
  * anonymous PROT_NONE mmap back over it; on Windows (the extmem build, cross-compiled with
  * mingw-w64) views of a section mapped into VirtualAlloc reservations. bench_os.h has both.
  *
- * Options: --quick (few runs and a 32 MiB copy, for a CI smoke test), --json, --runs N.
+ * Options: --quick (few runs and a 32 MiB copy, for a CI smoke test), --json, --runs N, --graphs
+ * (the graph rows alone).
  */
 #define _GNU_SOURCE
 
@@ -72,6 +73,7 @@ struct config {
     size_t copy_runs;
     size_t copy_bytes;
     bool json, quick;
+    bool graphs_only; /* --graphs: the graph rows alone */
 };
 
 struct row {
@@ -84,13 +86,19 @@ struct row {
     double gbps; /* < 0: not a copy */
     bool skipped;
     char note[160];
+    size_t per;          /* > 0: one run is this many launches or graph nodes (the graph rows) */
+    const char *per_text; /* "launch" or "node" */
 };
 
-static struct row rows[48];
+static struct row rows[72];
 static size_t row_count;
 
 static struct row *new_row(const char *key, const char *sequence)
 {
+    if (row_count == sizeof(rows) / sizeof(rows[0])) {
+        fprintf(stderr, "bench: more rows than the table holds (%zu)\n", row_count);
+        exit(1);
+    }
     struct row *r = &rows[row_count++];
     memset(r, 0, sizeof(*r));
     snprintf(r->key, sizeof(r->key), "%s", key);
@@ -177,6 +185,16 @@ static void bench_os_cycle(const struct config *cfg, struct row *r)
 
 /* ---- An empty kernel of one block of one thread ---- */
 
+/* A module of one empty kernel as PTX: what the real driver runs for the launch rows (JIT-compiled),
+ * and what both builds run for the graph rows, since a kernel node names a CUfunction. */
+static const char empty_ptx[] = ".version 7.0\n"
+                                ".target sm_70\n"
+                                ".address_size 64\n"
+                                ".visible .entry bench_empty()\n"
+                                "{\n"
+                                "\tret;\n"
+                                "}\n";
+
 #ifdef EXTMEM_EXTMEM_H
 static void empty_kernel(const extmem_block *block, void *args)
 {
@@ -199,15 +217,6 @@ static CUresult launch_empty(CUstream stream)
 
 static void kernel_teardown(void) {}
 #else
-/* The real driver runs device code only: a module of one empty kernel, JIT-compiled from PTX. */
-static const char empty_ptx[] = ".version 7.0\n"
-                                ".target sm_70\n"
-                                ".address_size 64\n"
-                                ".visible .entry bench_empty()\n"
-                                "{\n"
-                                "\tret;\n"
-                                "}\n";
-
 typedef CUresult (*module_load_data_fn)(CUmodule *, const void *);
 typedef CUresult (*module_get_function_fn)(CUfunction *, CUmodule, const char *);
 typedef CUresult (*module_unload_fn)(CUmodule);
@@ -866,6 +875,225 @@ static void bench_external(const struct config *cfg)
     bench_import(cfg, 256 * MIB, imp256, os256);
 }
 
+/* ---- Graphs of empty kernels beside the same launches on a stream (issue 24) ----
+ * For N = 1, 10, 100, 1000 empty 1x1 kernels (the PTX module above, in both builds):
+ *   stream:  N cuLaunchKernel on a stream, then one cuStreamSynchronize;
+ *   chain:   a graph of N kernel nodes, each after the one before, instantiated once;
+ *            one run is cuGraphLaunch + cuStreamSynchronize;
+ *   fan-out: one root kernel node and N-1 kernel nodes that each depend on the root only
+ *            (N nodes in all, as the chain; for N = 1 it is the chain, so left out);
+ *   instantiate: cuGraphInstantiateWithFlags(0) of each graph (cuGraphExecDestroy untimed).
+ * Every row's median is the whole run; `per` gives the time per launch or per node. On the real
+ * driver the calls are looked up with cuGetProcAddress, so bench-nv still starts (and skips these
+ * rows) on a driver without them. */
+typedef CUresult (*graph_create_fn)(CUgraph *, unsigned int);
+typedef CUresult (*graph_add_kernel_fn)(CUgraphNode *, CUgraph, const CUgraphNode *, size_t,
+                                        const CUDA_KERNEL_NODE_PARAMS *);
+typedef CUresult (*graph_instantiate_fn)(CUgraphExec *, CUgraph, unsigned long long);
+typedef CUresult (*graph_launch_fn)(CUgraphExec, CUstream);
+typedef CUresult (*graph_exec_destroy_fn)(CUgraphExec);
+typedef CUresult (*graph_destroy_fn)(CUgraph);
+typedef CUresult (*g_load_fn)(CUmodule *, const void *);
+typedef CUresult (*g_get_fn)(CUfunction *, CUmodule, const char *);
+typedef CUresult (*g_unload_fn)(CUmodule);
+typedef CUresult (*g_launch_kernel_fn)(CUfunction, unsigned int, unsigned int, unsigned int, unsigned int,
+                                       unsigned int, unsigned int, unsigned int, CUstream, void **, void **);
+
+struct graph_api {
+    graph_create_fn create;
+    graph_add_kernel_fn add_kernel;
+    graph_instantiate_fn instantiate;
+    graph_launch_fn launch;
+    graph_exec_destroy_fn exec_destroy;
+    graph_destroy_fn destroy;
+    g_load_fn load;
+    g_get_fn get;
+    g_unload_fn unload;
+    g_launch_kernel_fn launch_kernel;
+};
+
+static bool graph_api_get(struct graph_api *a)
+{
+#ifdef EXTMEM_EXTMEM_H
+    a->create = cuGraphCreate;
+    a->add_kernel = cuGraphAddKernelNode;
+    a->instantiate = cuGraphInstantiate;
+    a->launch = cuGraphLaunch;
+    a->exec_destroy = cuGraphExecDestroy;
+    a->destroy = cuGraphDestroy;
+    a->load = cuModuleLoadData;
+    a->get = cuModuleGetFunction;
+    a->unload = cuModuleUnload;
+    a->launch_kernel = cuLaunchKernel;
+#else
+    /* cuGraphAddKernelNode at CUDA_VERSION is the _v2 entry (CUDA_KERNEL_NODE_PARAMS_v2). */
+    a->create = (graph_create_fn)entry_point("cuGraphCreate");
+    a->add_kernel = (graph_add_kernel_fn)entry_point("cuGraphAddKernelNode");
+    a->instantiate = (graph_instantiate_fn)entry_point("cuGraphInstantiateWithFlags");
+    a->launch = (graph_launch_fn)entry_point("cuGraphLaunch");
+    a->exec_destroy = (graph_exec_destroy_fn)entry_point("cuGraphExecDestroy");
+    a->destroy = (graph_destroy_fn)entry_point("cuGraphDestroy");
+    a->load = (g_load_fn)entry_point("cuModuleLoadData");
+    a->get = (g_get_fn)entry_point("cuModuleGetFunction");
+    a->unload = (g_unload_fn)entry_point("cuModuleUnload");
+    a->launch_kernel = (g_launch_kernel_fn)entry_point("cuLaunchKernel");
+#endif
+    return a->create && a->add_kernel && a->instantiate && a->launch && a->exec_destroy && a->destroy && a->load &&
+           a->get && a->unload && a->launch_kernel;
+}
+
+enum graph_shape { SHAPE_CHAIN, SHAPE_FANOUT };
+
+static CUgraph graph_make(const struct graph_api *a, CUfunction f, size_t n, enum graph_shape shape)
+{
+    CUgraph g;
+    CHECK(a->create(&g, 0));
+    CUDA_KERNEL_NODE_PARAMS p;
+    memset(&p, 0, sizeof(p));
+    p.func = f;
+    p.gridDimX = p.gridDimY = p.gridDimZ = 1;
+    p.blockDimX = p.blockDimY = p.blockDimZ = 1;
+    CUgraphNode first = NULL, last = NULL;
+    for (size_t i = 0; i < n; ++i) {
+        CUgraphNode node;
+        const CUgraphNode *dep = shape == SHAPE_CHAIN ? &last : &first;
+        CHECK(a->add_kernel(&node, g, i ? dep : NULL, i ? 1 : 0, &p));
+        if (!i)
+            first = node;
+        last = node;
+    }
+    return g;
+}
+
+/* The instantiation (each run a new executable graph, destroyed untimed) and the launches of one. */
+static void graph_time(const struct config *cfg, const struct graph_api *a, CUgraph g, CUstream stream, size_t runs,
+                       struct row *launch_row, struct row *inst_row)
+{
+    size_t inst_runs = cfg->bulk_runs;
+    double *s = samples_buffer(runs > inst_runs ? runs : inst_runs);
+    CUgraphExec e;
+    for (size_t i = 0; i < inst_runs + 2; ++i) {
+        double t0 = bench_now_us();
+        CHECK(a->instantiate(&e, g, 0));
+        double t = bench_now_us() - t0;
+        CHECK(a->exec_destroy(e));
+        if (i >= 2)
+            s[i - 2] = t;
+    }
+    inst_row->st = bench_summarise(s, inst_runs);
+
+    CHECK(a->instantiate(&e, g, 0));
+    for (int i = 0; i < 5; ++i) { /* the first launches may upload or warm up */
+        CHECK(a->launch(e, stream));
+        CHECK(cuStreamSynchronize(stream));
+    }
+    for (size_t i = 0; i < runs; ++i) {
+        double t0 = bench_now_us();
+        CHECK(a->launch(e, stream));
+        CHECK(cuStreamSynchronize(stream));
+        s[i] = bench_now_us() - t0;
+    }
+    launch_row->st = bench_summarise(s, runs);
+    CHECK(a->exec_destroy(e));
+    free(s);
+}
+
+static void bench_graphs(const struct config *cfg)
+{
+    static const size_t sizes[] = {1, 10, 100, 1000};
+    enum { NSIZES = sizeof(sizes) / sizeof(sizes[0]) };
+    struct row *stream_rows[NSIZES], *chain[NSIZES], *chain_inst[NSIZES], *fan[NSIZES], *fan_inst[NSIZES];
+    char text[96], key[48];
+    for (size_t k = 0; k < NSIZES; ++k) {
+        size_t n = sizes[k];
+        snprintf(key, sizeof(key), "graph_stream_%zu", n);
+        snprintf(text, sizeof(text), "stream: %zu x cuLaunchKernel empty + cuStreamSynchronize", n);
+        stream_rows[k] = new_row(key, text);
+        snprintf(key, sizeof(key), "graph_chain_launch_%zu", n);
+        snprintf(text, sizeof(text), "graph: chain of %zu empty kernels, cuGraphLaunch + sync", n);
+        chain[k] = new_row(key, text);
+        fan[k] = fan_inst[k] = NULL;
+        if (n > 1) {
+            snprintf(key, sizeof(key), "graph_fanout_launch_%zu", n);
+            snprintf(text, sizeof(text), "graph: fan-out 1 + %zu empty kernels, cuGraphLaunch + sync", n - 1);
+            fan[k] = new_row(key, text);
+        }
+        snprintf(key, sizeof(key), "graph_chain_instantiate_%zu", n);
+        snprintf(text, sizeof(text), "graph: chain of %zu empty kernels, cuGraphInstantiate", n);
+        chain_inst[k] = new_row(key, text);
+        if (n > 1) {
+            snprintf(key, sizeof(key), "graph_fanout_instantiate_%zu", n);
+            snprintf(text, sizeof(text), "graph: fan-out 1 + %zu empty kernels, cuGraphInstantiate", n - 1);
+            fan_inst[k] = new_row(key, text);
+        }
+    }
+
+    struct graph_api a;
+    const char *why = NULL;
+    CUmodule module = NULL;
+    CUfunction f = NULL;
+    if (!graph_api_get(&a))
+        why = "this driver has no cuGraph*/cuModuleLoadData/cuLaunchKernel";
+    else if (a.load(&module, empty_ptx) != CUDA_SUCCESS)
+        why = "loading the PTX kernel failed";
+    else if (a.get(&f, module, "bench_empty") != CUDA_SUCCESS)
+        why = "the PTX module has no bench_empty";
+    if (why) {
+        for (size_t i = 0; i < row_count; ++i)
+            if (strncmp(rows[i].key, "graph_", 6) == 0) {
+                rows[i].skipped = true;
+                snprintf(rows[i].note, sizeof(rows[i].note), "%s", why);
+            }
+        if (module)
+            a.unload(module);
+        return;
+    }
+    CUstream stream;
+    CHECK(cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING));
+    for (size_t k = 0; k < NSIZES; ++k) {
+        size_t n = sizes[k];
+        /* Short runs many times, long ones fewer: 201 runs up to 10 kernels, 41 beyond. */
+        size_t runs = n <= 10 ? cfg->runs : cfg->batch_runs;
+        double *s = samples_buffer(runs);
+        for (size_t i = 0; i < runs + 5; ++i) {
+            double t0 = bench_now_us();
+            for (size_t j = 0; j < n; ++j)
+                CHECK(a.launch_kernel(f, 1, 1, 1, 1, 1, 1, 0, stream, NULL, NULL));
+            CHECK(cuStreamSynchronize(stream));
+            double t = bench_now_us() - t0;
+            if (i >= 5)
+                s[i - 5] = t;
+        }
+        stream_rows[k]->st = bench_summarise(s, runs);
+        free(s);
+        stream_rows[k]->per = n;
+        stream_rows[k]->per_text = "launch";
+
+        CUgraph g = graph_make(&a, f, n, SHAPE_CHAIN);
+        graph_time(cfg, &a, g, stream, runs, chain[k], chain_inst[k]);
+        CHECK(a.destroy(g));
+        if (fan[k]) {
+            g = graph_make(&a, f, n, SHAPE_FANOUT);
+            graph_time(cfg, &a, g, stream, runs, fan[k], fan_inst[k]);
+            CHECK(a.destroy(g));
+        }
+        struct row *launches[] = {chain[k], fan[k], chain_inst[k], fan_inst[k]};
+        for (size_t i = 0; i < 4; ++i) {
+            if (!launches[i])
+                continue;
+            launches[i]->per = n;
+            launches[i]->per_text = "node";
+            if (i < 2) { /* a launch's time per node beside the stream's per launch */
+                double sp = stream_rows[k]->st.median / (double)n;
+                launches[i]->ratio = sp > 0 ? launches[i]->st.median / (double)n / sp : -1;
+                launches[i]->ratio_text = "the stream's per launch";
+            }
+        }
+    }
+    CHECK(cuStreamDestroy(stream));
+    CHECK(a.unload(module));
+}
+
 /* ---- Output ---- */
 
 static const char *format_us(double us, char *buf, size_t size)
@@ -904,6 +1132,11 @@ static void print_text(const struct config *cfg, const char *device, int driver,
             snprintf(cmp, sizeof(cmp), "%.2f GB/s", r->gbps);
         else if (r->ratio >= 0)
             snprintf(cmp, sizeof(cmp), "%.2fx %s", r->ratio, r->ratio_text);
+        if (r->per > 0) {
+            char per[32];
+            format_us(r->st.median / (double)r->per, per, sizeof(per));
+            snprintf(cmp + strlen(cmp), sizeof(cmp) - strlen(cmp), "%s%s per %s", cmp[0] ? "; " : "", per, r->per_text);
+        }
         if (r->note[0])
             snprintf(cmp + strlen(cmp), sizeof(cmp) - strlen(cmp), "%s%s", cmp[0] ? "; " : "", r->note);
         printf("%-60s %5zu %10s %10s %10s %8s%s%s\n", r->sequence, r->st.runs, format_us(r->st.median, a, sizeof(a)),
@@ -988,6 +1221,10 @@ static void print_json(const struct config *cfg, const char *device, int driver,
             json_number(r->ratio);
             printf(", \"gbps\": ");
             json_number(r->gbps);
+            if (r->per > 0) {
+                printf(", \"per\": %zu, \"per_what\": \"%s\", \"per_us\": ", r->per, r->per_text);
+                json_number(r->st.median / (double)r->per);
+            }
             printf("}");
         }
         printf("%s\n", i + 1 < row_count ? "," : "");
@@ -1006,20 +1243,54 @@ static void print_json(const struct config *cfg, const char *device, int driver,
     printf("\n}\n");
 }
 
+/* Every row but the graphs', in the order of the table. */
+static void bench_call_sequences(const struct config *cfg)
+{
+    struct row *alloc = new_row("alloc_free_2mib", "cuMemAlloc + cuMemFree, 2 MiB");
+    struct row *os = new_row("os_cycle_2mib", BENCH_TEXT_OS_CYCLE);
+    char text[96];
+    snprintf(text, sizeof(text), "launch empty 1-block kernel, async (%zu launches + 1 sync)", cfg->launches_per_batch);
+    struct row *batched = new_row("launch_async", text);
+    struct row *round_trip = new_row("launch_sync", "launch empty kernel + cuStreamSynchronize");
+    snprintf(text, sizeof(text), "cuMemcpyDtoD %zu MiB + cuCtxSynchronize", cfg->copy_bytes / MIB);
+    struct row *dtod = new_row("memcpy_dtod", text);
+#ifdef EXTMEM_EXTMEM_H
+    snprintf(text, sizeof(text), "memcpy() %zu MiB, the same buffers", cfg->copy_bytes / MIB);
+#else
+    snprintf(text, sizeof(text), "memcpy() %zu MiB, host buffers", cfg->copy_bytes / MIB);
+#endif
+    struct row *plain = new_row("memcpy_host", text);
+    snprintf(text, sizeof(text), "memcpy() %zu MiB on all cores, the same buffers", cfg->copy_bytes / MIB);
+    struct row *parallel = new_row("memcpy_host_all_cores", text);
+
+    bench_os_cycle(cfg, os);
+    bench_alloc_free(cfg, alloc);
+    alloc->ratio = os->st.median > 0 ? alloc->st.median / os->st.median : -1;
+    alloc->ratio_text = "the OS cycle";
+    snprintf(os->note, sizeof(os->note), "the physical limit of an allocation");
+    bench_launches(cfg, batched, round_trip);
+    bench_copies(cfg, dtod, plain, parallel);
+    bench_vmm(cfg);
+    bench_external(cfg);
+}
+
 static void usage(FILE *to)
 {
     fprintf(to, "usage: bench [--quick] [--json] [--runs N]\n"
                 "  --quick   few runs and a 32 MiB copy: a smoke test, not a measurement\n"
                 "  --json    machine-readable output\n"
-                "  --runs N  runs of each short sequence (default 201)\n");
+                "  --runs N  runs of each short sequence (default 201)\n"
+                "  --graphs  only the graph rows (graphs of empty kernels beside stream launches)\n");
 }
 
 int main(int argc, char **argv)
 {
-    struct config cfg = {201, 21, 1000, 41, 1000, 41, 256 * MIB, false, false};
+    struct config cfg = {201, 21, 1000, 41, 1000, 41, 256 * MIB, false, false, false};
     for (int i = 1; i < argc; ++i) {
         if (strcmp(argv[i], "--quick") == 0) {
             cfg.quick = true;
+        } else if (strcmp(argv[i], "--graphs") == 0) {
+            cfg.graphs_only = true;
         } else if (strcmp(argv[i], "--json") == 0) {
             cfg.json = true;
         } else if (strcmp(argv[i], "--runs") == 0 && i + 1 < argc && atoi(argv[i + 1]) > 0) {
@@ -1054,33 +1325,9 @@ int main(int argc, char **argv)
     CHECK(cuDevicePrimaryCtxRetain(&ctx, dev));
     CHECK(cuCtxSetCurrent(ctx));
     bench_os_host(host, sizeof(host));
-
-    struct row *alloc = new_row("alloc_free_2mib", "cuMemAlloc + cuMemFree, 2 MiB");
-    struct row *os = new_row("os_cycle_2mib", BENCH_TEXT_OS_CYCLE);
-    char text[96];
-    snprintf(text, sizeof(text), "launch empty 1-block kernel, async (%zu launches + 1 sync)", cfg.launches_per_batch);
-    struct row *batched = new_row("launch_async", text);
-    struct row *round_trip = new_row("launch_sync", "launch empty kernel + cuStreamSynchronize");
-    snprintf(text, sizeof(text), "cuMemcpyDtoD %zu MiB + cuCtxSynchronize", cfg.copy_bytes / MIB);
-    struct row *dtod = new_row("memcpy_dtod", text);
-#ifdef EXTMEM_EXTMEM_H
-    snprintf(text, sizeof(text), "memcpy() %zu MiB, the same buffers", cfg.copy_bytes / MIB);
-#else
-    snprintf(text, sizeof(text), "memcpy() %zu MiB, host buffers", cfg.copy_bytes / MIB);
-#endif
-    struct row *plain = new_row("memcpy_host", text);
-    snprintf(text, sizeof(text), "memcpy() %zu MiB on all cores, the same buffers", cfg.copy_bytes / MIB);
-    struct row *parallel = new_row("memcpy_host_all_cores", text);
-
-    bench_os_cycle(&cfg, os);
-    bench_alloc_free(&cfg, alloc);
-    alloc->ratio = os->st.median > 0 ? alloc->st.median / os->st.median : -1;
-    alloc->ratio_text = "the OS cycle";
-    snprintf(os->note, sizeof(os->note), "the physical limit of an allocation");
-    bench_launches(&cfg, batched, round_trip);
-    bench_copies(&cfg, dtod, plain, parallel);
-    bench_vmm(&cfg);
-    bench_external(&cfg);
+    if (!cfg.graphs_only)
+        bench_call_sequences(&cfg);
+    bench_graphs(&cfg);
 
     if (cfg.json)
         print_json(&cfg, device, driver, host);

@@ -5,6 +5,10 @@
 # runs for the H100 and for extmem on the same host's cores, and extmem's time as a multiple of
 # the driver's (below 1: extmem is faster). The raw JSON of every run is kept in $OUT.
 #
+# The graph rows (graphs of 1 to 1000 empty kernels beside the same launches on a stream) have a
+# table of their own below the first, with each run's time and its time per launch or per node.
+# ONLY=graphs runs those rows alone (bench --graphs, no kernel bench): a shorter session.
+#
 # Usage (in the repository root, on the GPU machine): OUT=/some/dir bench/gpu-side-by-side.sh
 # (through the device tool: run with command "OUT=$OUT bench/gpu-side-by-side.sh"; its copy of the
 # tree may carry an older .git, so pass EXTMEM_COMMIT=<the commit> to name it in the output).
@@ -14,6 +18,12 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 cuda=${CUDA_HOME:-/usr/local/cuda}
 build=${BUILD:-${TMPDIR:-/tmp}/extmem-side-by-side}
 runs=${RUNS:-3}
+only=${ONLY:-}
+case "$only" in
+"") bench_args="" ;;
+graphs) bench_args="--graphs" ;;
+*) echo "ONLY=$only: only ONLY=graphs is known" >&2; exit 2 ;;
+esac
 mkdir -p "$OUT"
 
 generator=""
@@ -41,20 +51,24 @@ gcc -std=c11 -O2 -I"$root/bench" "$root/bench/kernel_bench.c" -I"$cuda/include" 
 
 i=1
 while [ "$i" -le "$runs" ]; do
-    "$build/bench-nv" --json >"$OUT/nvidia-$i.json"
-    "$build/bench/extmem-bench" --json >"$OUT/extmem-$i.json"
+    # shellcheck disable=SC2086 # bench_args is one option or none
+    "$build/bench-nv" --json $bench_args >"$OUT/nvidia-$i.json"
+    # shellcheck disable=SC2086
+    "$build/bench/extmem-bench" --json $bench_args >"$OUT/extmem-$i.json"
     i=$((i + 1))
 done
 
 # The kernels: the same PTX on the H100 and on extmem (both tiers, beside C kernels), once each
 # after the call-sequence runs (run in the repository root: the PTX file is found there).
-(cd "$root" && "$build/kernel-bench-nv" >"$OUT/kernels-nvidia.txt" 2>&1 &&
-    EXTMEM_CACHE_DIR="$build/kernel-cache" "$build/bench/extmem-kernel-bench" >"$OUT/kernels-extmem.txt" 2>&1) ||
-    echo "kernel bench failed: see $OUT/kernels-*.txt"
+if [ -z "$only" ]; then
+    (cd "$root" && "$build/kernel-bench-nv" >"$OUT/kernels-nvidia.txt" 2>&1 &&
+        EXTMEM_CACHE_DIR="$build/kernel-cache" "$build/bench/extmem-kernel-bench" >"$OUT/kernels-extmem.txt" 2>&1) ||
+        echo "kernel bench failed: see $OUT/kernels-*.txt"
+fi
 
-python3 - "$OUT" "$runs" <<'EOF' | tee "$OUT/side-by-side.txt"
+python3 - "$OUT" "$runs" "$only" <<'EOF' | tee "$OUT/side-by-side.txt"
 import json, statistics, sys
-out, runs = sys.argv[1], int(sys.argv[2])
+out, runs, only = sys.argv[1], int(sys.argv[2]), sys.argv[3]
 def load(kind):
     rows = {}
     order = []
@@ -66,7 +80,7 @@ def load(kind):
                 continue
             if r["key"] not in rows:
                 order.append(r["key"])
-            rows.setdefault(r["key"], {"sequence": r["sequence"], "medians": [], "gbps": []})
+            rows.setdefault(r["key"], {"sequence": r["sequence"], "medians": [], "gbps": [], "per": r.get("per")})
             rows[r["key"]]["medians"].append(r["median_us"])
             if r.get("gbps"):
                 rows[r["key"]]["gbps"].append(r["gbps"])
@@ -75,8 +89,11 @@ nv, _ = load("nvidia")
 em, order = load("extmem")
 print(open(f"{out}/machine.txt").read().rstrip())
 print(f"{runs} runs of each program, interleaved; each cell is the median of the runs' medians (us)")
-print(f"{'row':<62} {'H100 driver':>12} {'extmem':>12} {'extmem/driver':>14}")
+if any(not k.startswith("graph_") for k in order):
+    print(f"{'row':<62} {'H100 driver':>12} {'extmem':>12} {'extmem/driver':>14}")
 for key in order:
+    if key.startswith("graph_"):
+        continue
     seq = em[key]["sequence"] or key
     e = statistics.median(em[key]["medians"])
     n = statistics.median(nv[key]["medians"]) if key in nv else None
@@ -88,7 +105,38 @@ for key in order:
             extra += f", driver {statistics.median(nv[key]['gbps']):.1f} GB/s"
     ncell = f"{n:.2f}" if n is not None else "-"
     print(f"{seq[:62]:<62} {ncell:>12} {e:>12.2f} {ratio:>14}{extra}")
-for kind in ("nvidia", "extmem"):
-    print(f"\n## kernel bench, {kind}")
-    print(open(f"{out}/kernels-{kind}.txt").read().rstrip())
+# The graph rows: each run's time and the time per launch (stream rows) or per node (graph rows).
+graph_keys = [k for k in order if k.startswith("graph_")]
+def med(rows, key):
+    return statistics.median(rows[key]["medians"]) if key in rows else None
+def cell(v):
+    return f"{v:.2f}" if v is not None else "-"
+if graph_keys:
+    print("\n## graphs of N empty kernels beside N launches on a stream (us; per = per launch or per node)")
+    print(f"{'row':<62} {'GPU':>10} {'GPU per':>9} {'extmem':>10} {'extmem per':>10} {'extmem/GPU':>11}")
+    for key in graph_keys:
+        per = em[key]["per"] or 1
+        e, n = med(em, key), med(nv, key)
+        ratio = f"{e / n:.2f}x" if n else "-"
+        print(f"{em[key]['sequence'][:62]:<62} {cell(n):>10} {cell(n / per if n is not None else None):>9} "
+              f"{cell(e):>10} {cell(e / per):>10} {ratio:>11}")
+    # The goal (issue 24): extmem's time per graph node at most its time per stream launch, and
+    # below the GPU's (the H100's, or whichever machine.txt names) time per graph node.
+    print("\ngoal: extmem's graph per node <= extmem's stream per launch, and < the GPU driver's graph per node")
+    for n_nodes in sorted({em[k]["per"] for k in graph_keys if k.startswith("graph_stream_")}):
+        s_e = med(em, f"graph_stream_{n_nodes}")
+        for shape in ("chain", "fanout"):
+            key = f"graph_{shape}_launch_{n_nodes}"
+            if key not in em:
+                continue
+            g_e, g_n = med(em, key) / n_nodes, med(nv, key)
+            g_n = g_n / n_nodes if g_n is not None else None
+            ok_stream = g_e <= s_e / n_nodes
+            ok_h100 = g_n is not None and g_e < g_n
+            print(f"  N={n_nodes:<5} {shape:<7} extmem {g_e:8.2f} per node; its stream {s_e / n_nodes:8.2f} per launch "
+                  f"({'met' if ok_stream else 'NOT met'}); GPU {cell(g_n):>8} per node ({'met' if ok_h100 else 'NOT met'})")
+if not only:
+    for kind in ("nvidia", "extmem"):
+        print(f"\n## kernel bench, {kind}")
+        print(open(f"{out}/kernels-{kind}.txt").read().rstrip())
 EOF

@@ -5,13 +5,64 @@
 #include <atomic>
 #include <chrono>
 #include <thread>
-#include <unistd.h>
+#include <cstdio>
+#include <string>
 #include <cstring>
 #include <vector>
 
 using namespace extmem_test;
 
 namespace {
+
+const char *kPtx = R"(
+.version 7.5
+.target sm_75
+.address_size 64
+.visible .entry add_value(.param .u64 out, .param .u32 value, .param .u32 n)
+{
+    .reg .pred %p<2>;
+    .reg .b32 %r<8>;
+    .reg .b64 %rd<4>;
+    ld.param.u64 %rd1, [out];
+    ld.param.u32 %r1, [value];
+    ld.param.u32 %r2, [n];
+    mov.u32 %r3, %tid.x;
+    mov.u32 %r4, %ctaid.x;
+    mov.u32 %r5, %ntid.x;
+    mad.lo.s32 %r6, %r4, %r5, %r3;
+    setp.ge.s32 %p1, %r6, %r2;
+    @%p1 bra DONE;
+    mul.wide.s32 %rd2, %r6, 4;
+    add.s64 %rd3, %rd1, %rd2;
+    ld.global.u32 %r7, [%rd3];
+    add.s32 %r7, %r7, %r1;
+    st.global.u32 [%rd3], %r7;
+DONE:
+    ret;
+}
+.extern .func cudaGraphSetConditional(.param .b64 h, .param .b32 v);
+.visible .entry count_down(.param .u64 handle, .param .u64 counter)
+{
+    .reg .pred %p<2>;
+    .reg .b32 %r<4>;
+    .reg .b64 %rd<4>;
+    ld.param.u64 %rd1, [handle];
+    ld.param.u64 %rd2, [counter];
+    ld.global.u32 %r1, [%rd2];
+    sub.s32 %r1, %r1, 1;
+    st.global.u32 [%rd2], %r1;
+    setp.ne.s32 %p1, %r1, 0;
+    selp.u32 %r2, 1, 0, %p1;
+    {
+        .param .b64 a0;
+        .param .b32 a1;
+        st.param.b64 [a0], %rd1;
+        st.param.b32 [a1], %r2;
+        call.uni cudaGraphSetConditional, (a0, a1);
+    }
+    ret;
+}
+)";
 
 class Graph : public ContextTest {
 protected:
@@ -512,22 +563,219 @@ TEST_F(Graph, DotPrint_WritesTheDriversLayout)
 {
     CUgraphNode a = memset_node(1, 0, 8);
     memset_node(2, 8, 8, &a, 1);
-    char path[] = "/tmp/extmem-dot-XXXXXX";
-    int fd = mkstemp(path);
-    ASSERT_GE(fd, 0);
-    close(fd);
+    std::string name = testing::TempDir() + "extmem_graph.dot"; // each test runs in a process of its own
+    const char *path = name.c_str();
     ASSERT_OK(cuGraphDebugDotPrint(g, path, CU_GRAPH_DEBUG_DOT_FLAGS_VERBOSE));
     FILE *f = fopen(path, "r");
     ASSERT_NE(f, nullptr);
     char buf[4096] = {};
     size_t got = fread(buf, 1, sizeof(buf) - 1, f);
     fclose(f);
-    unlink(path);
+    std::remove(path);
     ASSERT_GT(got, 0u);
     EXPECT_NE(strstr(buf, "digraph dot"), nullptr);
     EXPECT_NE(strstr(buf, "\"graph_0_node_0\" -> \"graph_0_node_1\""), nullptr);
     EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuGraphDebugDotPrint(g, nullptr, 0));
     EXPECT_CU(CUDA_ERROR_OPERATING_SYSTEM, cuGraphDebugDotPrint(g, "/nonexistent-dir/x.dot", 0));
+}
+
+TEST_F(Graph, KernelNode_CopiesItsArgumentsAndTakesNewOnes)
+{
+    CUmodule m;
+    ASSERT_OK(cuModuleLoadData(&m, kPtx));
+    CUfunction f;
+    ASSERT_OK(cuModuleGetFunction(&f, m, "add_value"));
+    unsigned int value = 5, n = 256;
+    void *args[] = {&mem, &value, &n};
+    CUDA_KERNEL_NODE_PARAMS k = {};
+    k.func = f;
+    k.gridDimX = 2;
+    k.gridDimY = k.gridDimZ = 1;
+    k.blockDimX = 128;
+    k.blockDimY = k.blockDimZ = 1;
+    k.kernelParams = args;
+    CUgraphNode node;
+    ASSERT_OK(cuGraphAddKernelNode(&node, g, nullptr, 0, &k));
+    value = 1000; // the node keeps what it was given
+    CUDA_KERNEL_NODE_PARAMS back = {};
+    ASSERT_OK(cuGraphKernelNodeGetParams(node, &back));
+    EXPECT_EQ(back.func, f);
+    EXPECT_EQ(*(unsigned int *)back.kernelParams[1], 5u);
+    CUgraphExec x;
+    ASSERT_OK(cuGraphInstantiate(&x, g, 0));
+    ASSERT_OK(cuGraphLaunch(x, s));
+    ASSERT_OK(cuGraphLaunch(x, s));
+    ASSERT_OK(cuStreamSynchronize(s));
+    uint32_t w[256];
+    ASSERT_OK(cuMemcpyDtoH(w, mem, sizeof(w)));
+    EXPECT_EQ(w[0], 10u);
+    EXPECT_EQ(w[255], 10u);
+    value = 7;
+    ASSERT_OK(cuGraphExecKernelNodeSetParams(x, node, &k));
+    ASSERT_OK(cuGraphLaunch(x, s));
+    ASSERT_OK(cuStreamSynchronize(s));
+    ASSERT_OK(cuMemcpyDtoH(w, mem, sizeof(w)));
+    EXPECT_EQ(w[17], 17u);
+    k.func = nullptr;
+    EXPECT_CU(CUDA_ERROR_INVALID_HANDLE, cuGraphAddKernelNode(&node, g, nullptr, 0, &k));
+    k.func = f;
+    k.blockDimX = 2048;
+    EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuGraphAddKernelNode(&node, g, nullptr, 0, &k));
+    // A captured launch is a kernel node with the arguments of the call.
+    ASSERT_OK(cuStreamBeginCapture(s, CU_STREAM_CAPTURE_MODE_GLOBAL));
+    value = 3;
+    ASSERT_OK(cuLaunchKernel(f, 2, 1, 1, 128, 1, 1, 0, s, args, nullptr));
+    CUgraph cg;
+    ASSERT_OK(cuStreamEndCapture(s, &cg));
+    CUgraphNode cn;
+    size_t count = 1;
+    ASSERT_OK(cuGraphGetNodes(cg, &cn, &count));
+    ASSERT_OK(cuGraphKernelNodeGetParams(cn, &back));
+    EXPECT_EQ(back.gridDimX, 2u);
+    EXPECT_EQ(*(unsigned int *)back.kernelParams[1], 3u);
+    ASSERT_OK(cuGraphDestroy(cg));
+    ASSERT_OK(cuGraphExecDestroy(x));
+    ASSERT_OK(cuModuleUnload(m));
+}
+
+TEST_F(Graph, CapturedEvents_FollowTheDriversRules)
+{
+    CUevent e, before;
+    ASSERT_OK(cuEventCreate(&e, CU_EVENT_DISABLE_TIMING));
+    ASSERT_OK(cuEventCreate(&before, CU_EVENT_DISABLE_TIMING));
+    ASSERT_OK(cuEventRecord(before, s));
+    ASSERT_OK(cuStreamSynchronize(s));
+    ASSERT_OK(cuStreamBeginCapture(s, CU_STREAM_CAPTURE_MODE_RELAXED));
+    ASSERT_OK(cuEventRecord(e, s));
+    EXPECT_CU(CUDA_ERROR_CAPTURED_EVENT, cuEventQuery(e));
+    CUgraph cg;
+    EXPECT_CU(CUDA_ERROR_STREAM_CAPTURE_INVALIDATED, cuStreamEndCapture(s, &cg));
+    // Ended: the event stands for work that will never run, until it is recorded again.
+    EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuEventQuery(e));
+    ASSERT_OK(cuEventRecord(e, s));
+    ASSERT_OK(cuStreamSynchronize(s));
+    ASSERT_OK(cuEventQuery(e));
+    // An event recorded before the capture: isolation, unless waited for as an external event.
+    ASSERT_OK(cuStreamBeginCapture(s, CU_STREAM_CAPTURE_MODE_GLOBAL));
+    ASSERT_OK(cuStreamWaitEvent(s, before, CU_EVENT_WAIT_EXTERNAL));
+    ASSERT_OK(cuEventRecordWithFlags(e, s, CU_EVENT_RECORD_EXTERNAL));
+    ASSERT_OK(cuStreamEndCapture(s, &cg));
+    CUgraphNode nodes[2];
+    size_t count = 2;
+    ASSERT_OK(cuGraphGetNodes(cg, nodes, &count));
+    ASSERT_EQ(count, 2u);
+    CUgraphNodeType t0, t1;
+    ASSERT_OK(cuGraphNodeGetType(nodes[0], &t0));
+    ASSERT_OK(cuGraphNodeGetType(nodes[1], &t1));
+    EXPECT_EQ(t0, CU_GRAPH_NODE_TYPE_WAIT_EVENT);
+    EXPECT_EQ(t1, CU_GRAPH_NODE_TYPE_EVENT_RECORD);
+    CUgraphExec x;
+    ASSERT_OK(cuGraphInstantiate(&x, cg, 0));
+    ASSERT_OK(cuGraphLaunch(x, s));
+    ASSERT_OK(cuStreamSynchronize(s));
+    ASSERT_OK(cuEventQuery(e));
+    ASSERT_OK(cuGraphExecDestroy(x));
+    ASSERT_OK(cuGraphDestroy(cg));
+    ASSERT_OK(cuStreamBeginCapture(s, CU_STREAM_CAPTURE_MODE_GLOBAL));
+    EXPECT_CU(CUDA_ERROR_STREAM_CAPTURE_ISOLATION, cuStreamWaitEvent(s, before, 0));
+    EXPECT_CU(CUDA_ERROR_STREAM_CAPTURE_INVALIDATED, cuStreamEndCapture(s, &cg));
+    ASSERT_OK(cuEventRecordWithFlags(e, s, CU_EVENT_RECORD_EXTERNAL)); // not capturing: a plain record
+    ASSERT_OK(cuEventDestroy(e));
+    ASSERT_OK(cuEventDestroy(before));
+}
+
+TEST_F(Graph, ConditionalNodes_RunTheirBodyByTheDefaultValue)
+{
+    CUgraphConditionalHandle h1, h0;
+    EXPECT_CU(CUDA_ERROR_INVALID_CONTEXT, cuGraphConditionalHandleCreate(&h1, g, nullptr, 1, 0));
+    ASSERT_OK(cuGraphConditionalHandleCreate(&h1, g, ctx, 1, CU_GRAPH_COND_ASSIGN_DEFAULT));
+    ASSERT_OK(cuGraphConditionalHandleCreate(&h0, g, ctx, 0, CU_GRAPH_COND_ASSIGN_DEFAULT));
+    CUgraphNodeParams p = {};
+    p.type = CU_GRAPH_NODE_TYPE_CONDITIONAL;
+    p.conditional.handle = h1;
+    p.conditional.type = CU_GRAPH_COND_TYPE_IF;
+    p.conditional.size = 3;
+    p.conditional.ctx = ctx;
+    CUgraphNode n1, n0;
+    EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuGraphAddNode(&n1, g, nullptr, nullptr, 0, &p)); // IF takes 1 or 2
+    p.conditional.size = 2;
+    ASSERT_OK(cuGraphAddNode(&n1, g, nullptr, nullptr, 0, &p));
+    ASSERT_NE(p.conditional.phGraph_out, nullptr);
+    CUgraph then_body = p.conditional.phGraph_out[0], else_body = p.conditional.phGraph_out[1];
+    CUDA_MEMSET_NODE_PARAMS m = {};
+    m.dst = mem;
+    m.value = 1;
+    m.elementSize = 1;
+    m.width = 4;
+    m.height = 1;
+    CUgraphNode b;
+    ASSERT_OK(cuGraphAddMemsetNode(&b, then_body, nullptr, 0, &m, ctx));
+    m.value = 2;
+    ASSERT_OK(cuGraphAddMemsetNode(&b, else_body, nullptr, 0, &m, ctx));
+    CUgraphExec x;
+    CUDA_GRAPH_INSTANTIATE_PARAMS ip = {};
+    EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuGraphInstantiateWithParams(&x, g, &ip)); // h0 serves no node
+    EXPECT_EQ(ip.result_out, CUDA_GRAPH_INSTANTIATE_CONDITIONAL_HANDLE_UNUSED);
+    p.conditional.handle = h0;
+    p.conditional.size = 1;
+    p.conditional.type = CU_GRAPH_COND_TYPE_WHILE; // default 0: never runs
+    ASSERT_OK(cuGraphAddNode(&n0, g, &n1, nullptr, 1, &p));
+    m.dst = mem + 8;
+    m.value = 3;
+    ASSERT_OK(cuGraphAddMemsetNode(&b, p.conditional.phGraph_out[0], nullptr, 0, &m, ctx));
+    ASSERT_OK(cuGraphInstantiate(&x, g, 0));
+    ASSERT_OK(cuGraphLaunch(x, s));
+    ASSERT_OK(cuStreamSynchronize(s));
+    auto v = read(16);
+    EXPECT_EQ(v[0], 1);  // IF with 1: the first body
+    EXPECT_EQ(v[8], 0);  // WHILE with 0: no round
+    CUgraph c;
+    EXPECT_CU(CUDA_ERROR_NOT_SUPPORTED, cuGraphClone(&c, g));
+    ASSERT_OK(cuGraphExecDestroy(x));
+}
+
+TEST_F(Graph, WhileNode_RunsUntilAKernelSetsItsValueToZero)
+{
+    CUmodule m;
+    ASSERT_OK(cuModuleLoadData(&m, kPtx));
+    CUfunction f;
+    ASSERT_OK(cuModuleGetFunction(&f, m, "count_down"));
+    CUgraphConditionalHandle h;
+    ASSERT_OK(cuGraphConditionalHandleCreate(&h, g, ctx, 1, CU_GRAPH_COND_ASSIGN_DEFAULT));
+    CUgraphNodeParams p = {};
+    p.type = CU_GRAPH_NODE_TYPE_CONDITIONAL;
+    p.conditional.handle = h;
+    p.conditional.type = CU_GRAPH_COND_TYPE_WHILE;
+    p.conditional.size = 1;
+    p.conditional.ctx = ctx;
+    CUgraphNode w;
+    ASSERT_OK(cuGraphAddNode(&w, g, nullptr, nullptr, 0, &p));
+    void *args[] = {&h, &mem};
+    CUDA_KERNEL_NODE_PARAMS k = {};
+    k.func = f;
+    k.gridDimX = k.gridDimY = k.gridDimZ = 1;
+    k.blockDimX = k.blockDimY = k.blockDimZ = 1;
+    k.kernelParams = args;
+    CUgraphNode kn;
+    ASSERT_OK(cuGraphAddKernelNode(&kn, p.conditional.phGraph_out[0], nullptr, 0, &k));
+    CUgraphExec x;
+    ASSERT_OK(cuGraphInstantiate(&x, g, 0));
+    for (uint32_t start : {5u, 1u, 12u}) {
+        ASSERT_OK(cuMemcpyHtoD(mem, &start, 4));
+        ASSERT_OK(cuGraphLaunch(x, s));
+        ASSERT_OK(cuStreamSynchronize(s));
+        uint32_t left = 99;
+        ASSERT_OK(cuMemcpyDtoH(&left, mem, 4));
+        EXPECT_EQ(left, 0u) << "from " << start; // the body ran `start` times
+    }
+    ASSERT_OK(cuGraphExecDestroy(x));
+    // A kernel that sets a value no handle has: the launch faults (sticky), nothing is written.
+    CUstream s2;
+    ASSERT_OK(cuStreamCreate(&s2, CU_STREAM_NON_BLOCKING));
+    CUgraphConditionalHandle forged = 0x1234;
+    void *bad[] = {&forged, &mem};
+    ASSERT_OK(cuLaunchKernel(f, 1, 1, 1, 1, 1, 1, 0, s2, bad, nullptr));
+    EXPECT_CU(CUDA_ERROR_LAUNCH_FAILED, cuStreamSynchronize(s2));
 }
 
 } // namespace

@@ -193,6 +193,111 @@ template <class T> static __inline__ __host__ cudaError_t cudaGetSymbolSize(size
     return ::cudaGetSymbolSize(size, (const void *)&symbol);
 }
 
+/* ---- Graphs ----------------------------------------------------------------------------
+ * The variable itself for the symbol copy nodes; the forms CUDA 11's code calls (an
+ * instantiation with an error node and a log, an update answering with a node and a result);
+ * a user object that deletes a C++ object. */
+template <class T>
+static __inline__ __host__ cudaError_t cudaGraphAddMemcpyNodeToSymbol(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
+                                                                      const cudaGraphNode_t *pDependencies,
+                                                                      size_t numDependencies, const T &symbol,
+                                                                      const void *src, size_t count, size_t offset,
+                                                                      enum cudaMemcpyKind kind)
+{
+    return ::cudaGraphAddMemcpyNodeToSymbol(pGraphNode, graph, pDependencies, numDependencies, (const void *)&symbol,
+                                            src, count, offset, kind);
+}
+
+template <class T>
+static __inline__ __host__ cudaError_t cudaGraphAddMemcpyNodeFromSymbol(cudaGraphNode_t *pGraphNode,
+                                                                        cudaGraph_t graph,
+                                                                        const cudaGraphNode_t *pDependencies,
+                                                                        size_t numDependencies, void *dst,
+                                                                        const T &symbol, size_t count, size_t offset,
+                                                                        enum cudaMemcpyKind kind)
+{
+    return ::cudaGraphAddMemcpyNodeFromSymbol(pGraphNode, graph, pDependencies, numDependencies, dst,
+                                              (const void *)&symbol, count, offset, kind);
+}
+
+template <class T>
+static __inline__ __host__ cudaError_t cudaGraphMemcpyNodeSetParamsToSymbol(cudaGraphNode_t node, const T &symbol,
+                                                                            const void *src, size_t count,
+                                                                            size_t offset, enum cudaMemcpyKind kind)
+{
+    return ::cudaGraphMemcpyNodeSetParamsToSymbol(node, (const void *)&symbol, src, count, offset, kind);
+}
+
+template <class T>
+static __inline__ __host__ cudaError_t cudaGraphMemcpyNodeSetParamsFromSymbol(cudaGraphNode_t node, void *dst,
+                                                                              const T &symbol, size_t count,
+                                                                              size_t offset, enum cudaMemcpyKind kind)
+{
+    return ::cudaGraphMemcpyNodeSetParamsFromSymbol(node, dst, (const void *)&symbol, count, offset, kind);
+}
+
+template <class T>
+static __inline__ __host__ cudaError_t cudaGraphExecMemcpyNodeSetParamsToSymbol(cudaGraphExec_t hGraphExec,
+                                                                                cudaGraphNode_t node, const T &symbol,
+                                                                                const void *src, size_t count,
+                                                                                size_t offset, enum cudaMemcpyKind kind)
+{
+    return ::cudaGraphExecMemcpyNodeSetParamsToSymbol(hGraphExec, node, (const void *)&symbol, src, count, offset,
+                                                      kind);
+}
+
+template <class T>
+static __inline__ __host__ cudaError_t cudaGraphExecMemcpyNodeSetParamsFromSymbol(cudaGraphExec_t hGraphExec,
+                                                                                  cudaGraphNode_t node, void *dst,
+                                                                                  const T &symbol, size_t count,
+                                                                                  size_t offset,
+                                                                                  enum cudaMemcpyKind kind)
+{
+    return ::cudaGraphExecMemcpyNodeSetParamsFromSymbol(hGraphExec, node, dst, (const void *)&symbol, count, offset,
+                                                        kind);
+}
+
+/* CUDA 11's instantiation: the error node and log are not written (the result says what failed). */
+static __inline__ __host__ cudaError_t cudaGraphInstantiate(cudaGraphExec_t *pGraphExec, cudaGraph_t graph,
+                                                            cudaGraphNode_t *pErrorNode, char *pLogBuffer,
+                                                            size_t bufferSize)
+{
+    (void)pErrorNode;
+    (void)pLogBuffer;
+    (void)bufferSize;
+    return ::cudaGraphInstantiate(pGraphExec, graph, 0);
+}
+
+/* CUDA 11's update: the node and the result out of the result information. */
+static __inline__ __host__ cudaError_t cudaGraphExecUpdate(cudaGraphExec_t hGraphExec, cudaGraph_t hGraph,
+                                                           cudaGraphNode_t *hErrorNode_out,
+                                                           enum cudaGraphExecUpdateResult *updateResult_out)
+{
+    cudaGraphExecUpdateResultInfo info;
+    cudaError_t err = ::cudaGraphExecUpdate(hGraphExec, hGraph, &info);
+    if (hErrorNode_out)
+        *hErrorNode_out = info.errorNode;
+    if (updateResult_out)
+        *updateResult_out = info.result;
+    return err;
+}
+
+/* A user object owning objectToWrap: its last release deletes it. */
+template <class T>
+static __inline__ __host__ cudaError_t cudaUserObjectCreate(cudaUserObject_t *object_out, T *objectToWrap,
+                                                            unsigned int initialRefcount, unsigned int flags)
+{
+    return ::cudaUserObjectCreate(
+        object_out, objectToWrap, [](void *p) { delete reinterpret_cast<T *>(p); }, initialRefcount, flags);
+}
+
+template <class T>
+static __inline__ __host__ cudaError_t cudaUserObjectCreate(cudaUserObject_t *object_out, T *objectToWrap,
+                                                            unsigned int initialRefcount, cudaUserObjectFlags flags)
+{
+    return cudaUserObjectCreate(object_out, objectToWrap, initialRefcount, (unsigned int)flags);
+}
+
 /* ---- cudaOccupancyMaxPotentialBlockSize ----------------------------------------------------
  * The block size that keeps the most threads resident on a multiprocessor, and the grid that
  * fills the device with such blocks. Every multiple of the warp size up to the kernel's and

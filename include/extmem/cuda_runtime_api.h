@@ -101,6 +101,14 @@
 #define cudaStreamIsCapturing cudaStreamIsCapturing_ptsz
 #define cudaGetDriverEntryPointByVersion cudaGetDriverEntryPointByVersion_ptsz
 #define __cudaLaunchKernel  __cudaLaunchKernel_ptsz
+#define cudaGraphInstantiateWithParams cudaGraphInstantiateWithParams_ptsz
+#define cudaGraphUpload     cudaGraphUpload_ptsz
+#define cudaGraphLaunch     cudaGraphLaunch_ptsz
+#define cudaStreamBeginCapture cudaStreamBeginCapture_ptsz
+#define cudaStreamBeginCaptureToGraph cudaStreamBeginCaptureToGraph_ptsz
+#define cudaStreamEndCapture cudaStreamEndCapture_ptsz
+#define cudaStreamGetCaptureInfo cudaStreamGetCaptureInfo_ptsz
+#define cudaStreamUpdateCaptureDependencies cudaStreamUpdateCaptureDependencies_ptsz
 #endif
 
 #ifdef __cplusplus
@@ -634,8 +642,247 @@ EXTMEM_API cudaError_t CUDARTAPI cudaStreamGetAttribute(cudaStream_t hStream, cu
 EXTMEM_API cudaError_t CUDARTAPI cudaStreamSetAttribute(cudaStream_t hStream, cudaStreamAttrID attr,
                                                         const cudaStreamAttrValue *value);
 EXTMEM_API cudaError_t CUDARTAPI cudaStreamCopyAttributes(cudaStream_t dst, cudaStream_t src);
-/* Stream capture is not implemented: no stream is capturing (cudaStreamCaptureStatusNone). */
+/* Whether stream is capturing (cuStreamIsCapturing). */
 EXTMEM_API cudaError_t CUDARTAPI cudaStreamIsCapturing(cudaStream_t stream, enum cudaStreamCaptureStatus *pCaptureStatus);
+
+/* ---- Graphs and stream capture ---------------------------------------------------------
+ * The driver's graphs (extmem/cuda.h, docs/graphs.md) in the runtime's words: each call
+ * makes the thread's context current as the others do, converts the runtime's node
+ * parameters to the driver's and back, and returns the driver's result translated. What the
+ * runtime itself answers:
+ *   cudaErrorInvalidValue           a NULL output or parameter pointer the call needs; a
+ *                                   cudaMemcpyKind that is none; a node parameter block the
+ *                                   runtime cannot convert (an unknown cudaGraphNodeType)
+ *   cudaErrorInvalidDeviceFunction  a kernel node's func is no registered kernel
+ *   cudaErrorInvalidSymbol          a symbol copy's symbol is no registered variable
+ *   cudaErrorInvalidDevice          a device ordinal out of range (graph memory calls)
+ * A kernel node's getter gives back the host function the node was made with. */
+
+/* Capture: work queued on stream is recorded into a graph instead of run. */
+EXTMEM_API cudaError_t CUDARTAPI cudaStreamBeginCapture(cudaStream_t stream, enum cudaStreamCaptureMode mode);
+EXTMEM_API cudaError_t CUDARTAPI cudaStreamBeginCaptureToGraph(cudaStream_t stream, cudaGraph_t graph,
+                                                               const cudaGraphNode_t *dependencies,
+                                                               const cudaGraphEdgeData *dependencyData,
+                                                               size_t numDependencies, enum cudaStreamCaptureMode mode);
+EXTMEM_API cudaError_t CUDARTAPI cudaStreamEndCapture(cudaStream_t stream, cudaGraph_t *pGraph);
+/* The capture's status, id, graph and open ends; every output but the status may be NULL.
+ * The CUDA 13 form (the driver's cuStreamGetCaptureInfo_v3). */
+EXTMEM_API cudaError_t CUDARTAPI cudaStreamGetCaptureInfo(cudaStream_t stream,
+                                                          enum cudaStreamCaptureStatus *captureStatus_out,
+                                                          unsigned long long *id_out EXTMEM_RT_DEFAULT(0),
+                                                          cudaGraph_t *graph_out EXTMEM_RT_DEFAULT(0),
+                                                          const cudaGraphNode_t **dependencies_out EXTMEM_RT_DEFAULT(0),
+                                                          const cudaGraphEdgeData **edgeData_out EXTMEM_RT_DEFAULT(0),
+                                                          size_t *numDependencies_out EXTMEM_RT_DEFAULT(0));
+EXTMEM_API cudaError_t CUDARTAPI cudaStreamUpdateCaptureDependencies(cudaStream_t stream, cudaGraphNode_t *dependencies,
+                                                                     const cudaGraphEdgeData *dependencyData,
+                                                                     size_t numDependencies,
+                                                                     unsigned int flags EXTMEM_RT_DEFAULT(0));
+EXTMEM_API cudaError_t CUDARTAPI cudaThreadExchangeStreamCaptureMode(enum cudaStreamCaptureMode *mode);
+
+/* Graphs and their nodes. */
+EXTMEM_API cudaError_t CUDARTAPI cudaGraphCreate(cudaGraph_t *pGraph, unsigned int flags);
+EXTMEM_API cudaError_t CUDARTAPI cudaGraphDestroy(cudaGraph_t graph);
+EXTMEM_API cudaError_t CUDARTAPI cudaGraphClone(cudaGraph_t *pGraphClone, cudaGraph_t originalGraph);
+EXTMEM_API cudaError_t CUDARTAPI cudaGraphNodeFindInClone(cudaGraphNode_t *pNode, cudaGraphNode_t originalNode,
+                                                          cudaGraph_t clonedGraph);
+EXTMEM_API cudaError_t CUDARTAPI cudaGraphNodeGetType(cudaGraphNode_t node, enum cudaGraphNodeType *pType);
+EXTMEM_API cudaError_t CUDARTAPI cudaGraphGetNodes(cudaGraph_t graph, cudaGraphNode_t *nodes, size_t *numNodes);
+EXTMEM_API cudaError_t CUDARTAPI cudaGraphGetRootNodes(cudaGraph_t graph, cudaGraphNode_t *pRootNodes,
+                                                       size_t *pNumRootNodes);
+EXTMEM_API cudaError_t CUDARTAPI cudaGraphGetEdges(cudaGraph_t graph, cudaGraphNode_t *from, cudaGraphNode_t *to,
+                                                   cudaGraphEdgeData *edgeData, size_t *numEdges);
+EXTMEM_API cudaError_t CUDARTAPI cudaGraphNodeGetDependencies(cudaGraphNode_t node, cudaGraphNode_t *pDependencies,
+                                                              cudaGraphEdgeData *edgeData, size_t *pNumDependencies);
+EXTMEM_API cudaError_t CUDARTAPI cudaGraphNodeGetDependentNodes(cudaGraphNode_t node, cudaGraphNode_t *pDependentNodes,
+                                                                cudaGraphEdgeData *edgeData,
+                                                                size_t *pNumDependentNodes);
+EXTMEM_API cudaError_t CUDARTAPI cudaGraphAddDependencies(cudaGraph_t graph, const cudaGraphNode_t *from,
+                                                          const cudaGraphNode_t *to, const cudaGraphEdgeData *edgeData,
+                                                          size_t numDependencies);
+EXTMEM_API cudaError_t CUDARTAPI cudaGraphRemoveDependencies(cudaGraph_t graph, const cudaGraphNode_t *from,
+                                                             const cudaGraphNode_t *to,
+                                                             const cudaGraphEdgeData *edgeData, size_t numDependencies);
+EXTMEM_API cudaError_t CUDARTAPI cudaGraphDestroyNode(cudaGraphNode_t node);
+EXTMEM_API cudaError_t CUDARTAPI cudaGraphAddNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
+                                                  const cudaGraphNode_t *pDependencies,
+                                                  const cudaGraphEdgeData *dependencyData, size_t numDependencies,
+                                                  struct cudaGraphNodeParams *nodeParams);
+EXTMEM_API cudaError_t CUDARTAPI cudaGraphNodeSetParams(cudaGraphNode_t node, struct cudaGraphNodeParams *nodeParams);
+
+EXTMEM_API cudaError_t CUDARTAPI cudaGraphAddKernelNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
+                                                        const cudaGraphNode_t *pDependencies, size_t numDependencies,
+                                                        const struct cudaKernelNodeParams *pNodeParams);
+EXTMEM_API cudaError_t CUDARTAPI cudaGraphKernelNodeGetParams(cudaGraphNode_t node,
+                                                              struct cudaKernelNodeParams *pNodeParams);
+EXTMEM_API cudaError_t CUDARTAPI cudaGraphKernelNodeSetParams(cudaGraphNode_t node,
+                                                              const struct cudaKernelNodeParams *pNodeParams);
+EXTMEM_API cudaError_t CUDARTAPI cudaGraphKernelNodeCopyAttributes(cudaGraphNode_t hDst, cudaGraphNode_t hSrc);
+EXTMEM_API cudaError_t CUDARTAPI cudaGraphKernelNodeGetAttribute(cudaGraphNode_t hNode, cudaKernelNodeAttrID attr,
+                                                                 cudaKernelNodeAttrValue *value_out);
+EXTMEM_API cudaError_t CUDARTAPI cudaGraphKernelNodeSetAttribute(cudaGraphNode_t hNode, cudaKernelNodeAttrID attr,
+                                                                 const cudaKernelNodeAttrValue *value);
+
+EXTMEM_API cudaError_t CUDARTAPI cudaGraphAddMemcpyNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
+                                                        const cudaGraphNode_t *pDependencies, size_t numDependencies,
+                                                        const struct cudaMemcpy3DParms *pCopyParams);
+EXTMEM_API cudaError_t CUDARTAPI cudaGraphAddMemcpyNode1D(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
+                                                          const cudaGraphNode_t *pDependencies, size_t numDependencies,
+                                                          void *dst, const void *src, size_t count,
+                                                          enum cudaMemcpyKind kind);
+EXTMEM_API cudaError_t CUDARTAPI cudaGraphAddMemcpyNodeToSymbol(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
+                                                                const cudaGraphNode_t *pDependencies,
+                                                                size_t numDependencies, const void *symbol,
+                                                                const void *src, size_t count, size_t offset,
+                                                                enum cudaMemcpyKind kind);
+EXTMEM_API cudaError_t CUDARTAPI cudaGraphAddMemcpyNodeFromSymbol(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
+                                                                  const cudaGraphNode_t *pDependencies,
+                                                                  size_t numDependencies, void *dst,
+                                                                  const void *symbol, size_t count, size_t offset,
+                                                                  enum cudaMemcpyKind kind);
+EXTMEM_API cudaError_t CUDARTAPI cudaGraphMemcpyNodeGetParams(cudaGraphNode_t node,
+                                                              struct cudaMemcpy3DParms *pNodeParams);
+EXTMEM_API cudaError_t CUDARTAPI cudaGraphMemcpyNodeSetParams(cudaGraphNode_t node,
+                                                              const struct cudaMemcpy3DParms *pNodeParams);
+EXTMEM_API cudaError_t CUDARTAPI cudaGraphMemcpyNodeSetParams1D(cudaGraphNode_t node, void *dst, const void *src,
+                                                                size_t count, enum cudaMemcpyKind kind);
+EXTMEM_API cudaError_t CUDARTAPI cudaGraphMemcpyNodeSetParamsToSymbol(cudaGraphNode_t node, const void *symbol,
+                                                                      const void *src, size_t count, size_t offset,
+                                                                      enum cudaMemcpyKind kind);
+EXTMEM_API cudaError_t CUDARTAPI cudaGraphMemcpyNodeSetParamsFromSymbol(cudaGraphNode_t node, void *dst,
+                                                                        const void *symbol, size_t count,
+                                                                        size_t offset, enum cudaMemcpyKind kind);
+
+EXTMEM_API cudaError_t CUDARTAPI cudaGraphAddMemsetNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
+                                                        const cudaGraphNode_t *pDependencies, size_t numDependencies,
+                                                        const struct cudaMemsetParams *pMemsetParams);
+EXTMEM_API cudaError_t CUDARTAPI cudaGraphMemsetNodeGetParams(cudaGraphNode_t node, struct cudaMemsetParams *pNodeParams);
+EXTMEM_API cudaError_t CUDARTAPI cudaGraphMemsetNodeSetParams(cudaGraphNode_t node,
+                                                              const struct cudaMemsetParams *pNodeParams);
+
+EXTMEM_API cudaError_t CUDARTAPI cudaGraphAddHostNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
+                                                      const cudaGraphNode_t *pDependencies, size_t numDependencies,
+                                                      const struct cudaHostNodeParams *pNodeParams);
+EXTMEM_API cudaError_t CUDARTAPI cudaGraphHostNodeGetParams(cudaGraphNode_t node, struct cudaHostNodeParams *pNodeParams);
+EXTMEM_API cudaError_t CUDARTAPI cudaGraphHostNodeSetParams(cudaGraphNode_t node,
+                                                            const struct cudaHostNodeParams *pNodeParams);
+
+EXTMEM_API cudaError_t CUDARTAPI cudaGraphAddChildGraphNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
+                                                            const cudaGraphNode_t *pDependencies,
+                                                            size_t numDependencies, cudaGraph_t childGraph);
+EXTMEM_API cudaError_t CUDARTAPI cudaGraphChildGraphNodeGetGraph(cudaGraphNode_t node, cudaGraph_t *pGraph);
+EXTMEM_API cudaError_t CUDARTAPI cudaGraphAddEmptyNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
+                                                       const cudaGraphNode_t *pDependencies, size_t numDependencies);
+
+EXTMEM_API cudaError_t CUDARTAPI cudaGraphAddEventRecordNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
+                                                             const cudaGraphNode_t *pDependencies,
+                                                             size_t numDependencies, cudaEvent_t event);
+EXTMEM_API cudaError_t CUDARTAPI cudaGraphEventRecordNodeGetEvent(cudaGraphNode_t node, cudaEvent_t *event_out);
+EXTMEM_API cudaError_t CUDARTAPI cudaGraphEventRecordNodeSetEvent(cudaGraphNode_t node, cudaEvent_t event);
+EXTMEM_API cudaError_t CUDARTAPI cudaGraphAddEventWaitNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
+                                                           const cudaGraphNode_t *pDependencies,
+                                                           size_t numDependencies, cudaEvent_t event);
+EXTMEM_API cudaError_t CUDARTAPI cudaGraphEventWaitNodeGetEvent(cudaGraphNode_t node, cudaEvent_t *event_out);
+EXTMEM_API cudaError_t CUDARTAPI cudaGraphEventWaitNodeSetEvent(cudaGraphNode_t node, cudaEvent_t event);
+
+EXTMEM_API cudaError_t CUDARTAPI cudaGraphAddExternalSemaphoresSignalNode(
+    cudaGraphNode_t *pGraphNode, cudaGraph_t graph, const cudaGraphNode_t *pDependencies, size_t numDependencies,
+    const struct cudaExternalSemaphoreSignalNodeParams *nodeParams);
+EXTMEM_API cudaError_t CUDARTAPI cudaGraphExternalSemaphoresSignalNodeGetParams(
+    cudaGraphNode_t hNode, struct cudaExternalSemaphoreSignalNodeParams *params_out);
+EXTMEM_API cudaError_t CUDARTAPI cudaGraphExternalSemaphoresSignalNodeSetParams(
+    cudaGraphNode_t hNode, const struct cudaExternalSemaphoreSignalNodeParams *nodeParams);
+EXTMEM_API cudaError_t CUDARTAPI cudaGraphAddExternalSemaphoresWaitNode(
+    cudaGraphNode_t *pGraphNode, cudaGraph_t graph, const cudaGraphNode_t *pDependencies, size_t numDependencies,
+    const struct cudaExternalSemaphoreWaitNodeParams *nodeParams);
+EXTMEM_API cudaError_t CUDARTAPI cudaGraphExternalSemaphoresWaitNodeGetParams(
+    cudaGraphNode_t hNode, struct cudaExternalSemaphoreWaitNodeParams *params_out);
+EXTMEM_API cudaError_t CUDARTAPI cudaGraphExternalSemaphoresWaitNodeSetParams(
+    cudaGraphNode_t hNode, const struct cudaExternalSemaphoreWaitNodeParams *nodeParams);
+
+/* Graph-owned memory: the node's address is written to nodeParams->dptr. */
+EXTMEM_API cudaError_t CUDARTAPI cudaGraphAddMemAllocNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
+                                                          const cudaGraphNode_t *pDependencies, size_t numDependencies,
+                                                          struct cudaMemAllocNodeParams *nodeParams);
+EXTMEM_API cudaError_t CUDARTAPI cudaGraphMemAllocNodeGetParams(cudaGraphNode_t node,
+                                                                struct cudaMemAllocNodeParams *params_out);
+EXTMEM_API cudaError_t CUDARTAPI cudaGraphAddMemFreeNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
+                                                         const cudaGraphNode_t *pDependencies, size_t numDependencies,
+                                                         void *dptr);
+/* dptr_out is a void ** passed as void *, as in NVIDIA's header. */
+EXTMEM_API cudaError_t CUDARTAPI cudaGraphMemFreeNodeGetParams(cudaGraphNode_t node, void *dptr_out);
+EXTMEM_API cudaError_t CUDARTAPI cudaDeviceGraphMemTrim(int device);
+EXTMEM_API cudaError_t CUDARTAPI cudaDeviceGetGraphMemAttribute(int device, enum cudaGraphMemAttributeType attr,
+                                                                void *value);
+EXTMEM_API cudaError_t CUDARTAPI cudaDeviceSetGraphMemAttribute(int device, enum cudaGraphMemAttributeType attr,
+                                                                void *value);
+
+EXTMEM_API cudaError_t CUDARTAPI cudaGraphConditionalHandleCreate(cudaGraphConditionalHandle *pHandle_out,
+                                                                  cudaGraph_t graph,
+                                                                  unsigned int defaultLaunchValue EXTMEM_RT_DEFAULT(0),
+                                                                  unsigned int flags EXTMEM_RT_DEFAULT(0));
+EXTMEM_API cudaError_t CUDARTAPI cudaGraphDebugDotPrint(cudaGraph_t graph, const char *path, unsigned int flags);
+
+/* User objects. */
+EXTMEM_API cudaError_t CUDARTAPI cudaUserObjectCreate(cudaUserObject_t *object_out, void *ptr, cudaHostFn_t destroy,
+                                                      unsigned int initialRefcount, unsigned int flags);
+EXTMEM_API cudaError_t CUDARTAPI cudaUserObjectRetain(cudaUserObject_t object, unsigned int count EXTMEM_RT_DEFAULT(1));
+EXTMEM_API cudaError_t CUDARTAPI cudaUserObjectRelease(cudaUserObject_t object, unsigned int count EXTMEM_RT_DEFAULT(1));
+EXTMEM_API cudaError_t CUDARTAPI cudaGraphRetainUserObject(cudaGraph_t graph, cudaUserObject_t object,
+                                                           unsigned int count EXTMEM_RT_DEFAULT(1),
+                                                           unsigned int flags EXTMEM_RT_DEFAULT(0));
+EXTMEM_API cudaError_t CUDARTAPI cudaGraphReleaseUserObject(cudaGraph_t graph, cudaUserObject_t object,
+                                                            unsigned int count EXTMEM_RT_DEFAULT(1));
+
+/* Executable graphs. cudaGraphInstantiate has the CUDA 12 form (flags, not an error node and
+ * a log buffer). */
+EXTMEM_API cudaError_t CUDARTAPI cudaGraphInstantiate(cudaGraphExec_t *pGraphExec, cudaGraph_t graph,
+                                                      unsigned long long flags EXTMEM_RT_DEFAULT(0));
+EXTMEM_API cudaError_t CUDARTAPI cudaGraphInstantiateWithFlags(cudaGraphExec_t *pGraphExec, cudaGraph_t graph,
+                                                               unsigned long long flags EXTMEM_RT_DEFAULT(0));
+EXTMEM_API cudaError_t CUDARTAPI cudaGraphInstantiateWithParams(cudaGraphExec_t *pGraphExec, cudaGraph_t graph,
+                                                                cudaGraphInstantiateParams *instantiateParams);
+EXTMEM_API cudaError_t CUDARTAPI cudaGraphExecGetFlags(cudaGraphExec_t graphExec, unsigned long long *flags);
+EXTMEM_API cudaError_t CUDARTAPI cudaGraphExecUpdate(cudaGraphExec_t hGraphExec, cudaGraph_t hGraph,
+                                                     cudaGraphExecUpdateResultInfo *resultInfo);
+EXTMEM_API cudaError_t CUDARTAPI cudaGraphExecNodeSetParams(cudaGraphExec_t graphExec, cudaGraphNode_t node,
+                                                            struct cudaGraphNodeParams *nodeParams);
+EXTMEM_API cudaError_t CUDARTAPI cudaGraphExecKernelNodeSetParams(cudaGraphExec_t hGraphExec, cudaGraphNode_t node,
+                                                                  const struct cudaKernelNodeParams *pNodeParams);
+EXTMEM_API cudaError_t CUDARTAPI cudaGraphExecMemcpyNodeSetParams(cudaGraphExec_t hGraphExec, cudaGraphNode_t node,
+                                                                  const struct cudaMemcpy3DParms *pNodeParams);
+EXTMEM_API cudaError_t CUDARTAPI cudaGraphExecMemcpyNodeSetParams1D(cudaGraphExec_t hGraphExec, cudaGraphNode_t node,
+                                                                    void *dst, const void *src, size_t count,
+                                                                    enum cudaMemcpyKind kind);
+EXTMEM_API cudaError_t CUDARTAPI cudaGraphExecMemcpyNodeSetParamsToSymbol(cudaGraphExec_t hGraphExec,
+                                                                          cudaGraphNode_t node, const void *symbol,
+                                                                          const void *src, size_t count,
+                                                                          size_t offset, enum cudaMemcpyKind kind);
+EXTMEM_API cudaError_t CUDARTAPI cudaGraphExecMemcpyNodeSetParamsFromSymbol(cudaGraphExec_t hGraphExec,
+                                                                            cudaGraphNode_t node, void *dst,
+                                                                            const void *symbol, size_t count,
+                                                                            size_t offset, enum cudaMemcpyKind kind);
+EXTMEM_API cudaError_t CUDARTAPI cudaGraphExecMemsetNodeSetParams(cudaGraphExec_t hGraphExec, cudaGraphNode_t node,
+                                                                  const struct cudaMemsetParams *pNodeParams);
+EXTMEM_API cudaError_t CUDARTAPI cudaGraphExecHostNodeSetParams(cudaGraphExec_t hGraphExec, cudaGraphNode_t node,
+                                                                const struct cudaHostNodeParams *pNodeParams);
+EXTMEM_API cudaError_t CUDARTAPI cudaGraphExecChildGraphNodeSetParams(cudaGraphExec_t hGraphExec, cudaGraphNode_t node,
+                                                                      cudaGraph_t childGraph);
+EXTMEM_API cudaError_t CUDARTAPI cudaGraphExecEventRecordNodeSetEvent(cudaGraphExec_t hGraphExec, cudaGraphNode_t hNode,
+                                                                      cudaEvent_t event);
+EXTMEM_API cudaError_t CUDARTAPI cudaGraphExecEventWaitNodeSetEvent(cudaGraphExec_t hGraphExec, cudaGraphNode_t hNode,
+                                                                    cudaEvent_t event);
+EXTMEM_API cudaError_t CUDARTAPI cudaGraphExecExternalSemaphoresSignalNodeSetParams(
+    cudaGraphExec_t hGraphExec, cudaGraphNode_t hNode, const struct cudaExternalSemaphoreSignalNodeParams *nodeParams);
+EXTMEM_API cudaError_t CUDARTAPI cudaGraphExecExternalSemaphoresWaitNodeSetParams(
+    cudaGraphExec_t hGraphExec, cudaGraphNode_t hNode, const struct cudaExternalSemaphoreWaitNodeParams *nodeParams);
+EXTMEM_API cudaError_t CUDARTAPI cudaGraphNodeSetEnabled(cudaGraphExec_t hGraphExec, cudaGraphNode_t hNode,
+                                                         unsigned int isEnabled);
+EXTMEM_API cudaError_t CUDARTAPI cudaGraphNodeGetEnabled(cudaGraphExec_t hGraphExec, cudaGraphNode_t hNode,
+                                                         unsigned int *isEnabled);
+EXTMEM_API cudaError_t CUDARTAPI cudaGraphUpload(cudaGraphExec_t graphExec, cudaStream_t stream);
+EXTMEM_API cudaError_t CUDARTAPI cudaGraphLaunch(cudaGraphExec_t graphExec, cudaStream_t stream);
+EXTMEM_API cudaError_t CUDARTAPI cudaGraphExecDestroy(cudaGraphExec_t graphExec);
 
 /* ---- Pointers ---------------------------------------------------------------------------
  * What memory ptr is in: device memory (cudaMalloc), host memory the device maps
@@ -1070,6 +1317,26 @@ EXTMEM_API cudaError_t CUDARTAPI cudaSignalExternalSemaphoresAsync_ptsz(
 EXTMEM_API cudaError_t CUDARTAPI cudaWaitExternalSemaphoresAsync_ptsz(
     const cudaExternalSemaphore_t *extSemArray, const struct cudaExternalSemaphoreWaitParams *paramsArray,
     unsigned int numExtSems, cudaStream_t stream);
+EXTMEM_API cudaError_t CUDARTAPI cudaGraphInstantiateWithParams_ptsz(cudaGraphExec_t *pGraphExec, cudaGraph_t graph,
+                                                                     cudaGraphInstantiateParams *instantiateParams);
+EXTMEM_API cudaError_t CUDARTAPI cudaGraphUpload_ptsz(cudaGraphExec_t graphExec, cudaStream_t stream);
+EXTMEM_API cudaError_t CUDARTAPI cudaGraphLaunch_ptsz(cudaGraphExec_t graphExec, cudaStream_t stream);
+EXTMEM_API cudaError_t CUDARTAPI cudaStreamBeginCapture_ptsz(cudaStream_t stream, enum cudaStreamCaptureMode mode);
+EXTMEM_API cudaError_t CUDARTAPI cudaStreamBeginCaptureToGraph_ptsz(cudaStream_t stream, cudaGraph_t graph,
+                                                                    const cudaGraphNode_t *dependencies,
+                                                                    const cudaGraphEdgeData *dependencyData,
+                                                                    size_t numDependencies,
+                                                                    enum cudaStreamCaptureMode mode);
+EXTMEM_API cudaError_t CUDARTAPI cudaStreamEndCapture_ptsz(cudaStream_t stream, cudaGraph_t *pGraph);
+EXTMEM_API cudaError_t CUDARTAPI cudaStreamGetCaptureInfo_ptsz(
+    cudaStream_t stream, enum cudaStreamCaptureStatus *captureStatus_out, unsigned long long *id_out,
+    cudaGraph_t *graph_out, const cudaGraphNode_t **dependencies_out,
+    const cudaGraphEdgeData **edgeData_out, size_t *numDependencies_out);
+EXTMEM_API cudaError_t CUDARTAPI cudaStreamUpdateCaptureDependencies_ptsz(cudaStream_t stream,
+                                                                          cudaGraphNode_t *dependencies,
+                                                                          const cudaGraphEdgeData *dependencyData,
+                                                                          size_t numDependencies,
+                                                                          unsigned int flags);
 
 #ifdef __cplusplus
 }

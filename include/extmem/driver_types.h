@@ -796,6 +796,21 @@ enum cudaStreamCaptureStatus {
     cudaStreamCaptureStatusInvalidated = 2
 };
 
+/* Which calls a capture refuses while it runs (cudaStreamBeginCapture,
+ * cudaThreadExchangeStreamCaptureMode): those unsafe during any global capture of the process,
+ * during a capture of this thread, or none. */
+enum cudaStreamCaptureMode {
+    cudaStreamCaptureModeGlobal      = 0,
+    cudaStreamCaptureModeThreadLocal = 1,
+    cudaStreamCaptureModeRelaxed     = 2
+};
+
+/* cudaStreamUpdateCaptureDependencies: add the nodes to the capture's open ends, or replace them. */
+enum cudaStreamUpdateCaptureDependenciesFlags {
+    cudaStreamAddCaptureDependencies = 0x0,
+    cudaStreamSetCaptureDependencies = 0x1
+};
+
 typedef struct cudaLaunchConfig_st {
     dim3 gridDim;
     dim3 blockDim;
@@ -1096,6 +1111,281 @@ struct cudaMemPoolProps {
 struct cudaMemPoolPtrExportData {
     unsigned char reserved[64];
 };
+
+/* ---- Graphs (cudaGraph*; the driver's CUgraph, docs/graphs.md) -------------------------- *
+ * The handles are the driver's: a cudaGraph_t is a CUgraph, and so on. The node parameter
+ * structures are the runtime's own spelling of the driver's: a kernel is named by its host
+ * stub, sizes are dim3, addresses are pointers. */
+typedef struct CUgraph_st *cudaGraph_t;
+typedef struct CUgraphNode_st *cudaGraphNode_t;
+typedef struct CUgraphExec_st *cudaGraphExec_t;
+typedef struct CUuserObject_st *cudaUserObject_t;
+typedef unsigned long long cudaGraphConditionalHandle;
+
+enum cudaGraphNodeType {
+    cudaGraphNodeTypeKernel             = 0x00,
+    cudaGraphNodeTypeMemcpy             = 0x01,
+    cudaGraphNodeTypeMemset             = 0x02,
+    cudaGraphNodeTypeHost               = 0x03,
+    cudaGraphNodeTypeGraph              = 0x04, /* a child graph */
+    cudaGraphNodeTypeEmpty              = 0x05,
+    cudaGraphNodeTypeWaitEvent          = 0x06,
+    cudaGraphNodeTypeEventRecord        = 0x07,
+    cudaGraphNodeTypeExtSemaphoreSignal = 0x08,
+    cudaGraphNodeTypeExtSemaphoreWait   = 0x09,
+    cudaGraphNodeTypeMemAlloc           = 0x0a,
+    cudaGraphNodeTypeMemFree            = 0x0b,
+    cudaGraphNodeTypeConditional        = 0x0d, /* 0x0c, batch memory operations, has no runtime name */
+    cudaGraphNodeTypeCount
+};
+
+/* A kernel node: func is the kernel's host function (what <<<>>> and cudaLaunchKernel take). */
+struct cudaKernelNodeParams {
+    void *func;
+    dim3 gridDim;
+    dim3 blockDim;
+    unsigned int sharedMemBytes;
+    void **kernelParams;
+    void **extra;
+};
+
+/* The same, as a member of cudaGraphNodeParams (a union, where C++ before 2011 allows no
+ * member with a constructor: there the sizes are uint3, of the same layout). */
+struct cudaKernelNodeParamsV2 {
+    void *func;
+#if !defined(__cplusplus) || __cplusplus >= 201103L
+    dim3 gridDim;
+    dim3 blockDim;
+#else
+    uint3 gridDim;
+    uint3 blockDim;
+#endif
+    unsigned int sharedMemBytes;
+    void **kernelParams;
+    void **extra;
+};
+
+/* A copy node (cudaGraphAddNode): flags and reserved are 0. */
+struct cudaMemcpyNodeParams {
+    int flags;
+    int reserved[3];
+    struct cudaMemcpy3DParms copyParams;
+};
+
+/* A fill of height rows of width elements (1, 2 or 4 bytes each), rows pitch bytes apart. */
+struct cudaMemsetParams {
+    void *dst;
+    size_t pitch;
+    unsigned int value;
+    unsigned int elementSize;
+    size_t width;
+    size_t height;
+};
+struct cudaMemsetParamsV2 {
+    void *dst;
+    size_t pitch;
+    unsigned int value;
+    unsigned int elementSize;
+    size_t width;
+    size_t height;
+};
+
+struct cudaHostNodeParams {
+    cudaHostFn_t fn;
+    void *userData;
+};
+struct cudaHostNodeParamsV2 {
+    cudaHostFn_t fn;
+    void *userData;
+};
+
+enum cudaGraphChildGraphNodeOwnership {
+    cudaGraphChildGraphOwnershipClone = 0, /* the node holds a copy of the graph */
+    cudaGraphChildGraphOwnershipMove  = 1  /* the node takes the graph itself */
+};
+struct cudaChildGraphNodeParams {
+    cudaGraph_t graph;
+    enum cudaGraphChildGraphNodeOwnership ownership;
+};
+struct cudaEventRecordNodeParams {
+    cudaEvent_t event;
+};
+struct cudaEventWaitNodeParams {
+    cudaEvent_t event;
+};
+
+struct cudaExternalSemaphoreSignalNodeParams {
+    cudaExternalSemaphore_t *extSemArray;
+    const struct cudaExternalSemaphoreSignalParams *paramsArray;
+    unsigned int numExtSems;
+};
+struct cudaExternalSemaphoreSignalNodeParamsV2 {
+    cudaExternalSemaphore_t *extSemArray;
+    const struct cudaExternalSemaphoreSignalParams *paramsArray;
+    unsigned int numExtSems;
+};
+struct cudaExternalSemaphoreWaitNodeParams {
+    cudaExternalSemaphore_t *extSemArray;
+    const struct cudaExternalSemaphoreWaitParams *paramsArray;
+    unsigned int numExtSems;
+};
+struct cudaExternalSemaphoreWaitNodeParamsV2 {
+    cudaExternalSemaphore_t *extSemArray;
+    const struct cudaExternalSemaphoreWaitParams *paramsArray;
+    unsigned int numExtSems;
+};
+
+/* Graph-owned memory: dptr is written when the node is made. */
+struct cudaMemAllocNodeParams {
+    struct cudaMemPoolProps poolProps; /* handleTypes must be cudaMemHandleTypeNone */
+    const struct cudaMemAccessDesc *accessDescs;
+    size_t accessDescCount;
+    size_t bytesize;
+    void *dptr; /* out */
+};
+struct cudaMemAllocNodeParamsV2 {
+    struct cudaMemPoolProps poolProps;
+    const struct cudaMemAccessDesc *accessDescs;
+    size_t accessDescCount;
+    size_t bytesize;
+    void *dptr; /* out */
+};
+struct cudaMemFreeNodeParams {
+    void *dptr;
+};
+
+/* Conditional nodes: bodies run if, while or by the value of a handle (its default at each
+ * launch with cudaGraphCondAssignDefault, or what device code set). */
+enum cudaGraphConditionalHandleFlags {
+    cudaGraphCondAssignDefault = 1
+};
+enum cudaGraphConditionalNodeType {
+    cudaGraphCondTypeIf     = 0, /* body 0 when non-zero; with size 2, body 1 when zero */
+    cudaGraphCondTypeWhile  = 1, /* body 0 again while non-zero */
+    cudaGraphCondTypeSwitch = 2  /* body n for the value n; none past size */
+};
+struct cudaConditionalNodeParams {
+    cudaGraphConditionalHandle handle;
+    enum cudaGraphConditionalNodeType type;
+    unsigned int size;        /* the number of bodies */
+    cudaGraph_t *phGraph_out; /* out: the bodies, owned by the node */
+};
+
+/* Any node's parameters (cudaGraphAddNode, cudaGraphNodeSetParams): unused bytes are zero. */
+struct cudaGraphNodeParams {
+    enum cudaGraphNodeType type;
+    int reserved0[3];
+    union {
+        long long reserved1[29];
+        struct cudaKernelNodeParamsV2 kernel;
+        struct cudaMemcpyNodeParams memcpy;
+        struct cudaMemsetParamsV2 memset;
+        struct cudaHostNodeParamsV2 host;
+        struct cudaChildGraphNodeParams graph;
+        struct cudaEventWaitNodeParams eventWait;
+        struct cudaEventRecordNodeParams eventRecord;
+        struct cudaExternalSemaphoreSignalNodeParamsV2 extSemSignal;
+        struct cudaExternalSemaphoreWaitNodeParamsV2 extSemWait;
+        struct cudaMemAllocNodeParamsV2 alloc;
+        struct cudaMemFreeNodeParams free;
+        struct cudaConditionalNodeParams conditional;
+    };
+    long long reserved2;
+};
+
+/* Edge data (CUDA 12.3): all zero is an ordinary edge. */
+typedef enum cudaGraphDependencyType_enum {
+    cudaGraphDependencyTypeDefault      = 0,
+    cudaGraphDependencyTypeProgrammatic = 1
+} cudaGraphDependencyType;
+typedef struct cudaGraphEdgeData_st {
+    unsigned char from_port; /* cudaGraphKernelNodePort* of a kernel node; 0 otherwise */
+    unsigned char to_port;   /* 0 */
+    unsigned char type;      /* a cudaGraphDependencyType */
+    unsigned char reserved[5];
+} cudaGraphEdgeData;
+#define cudaGraphKernelNodePortDefault          0 /* the kernel finished */
+#define cudaGraphKernelNodePortProgrammatic     1 /* every block triggered or finished */
+#define cudaGraphKernelNodePortLaunchCompletion 2 /* every block began */
+
+enum cudaGraphExecUpdateResult {
+    cudaGraphExecUpdateSuccess                        = 0x0,
+    cudaGraphExecUpdateError                          = 0x1,
+    cudaGraphExecUpdateErrorTopologyChanged           = 0x2,
+    cudaGraphExecUpdateErrorNodeTypeChanged           = 0x3,
+    cudaGraphExecUpdateErrorFunctionChanged           = 0x4,
+    cudaGraphExecUpdateErrorParametersChanged         = 0x5,
+    cudaGraphExecUpdateErrorNotSupported              = 0x6,
+    cudaGraphExecUpdateErrorUnsupportedFunctionChange = 0x7,
+    cudaGraphExecUpdateErrorAttributesChanged         = 0x8
+};
+typedef struct cudaGraphExecUpdateResultInfo_st {
+    enum cudaGraphExecUpdateResult result;
+    cudaGraphNode_t errorNode;     /* the node of the new graph the update failed at, or NULL */
+    cudaGraphNode_t errorFromNode; /* with a changed edge: its other end; NULL otherwise */
+} cudaGraphExecUpdateResultInfo;
+
+enum cudaGraphInstantiateFlags {
+    cudaGraphInstantiateFlagAutoFreeOnLaunch = 1, /* a launch first frees what the last one allocated */
+    cudaGraphInstantiateFlagUpload           = 2, /* upload to uploadStream at once (WithParams) */
+    cudaGraphInstantiateFlagDeviceLaunch     = 4, /* launchable from device code */
+    cudaGraphInstantiateFlagUseNodePriority  = 8  /* kernel nodes' own priorities, not the stream's */
+};
+typedef enum cudaGraphInstantiateResult {
+    cudaGraphInstantiateSuccess                     = 0,
+    cudaGraphInstantiateError                       = 1,
+    cudaGraphInstantiateInvalidStructure            = 2,
+    cudaGraphInstantiateNodeOperationNotSupported   = 3,
+    cudaGraphInstantiateMultipleDevicesNotSupported = 4,
+    cudaGraphInstantiateConditionalHandleUnused     = 5
+} cudaGraphInstantiateResult;
+typedef struct cudaGraphInstantiateParams_st {
+    unsigned long long flags;
+    cudaStream_t uploadStream;
+    cudaGraphNode_t errNode_out;
+    cudaGraphInstantiateResult result_out;
+} cudaGraphInstantiateParams;
+
+/* Graph-owned memory of a device (cudaDeviceGetGraphMemAttribute): unsigned long long values. */
+enum cudaGraphMemAttributeType {
+    cudaGraphMemAttrUsedMemCurrent     = 0x0,
+    cudaGraphMemAttrUsedMemHigh        = 0x1, /* may be reset to 0 */
+    cudaGraphMemAttrReservedMemCurrent = 0x2,
+    cudaGraphMemAttrReservedMemHigh    = 0x3  /* may be reset to 0 */
+};
+
+enum cudaGraphDebugDotFlags {
+    cudaGraphDebugDotFlagsVerbose                  = 1 << 0,
+    cudaGraphDebugDotFlagsKernelNodeParams         = 1 << 2,
+    cudaGraphDebugDotFlagsMemcpyNodeParams         = 1 << 3,
+    cudaGraphDebugDotFlagsMemsetNodeParams         = 1 << 4,
+    cudaGraphDebugDotFlagsHostNodeParams           = 1 << 5,
+    cudaGraphDebugDotFlagsEventNodeParams          = 1 << 6,
+    cudaGraphDebugDotFlagsExtSemasSignalNodeParams = 1 << 7,
+    cudaGraphDebugDotFlagsExtSemasWaitNodeParams   = 1 << 8,
+    cudaGraphDebugDotFlagsKernelNodeAttributes     = 1 << 9,
+    cudaGraphDebugDotFlagsHandles                  = 1 << 10,
+    cudaGraphDebugDotFlagsConditionalNodeParams    = 1 << 15
+};
+
+/* User objects: a destructor that runs when the last reference, graphs' included, goes. */
+enum cudaUserObjectFlags {
+    cudaUserObjectNoDestructorSync = 0x1 /* required */
+};
+enum cudaUserObjectRetainFlags {
+    cudaGraphUserObjectMove = 0x1 /* the graph takes over the caller's references */
+};
+
+/* A kernel node's attributes are launch attributes. */
+typedef cudaLaunchAttributeID cudaKernelNodeAttrID;
+typedef cudaLaunchAttributeValue cudaKernelNodeAttrValue;
+#define cudaKernelNodeAttributeAccessPolicyWindow cudaLaunchAttributeAccessPolicyWindow
+#define cudaKernelNodeAttributeCooperative        cudaLaunchAttributeCooperative
+#define cudaKernelNodeAttributePriority           cudaLaunchAttributePriority
+#define cudaKernelNodeAttributeClusterDimension   cudaLaunchAttributeClusterDimension
+#define cudaKernelNodeAttributeClusterSchedulingPolicyPreference cudaLaunchAttributeClusterSchedulingPolicyPreference
+#define cudaKernelNodeAttributeMemSyncDomainMap   cudaLaunchAttributeMemSyncDomainMap
+#define cudaKernelNodeAttributeMemSyncDomain      cudaLaunchAttributeMemSyncDomain
 
 /* ---- Atomic capabilities (cudaDeviceGetHostAtomicCapabilities): CUatomicOperation's values */
 enum cudaAtomicOperation {

@@ -351,6 +351,9 @@ static CUresult record(const char *fn, CUevent hEvent, CUstream hStream, unsigne
         r = capture_get_hooks()->record_event(&t, fn, e, flags);
         goto out;
     }
+    /* Outside a capture CU_EVENT_RECORD_EXTERNAL is an ordinary record (the driver answers success). */
+    if (capture_get_hooks() && !t.sink)
+        capture_get_hooks()->event_recorded(e);
     if (!(rw = calloc(1, sizeof(*rw)))) {
         r = fail(CUDA_ERROR_OUT_OF_MEMORY, "%s: out of host memory", fn);
         goto out;
@@ -382,6 +385,10 @@ CUresult CUDAAPI cuEventQuery(CUevent hEvent)
     CUresult r = event_lookup("cuEventQuery", hEvent, &e);
     if (r)
         return r;
+    if (capture_get_hooks() && (r = capture_get_hooks()->event_use("cuEventQuery", e, 0))) {
+        event_release(e);
+        return r;
+    }
     bool done = atomic_load(&e->state->completed) >= atomic_load(&e->state->recorded);
     /* A record another process left by dying counts as complete from the first query on. */
     if (!done && e->shared && abandon_dead_recorders(e))
@@ -397,6 +404,10 @@ CUresult CUDAAPI cuEventSynchronize(CUevent hEvent)
     CUresult r = event_lookup("cuEventSynchronize", hEvent, &e);
     if (r)
         return r;
+    if (capture_get_hooks() && (r = capture_get_hooks()->event_use("cuEventSynchronize", e, 0))) {
+        event_release(e);
+        return r;
+    }
     wait_for(e, atomic_load(&e->state->recorded));
     event_release(e);
     /* A kernel the event waited for may have faulted: its context's error is sticky. */
@@ -416,6 +427,8 @@ static CUresult elapsed(float *pMilliseconds, CUevent hStart, CUevent hEnd)
     CUresult r = event_lookup(fn, hStart, &ev[0]);
     if (!r)
         r = event_lookup(fn, hEnd, &ev[1]);
+    for (int i = 0; i < 2 && !r && capture_get_hooks(); ++i)
+        r = capture_get_hooks()->event_use(fn, ev[i], 1);
     uint64_t t[2] = {0, 0};
     for (int i = 0; i < 2 && !r; ++i) {
         const char *which = i ? "hEnd" : "hStart";

@@ -118,6 +118,12 @@ struct capture_hooks {
     /* Work for the legacy stream (t) while a blocking stream of its context captures: the
      * driver refuses it (CUDA_ERROR_STREAM_CAPTURE_IMPLICIT) and invalidates those captures. */
     CUresult (*legacy)(struct target *t);
+    /* cuEventQuery, cuEventSynchronize (use 0, which captures forbid as they forbid waits) and
+     * cuEventElapsedTime (use 1) of e: refused while e stands for a capture's work, or for the
+     * work of a capture that ended (until a record outside captures). */
+    CUresult (*event_use)(const char *fn, struct event *e, int use);
+    /* e was recorded outside any capture: it stands for no capture's work any more. */
+    void (*event_recorded)(struct event *e);
     void (*retain)(struct capture *c);
     void (*release)(struct capture *c);
 };

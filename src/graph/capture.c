@@ -176,7 +176,7 @@ static CUresult hook_add(struct target *t, const char *fn, CUgraphNodeParams *p)
         r = fail(CUDA_ERROR_STREAM_CAPTURE_INVALIDATED, "%s: the stream's capture was invalidated by an earlier "
                  "error; end it with cuStreamEndCapture", fn);
     } else {
-        struct node *node;
+        struct node *node = NULL;
         r = graph_add_locked(fn, t->ctx, c->g, cs->deps, cs->edata, cs->n, p, &node);
         if (!r && !deps_set(cs, &node, NULL, 1))
             r = fail(CUDA_ERROR_OUT_OF_MEMORY, "%s: out of host memory", fn);
@@ -189,7 +189,7 @@ static CUresult hook_add(struct target *t, const char *fn, CUgraphNodeParams *p)
 
 static CUresult hook_record(struct target *t, const char *fn, struct work *w)
 {
-    CUgraphNodeParams p;
+    CUgraphNodeParams p = {0};
     memset(&p, 0, sizeof(p));
     CUresult r;
     if (!w->describe) {
@@ -219,7 +219,8 @@ static struct cevent *cevent_find(const struct event *e)
 static void cevent_free(struct cevent *ce)
 {
     event_release(ce->e);
-    cap_release(ce->c);
+    if (ce->c)
+        cap_release(ce->c);
     free(ce->deps);
     free(ce->edata);
     free(ce);
@@ -238,7 +239,7 @@ static void cevent_remove(struct cevent *ce)
 static CUresult hook_record_event(struct target *t, const char *fn, struct event *e, unsigned int flags)
 {
     if (flags & CU_EVENT_RECORD_EXTERNAL) { /* a node that records the event when the graph runs */
-        CUgraphNodeParams p;
+        CUgraphNodeParams p = {0};
         memset(&p, 0, sizeof(p));
         p.type = CU_GRAPH_NODE_TYPE_EVENT_RECORD;
         p.eventRecord.event = (CUevent)(uintptr_t)((struct obj *)e)->handle;
@@ -283,6 +284,8 @@ static CUresult hook_record_event(struct target *t, const char *fn, struct event
     return r;
 }
 
+static bool event_ever_recorded(struct event *e) { return atomic_load(&e->state->recorded) != 0; }
+
 static CUresult hook_wait_event(struct target *t, const char *fn, struct event *e, unsigned int flags, bool *handled)
 {
     *handled = false;
@@ -292,11 +295,13 @@ static CUresult hook_wait_event(struct target *t, const char *fn, struct event *
     CUresult r = CUDA_SUCCESS;
     struct cevent *ce = cevent_find(e);
     struct capture *c = t->capture;
-    if (ce && ce->c->status == CU_STREAM_CAPTURE_STATUS_ACTIVE) {
+    if (ce && ce->c && ce->c->status == CU_STREAM_CAPTURE_STATUS_ACTIVE) {
         *handled = true;
-        if (c && c != ce->c) {
-            r = fail(CUDA_ERROR_STREAM_CAPTURE_ISOLATION, "%s: the event was recorded in another capture than the "
-                     "stream's", fn);
+        if (c && c != ce->c) { /* the driver invalidates both */
+            invalidate(c);
+            invalidate(ce->c);
+            r = fail(CUDA_ERROR_STREAM_CAPTURE_MERGE, "%s: the event was recorded in another capture than the "
+                     "stream's: captures cannot be merged", fn);
         } else if (c) { /* a join: the stream waits for the event's dependencies too */
             struct cstream *cs = cstream_of(c, t);
             if (!cs || !deps_add(cs, ce->deps, ce->edata, ce->n)) {
@@ -305,7 +310,8 @@ static CUresult hook_wait_event(struct target *t, const char *fn, struct event *
             }
         } else if (t->legacy && !t->s) {
             invalidate(ce->c);
-            r = fail(CUDA_ERROR_STREAM_CAPTURE_IMPLICIT, "%s: the legacy stream cannot join a capture", fn);
+            r = fail(CUDA_ERROR_STREAM_CAPTURE_IMPLICIT, "%s: the legacy stream cannot wait for an event of a capture",
+                     fn);
         } else { /* a fork: the stream joins the capture with the event's dependencies */
             c = ce->c;
             struct cstream *cs = cstream_add(c, t->s);
@@ -316,21 +322,27 @@ static CUresult hook_wait_event(struct target *t, const char *fn, struct event *
                 stream_attach(t->s, c);
             }
         }
-    } else if (ce) {
+    } else if (ce && ce->c) {
         *handled = true;
         r = fail(CUDA_ERROR_STREAM_CAPTURE_INVALIDATED, "%s: the event belongs to a capture that was invalidated", fn);
+    } else if (ce) {
+        *handled = true;
+        r = fail(CUDA_ERROR_INVALID_VALUE, "%s: the event was last recorded in a capture that has ended; record it "
+                 "again outside a capture", fn);
     } else if (c) {
         *handled = true;
         graph_unlock();
         if (flags & CU_EVENT_WAIT_EXTERNAL) { /* a node that waits for the event when the graph runs */
-            CUgraphNodeParams p;
+            CUgraphNodeParams p = {0};
             memset(&p, 0, sizeof(p));
             p.type = CU_GRAPH_NODE_TYPE_WAIT_EVENT;
             p.eventWait.event = (CUevent)(uintptr_t)((struct obj *)e)->handle;
             return hook_add(t, fn, &p);
         }
         /* An event recorded outside the capture: the graph cannot order itself after work
-         * that is not in it (the driver's rule: docs/graphs.md). */
+         * that is not in it (the driver's rule: docs/graphs.md). One never recorded adds nothing. */
+        if (!event_ever_recorded(e))
+            return CUDA_SUCCESS;
         graph_lock();
         invalidate(c);
         r = fail(CUDA_ERROR_STREAM_CAPTURE_ISOLATION, "%s: the event was not recorded in the stream's capture; "
@@ -388,7 +400,8 @@ static CUresult hook_legacy(struct target *t)
         if (c->ctx != t->ctx)
             continue;
         for (size_t i = 0; i < c->nstreams; ++i)
-            if (c->streams[i].s && !(c->streams[i].s->flags & CU_STREAM_NON_BLOCKING)) {
+            if (c->status == CU_STREAM_CAPTURE_STATUS_ACTIVE &&
+                (!c->streams[i].s || !(c->streams[i].s->flags & CU_STREAM_NON_BLOCKING))) {
                 invalidate(c);
                 r = fail(CUDA_ERROR_STREAM_CAPTURE_IMPLICIT, "%s: the legacy stream would synchronise with a "
                          "blocking stream that is capturing", t->fn);
@@ -397,6 +410,35 @@ static CUresult hook_legacy(struct target *t)
     }
     graph_unlock();
     return r;
+}
+
+static CUresult hook_event_use(const char *fn, struct event *e, int use)
+{
+    CUresult r = CUDA_SUCCESS;
+    graph_lock();
+    struct cevent *ce = cevent_find(e);
+    if (ce && ce->c) {
+        if (!use)
+            invalidate(ce->c);
+        r = fail(CUDA_ERROR_CAPTURED_EVENT, "%s: the event was recorded in a capture: it stands for work of a graph "
+                 "that has not run", fn);
+    } else if (ce) {
+        r = fail(CUDA_ERROR_INVALID_VALUE, "%s: the event was last recorded in a capture that has ended; record it "
+                 "again outside a capture", fn);
+    }
+    graph_unlock();
+    if (!r && !use)
+        r = hook_unsafe(fn, NULL);
+    return r;
+}
+
+static void hook_event_recorded(struct event *e)
+{
+    graph_lock();
+    struct cevent *ce = cevent_find(e);
+    if (ce)
+        cevent_remove(ce);
+    graph_unlock();
 }
 
 static void hook_retain(struct capture *c) { cap_retain(c); }
@@ -409,6 +451,8 @@ static const struct capture_hooks hooks = {
     .record_event = hook_record_event,
     .unsafe = hook_unsafe,
     .legacy = hook_legacy,
+    .event_use = hook_event_use,
+    .event_recorded = hook_event_recorded,
     .retain = hook_retain,
     .release = hook_release,
 };
@@ -447,6 +491,9 @@ static CUresult begin(const char *fn, CUstream hStream, struct graph *into, cons
     } else if (n && !(v = calloc(n, sizeof(*v)))) {
         r = fail(CUDA_ERROR_OUT_OF_MEMORY, "%s: out of host memory", fn);
     }
+    for (size_t i = 0; !r && edata && i < n; ++i)
+        if (edata[i].type || edata[i].from_port || edata[i].to_port)
+            r = fail(CUDA_ERROR_INVALID_VALUE, "%s: dependencyData[%zu] is not an ordinary edge", fn, i);
     for (size_t i = 0; !r && i < n; ++i)
         if (!(r = node_lookup(fn, deps[i], &v[i]))) {
             if (v[i]->g != into)
@@ -510,7 +557,7 @@ CUresult CUDAAPI cuStreamBeginCaptureToGraph(CUstream hStream, CUgraph hGraph, c
 {
     const char *fn = "cuStreamBeginCaptureToGraph";
     REQUIRE_INIT(fn);
-    struct graph *g;
+    struct graph *g = NULL;
     CUresult r = graph_lookup(fn, hGraph, &g);
     if (r)
         return r;
@@ -543,22 +590,27 @@ static void finish(struct capture *c)
         }
     for (size_t i = 0; i < c->nstreams; ++i)
         stream_attach(c->streams[i].s, NULL);
-    for (struct cevent **it = &events; *it;) {
-        struct cevent *ce = *it;
+    /* Its events stand for work that will never run as stream work: the driver answers
+     * INVALID_VALUE for them until they are recorded again. */
+    for (struct cevent *ce = events; ce; ce = ce->next)
         if (ce->c == c) {
-            *it = ce->next;
-            cevent_free(ce);
-        } else {
-            it = &ce->next;
+            ce->c = NULL;
+            cap_release(c);
+            free(ce->deps);
+            free(ce->edata);
+            ce->deps = NULL;
+            ce->edata = NULL;
+            ce->n = 0;
         }
-    }
 }
 
 static CUresult end(const char *fn, CUstream hStream, CUgraph *phGraph)
 {
     REQUIRE_INIT(fn);
+    /* phGraph NULL ends the capture and drops its graph (the driver's answer: SUCCESS). */
+    CUgraph dropped;
     if (!phGraph)
-        return fail(CUDA_ERROR_INVALID_VALUE, "%s: phGraph is NULL", fn);
+        phGraph = &dropped;
     struct target t;
     CUresult r = target_get(fn, hStream, &t);
     if (r)
@@ -566,13 +618,20 @@ static CUresult end(const char *fn, CUstream hStream, CUgraph *phGraph)
     struct capture *c = t.capture;
     graph_lock();
     if (!c) {
+        *phGraph = NULL;
         r = fail(CUDA_ERROR_ILLEGAL_STATE, "%s: the stream is not capturing", fn);
     } else if (c->streams[0].s != t.s) {
         r = fail(CUDA_ERROR_STREAM_CAPTURE_UNMATCHED, "%s: the capture was begun on another stream; end it there", fn);
         invalidate(c);
     } else if (c->mode != CU_STREAM_CAPTURE_MODE_RELAXED && c->thread != this_thread()) {
-        r = fail(CUDA_ERROR_STREAM_CAPTURE_WRONG_THREAD, "%s: the capture was begun by another thread (mode %s)", fn,
-                 c->mode == CU_STREAM_CAPTURE_MODE_GLOBAL ? "global" : "thread-local");
+        /* The driver ends the capture there and then, with no graph. */
+        r = fail(CUDA_ERROR_STREAM_CAPTURE_WRONG_THREAD, "%s: the capture was begun by another thread (mode %s); it "
+                 "is ended with no graph", fn, c->mode == CU_STREAM_CAPTURE_MODE_GLOBAL ? "global" : "thread-local");
+        finish(c);
+        *phGraph = NULL;
+        if (!c->to_graph)
+            graph_free_locked(c->g);
+        cap_release(c);
     } else {
         struct cstream *origin = &c->streams[0];
         for (size_t i = 1; !r && c->status == CU_STREAM_CAPTURE_STATUS_ACTIVE && i < c->nstreams; ++i)
@@ -588,6 +647,8 @@ static CUresult end(const char *fn, CUstream hStream, CUgraph *phGraph)
         *phGraph = NULL;
         if (!r) {
             *phGraph = graph_handle(c->g);
+            if (phGraph == &dropped && !c->to_graph)
+                graph_free_locked(c->g);
         } else if (!c->to_graph) {
             graph_free_locked(c->g);
         }
@@ -675,8 +736,10 @@ static CUresult update_deps(const char *fn, CUstream hStream, CUgraphNode *deps,
             obj_release(&v[i]->base);
     graph_lock();
     struct capture *c = t.capture;
-    if (!r && (!c || c->status != CU_STREAM_CAPTURE_STATUS_ACTIVE))
+    if (!r && !c)
         r = fail(CUDA_ERROR_ILLEGAL_STATE, "%s: the stream is not capturing", fn);
+    else if (!r && c->status != CU_STREAM_CAPTURE_STATUS_ACTIVE)
+        r = fail(CUDA_ERROR_STREAM_CAPTURE_INVALIDATED, "%s: the stream's capture was invalidated", fn);
     for (size_t i = 0; !r && i < n; ++i)
         if (v[i]->g != c->g)
             r = fail(CUDA_ERROR_INVALID_VALUE, "%s: dependencies[%zu] is not a node of the capture's graph", fn, i);

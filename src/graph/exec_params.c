@@ -21,7 +21,7 @@ CUresult CUDAAPI cuGraphExecKernelNodeSetParams(CUgraphExec hGraphExec, CUgraphN
     const char *fn = "cuGraphExecKernelNodeSetParams";
     if (!k)
         return fail(CUDA_ERROR_INVALID_VALUE, "%s: nodeParams is NULL", fn);
-    CUgraphNodeParams p;
+    CUgraphNodeParams p = {0};
     params_init(&p, CU_GRAPH_NODE_TYPE_KERNEL);
     memcpy(&p.kernel, k, sizeof(*k)); /* v2 and v3 have one layout */
     return exec_node_set(fn, hGraphExec, hNode, &p);
@@ -36,7 +36,7 @@ CUresult CUDAAPI cuGraphExecKernelNodeSetParams(CUgraphExec hGraphExec, CUgraphN
     const char *fn = "cuGraphExecKernelNodeSetParams";
     if (!nodeParams)
         return fail(CUDA_ERROR_INVALID_VALUE, "%s: nodeParams is NULL", fn);
-    CUgraphNodeParams p;
+    CUgraphNodeParams p = {0};
     params_init(&p, CU_GRAPH_NODE_TYPE_KERNEL);
     memcpy(&p.kernel, nodeParams, sizeof(*nodeParams));
     return exec_node_set(fn, hGraphExec, hNode, &p);
@@ -48,7 +48,7 @@ CUresult CUDAAPI cuGraphExecMemcpyNodeSetParams(CUgraphExec hGraphExec, CUgraphN
     const char *fn = "cuGraphExecMemcpyNodeSetParams";
     if (!copyParams)
         return fail(CUDA_ERROR_INVALID_VALUE, "%s: copyParams is NULL", fn);
-    CUgraphNodeParams p;
+    CUgraphNodeParams p = {0};
     params_init(&p, CU_GRAPH_NODE_TYPE_MEMCPY);
     p.memcpy.copyParams = *copyParams;
     p.memcpy.copyCtx = ctx;
@@ -61,7 +61,7 @@ CUresult CUDAAPI cuGraphExecMemsetNodeSetParams(CUgraphExec hGraphExec, CUgraphN
     const char *fn = "cuGraphExecMemsetNodeSetParams";
     if (!m)
         return fail(CUDA_ERROR_INVALID_VALUE, "%s: memsetParams is NULL", fn);
-    CUgraphNodeParams p;
+    CUgraphNodeParams p = {0};
     params_init(&p, CU_GRAPH_NODE_TYPE_MEMSET);
     memcpy(&p.memset, m, sizeof(*m));
     p.memset.ctx = ctx;
@@ -74,7 +74,7 @@ CUresult CUDAAPI cuGraphExecHostNodeSetParams(CUgraphExec hGraphExec, CUgraphNod
     const char *fn = "cuGraphExecHostNodeSetParams";
     if (!h)
         return fail(CUDA_ERROR_INVALID_VALUE, "%s: nodeParams is NULL", fn);
-    CUgraphNodeParams p;
+    CUgraphNodeParams p = {0};
     params_init(&p, CU_GRAPH_NODE_TYPE_HOST);
     p.host.fn = h->fn;
     p.host.userData = h->userData;
@@ -83,7 +83,7 @@ CUresult CUDAAPI cuGraphExecHostNodeSetParams(CUgraphExec hGraphExec, CUgraphNod
 
 CUresult CUDAAPI cuGraphExecChildGraphNodeSetParams(CUgraphExec hGraphExec, CUgraphNode hNode, CUgraph childGraph)
 {
-    CUgraphNodeParams p;
+    CUgraphNodeParams p = {0};
     params_init(&p, CU_GRAPH_NODE_TYPE_GRAPH);
     p.graph.graph = childGraph;
     return exec_node_set("cuGraphExecChildGraphNodeSetParams", hGraphExec, hNode, &p);
@@ -91,7 +91,7 @@ CUresult CUDAAPI cuGraphExecChildGraphNodeSetParams(CUgraphExec hGraphExec, CUgr
 
 CUresult CUDAAPI cuGraphExecEventRecordNodeSetEvent(CUgraphExec hGraphExec, CUgraphNode hNode, CUevent event)
 {
-    CUgraphNodeParams p;
+    CUgraphNodeParams p = {0};
     params_init(&p, CU_GRAPH_NODE_TYPE_EVENT_RECORD);
     p.eventRecord.event = event;
     return exec_node_set("cuGraphExecEventRecordNodeSetEvent", hGraphExec, hNode, &p);
@@ -99,7 +99,7 @@ CUresult CUDAAPI cuGraphExecEventRecordNodeSetEvent(CUgraphExec hGraphExec, CUgr
 
 CUresult CUDAAPI cuGraphExecEventWaitNodeSetEvent(CUgraphExec hGraphExec, CUgraphNode hNode, CUevent event)
 {
-    CUgraphNodeParams p;
+    CUgraphNodeParams p = {0};
     params_init(&p, CU_GRAPH_NODE_TYPE_WAIT_EVENT);
     p.eventWait.event = event;
     return exec_node_set("cuGraphExecEventWaitNodeSetEvent", hGraphExec, hNode, &p);
@@ -111,7 +111,7 @@ CUresult CUDAAPI cuGraphExecExternalSemaphoresSignalNodeSetParams(CUgraphExec hG
     const char *fn = "cuGraphExecExternalSemaphoresSignalNodeSetParams";
     if (!s)
         return fail(CUDA_ERROR_INVALID_VALUE, "%s: nodeParams is NULL", fn);
-    CUgraphNodeParams p;
+    CUgraphNodeParams p = {0};
     params_init(&p, CU_GRAPH_NODE_TYPE_EXT_SEMAS_SIGNAL);
     p.extSemSignal.extSemArray = s->extSemArray;
     p.extSemSignal.paramsArray = s->paramsArray;
@@ -125,7 +125,7 @@ CUresult CUDAAPI cuGraphExecExternalSemaphoresWaitNodeSetParams(CUgraphExec hGra
     const char *fn = "cuGraphExecExternalSemaphoresWaitNodeSetParams";
     if (!w)
         return fail(CUDA_ERROR_INVALID_VALUE, "%s: nodeParams is NULL", fn);
-    CUgraphNodeParams p;
+    CUgraphNodeParams p = {0};
     params_init(&p, CU_GRAPH_NODE_TYPE_EXT_SEMAS_WAIT);
     p.extSemWait.extSemArray = w->extSemArray;
     p.extSemWait.paramsArray = w->paramsArray;
@@ -139,7 +139,7 @@ CUresult CUDAAPI cuGraphExecBatchMemOpNodeSetParams(CUgraphExec hGraphExec, CUgr
     const char *fn = "cuGraphExecBatchMemOpNodeSetParams";
     if (!m)
         return fail(CUDA_ERROR_INVALID_VALUE, "%s: nodeParams is NULL", fn);
-    CUgraphNodeParams p;
+    CUgraphNodeParams p = {0};
     params_init(&p, CU_GRAPH_NODE_TYPE_BATCH_MEM_OP);
     p.memOp.ctx = m->ctx;
     p.memOp.count = m->count;

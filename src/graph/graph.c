@@ -20,8 +20,11 @@ void graph_lock(void)
 
 void graph_unlock(void)
 {
-    if (--depth == 0)
+    if (--depth == 0) {
         os_mutex_unlock(&the_lock);
+        if (!device_thread())
+            gmem_flush();
+    }
 }
 
 /* ---- Lookups ---- */
@@ -109,6 +112,8 @@ static void node_free_locked(struct node *n)
     n->g->nnodes--;
     if (n->np.p.type == CU_GRAPH_NODE_TYPE_CONDITIONAL)
         n->g->conditionals--;
+    if (n->np.p.type == CU_GRAPH_NODE_TYPE_MEM_ALLOC || n->np.p.type == CU_GRAPH_NODE_TYPE_MEM_FREE)
+        n->g->mem_nodes--;
     node_params_free(&n->np);
     obj_unregister(&n->base);
 }
@@ -134,7 +139,7 @@ CUresult CUDAAPI cuGraphCreate(CUgraph *phGraph, unsigned int flags)
         return fail(CUDA_ERROR_INVALID_VALUE, "%s: phGraph is NULL", fn);
     if (flags)
         return fail(CUDA_ERROR_INVALID_VALUE, "%s: flags 0x%x: must be 0", fn, flags);
-    struct graph *g;
+    struct graph *g = NULL;
     CUresult r = graph_new(fn, false, &g);
     if (!r)
         *phGraph = graph_handle(g);
@@ -145,7 +150,7 @@ CUresult CUDAAPI cuGraphDestroy(CUgraph hGraph)
 {
     const char *fn = "cuGraphDestroy";
     REQUIRE_INIT(fn);
-    struct graph *g;
+    struct graph *g = NULL;
     CUresult r = graph_lookup(fn, hGraph, &g);
     if (r)
         return r;
@@ -227,6 +232,8 @@ CUresult graph_add_locked(const char *fn, struct ctx *ctx, struct graph *g, stru
     g->nnodes++;
     if (p->type == CU_GRAPH_NODE_TYPE_CONDITIONAL)
         g->conditionals++;
+    if (p->type == CU_GRAPH_NODE_TYPE_MEM_ALLOC || p->type == CU_GRAPH_NODE_TYPE_MEM_FREE)
+        g->mem_nodes++;
     *out = node;
     return CUDA_SUCCESS;
 }
@@ -267,7 +274,7 @@ CUresult graph_add(const char *fn, struct graph *g, const CUgraphNode *deps, con
     CUresult r = deps_lookup(fn, deps, n, &v);
     if (r)
         return r;
-    struct ctx *ctx;
+    struct ctx *ctx = NULL;
     if (!(r = ctx_current(fn, &ctx))) {
         graph_lock();
         r = graph_add_locked(fn, ctx, g, v, edata, n, p, out);
@@ -285,11 +292,11 @@ static CUresult add(const char *fn, CUgraphNode *phGraphNode, CUgraph hGraph, co
     REQUIRE_INIT(fn);
     if (!phGraphNode)
         return fail(CUDA_ERROR_INVALID_VALUE, "%s: phGraphNode is NULL", fn);
-    struct graph *g;
+    struct graph *g = NULL;
     CUresult r = graph_lookup(fn, hGraph, &g);
     if (r)
         return r;
-    struct node *node;
+    struct node *node = NULL;
     if (!(r = graph_add(fn, g, deps, edata, n, p, &node)))
         *phGraphNode = node_handle(node);
     obj_release(&g->base);
@@ -317,7 +324,7 @@ CUresult CUDAAPI cuGraphAddNode(CUgraphNode *phGraphNode, CUgraph hGraph, const 
         return fail(CUDA_ERROR_INVALID_VALUE, "%s: nodeParams's reserved fields must be 0", fn);
     CUresult r = add(fn, phGraphNode, hGraph, dependencies, dependencyData, numDependencies, nodeParams);
     if (!r && nodeParams->type == CU_GRAPH_NODE_TYPE_CONDITIONAL) {
-        struct node *node;
+        struct node *node = NULL;
         if (!node_lookup(fn, *phGraphNode, &node)) {
             nodeParams->conditional.phGraph_out = node->np.p.conditional.phGraph_out;
             obj_release(&node->base);
@@ -338,7 +345,7 @@ CUresult CUDAAPI cuGraphAddNode(CUgraphNode *phGraphNode, CUgraph hGraph, const 
 CUresult CUDAAPI cuGraphAddEmptyNode(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies,
                                      size_t numDependencies)
 {
-    CUgraphNodeParams p;
+    CUgraphNodeParams p = {0};
     memset(&p, 0, sizeof(p));
     p.type = CU_GRAPH_NODE_TYPE_EMPTY;
     return add("cuGraphAddEmptyNode", phGraphNode, hGraph, dependencies, NULL, numDependencies, &p);
@@ -348,15 +355,20 @@ CUresult CUDAAPI cuGraphDestroyNode(CUgraphNode hNode)
 {
     const char *fn = "cuGraphDestroyNode";
     REQUIRE_INIT(fn);
-    struct node *n;
+    struct node *n = NULL;
     CUresult r = node_lookup(fn, hNode, &n);
     if (r)
         return r;
     graph_lock();
-    node_free_locked(n);
+    CUgraphNodeType type = n->np.p.type;
+    if (type == CU_GRAPH_NODE_TYPE_MEM_ALLOC || type == CU_GRAPH_NODE_TYPE_MEM_FREE)
+        r = fail(CUDA_ERROR_NOT_SUPPORTED, "%s: memory allocation and free nodes cannot be destroyed (the driver's "
+                 "rule); destroy the graph", fn);
+    else
+        node_free_locked(n);
     graph_unlock();
     obj_release(&n->base);
-    return CUDA_SUCCESS;
+    return r;
 }
 
 CUresult CUDAAPI cuGraphNodeGetType(CUgraphNode hNode, CUgraphNodeType *type)
@@ -365,7 +377,7 @@ CUresult CUDAAPI cuGraphNodeGetType(CUgraphNode hNode, CUgraphNodeType *type)
     REQUIRE_INIT(fn);
     if (!type)
         return fail(CUDA_ERROR_INVALID_VALUE, "%s: type is NULL", fn);
-    struct node *n;
+    struct node *n = NULL;
     CUresult r = node_lookup(fn, hNode, &n);
     if (r)
         return r;
@@ -382,7 +394,7 @@ CUresult CUDAAPI cuGraphGetNodes(CUgraph hGraph, CUgraphNode *nodes, size_t *num
     REQUIRE_INIT(fn);
     if (!numNodes)
         return fail(CUDA_ERROR_INVALID_VALUE, "%s: numNodes is NULL", fn);
-    struct graph *g;
+    struct graph *g = NULL;
     CUresult r = graph_lookup(fn, hGraph, &g);
     if (r)
         return r;
@@ -407,7 +419,7 @@ CUresult CUDAAPI cuGraphGetRootNodes(CUgraph hGraph, CUgraphNode *rootNodes, siz
     REQUIRE_INIT(fn);
     if (!numRootNodes)
         return fail(CUDA_ERROR_INVALID_VALUE, "%s: numRootNodes is NULL", fn);
-    struct graph *g;
+    struct graph *g = NULL;
     CUresult r = graph_lookup(fn, hGraph, &g);
     if (r)
         return r;
@@ -442,7 +454,7 @@ CUresult CUDAAPI cuGraphGetEdges(CUgraph hGraph, CUgraphNode *from, CUgraphNode 
         return fail(CUDA_ERROR_INVALID_VALUE, "%s: from and to must both be NULL (a count) or both be given", fn);
     if (edgeData && !from)
         return fail(CUDA_ERROR_INVALID_VALUE, "%s: edgeData is given without from and to", fn);
-    struct graph *g;
+    struct graph *g = NULL;
     CUresult r = graph_lookup(fn, hGraph, &g);
     if (r)
         return r;
@@ -486,7 +498,7 @@ static CUresult node_edges(const char *fn, CUgraphNode hNode, bool outgoing, CUg
         return fail(CUDA_ERROR_INVALID_VALUE, "%s: the count pointer is NULL", fn);
     if (edgeData && !nodes)
         return fail(CUDA_ERROR_INVALID_VALUE, "%s: edgeData is given without the node array", fn);
-    struct node *n;
+    struct node *n = NULL;
     CUresult r = node_lookup(fn, hNode, &n);
     if (r)
         return r;
@@ -534,7 +546,7 @@ static CUresult edges_change(const char *fn, CUgraph hGraph, const CUgraphNode *
     REQUIRE_INIT(fn);
     if (n && (!from || !to))
         return fail(CUDA_ERROR_INVALID_VALUE, "%s: numDependencies is %zu but from or to is NULL", fn, n);
-    struct graph *g;
+    struct graph *g = NULL;
     CUresult r = graph_lookup(fn, hGraph, &g);
     if (r)
         return r;
@@ -638,7 +650,10 @@ CUresult graph_clone_locked(const char *fn, struct graph *g, bool owned, struct 
 {
     if (g->conditionals && !owned)
         return fail(CUDA_ERROR_NOT_SUPPORTED, "%s: a graph with conditional nodes cannot be cloned", fn);
-    struct graph *c;
+    if (g->mem_nodes)
+        return fail(CUDA_ERROR_NOT_SUPPORTED, "%s: a graph with memory allocation or free nodes cannot be cloned or "
+                    "be a child graph", fn);
+    struct graph *c = NULL;
     CUresult r = graph_new(fn, owned, &c);
     if (r)
         return r;
@@ -705,7 +720,7 @@ CUresult CUDAAPI cuGraphClone(CUgraph *phGraphClone, CUgraph originalGraph)
     REQUIRE_INIT(fn);
     if (!phGraphClone)
         return fail(CUDA_ERROR_INVALID_VALUE, "%s: phGraphClone is NULL", fn);
-    struct graph *g, *c;
+    struct graph *g = NULL, *c = NULL;
     CUresult r = graph_lookup(fn, originalGraph, &g);
     if (r)
         return r;
@@ -723,8 +738,8 @@ CUresult CUDAAPI cuGraphNodeFindInClone(CUgraphNode *phNode, CUgraphNode hOrigin
     REQUIRE_INIT(fn);
     if (!phNode)
         return fail(CUDA_ERROR_INVALID_VALUE, "%s: phNode is NULL", fn);
-    struct graph *c;
-    struct node *o;
+    struct graph *c = NULL;
+    struct node *o = NULL;
     CUresult r = graph_lookup(fn, hClonedGraph, &c);
     if (r)
         return r;

@@ -28,7 +28,6 @@ struct node_params {
     CUgraphNodeParams p;       /* the public form; its pointers point into what follows */
     struct kernel_args args;   /* kernel: the arguments, copied */
     void **arg_ptrs;           /* kernel: kernelParams as the getters give it, into args.buf */
-    void *extra[5];            /* kernel: args as cuLaunchKernel's `extra` */
     CUlaunchAttribute attrs[8];/* kernel: attributes set on the node */
     unsigned int nattrs;
     CUexternalSemaphore *sems; /* external semaphore nodes: the arrays, copied */
@@ -81,6 +80,8 @@ struct graph {
     struct user_ref *users;    /* user objects the graph holds references to */
     unsigned int execs;        /* executable graphs made from it that are alive */
     unsigned int conditionals; /* conditional nodes (conditional graphs are not cloned) */
+    unsigned int mem_nodes;    /* memory allocation and free nodes (such graphs are not cloned) */
+    bool instantiated;         /* ever: no free node may be added from then on */
     CUgraphConditionalHandle *handles; /* cuGraphConditionalHandleCreate's, for instantiate */
     size_t nhandles;
 };
@@ -150,6 +151,8 @@ CUdeviceptr gmem_address(const struct gmem *m);
 /* At a launch: the allocation begins (false: it is still alive from the last launch). */
 bool gmem_begin(struct gmem *m, bool auto_free);
 bool gmem_live(struct gmem *m);
+/* Frees the memory of nodes that are gone (graph_unlock does, outside the lock and device work). */
+void gmem_flush(void);
 /* A free node or cuMemFree(Async) ends it. */
 bool gmem_end_address(CUdeviceptr dptr);
 bool gmem_is_graph_memory(CUdeviceptr dptr);

@@ -77,6 +77,8 @@ static bool topo_order(struct graph *g, struct node **order)
     return n == g->nnodes;
 }
 
+static struct node *body_refused(struct graph *g);
+
 CUresult exec_build_locked(const char *fn, struct graph *g, struct ctx *ctx, uint64_t flags, struct node **err_node,
                            CUgraphInstantiateResult *result, struct exec_graph **out)
 {
@@ -137,6 +139,15 @@ CUresult exec_build_locked(const char *fn, struct graph *g, struct ctx *ctx, uin
                 break;
             }
             for (unsigned int b = 0; !r && b < nb; ++b) {
+                struct node *bad = body_refused(v->np.bodies[b]);
+                if (bad) {
+                    *err_node = bad;
+                    *result = CUDA_GRAPH_INSTANTIATE_NODE_OPERATION_NOT_SUPPORTED;
+                    r = fail(CUDA_ERROR_INVALID_VALUE, "%s: a conditional node's body has a node of type %d: bodies "
+                             "have kernel, empty, memset, memcpy, child graph and conditional nodes", fn,
+                             (int)bad->np.p.type);
+                    break;
+                }
                 CUgraphInstantiateResult sub;
                 if ((r = exec_build_locked(fn, v->np.bodies[b], ctx, flags, err_node, &sub, &xn->bodies[b])))
                     *result = sub;
@@ -165,6 +176,63 @@ static CUresult dry_run(const char *fn, struct exec_graph *x)
     return r;
 }
 
+/* A conditional's body: the node types it may have, recursively (graph_lock held). */
+static struct node *body_refused(struct graph *g)
+{
+    for (struct list_node *it = g->nodes.next; it != &g->nodes; it = it->next) {
+        struct node *n = list_entry(it, struct node, graph_node);
+        switch (n->np.p.type) {
+        case CU_GRAPH_NODE_TYPE_KERNEL:
+        case CU_GRAPH_NODE_TYPE_EMPTY:
+        case CU_GRAPH_NODE_TYPE_MEMSET:
+        case CU_GRAPH_NODE_TYPE_MEMCPY: break;
+        case CU_GRAPH_NODE_TYPE_GRAPH: {
+            struct node *bad = body_refused(n->np.child);
+            if (bad)
+                return bad;
+            break;
+        }
+        case CU_GRAPH_NODE_TYPE_CONDITIONAL:
+            for (unsigned int b = 0; b < n->np.p.conditional.size; ++b) {
+                struct node *bad = body_refused(n->np.bodies[b]);
+                if (bad)
+                    return bad;
+            }
+            break;
+        default: return n;
+        }
+    }
+    return NULL;
+}
+
+/* A handle of g that no conditional node of g uses (graph_lock held). */
+static bool handle_unused(struct graph *g)
+{
+    for (size_t h = 0; h < g->nhandles; ++h) {
+        bool used = false;
+        for (struct list_node *it = g->nodes.next; it != &g->nodes && !used; it = it->next) {
+            struct node *n = list_entry(it, struct node, graph_node);
+            used = n->np.p.type == CU_GRAPH_NODE_TYPE_CONDITIONAL && n->np.p.conditional.handle == g->handles[h];
+        }
+        if (!used)
+            return true;
+    }
+    return false;
+}
+
+/* DEVICE_LAUNCH: the node types a graph launched from a kernel may have (graph_lock held). */
+static struct node *device_launch_refused(struct graph *g)
+{
+    for (struct list_node *it = g->nodes.next; it != &g->nodes; it = it->next) {
+        struct node *n = list_entry(it, struct node, graph_node);
+        CUgraphNodeType t = n->np.p.type;
+        if (t != CU_GRAPH_NODE_TYPE_KERNEL && t != CU_GRAPH_NODE_TYPE_MEMCPY && t != CU_GRAPH_NODE_TYPE_MEMSET &&
+            t != CU_GRAPH_NODE_TYPE_EMPTY)
+            return n;
+    }
+    return NULL;
+}
+
 static CUresult instantiate(const char *fn, CUgraphExec *phGraphExec, CUgraph hGraph, uint64_t flags,
                             CUgraphNode *err_out, CUgraphInstantiateResult *result_out, CUstream upload)
 {
@@ -181,14 +249,18 @@ static CUresult instantiate(const char *fn, CUgraphExec *phGraphExec, CUgraph hG
     if (flags & ~known)
         return fail(CUDA_ERROR_INVALID_VALUE, "%s: flags 0x%llx has bits that are no CUDA_GRAPH_INSTANTIATE_FLAG_*", fn,
                     (unsigned long long)flags);
-    if (flags & CUDA_GRAPH_INSTANTIATE_FLAG_DEVICE_LAUNCH)
-        return fail(CUDA_ERROR_NOT_SUPPORTED, "%s: CUDA_GRAPH_INSTANTIATE_FLAG_DEVICE_LAUNCH: graphs cannot be launched "
-                    "from kernels on the software device (no device-side cudaGraphLaunch)", fn);
-    struct graph *g;
+    /* The driver's combinations: an upload needs an upload stream (cuGraphInstantiateWithParams);
+     * a graph launched from kernels frees nothing on its own. */
+    if ((flags & CUDA_GRAPH_INSTANTIATE_FLAG_UPLOAD) && !result_out)
+        return fail(CUDA_ERROR_INVALID_VALUE, "%s: CUDA_GRAPH_INSTANTIATE_FLAG_UPLOAD is for "
+                    "cuGraphInstantiateWithParams, which names the upload stream", fn);
+    if ((flags & CUDA_GRAPH_INSTANTIATE_FLAG_DEVICE_LAUNCH) && (flags & CUDA_GRAPH_INSTANTIATE_FLAG_AUTO_FREE_ON_LAUNCH))
+        return fail(CUDA_ERROR_INVALID_VALUE, "%s: DEVICE_LAUNCH and AUTO_FREE_ON_LAUNCH cannot be combined", fn);
+    struct graph *g = NULL;
     CUresult r = graph_lookup(fn, hGraph, &g);
     if (r)
         return r;
-    struct ctx *ctx;
+    struct ctx *ctx = NULL;
     if ((r = ctx_current(fn, &ctx))) {
         obj_release(&g->base);
         return r;
@@ -199,9 +271,20 @@ static CUresult instantiate(const char *fn, CUgraphExec *phGraphExec, CUgraph hG
     if (g->conditionals && g->execs)
         r = fail(CUDA_ERROR_INVALID_VALUE, "%s: a graph with conditional nodes may have one executable graph at a "
                  "time", fn);
+    else if (handle_unused(g)) {
+        result = CUDA_GRAPH_INSTANTIATE_CONDITIONAL_HANDLE_UNUSED;
+        r = fail(CUDA_ERROR_INVALID_VALUE, "%s: a conditional handle of the graph serves no conditional node", fn);
+    } else if ((flags & CUDA_GRAPH_INSTANTIATE_FLAG_DEVICE_LAUNCH) && (err = device_launch_refused(g))) {
+        result = CUDA_GRAPH_INSTANTIATE_NODE_OPERATION_NOT_SUPPORTED;
+        r = fail(CUDA_ERROR_INVALID_VALUE, "%s: a graph for device launch has only kernel, memcpy, memset and empty "
+                 "nodes, and this one has a node of type %d", fn, (int)err->np.p.type);
+    } else if (g->mem_nodes && g->execs)
+        r = fail(CUDA_ERROR_NOT_SUPPORTED, "%s: a graph with memory nodes may have one executable graph at a time "
+                 "(destroy the other first)", fn);
     else
         r = exec_build_locked(fn, g, ctx, flags, &err, &result, &x);
     if (!r) {
+        g->instantiated = true;
         g->execs++;
         obj_retain(&g->base);
         x->source = g;
@@ -286,11 +369,12 @@ CUresult CUDAAPI cuGraphExecGetFlags(CUgraphExec hGraphExec, cuuint64_t *flags)
     REQUIRE_INIT(fn);
     if (!flags)
         return fail(CUDA_ERROR_INVALID_VALUE, "%s: flags is NULL", fn);
-    struct exec_graph *x;
+    struct exec_graph *x = NULL;
     CUresult r = exec_lookup(fn, hGraphExec, &x);
     if (r)
         return r;
-    *flags = x->flags;
+    /* As the driver answers: the flags that change what a launch does, not UPLOAD or USE_NODE_PRIORITY. */
+    *flags = x->flags & ~(cuuint64_t)(CUDA_GRAPH_INSTANTIATE_FLAG_USE_NODE_PRIORITY | CUDA_GRAPH_INSTANTIATE_FLAG_UPLOAD);
     obj_release(&x->base);
     return CUDA_SUCCESS;
 }
@@ -299,7 +383,7 @@ CUresult CUDAAPI cuGraphExecDestroy(CUgraphExec hGraphExec)
 {
     const char *fn = "cuGraphExecDestroy";
     REQUIRE_INIT(fn);
-    struct exec_graph *x;
+    struct exec_graph *x = NULL;
     CUresult r = exec_lookup(fn, hGraphExec, &x);
     if (r)
         return r;
@@ -325,11 +409,11 @@ CUresult exec_node_set(const char *fn, CUgraphExec hGraphExec, CUgraphNode hNode
 CUresult exec_node_set(const char *fn, CUgraphExec hGraphExec, CUgraphNode hNode, CUgraphNodeParams *p)
 {
     REQUIRE_INIT(fn);
-    struct exec_graph *x;
+    struct exec_graph *x = NULL;
     CUresult r = exec_lookup(fn, hGraphExec, &x);
     if (r)
         return r;
-    struct node *n;
+    struct node *n = NULL;
     if ((r = node_lookup(fn, hNode, &n))) {
         obj_release(&x->base);
         return r;
@@ -348,7 +432,7 @@ CUresult exec_node_set(const char *fn, CUgraphExec hGraphExec, CUgraphNode hNode
                  (int)p->type);
     if (!r && !(r = node_params_copy(fn, x->ctx, n->g, p, &np))) {
         if (p->type == CU_GRAPH_NODE_TYPE_GRAPH) {
-            struct exec_graph *child;
+            struct exec_graph *child = NULL;
             CUgraphInstantiateResult res;
             struct node *err = NULL;
             if ((r = exec_build_locked(fn, np.child, x->ctx, x->flags, &err, &res, &child))) {
@@ -384,11 +468,11 @@ CUresult CUDAAPI cuGraphNodeSetEnabled(CUgraphExec hGraphExec, CUgraphNode hNode
 {
     const char *fn = "cuGraphNodeSetEnabled";
     REQUIRE_INIT(fn);
-    struct exec_graph *x;
+    struct exec_graph *x = NULL;
     CUresult r = exec_lookup(fn, hGraphExec, &x);
     if (r)
         return r;
-    struct node *n;
+    struct node *n = NULL;
     if ((r = node_lookup(fn, hNode, &n))) {
         obj_release(&x->base);
         return r;
@@ -415,11 +499,11 @@ CUresult CUDAAPI cuGraphNodeGetEnabled(CUgraphExec hGraphExec, CUgraphNode hNode
     REQUIRE_INIT(fn);
     if (!isEnabled)
         return fail(CUDA_ERROR_INVALID_VALUE, "%s: isEnabled is NULL", fn);
-    struct exec_graph *x;
+    struct exec_graph *x = NULL;
     CUresult r = exec_lookup(fn, hGraphExec, &x);
     if (r)
         return r;
-    struct node *n;
+    struct node *n = NULL;
     if ((r = node_lookup(fn, hNode, &n))) {
         obj_release(&x->base);
         return r;
@@ -445,15 +529,16 @@ CUresult CUDAAPI cuGraphNodeGetEnabled(CUgraphExec hGraphExec, CUgraphNode hNode
 static CUresult update(const char *fn, CUgraphExec hGraphExec, CUgraph hGraph, CUgraphExecUpdateResultInfo *info)
 {
     REQUIRE_INIT(fn);
-    if (!info)
-        return fail(CUDA_ERROR_INVALID_VALUE, "%s: resultInfo is NULL", fn);
+    CUgraphExecUpdateResultInfo unused;
+    if (!info) /* the driver accepts NULL */
+        info = &unused;
     memset(info, 0, sizeof(*info));
     info->result = CU_GRAPH_EXEC_UPDATE_ERROR;
-    struct exec_graph *x;
+    struct exec_graph *x = NULL;
     CUresult r = exec_lookup(fn, hGraphExec, &x);
     if (r)
         return r;
-    struct graph *g;
+    struct graph *g = NULL;
     if ((r = graph_lookup(fn, hGraph, &g))) {
         obj_release(&x->base);
         return r;
@@ -484,6 +569,25 @@ static CUresult update(const char *fn, CUgraphExec hGraphExec, CUgraph hGraph, C
                 by_seq[j] = by_seq[j - 1];
                 by_seq[j - 1] = t;
             }
+        /* The driver's order: more exit nodes than the executable graph's first, naming one. */
+        size_t *outs = calloc(x->n + 1, sizeof(*outs)), exits_x = 0, exits_g = 0;
+        for (size_t i = 0; outs && i < x->n; ++i)
+            for (size_t d = 0; d < x->nodes[i].ndeps; ++d)
+                outs[x->nodes[i].deps[d]]++;
+        for (size_t i = 0; outs && i < x->n; ++i) {
+            exits_x += !outs[i];
+            exits_g += !nodes[i]->outs.n;
+        }
+        if (outs && exits_g > exits_x)
+            for (size_t i = 0; i < x->n; ++i)
+                if (!nodes[i]->outs.n && outs[by_seq[i] - x->nodes]) {
+                    info->result = CU_GRAPH_EXEC_UPDATE_ERROR_TOPOLOGY_CHANGED;
+                    info->errorNode = node_handle(nodes[i]);
+                    r = fail(CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE, "%s: node %zu is an exit node now: the topology "
+                             "changed", fn, i);
+                    break;
+                }
+        free(outs);
         for (size_t i = 0; !r && i < x->n; ++i) {
             struct xnode *xn = by_seq[i];
             struct node *v = nodes[i];

@@ -75,10 +75,14 @@ static CUresult make_node(const struct xnode *xn)
 {
     const CUgraphNodeParams *p = &xn->np.p;
     switch (xn->type) {
-    case CU_GRAPH_NODE_TYPE_KERNEL:
+    case CU_GRAPH_NODE_TYPE_KERNEL: {
+        size_t size = xn->np.args.size;
+        void *extra[] = {CU_LAUNCH_PARAM_BUFFER_POINTER, xn->np.args.buf, CU_LAUNCH_PARAM_BUFFER_SIZE, &size,
+                         CU_LAUNCH_PARAM_END};
         return cuLaunchKernel(p->kernel.func, p->kernel.gridDimX, p->kernel.gridDimY, p->kernel.gridDimZ,
                               p->kernel.blockDimX, p->kernel.blockDimY, p->kernel.blockDimZ, p->kernel.sharedMemBytes,
-                              NULL, NULL, (void **)xn->np.extra);
+                              NULL, NULL, extra);
+    }
     case CU_GRAPH_NODE_TYPE_MEMCPY: return cuMemcpy3DAsync(&p->memcpy.copyParams, NULL);
     case CU_GRAPH_NODE_TYPE_MEMSET:
         switch (p->memset.elementSize) {
@@ -283,7 +287,7 @@ CUresult exec_make_work(const char *fn, struct exec_graph *x, struct ctx *ctx, s
 static CUresult launch(const char *fn, CUgraphExec hGraphExec, CUstream hStream)
 {
     REQUIRE_INIT(fn);
-    struct exec_graph *x;
+    struct exec_graph *x = NULL;
     CUresult r = exec_lookup(fn, hGraphExec, &x);
     if (r)
         return r;
@@ -292,12 +296,10 @@ static CUresult launch(const char *fn, CUgraphExec hGraphExec, CUstream hStream)
         obj_release(&x->base);
         return r;
     }
-    if (t.capture) { /* a launch captured: the graph as a child graph node */
-        CUgraphNodeParams p;
-        memset(&p, 0, sizeof(p));
-        p.type = CU_GRAPH_NODE_TYPE_GRAPH;
-        p.graph.graph = graph_handle(x->source);
-        r = target_capture_params(&t, &p);
+    if (t.capture) { /* the driver refuses it and invalidates the capture */
+        r = capture_check_unsafe(fn, t.s ? t.s : CAPTURE_ANY);
+        if (!r)
+            r = fail(CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED, "%s: a graph launch cannot be captured", fn);
     } else {
         struct work *w;
         if (!(r = exec_make_work(fn, x, t.ctx, &w))) {
@@ -323,7 +325,7 @@ CUresult CUDAAPI cuGraphUpload(CUgraphExec hGraphExec, CUstream hStream)
 {
     const char *fn = "cuGraphUpload";
     REQUIRE_INIT(fn);
-    struct exec_graph *x;
+    struct exec_graph *x = NULL;
     CUresult r = exec_lookup(fn, hGraphExec, &x);
     if (r)
         return r;

@@ -18,10 +18,14 @@ struct gmem {
     CUdeviceptr dptr;
     size_t size;
     bool live;
+    bool reserved; /* counted in the reserved memory: from its first launch, as the driver counts */
 };
 
 static os_mutex gmem_lock = OS_MUTEX_INITIALIZER;
 static struct gmem *all;
+/* Memory no node holds any more, freed at the next graph_unlock outside device work: freeing
+ * waits for the device (device_release_begin), which must not happen under graph_lock. */
+static struct gmem *doomed;
 static uint64_t used_now, used_high, reserved_now, reserved_high;
 
 static struct gmem *find_locked(CUdeviceptr dptr)
@@ -58,11 +62,14 @@ CUresult gmem_new(const char *fn, struct ctx *ctx, CUDA_MEM_ALLOC_NODE_PARAMS_v2
     if (p->poolProps.allocType != CU_MEM_ALLOCATION_TYPE_PINNED)
         return fail(CUDA_ERROR_INVALID_VALUE, "%s: poolProps.allocType %d: graph memory is CU_MEM_ALLOCATION_TYPE_PINNED",
                     fn, (int)p->poolProps.allocType);
-    if (p->poolProps.location.type != CU_MEM_LOCATION_TYPE_DEVICE || p->poolProps.location.id != 0)
-        return fail(CUDA_ERROR_INVALID_VALUE, "%s: poolProps.location is type %d id %d: graph memory is on device 0", fn,
-                    (int)p->poolProps.location.type, p->poolProps.location.id);
+    if (p->poolProps.location.type != CU_MEM_LOCATION_TYPE_DEVICE)
+        return fail(CUDA_ERROR_NOT_SUPPORTED, "%s: poolProps.location is type %d: graph memory is device memory", fn,
+                    (int)p->poolProps.location.type);
+    if (p->poolProps.location.id != 0)
+        return fail(CUDA_ERROR_INVALID_DEVICE, "%s: poolProps.location.id %d: the device is 0", fn,
+                    p->poolProps.location.id);
     if (p->poolProps.handleTypes)
-        return fail(CUDA_ERROR_INVALID_VALUE, "%s: poolProps.handleTypes 0x%x: graph memory cannot be exported", fn,
+        return fail(CUDA_ERROR_NOT_SUPPORTED, "%s: poolProps.handleTypes 0x%x: graph memory cannot be exported", fn,
                     (unsigned)p->poolProps.handleTypes);
     if (p->accessDescCount > 1 || (p->accessDescCount && !p->accessDescs))
         return fail(CUDA_ERROR_INVALID_VALUE, "%s: %zu access descriptors for one device", fn, p->accessDescCount);
@@ -82,9 +89,6 @@ CUresult gmem_new(const char *fn, struct ctx *ctx, CUDA_MEM_ALLOC_NODE_PARAMS_v2
     os_mutex_lock(&gmem_lock);
     m->next = all;
     all = m;
-    reserved_now += m->size;
-    if (reserved_now > reserved_high)
-        reserved_high = reserved_now;
     os_mutex_unlock(&gmem_lock);
     *out = m;
     return CUDA_SUCCESS;
@@ -104,10 +108,25 @@ void gmem_release(struct gmem *m)
         }
     if (m->live)
         used_now -= m->size;
-    reserved_now -= m->size;
+    if (m->reserved)
+        reserved_now -= m->size;
+    m->next = doomed;
+    doomed = m;
     os_mutex_unlock(&gmem_lock);
-    mem_free_device("cuGraphDestroy", m->dptr); /* no longer graph memory: after the work queued before */
-    free(m);
+}
+
+void gmem_flush(void)
+{
+    os_mutex_lock(&gmem_lock);
+    struct gmem *list = doomed;
+    doomed = NULL;
+    os_mutex_unlock(&gmem_lock);
+    while (list) {
+        struct gmem *m = list;
+        list = m->next;
+        mem_free_device("cuGraphDestroy", m->dptr); /* no longer graph memory: after the work queued before */
+        free(m);
+    }
 }
 
 CUdeviceptr gmem_address(const struct gmem *m) { return m->dptr; }
@@ -129,6 +148,12 @@ bool gmem_begin(struct gmem *m, bool auto_free)
         used_now += m->size;
         if (used_now > used_high)
             used_high = used_now;
+    }
+    if (!m->reserved) {
+        m->reserved = true;
+        reserved_now += m->size;
+        if (reserved_now > reserved_high)
+            reserved_high = reserved_now;
     }
     os_mutex_unlock(&gmem_lock);
     return !was || auto_free;

@@ -33,7 +33,8 @@ void node_params_free(struct node_params *np)
     memset(np, 0, sizeof(*np));
 }
 
-/* The kernel's arguments as kernelParams (into the copy) and as `extra`. */
+/* The kernel's arguments as kernelParams (pointers into the copy, which moves with the struct
+ * only through node_params_dup; a launch passes the copy as `extra`, launch.c). */
 static CUresult kernel_pointers(const char *fn, struct node_params *np)
 {
     np->arg_ptrs = calloc(np->args.count + 1, sizeof(void *));
@@ -41,11 +42,6 @@ static CUresult kernel_pointers(const char *fn, struct node_params *np)
         return fail(CUDA_ERROR_OUT_OF_MEMORY, "%s: out of host memory for the kernel's parameters", fn);
     for (uint32_t i = 0; i < np->args.count; ++i)
         np->arg_ptrs[i] = np->args.buf + np->args.offsets[i];
-    np->extra[0] = CU_LAUNCH_PARAM_BUFFER_POINTER;
-    np->extra[1] = np->args.buf;
-    np->extra[2] = CU_LAUNCH_PARAM_BUFFER_SIZE;
-    np->extra[3] = &np->args.size;
-    np->extra[4] = CU_LAUNCH_PARAM_END;
     np->p.kernel.kernelParams = np->args.count ? np->arg_ptrs : NULL;
     np->p.kernel.extra = NULL;
     return CUDA_SUCCESS;
@@ -60,13 +56,22 @@ static CUresult kernel_copy(const char *fn, struct ctx *ctx, CUDA_KERNEL_NODE_PA
             return fail(r, "%s: kern 0x%llx has no function in the current context", fn,
                         (unsigned long long)(uintptr_t)k->kern);
     }
-    if (!f)
-        return fail(CUDA_ERROR_INVALID_VALUE, "%s: the kernel node's func and kern are both NULL", fn);
+    if (!f) /* the driver's code for it */
+        return fail(CUDA_ERROR_INVALID_HANDLE, "%s: the kernel node's func and kern are both NULL", fn);
     const unsigned int dims[6] = {k->gridDimX, k->gridDimY, k->gridDimZ, k->blockDimX, k->blockDimY, k->blockDimZ};
+    static const unsigned int max[6] = {2147483647u, 65535u, 65535u, 1024u, 1024u, 64u};
     for (int i = 0; i < 6; ++i)
-        if (!dims[i])
-            return fail(CUDA_ERROR_INVALID_VALUE, "%s: the kernel node's %s%c is 0", fn, i < 3 ? "gridDim" : "blockDim",
-                        "XYZ"[i % 3]);
+        if (!dims[i] || dims[i] > max[i])
+            return fail(CUDA_ERROR_INVALID_VALUE, "%s: the kernel node's %s%c is %u: 1 to %u", fn,
+                        i < 3 ? "gridDim" : "blockDim", "XYZ"[i % 3], dims[i], max[i]);
+    if ((uint64_t)k->blockDimX * k->blockDimY * k->blockDimZ > 1024)
+        return fail(CUDA_ERROR_INVALID_VALUE, "%s: a block of %ux%ux%u threads: at most 1024", fn, k->blockDimX,
+                    k->blockDimY, k->blockDimZ);
+    int max_shared = 0;
+    if (!cuFuncGetAttribute(&max_shared, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, f) &&
+        k->sharedMemBytes > (unsigned int)max_shared)
+        return fail(CUDA_ERROR_INVALID_VALUE, "%s: %u bytes of dynamic shared memory: the kernel allows %d", fn,
+                    k->sharedMemBytes, max_shared);
     CUresult r = kernel_args_copy(fn, f, k->kernelParams, k->extra, &np->args);
     if (r)
         return r;
@@ -94,6 +99,30 @@ static CUresult memcpy_copy(const char *fn, struct ctx *ctx, const CUDA_MEMCPY_N
     if (!c->WidthInBytes || !c->Height || !c->Depth)
         return fail(CUDA_ERROR_INVALID_VALUE, "%s: a copy of %zu x %zu x %zu bytes: a memcpy node copies something", fn,
                     c->WidthInBytes, c->Height, c->Depth);
+    /* Both sides must be memory the copy may touch, whole, as the driver checks when the node is
+     * made: the extent of the last row of the last layer from each side's start. */
+    for (int i = 0; i < 2; ++i) {
+        bool src = i == 0;
+        CUmemorytype type = src ? c->srcMemoryType : c->dstMemoryType;
+        uintptr_t base = type == CU_MEMORYTYPE_HOST ? (uintptr_t)(src ? c->srcHost : c->dstHost)
+                                                    : (uintptr_t)(src ? c->srcDevice : c->dstDevice);
+        size_t pitch = src ? c->srcPitch : c->dstPitch, height = src ? c->srcHeight : c->dstHeight;
+        size_t x = src ? c->srcXInBytes : c->dstXInBytes, y = src ? c->srcY : c->dstY, z = src ? c->srcZ : c->dstZ;
+        if (!pitch)
+            pitch = c->WidthInBytes;
+        if (!height)
+            height = c->Height;
+        if (!base)
+            return fail(CUDA_ERROR_INVALID_VALUE, "%s: the %s pointer is NULL", fn, src ? "source" : "destination");
+        size_t start = x + y * pitch + z * pitch * height;
+        size_t len = (c->Depth - 1) * pitch * height + (c->Height - 1) * pitch + c->WidthInBytes;
+        if (type == CU_MEMORYTYPE_HOST)
+            continue; /* host memory of the program's: read and written when the node runs */
+        CUresult r = mem_check_access(fn, src ? "the source" : "the destination", base + start, len,
+                                      (src ? 0 : MEM_WRITE) | (type == CU_MEMORYTYPE_DEVICE ? MEM_DEVICE : 0), NULL);
+        if (r)
+            return r;
+    }
     np->p.memcpy = *m;
     np->p.memcpy.copyCtx = (CUcontext)(uintptr_t)ctx->base.handle;
     return CUDA_SUCCESS;
@@ -112,6 +141,13 @@ static CUresult memset_copy(const char *fn, struct ctx *ctx, const CUDA_MEMSET_N
     if (m->height > 1 && m->pitch < m->width * m->elementSize)
         return fail(CUDA_ERROR_INVALID_VALUE, "%s: pitch %zu is smaller than a row of %zu bytes", fn, m->pitch,
                     m->width * m->elementSize);
+    if (m->dst % m->elementSize)
+        return fail(CUDA_ERROR_INVALID_VALUE, "%s: dst 0x%llx is not aligned to the %u-byte elements", fn,
+                    (unsigned long long)m->dst, m->elementSize);
+    size_t len = (m->height - 1) * m->pitch + m->width * m->elementSize;
+    CUresult r = mem_check_access(fn, "dst", (uintptr_t)m->dst, len, MEM_WRITE | MEM_DEVICE, NULL);
+    if (r)
+        return r;
     np->p.memset = *m;
     np->p.memset.ctx = (CUcontext)(uintptr_t)ctx->base.handle;
     return CUDA_SUCCESS;
@@ -163,6 +199,11 @@ static CUresult conditional_copy(const char *fn, struct graph *g, CUDA_CONDITION
     if (!known)
         return fail(CUDA_ERROR_INVALID_VALUE, "%s: conditional handle 0x%llx was not made for this graph "
                     "(cuGraphConditionalHandleCreate)", fn, (unsigned long long)c->handle);
+    for (struct list_node *it = g->nodes.next; it != &g->nodes; it = it->next) {
+        struct node *o = list_entry(it, struct node, graph_node);
+        if (o->np.p.type == CU_GRAPH_NODE_TYPE_CONDITIONAL && o->np.p.conditional.handle == c->handle)
+            return fail(CUDA_ERROR_INVALID_VALUE, "%s: the conditional handle serves another node already", fn);
+    }
     if (c->type == CU_GRAPH_COND_TYPE_IF ? c->size < 1 || c->size > 2
         : c->type == CU_GRAPH_COND_TYPE_WHILE ? c->size != 1
         : c->type == CU_GRAPH_COND_TYPE_SWITCH ? c->size < 1
@@ -199,7 +240,7 @@ CUresult node_params_copy(const char *fn, struct ctx *ctx, struct graph *g, CUgr
             out->p.host = p->host;
         break;
     case CU_GRAPH_NODE_TYPE_GRAPH: {
-        struct graph *child;
+        struct graph *child = NULL;
         if ((r = graph_lookup(fn, p->graph.graph, &child)))
             break;
         graph_lock();
@@ -257,6 +298,21 @@ CUresult node_params_copy(const char *fn, struct ctx *ctx, struct graph *g, CUgr
         }
         break;
     case CU_GRAPH_NODE_TYPE_MEM_FREE:
+        if (g && g->instantiated) {
+            r = fail(CUDA_ERROR_INVALID_VALUE, "%s: the graph has been instantiated: no free node can be added to it",
+                     fn);
+            break;
+        }
+        graph_lock();
+        for (struct list_node *it = g ? g->nodes.next : NULL; it && it != &g->nodes; it = it->next) {
+            struct node *o = list_entry(it, struct node, graph_node);
+            if (o->np.p.type == CU_GRAPH_NODE_TYPE_MEM_FREE && o->np.p.free.dptr == p->free.dptr)
+                r = fail(CUDA_ERROR_INVALID_VALUE, "%s: the graph frees 0x%llx already", fn,
+                         (unsigned long long)p->free.dptr);
+        }
+        graph_unlock();
+        if (r)
+            break;
         if (!gmem_is_graph_memory(p->free.dptr))
             r = fail(CUDA_ERROR_INVALID_VALUE, "%s: dptr 0x%llx is not memory a graph's allocation node made: a free "
                      "node frees only that", fn, (unsigned long long)p->free.dptr);

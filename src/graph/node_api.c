@@ -21,7 +21,7 @@ static void params_init(CUgraphNodeParams *p, CUgraphNodeType type)
 static CUresult node_get(const char *fn, CUgraphNode hNode, CUgraphNodeType type, CUgraphNodeParams *out)
 {
     REQUIRE_INIT(fn);
-    struct node *n;
+    struct node *n = NULL;
     CUresult r = node_lookup(fn, hNode, &n);
     if (r)
         return r;
@@ -40,11 +40,11 @@ CUresult node_set(const char *fn, CUgraphNode hNode, CUgraphNodeParams *p);
 CUresult node_set(const char *fn, CUgraphNode hNode, CUgraphNodeParams *p)
 {
     REQUIRE_INIT(fn);
-    struct node *n;
+    struct node *n = NULL;
     CUresult r = node_lookup(fn, hNode, &n);
     if (r)
         return r;
-    struct ctx *ctx;
+    struct ctx *ctx = NULL;
     if ((r = ctx_current(fn, &ctx))) {
         obj_release(&n->base);
         return r;
@@ -120,7 +120,7 @@ static CUresult kernel_add(const char *fn, CUgraphNode *ph, CUgraph g, const CUg
 {
     if (!k)
         return fail(CUDA_ERROR_INVALID_VALUE, "%s: nodeParams is NULL", fn);
-    CUgraphNodeParams p;
+    CUgraphNodeParams p = {0};
     kernel_in(&p, k, v2);
     return graph_add_node(fn, ph, g, deps, NULL, n, &p);
 }
@@ -135,7 +135,7 @@ CUresult CUDAAPI cuGraphKernelNodeGetParams(CUgraphNode hNode, CUDA_KERNEL_NODE_
 {
     if (!nodeParams)
         return fail(CUDA_ERROR_INVALID_VALUE, "cuGraphKernelNodeGetParams: nodeParams is NULL");
-    CUgraphNodeParams p;
+    CUgraphNodeParams p = {0};
     CUresult r = node_get("cuGraphKernelNodeGetParams", hNode, CU_GRAPH_NODE_TYPE_KERNEL, &p);
     if (!r)
         kernel_out(nodeParams, &p, true);
@@ -146,7 +146,7 @@ CUresult CUDAAPI cuGraphKernelNodeSetParams(CUgraphNode hNode, const CUDA_KERNEL
 {
     if (!nodeParams)
         return fail(CUDA_ERROR_INVALID_VALUE, "cuGraphKernelNodeSetParams: nodeParams is NULL");
-    CUgraphNodeParams p;
+    CUgraphNodeParams p = {0};
     kernel_in(&p, nodeParams, true);
     return node_set("cuGraphKernelNodeSetParams", hNode, &p);
 }
@@ -180,7 +180,7 @@ CUresult CUDAAPI cuGraphKernelNodeGetParams(CUgraphNode hNode, CUDA_KERNEL_NODE_
 {
     if (!nodeParams)
         return fail(CUDA_ERROR_INVALID_VALUE, "cuGraphKernelNodeGetParams: nodeParams is NULL");
-    CUgraphNodeParams p;
+    CUgraphNodeParams p = {0};
     CUresult r = node_get("cuGraphKernelNodeGetParams", hNode, CU_GRAPH_NODE_TYPE_KERNEL, &p);
     if (!r) {
         CUDA_KERNEL_NODE_PARAMS k;
@@ -196,7 +196,7 @@ CUresult CUDAAPI cuGraphKernelNodeSetParams(CUgraphNode hNode, const CUDA_KERNEL
         return fail(CUDA_ERROR_INVALID_VALUE, "cuGraphKernelNodeSetParams: nodeParams is NULL");
     CUDA_KERNEL_NODE_PARAMS k;
     v1_to_v2(&k, nodeParams);
-    CUgraphNodeParams p;
+    CUgraphNodeParams p = {0};
     kernel_in(&p, &k, false);
     return node_set("cuGraphKernelNodeSetParams", hNode, &p);
 }
@@ -227,7 +227,7 @@ CUresult CUDAAPI cuGraphKernelNodeGetAttribute(CUgraphNode hNode, CUkernelNodeAt
     if (!value_out)
         return fail(CUDA_ERROR_INVALID_VALUE, "%s: value_out is NULL", fn);
     CUresult r = attr_check(fn, attr);
-    struct node *n;
+    struct node *n = NULL;
     if (r || (r = node_lookup(fn, hNode, &n)))
         return r;
     graph_lock();
@@ -254,7 +254,7 @@ CUresult CUDAAPI cuGraphKernelNodeSetAttribute(CUgraphNode hNode, CUkernelNodeAt
     if (!value)
         return fail(CUDA_ERROR_INVALID_VALUE, "%s: value is NULL", fn);
     CUresult r = attr_check(fn, attr);
-    struct node *n;
+    struct node *n = NULL;
     if (r || (r = node_lookup(fn, hNode, &n)))
         return r;
     if (attr == CU_LAUNCH_ATTRIBUTE_COOPERATIVE && value->cooperative)
@@ -324,7 +324,7 @@ CUresult CUDAAPI cuGraphAddMemcpyNode(CUgraphNode *phGraphNode, CUgraph hGraph, 
                                       size_t numDependencies, const CUDA_MEMCPY3D *copyParams, CUcontext ctx)
 {
     const char *fn = "cuGraphAddMemcpyNode";
-    CUgraphNodeParams p;
+    CUgraphNodeParams p = {0};
     CUresult r = memcpy_params(fn, &p, copyParams, ctx);
     return r ? r : graph_add_node(fn, phGraphNode, hGraph, dependencies, NULL, numDependencies, &p);
 }
@@ -333,7 +333,7 @@ CUresult CUDAAPI cuGraphMemcpyNodeGetParams(CUgraphNode hNode, CUDA_MEMCPY3D *no
 {
     if (!nodeParams)
         return fail(CUDA_ERROR_INVALID_VALUE, "cuGraphMemcpyNodeGetParams: nodeParams is NULL");
-    CUgraphNodeParams p;
+    CUgraphNodeParams p = {0};
     CUresult r = node_get("cuGraphMemcpyNodeGetParams", hNode, CU_GRAPH_NODE_TYPE_MEMCPY, &p);
     if (!r)
         *nodeParams = p.memcpy.copyParams;
@@ -343,7 +343,7 @@ CUresult CUDAAPI cuGraphMemcpyNodeGetParams(CUgraphNode hNode, CUDA_MEMCPY3D *no
 CUresult CUDAAPI cuGraphMemcpyNodeSetParams(CUgraphNode hNode, const CUDA_MEMCPY3D *nodeParams)
 {
     const char *fn = "cuGraphMemcpyNodeSetParams";
-    CUgraphNodeParams p;
+    CUgraphNodeParams p = {0};
     CUresult r = memcpy_params(fn, &p, nodeParams, NULL);
     return r ? r : node_set(fn, hNode, &p);
 }
@@ -368,7 +368,7 @@ CUresult CUDAAPI cuGraphAddMemsetNode(CUgraphNode *phGraphNode, CUgraph hGraph, 
                                       CUcontext ctx)
 {
     const char *fn = "cuGraphAddMemsetNode";
-    CUgraphNodeParams p;
+    CUgraphNodeParams p = {0};
     CUresult r = memset_params(fn, &p, memsetParams, ctx);
     return r ? r : graph_add_node(fn, phGraphNode, hGraph, dependencies, NULL, numDependencies, &p);
 }
@@ -377,7 +377,7 @@ CUresult CUDAAPI cuGraphMemsetNodeGetParams(CUgraphNode hNode, CUDA_MEMSET_NODE_
 {
     if (!nodeParams)
         return fail(CUDA_ERROR_INVALID_VALUE, "cuGraphMemsetNodeGetParams: nodeParams is NULL");
-    CUgraphNodeParams p;
+    CUgraphNodeParams p = {0};
     CUresult r = node_get("cuGraphMemsetNodeGetParams", hNode, CU_GRAPH_NODE_TYPE_MEMSET, &p);
     if (!r) {
         nodeParams->dst = p.memset.dst;
@@ -393,7 +393,7 @@ CUresult CUDAAPI cuGraphMemsetNodeGetParams(CUgraphNode hNode, CUDA_MEMSET_NODE_
 CUresult CUDAAPI cuGraphMemsetNodeSetParams(CUgraphNode hNode, const CUDA_MEMSET_NODE_PARAMS *nodeParams)
 {
     const char *fn = "cuGraphMemsetNodeSetParams";
-    CUgraphNodeParams p;
+    CUgraphNodeParams p = {0};
     CUresult r = memset_params(fn, &p, nodeParams, NULL);
     return r ? r : node_set(fn, hNode, &p);
 }
@@ -406,7 +406,7 @@ CUresult CUDAAPI cuGraphAddHostNode(CUgraphNode *phGraphNode, CUgraph hGraph, co
     const char *fn = "cuGraphAddHostNode";
     if (!nodeParams)
         return fail(CUDA_ERROR_INVALID_VALUE, "%s: nodeParams is NULL", fn);
-    CUgraphNodeParams p;
+    CUgraphNodeParams p = {0};
     params_init(&p, CU_GRAPH_NODE_TYPE_HOST);
     p.host.fn = nodeParams->fn;
     p.host.userData = nodeParams->userData;
@@ -417,7 +417,7 @@ CUresult CUDAAPI cuGraphHostNodeGetParams(CUgraphNode hNode, CUDA_HOST_NODE_PARA
 {
     if (!nodeParams)
         return fail(CUDA_ERROR_INVALID_VALUE, "cuGraphHostNodeGetParams: nodeParams is NULL");
-    CUgraphNodeParams p;
+    CUgraphNodeParams p = {0};
     CUresult r = node_get("cuGraphHostNodeGetParams", hNode, CU_GRAPH_NODE_TYPE_HOST, &p);
     if (!r) {
         nodeParams->fn = p.host.fn;
@@ -430,7 +430,7 @@ CUresult CUDAAPI cuGraphHostNodeSetParams(CUgraphNode hNode, const CUDA_HOST_NOD
 {
     if (!nodeParams)
         return fail(CUDA_ERROR_INVALID_VALUE, "cuGraphHostNodeSetParams: nodeParams is NULL");
-    CUgraphNodeParams p;
+    CUgraphNodeParams p = {0};
     params_init(&p, CU_GRAPH_NODE_TYPE_HOST);
     p.host.fn = nodeParams->fn;
     p.host.userData = nodeParams->userData;
@@ -442,7 +442,7 @@ CUresult CUDAAPI cuGraphHostNodeSetParams(CUgraphNode hNode, const CUDA_HOST_NOD
 CUresult CUDAAPI cuGraphAddChildGraphNode(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies,
                                           size_t numDependencies, CUgraph childGraph)
 {
-    CUgraphNodeParams p;
+    CUgraphNodeParams p = {0};
     params_init(&p, CU_GRAPH_NODE_TYPE_GRAPH);
     p.graph.graph = childGraph;
     return graph_add_node("cuGraphAddChildGraphNode", phGraphNode, hGraph, dependencies, NULL, numDependencies, &p);
@@ -452,7 +452,7 @@ CUresult CUDAAPI cuGraphChildGraphNodeGetGraph(CUgraphNode hNode, CUgraph *phGra
 {
     if (!phGraph)
         return fail(CUDA_ERROR_INVALID_VALUE, "cuGraphChildGraphNodeGetGraph: phGraph is NULL");
-    CUgraphNodeParams p;
+    CUgraphNodeParams p = {0};
     CUresult r = node_get("cuGraphChildGraphNodeGetGraph", hNode, CU_GRAPH_NODE_TYPE_GRAPH, &p);
     if (!r)
         *phGraph = p.graph.graph;
@@ -464,7 +464,7 @@ CUresult CUDAAPI cuGraphChildGraphNodeGetGraph(CUgraphNode hNode, CUgraph *phGra
 static CUresult event_node_add(const char *fn, CUgraphNode *ph, CUgraph g, const CUgraphNode *deps, size_t n,
                                CUevent e, CUgraphNodeType type)
 {
-    CUgraphNodeParams p;
+    CUgraphNodeParams p = {0};
     params_init(&p, type);
     if (type == CU_GRAPH_NODE_TYPE_EVENT_RECORD)
         p.eventRecord.event = e;
@@ -477,7 +477,7 @@ static CUresult event_node_get(const char *fn, CUgraphNode h, CUevent *out, CUgr
 {
     if (!out)
         return fail(CUDA_ERROR_INVALID_VALUE, "%s: event_out is NULL", fn);
-    CUgraphNodeParams p;
+    CUgraphNodeParams p = {0};
     CUresult r = node_get(fn, h, type, &p);
     if (!r)
         *out = type == CU_GRAPH_NODE_TYPE_EVENT_RECORD ? p.eventRecord.event : p.eventWait.event;
@@ -486,7 +486,7 @@ static CUresult event_node_get(const char *fn, CUgraphNode h, CUevent *out, CUgr
 
 static CUresult event_node_set(const char *fn, CUgraphNode h, CUevent e, CUgraphNodeType type)
 {
-    CUgraphNodeParams p;
+    CUgraphNodeParams p = {0};
     params_init(&p, type);
     if (type == CU_GRAPH_NODE_TYPE_EVENT_RECORD)
         p.eventRecord.event = e;
@@ -533,7 +533,7 @@ CUresult CUDAAPI cuGraphAddExternalSemaphoresSignalNode(CUgraphNode *phGraphNode
     const char *fn = "cuGraphAddExternalSemaphoresSignalNode";
     if (!nodeParams)
         return fail(CUDA_ERROR_INVALID_VALUE, "%s: nodeParams is NULL", fn);
-    CUgraphNodeParams p;
+    CUgraphNodeParams p = {0};
     params_init(&p, CU_GRAPH_NODE_TYPE_EXT_SEMAS_SIGNAL);
     p.extSemSignal.extSemArray = nodeParams->extSemArray;
     p.extSemSignal.paramsArray = nodeParams->paramsArray;
@@ -547,7 +547,7 @@ CUresult CUDAAPI cuGraphExternalSemaphoresSignalNodeGetParams(CUgraphNode hNode,
     const char *fn = "cuGraphExternalSemaphoresSignalNodeGetParams";
     if (!params_out)
         return fail(CUDA_ERROR_INVALID_VALUE, "%s: params_out is NULL", fn);
-    CUgraphNodeParams p;
+    CUgraphNodeParams p = {0};
     CUresult r = node_get(fn, hNode, CU_GRAPH_NODE_TYPE_EXT_SEMAS_SIGNAL, &p);
     if (!r) {
         params_out->extSemArray = p.extSemSignal.extSemArray;
@@ -563,7 +563,7 @@ CUresult CUDAAPI cuGraphExternalSemaphoresSignalNodeSetParams(CUgraphNode hNode,
     const char *fn = "cuGraphExternalSemaphoresSignalNodeSetParams";
     if (!nodeParams)
         return fail(CUDA_ERROR_INVALID_VALUE, "%s: nodeParams is NULL", fn);
-    CUgraphNodeParams p;
+    CUgraphNodeParams p = {0};
     params_init(&p, CU_GRAPH_NODE_TYPE_EXT_SEMAS_SIGNAL);
     p.extSemSignal.extSemArray = nodeParams->extSemArray;
     p.extSemSignal.paramsArray = nodeParams->paramsArray;
@@ -578,7 +578,7 @@ CUresult CUDAAPI cuGraphAddExternalSemaphoresWaitNode(CUgraphNode *phGraphNode, 
     const char *fn = "cuGraphAddExternalSemaphoresWaitNode";
     if (!nodeParams)
         return fail(CUDA_ERROR_INVALID_VALUE, "%s: nodeParams is NULL", fn);
-    CUgraphNodeParams p;
+    CUgraphNodeParams p = {0};
     params_init(&p, CU_GRAPH_NODE_TYPE_EXT_SEMAS_WAIT);
     p.extSemWait.extSemArray = nodeParams->extSemArray;
     p.extSemWait.paramsArray = nodeParams->paramsArray;
@@ -591,7 +591,7 @@ CUresult CUDAAPI cuGraphExternalSemaphoresWaitNodeGetParams(CUgraphNode hNode, C
     const char *fn = "cuGraphExternalSemaphoresWaitNodeGetParams";
     if (!params_out)
         return fail(CUDA_ERROR_INVALID_VALUE, "%s: params_out is NULL", fn);
-    CUgraphNodeParams p;
+    CUgraphNodeParams p = {0};
     CUresult r = node_get(fn, hNode, CU_GRAPH_NODE_TYPE_EXT_SEMAS_WAIT, &p);
     if (!r) {
         params_out->extSemArray = p.extSemWait.extSemArray;
@@ -607,7 +607,7 @@ CUresult CUDAAPI cuGraphExternalSemaphoresWaitNodeSetParams(CUgraphNode hNode,
     const char *fn = "cuGraphExternalSemaphoresWaitNodeSetParams";
     if (!nodeParams)
         return fail(CUDA_ERROR_INVALID_VALUE, "%s: nodeParams is NULL", fn);
-    CUgraphNodeParams p;
+    CUgraphNodeParams p = {0};
     params_init(&p, CU_GRAPH_NODE_TYPE_EXT_SEMAS_WAIT);
     p.extSemWait.extSemArray = nodeParams->extSemArray;
     p.extSemWait.paramsArray = nodeParams->paramsArray;
@@ -623,7 +623,7 @@ CUresult CUDAAPI cuGraphAddMemAllocNode(CUgraphNode *phGraphNode, CUgraph hGraph
     const char *fn = "cuGraphAddMemAllocNode";
     if (!nodeParams)
         return fail(CUDA_ERROR_INVALID_VALUE, "%s: nodeParams is NULL", fn);
-    CUgraphNodeParams p;
+    CUgraphNodeParams p = {0};
     params_init(&p, CU_GRAPH_NODE_TYPE_MEM_ALLOC);
     memcpy(&p.alloc, nodeParams, sizeof(*nodeParams));
     CUresult r = graph_add_node(fn, phGraphNode, hGraph, dependencies, NULL, numDependencies, &p);
@@ -637,7 +637,7 @@ CUresult CUDAAPI cuGraphMemAllocNodeGetParams(CUgraphNode hNode, CUDA_MEM_ALLOC_
     const char *fn = "cuGraphMemAllocNodeGetParams";
     if (!params_out)
         return fail(CUDA_ERROR_INVALID_VALUE, "%s: params_out is NULL", fn);
-    CUgraphNodeParams p;
+    CUgraphNodeParams p = {0};
     CUresult r = node_get(fn, hNode, CU_GRAPH_NODE_TYPE_MEM_ALLOC, &p);
     if (!r)
         memcpy(params_out, &p.alloc, sizeof(*params_out));
@@ -647,7 +647,7 @@ CUresult CUDAAPI cuGraphMemAllocNodeGetParams(CUgraphNode hNode, CUDA_MEM_ALLOC_
 CUresult CUDAAPI cuGraphAddMemFreeNode(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies,
                                        size_t numDependencies, CUdeviceptr dptr)
 {
-    CUgraphNodeParams p;
+    CUgraphNodeParams p = {0};
     params_init(&p, CU_GRAPH_NODE_TYPE_MEM_FREE);
     p.free.dptr = dptr;
     return graph_add_node("cuGraphAddMemFreeNode", phGraphNode, hGraph, dependencies, NULL, numDependencies, &p);
@@ -658,7 +658,7 @@ CUresult CUDAAPI cuGraphMemFreeNodeGetParams(CUgraphNode hNode, CUdeviceptr *dpt
     const char *fn = "cuGraphMemFreeNodeGetParams";
     if (!dptr_out)
         return fail(CUDA_ERROR_INVALID_VALUE, "%s: dptr_out is NULL", fn);
-    CUgraphNodeParams p;
+    CUgraphNodeParams p = {0};
     CUresult r = node_get(fn, hNode, CU_GRAPH_NODE_TYPE_MEM_FREE, &p);
     if (!r)
         *dptr_out = p.free.dptr;
@@ -682,7 +682,7 @@ CUresult CUDAAPI cuGraphAddBatchMemOpNode(CUgraphNode *phGraphNode, CUgraph hGra
     const char *fn = "cuGraphAddBatchMemOpNode";
     if (!nodeParams)
         return fail(CUDA_ERROR_INVALID_VALUE, "%s: nodeParams is NULL", fn);
-    CUgraphNodeParams p;
+    CUgraphNodeParams p = {0};
     memop_in(&p, nodeParams);
     return graph_add_node(fn, phGraphNode, hGraph, dependencies, NULL, numDependencies, &p);
 }
@@ -692,7 +692,7 @@ CUresult CUDAAPI cuGraphBatchMemOpNodeGetParams(CUgraphNode hNode, CUDA_BATCH_ME
     const char *fn = "cuGraphBatchMemOpNodeGetParams";
     if (!nodeParams_out)
         return fail(CUDA_ERROR_INVALID_VALUE, "%s: nodeParams_out is NULL", fn);
-    CUgraphNodeParams p;
+    CUgraphNodeParams p = {0};
     CUresult r = node_get(fn, hNode, CU_GRAPH_NODE_TYPE_BATCH_MEM_OP, &p);
     if (!r) {
         nodeParams_out->ctx = p.memOp.ctx;
@@ -708,12 +708,30 @@ CUresult CUDAAPI cuGraphBatchMemOpNodeSetParams(CUgraphNode hNode, const CUDA_BA
     const char *fn = "cuGraphBatchMemOpNodeSetParams";
     if (!nodeParams)
         return fail(CUDA_ERROR_INVALID_VALUE, "%s: nodeParams is NULL", fn);
-    CUgraphNodeParams p;
+    CUgraphNodeParams p = {0};
     memop_in(&p, nodeParams);
     return node_set(fn, hNode, &p);
 }
 
 /* ---- Conditional handles ---- */
+
+static struct cond_value **all;
+static size_t nall;
+
+/* cudaGraphSetConditional in a kernel: only a handle this file made is written (a kernel's
+ * forged value faults the launch instead of writing anywhere). */
+static bool set_from_kernel(uint64_t handle, uint32_t value)
+{
+    graph_lock();
+    bool found = false;
+    for (size_t i = 0; i < nall && !found; ++i)
+        if ((uint64_t)(uintptr_t)all[i] == handle) {
+            atomic_store(&all[i]->value, value);
+            found = true;
+        }
+    graph_unlock();
+    return found;
+}
 
 CUresult CUDAAPI cuGraphConditionalHandleCreate(CUgraphConditionalHandle *pHandle_out, CUgraph hGraph, CUcontext ctx,
                                                 unsigned int defaultLaunchValue, unsigned int flags)
@@ -724,15 +742,15 @@ CUresult CUDAAPI cuGraphConditionalHandleCreate(CUgraphConditionalHandle *pHandl
         return fail(CUDA_ERROR_INVALID_VALUE, "%s: pHandle_out is NULL", fn);
     if (flags & ~(unsigned int)CU_GRAPH_COND_ASSIGN_DEFAULT)
         return fail(CUDA_ERROR_INVALID_VALUE, "%s: flags 0x%x: only CU_GRAPH_COND_ASSIGN_DEFAULT is defined", fn, flags);
-    struct graph *g;
+    if (!ctx)
+        return fail(CUDA_ERROR_INVALID_CONTEXT, "%s: ctx is NULL: the handle belongs to a context", fn);
+    struct graph *g = NULL;
     CUresult r = graph_lookup(fn, hGraph, &g);
     if (r)
         return r;
-    (void)ctx;
     /* The handle is the address of the value the conditional node reads (struct cond_value),
      * kept on a list that lives as long as the library: clones and executable graphs share it. */
-    static struct cond_value **all;
-    static size_t nall;
+    atomic_store(&kernel_set_conditional_hook, set_from_kernel);
     struct cond_value *word = calloc(1, sizeof(*word));
     graph_lock();
     struct cond_value **grown = word ? realloc(all, (nall + 1) * sizeof(*all)) : NULL;

@@ -27,16 +27,15 @@ void user_object_drop(struct user_object *u, unsigned int count)
         after = before > count ? before - count : 0;
     } while (!atomic_compare_exchange_weak(&u->refs, &before, after));
     if (before && !after) {
-        /* After the work queued so far: a launch of a graph that held it may still run. */
-        struct ctx *ctx;
-        if (!ctx_current("cuUserObjectRelease", &ctx)) {
-            if (cuLaunchHostFunc(CU_STREAM_LEGACY, run_destructor, u) == CUDA_SUCCESS) {
-                ctx_release(ctx);
-                return;
-            }
-            ctx_release(ctx);
+        /* After the work queued so far on the context's streams (a launch of a graph that held
+         * it may still run): in the stream worker that finishes last, or here when all are idle. */
+        struct ctx *ctx = NULL;
+        if (device_thread() || ctx_current("cuUserObjectRelease", &ctx) != CUDA_SUCCESS || !ctx) {
+            run_destructor(u);
+            return;
         }
-        run_destructor(u);
+        streams_when_done(ctx, run_destructor, u);
+        ctx_release(ctx);
     }
 }
 
@@ -81,7 +80,7 @@ CUresult CUDAAPI cuUserObjectRetain(CUuserObject object, unsigned int count)
     REQUIRE_INIT(fn);
     if (!count)
         return fail(CUDA_ERROR_INVALID_VALUE, "%s: count is 0", fn);
-    struct user_object *u;
+    struct user_object *u = NULL;
     CUresult r = user_lookup(fn, object, &u);
     if (r)
         return r;
@@ -96,7 +95,7 @@ CUresult CUDAAPI cuUserObjectRelease(CUuserObject object, unsigned int count)
     REQUIRE_INIT(fn);
     if (!count)
         return fail(CUDA_ERROR_INVALID_VALUE, "%s: count is 0", fn);
-    struct user_object *u;
+    struct user_object *u = NULL;
     CUresult r = user_lookup(fn, object, &u);
     if (r)
         return r;
@@ -113,11 +112,11 @@ CUresult CUDAAPI cuGraphRetainUserObject(CUgraph graph, CUuserObject object, uns
         return fail(CUDA_ERROR_INVALID_VALUE, "%s: count is 0", fn);
     if (flags & ~(unsigned int)CU_GRAPH_USER_OBJECT_MOVE)
         return fail(CUDA_ERROR_INVALID_VALUE, "%s: flags 0x%x: only CU_GRAPH_USER_OBJECT_MOVE is defined", fn, flags);
-    struct graph *g;
+    struct graph *g = NULL;
     CUresult r = graph_lookup(fn, graph, &g);
     if (r)
         return r;
-    struct user_object *u;
+    struct user_object *u = NULL;
     if ((r = user_lookup(fn, object, &u))) {
         obj_release(&g->base);
         return r;
@@ -151,11 +150,11 @@ CUresult CUDAAPI cuGraphReleaseUserObject(CUgraph graph, CUuserObject object, un
     REQUIRE_INIT(fn);
     if (!count)
         return fail(CUDA_ERROR_INVALID_VALUE, "%s: count is 0", fn);
-    struct graph *g;
+    struct graph *g = NULL;
     CUresult r = graph_lookup(fn, graph, &g);
     if (r)
         return r;
-    struct user_object *u;
+    struct user_object *u = NULL;
     if ((r = user_lookup(fn, object, &u))) {
         obj_release(&g->base);
         return r;
@@ -233,7 +232,7 @@ CUresult CUDAAPI cuGraphDebugDotPrint(CUgraph hGraph, const char *path, unsigned
     REQUIRE_INIT(fn);
     if (!path)
         return fail(CUDA_ERROR_INVALID_VALUE, "%s: path is NULL", fn);
-    struct graph *g;
+    struct graph *g = NULL;
     CUresult r = graph_lookup(fn, hGraph, &g);
     if (r)
         return r;

@@ -474,7 +474,7 @@ static void run_builtin(struct kwarp *w, struct kframe *f, const struct kinsn *i
         if (c->nargs > 0)
             memcpy(&a0, pa + c->arg_offset[0], 8);
         if (c->nargs > 1)
-            memcpy(&a1, pa + c->arg_offset[1], 8);
+            memcpy(&a1, pa + c->arg_offset[1], c->builtin == KB_SET_CONDITIONAL ? 4 : 8);
         if (c->nargs > 2)
             memcpy(&a2, pa + c->arg_offset[2], 4);
         if (c->nargs > 3)
@@ -489,6 +489,15 @@ static void run_builtin(struct kwarp *w, struct kframe *f, const struct kinsn *i
         case KB_ASSERTFAIL:
             kassertfail(w, in, l, a0, a1, (uint32_t)a2, a3);
             return;
+        case KB_SET_CONDITIONAL: {
+            const struct khost *h = w->b->l->host;
+            if (!h || !h->set_conditional || !h->set_conditional(a0, (uint32_t)a1)) {
+                kfault(w, in, l, CUDA_ERROR_LAUNCH_FAILED,
+                       "cudaGraphSetConditional: 0x%llx is no conditional handle of a graph", (unsigned long long)a0);
+                return;
+            }
+            break;
+        }
         default:
             kfault(w, in, l, CUDA_ERROR_LAUNCH_FAILED, "device-side %s is not supported",
                    c->builtin == KB_MALLOC ? "malloc" : "free");

@@ -187,7 +187,7 @@ struct kcall {
     bool has_ret;
     uint32_t table_count;       /* call through a register: the prototype's callees */
 };
-enum { KB_NONE, KB_VPRINTF, KB_ASSERTFAIL, KB_MALLOC, KB_FREE };
+enum { KB_NONE, KB_VPRINTF, KB_ASSERTFAIL, KB_MALLOC, KB_FREE, KB_SET_CONDITIONAL };
 
 /* A parameter of an entry or .func. */
 struct kparam {
@@ -513,6 +513,9 @@ struct khost {
     void (*thread_unstarted)(void);         /* ... and could not be */
     void (*thread_enter)(void);             /* in the new thread: it runs device work */
     void (*thread_leaving)(os_thread self); /* its last call: to be joined */
+    /* cudaGraphSetConditional(handle, value) from a kernel: false when handle is no conditional
+     * handle (the launch faults). */
+    bool (*set_conditional)(uint64_t handle, uint32_t value);
 };
 
 /* ---- Execution (exec.c) ---- */

@@ -43,6 +43,8 @@ static int builtin_of(const char *name)
         return KB_MALLOC;
     if (strcmp(name, "free") == 0)
         return KB_FREE;
+    if (strcmp(name, "cudaGraphSetConditional") == 0)
+        return KB_SET_CONDITIONAL;
     return KB_NONE;
 }
 
@@ -105,6 +107,8 @@ static bool lower_call(struct klower *lw, const struct kparsed *p, struct kinsn 
     }
     if (c->builtin == KB_VPRINTF && c->nargs != 2)
         return kl_refuse(lw, "'%s': vprintf takes 2 arguments", p->text);
+    if (c->builtin == KB_SET_CONDITIONAL && c->nargs != 2)
+        return kl_refuse(lw, "'%s': cudaGraphSetConditional takes 2 arguments", p->text);
     if (c->builtin == KB_ASSERTFAIL && c->nargs < 4)
         return kl_refuse(lw, "'%s': __assertfail takes 5 arguments", p->text);
     return true;

@@ -32,6 +32,8 @@ struct copy_work {
     unsigned int elem;          /* fills: element size (1, 2, 4); 0 for a copy */
     uint32_t value;
     unsigned char *staged;      /* a staged pageable source (src points here), or NULL */
+    unsigned int device_sides;  /* DST_DEVICE | SRC_DEVICE as the call named them (a capture's node) */
+    bool named;                 /* the call named each side's kind (not cuMemcpy's unified addresses) */
 };
 
 /* The largest pageable source an asynchronous copy stages; the driver staged 4 KiB at once and
@@ -138,7 +140,7 @@ static CUresult describe_copy(struct work *w, CUgraphNodeParams *p)
     if (c->elem) {
         p->type = CU_GRAPH_NODE_TYPE_MEMSET;
         p->memset.dst = (CUdeviceptr)(uintptr_t)c->dst;
-        p->memset.pitch = c->dst_pitch;
+        p->memset.pitch = c->height > 1 ? c->dst_pitch : 0; /* as the driver records a 1D fill */
         p->memset.value = c->value;
         p->memset.elementSize = c->elem;
         p->memset.width = c->width;
@@ -147,20 +149,25 @@ static CUresult describe_copy(struct work *w, CUgraphNodeParams *p)
     }
     p->type = CU_GRAPH_NODE_TYPE_MEMCPY;
     CUDA_MEMCPY3D *m = &p->memcpy.copyParams;
-    m->srcMemoryType = side_type(c->src);
-    m->dstMemoryType = side_type(c->dst);
-    if (m->srcMemoryType == CU_MEMORYTYPE_DEVICE)
-        m->srcDevice = (CUdeviceptr)(uintptr_t)c->src;
-    else
+    /* As the driver records them: the kinds the call named, UNIFIED for cuMemcpy(Async). */
+    m->srcMemoryType = !c->named ? CU_MEMORYTYPE_UNIFIED : c->device_sides & SRC_DEVICE ? CU_MEMORYTYPE_DEVICE
+                                                                                        : side_type(c->src);
+    m->dstMemoryType = !c->named ? CU_MEMORYTYPE_UNIFIED : c->device_sides & DST_DEVICE ? CU_MEMORYTYPE_DEVICE
+                                                                                        : side_type(c->dst);
+    if (m->srcMemoryType == CU_MEMORYTYPE_HOST)
         m->srcHost = c->src;
-    if (m->dstMemoryType == CU_MEMORYTYPE_DEVICE)
-        m->dstDevice = (CUdeviceptr)(uintptr_t)c->dst;
     else
+        m->srcDevice = (CUdeviceptr)(uintptr_t)c->src;
+    if (m->dstMemoryType == CU_MEMORYTYPE_HOST)
         m->dstHost = c->dst;
-    m->srcPitch = c->src_pitch;
-    m->dstPitch = c->dst_pitch;
-    m->srcHeight = c->depth > 1 ? c->src_slice / (c->src_pitch ? c->src_pitch : 1) : c->height;
-    m->dstHeight = c->depth > 1 ? c->dst_slice / (c->dst_pitch ? c->dst_pitch : 1) : c->height;
+    else
+        m->dstDevice = (CUdeviceptr)(uintptr_t)c->dst;
+    if (c->height > 1 || c->depth > 1) { /* a 1D copy has only its width, as the driver records it */
+        m->srcPitch = c->src_pitch;
+        m->dstPitch = c->dst_pitch;
+        m->srcHeight = c->depth > 1 ? c->src_slice / (c->src_pitch ? c->src_pitch : 1) : c->height;
+        m->dstHeight = c->depth > 1 ? c->dst_slice / (c->dst_pitch ? c->dst_pitch : 1) : c->height;
+    }
     m->WidthInBytes = c->width;
     m->Height = c->height;
     m->Depth = c->depth;
@@ -257,7 +264,7 @@ static size_t region_bytes(const struct copy_region *g) { return g->width * g->h
  * of stream order (a batch's CU_MEMCPY_SRC_ACCESS_ORDER_DURING_API_CALL), and must not be
  * read after it returns. */
 static CUresult copy_queue(const char *fn, struct target *t, const struct copy_region *g, bool dst_pageable,
-                           bool src_pageable, bool src_now)
+                           bool src_pageable, bool src_now, unsigned int device_sides)
 {
     if (!region_bytes(g))
         return CUDA_SUCCESS;
@@ -284,6 +291,8 @@ static CUresult copy_queue(const char *fn, struct target *t, const struct copy_r
         c->w.detach = stage_source; /* staged only if it is queued */
     c->w.discard = discard_copy;
     c->w.describe = describe_copy;
+    c->device_sides = device_sides;
+    c->named = device_sides != 0;
     CUresult r = target_submit(t, &c->w);
     t->sync = sync;
     if (!r && !t->s && !t->sink) /* it waited for the context's streams: a kernel of theirs may have faulted */
@@ -300,7 +309,7 @@ CUresult mem_copy(const char *fn, CUstream stream, bool sync, const struct copy_
     t.sync = sync;
     bool dst_pageable, src_pageable;
     if (!(r = copy_check(fn, g, device_sides, &dst_pageable, &src_pageable)))
-        r = copy_queue(fn, &t, g, dst_pageable, src_pageable, false);
+        r = copy_queue(fn, &t, g, dst_pageable, src_pageable, false, device_sides);
     target_put(&t);
     return r;
 }
@@ -325,7 +334,8 @@ CUresult mem_copy_batch(const char *fn, CUstream stream, const struct copy_batch
     /* The copies of a batch may run in any order among themselves; in stream order they are
      * queued one after the other, which is one of those orders. */
     for (size_t i = 0; !r && i < count; ++i)
-        r = copy_queue(fn, &t, &items[i].region, pageable[2 * i], pageable[2 * i + 1], items[i].src_now);
+        r = copy_queue(fn, &t, &items[i].region, pageable[2 * i], pageable[2 * i + 1], items[i].src_now,
+                       items[i].device_sides);
     free(pageable);
     target_put(&t);
     return r;

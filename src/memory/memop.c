@@ -38,6 +38,8 @@ struct memop {
 struct memop_work {
     struct work w;
     unsigned int count;
+    CUcontext ctx;                    /* for a capture's node */
+    CUstreamBatchMemOpParams *given;  /* the caller's operations, for a capture's node */
     struct memop ops[];
 };
 
@@ -200,6 +202,27 @@ static CUresult check_op(const char *fn, const CUstreamBatchMemOpParams *op, uns
     }
 }
 
+/* A capturing stream records the operations as a batch memory operation node, as the driver
+ * does (src/graph). */
+static CUresult describe_ops(struct work *w, CUgraphNodeParams *p)
+{
+    struct memop_work *mw = (struct memop_work *)w;
+    if (!mw->given)
+        return fail(CUDA_ERROR_OUT_OF_MEMORY, "cuStreamBatchMemOp: out of host memory for the capture's node");
+    p->type = CU_GRAPH_NODE_TYPE_BATCH_MEM_OP;
+    p->memOp.ctx = mw->ctx;
+    p->memOp.count = mw->count;
+    p->memOp.paramArray = mw->given;
+    p->memOp.flags = 0;
+    return CUDA_SUCCESS;
+}
+
+static void discard_described(struct work *w)
+{
+    free(((struct memop_work *)w)->given);
+    discard_ops(w);
+}
+
 /* The stream first (a bad handle is INVALID_HANDLE whatever else is wrong), then every
  * operation; then one piece of work for them all. */
 static CUresult submit(const char *fn, CUstream stream, unsigned int count, const CUstreamBatchMemOpParams *ops,
@@ -233,6 +256,13 @@ static CUresult submit(const char *fn, CUstream stream, unsigned int count, cons
     mw->count = count;
     mw->w.run = run_ops;
     mw->w.discard = discard_ops;
+    if (t.capture) { /* only a capture needs the operations as given */
+        mw->ctx = (CUcontext)(uintptr_t)t.ctx->base.handle;
+        if ((mw->given = malloc((size_t)count * sizeof(*ops))))
+            memcpy(mw->given, ops, (size_t)count * sizeof(*ops));
+        mw->w.describe = describe_ops;
+        mw->w.discard = discard_described;
+    }
     /* A wait on the legacy stream must not hold the caller: it joins the deferred queue. */
     if (waits)
         r = target_defer(&t, &mw->w);

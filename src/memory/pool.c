@@ -549,6 +549,8 @@ static CUresult alloc_async(const char *fn, CUdeviceptr *dptr, size_t bytesize, 
         pool_release(p);
         return r;
     }
+    if (!r && bytesize) /* on a stream that is not capturing: an allocation captures may forbid */
+        r = capture_check_unsafe(fn, NULL);
     if (!r && bytesize)
         r = alloc_from(fn, p, &t, bytesize, dptr);
     target_put(&t);

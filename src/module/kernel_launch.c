@@ -42,8 +42,19 @@ static void pool_blocks_run(const struct kworkers *workers, uint64_t n, atomic_i
     pool_run(&p.job);
 }
 
+/* cudaGraphSetConditional from a kernel: the graphs' handles are src/graph's, above this folder,
+ * which sets the hook when it makes the first (module.h). */
+bool (*_Atomic kernel_set_conditional_hook)(uint64_t handle, uint32_t value);
+
+static bool set_conditional(uint64_t handle, uint32_t value)
+{
+    bool (*hook)(uint64_t, uint32_t) = atomic_load(&kernel_set_conditional_hook);
+    return hook && hook(handle, value);
+}
+
 /* The host: the device's threads and the library's unload (drain.c). */
 static const struct khost host = {
+    .set_conditional = set_conditional,
     .unloading = device_unloading,
     .thread_started = device_worker_started,
     .thread_unstarted = device_worker_leaving_unstarted,

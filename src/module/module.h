@@ -103,6 +103,9 @@ struct kernel_args {
     uint32_t count;     /* parameters */
     uint32_t *offsets;  /* count of them */
 };
+/* Sets a graph's conditional value for cudaGraphSetConditional in a kernel (src/graph sets it);
+ * false when handle is none of its handles. */
+extern bool (*_Atomic kernel_set_conditional_hook)(uint64_t handle, uint32_t value);
 CUresult kernel_args_copy(const char *fn, CUfunction f, void **kernelParams, void **extra, struct kernel_args *out);
 
 #endif /* EXTMEM_MODULE_H */

@@ -142,16 +142,33 @@ static cudaError_t copy(void *dst, const void *src, size_t count, enum cudaMemcp
     }
 }
 
-static cudaError_t to_symbol(const char *fn, const void *symbol, const void *src, size_t count, size_t offset,
-                             enum cudaMemcpyKind kind, enum copy_mode mode, cudaStream_t stream)
+cudaError_t rt_to_symbol(const char *fn, const void *symbol, size_t count, size_t offset, enum cudaMemcpyKind kind,
+                         void **at)
 {
     if (kind != cudaMemcpyHostToDevice && kind != cudaMemcpyDeviceToDevice && kind != cudaMemcpyDefault)
         return rt_fail(cudaErrorInvalidMemcpyDirection,
                        "%s: kind %d cannot copy to a device variable: use cudaMemcpyHostToDevice, "
                        "cudaMemcpyDeviceToDevice or cudaMemcpyDefault",
                        fn, (int)kind);
+    return symbol_range(fn, symbol, count, offset, at);
+}
+
+cudaError_t rt_from_symbol(const char *fn, const void *symbol, size_t count, size_t offset, enum cudaMemcpyKind kind,
+                           void **at)
+{
+    if (kind != cudaMemcpyDeviceToHost && kind != cudaMemcpyDeviceToDevice && kind != cudaMemcpyDefault)
+        return rt_fail(cudaErrorInvalidMemcpyDirection,
+                       "%s: kind %d cannot copy from a device variable: use cudaMemcpyDeviceToHost, "
+                       "cudaMemcpyDeviceToDevice or cudaMemcpyDefault",
+                       fn, (int)kind);
+    return symbol_range(fn, symbol, count, offset, at);
+}
+
+static cudaError_t to_symbol(const char *fn, const void *symbol, const void *src, size_t count, size_t offset,
+                             enum cudaMemcpyKind kind, enum copy_mode mode, cudaStream_t stream)
+{
     void *at;
-    cudaError_t err = symbol_range(fn, symbol, count, offset, &at);
+    cudaError_t err = rt_to_symbol(fn, symbol, count, offset, kind, &at);
     if (err != cudaSuccess)
         return err;
     return copy(at, src, count, kind, mode, stream);
@@ -160,13 +177,8 @@ static cudaError_t to_symbol(const char *fn, const void *symbol, const void *src
 static cudaError_t from_symbol(const char *fn, void *dst, const void *symbol, size_t count, size_t offset,
                                enum cudaMemcpyKind kind, enum copy_mode mode, cudaStream_t stream)
 {
-    if (kind != cudaMemcpyDeviceToHost && kind != cudaMemcpyDeviceToDevice && kind != cudaMemcpyDefault)
-        return rt_fail(cudaErrorInvalidMemcpyDirection,
-                       "%s: kind %d cannot copy from a device variable: use cudaMemcpyDeviceToHost, "
-                       "cudaMemcpyDeviceToDevice or cudaMemcpyDefault",
-                       fn, (int)kind);
     void *at;
-    cudaError_t err = symbol_range(fn, symbol, count, offset, &at);
+    cudaError_t err = rt_from_symbol(fn, symbol, count, offset, kind, &at);
     if (err != cudaSuccess)
         return err;
     return copy(dst, at, count, kind, mode, stream);

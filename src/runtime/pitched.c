@@ -8,6 +8,7 @@
  * both sides of cudaMemcpyDefault; the runtime checks the addresses against the kind first,
  * as cudaMemcpy does (rt_memcpy_check).
  */
+#include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -221,29 +222,78 @@ static cudaError_t rt_side3d(const char *fn, const char *side, cudaArray_t array
         (c).Depth = (p)->extent.depth;                                                                               \
     } while (0)
 
+cudaError_t rt_copy3d_to_cu(const char *fn, const struct cudaMemcpy3DParms *p, CUDA_MEMCPY3D *c)
+{
+    if ((unsigned int)p->kind > (unsigned int)cudaMemcpyDefault)
+        return rt_fail(cudaErrorInvalidMemcpyDirection, "%s: kind %d is not a cudaMemcpyKind", fn, (int)p->kind);
+    memset(c, 0, sizeof(*c));
+    CUmemorytype src_type, dst_type;
+    rt_kind_types(p->kind, &src_type, &dst_type);
+    cudaError_t err = rt_side3d(fn, "src", p->srcArray, &p->srcPtr, src_type, &c->srcMemoryType, &c->srcArray);
+    if (err == cudaSuccess)
+        err = rt_side3d(fn, "dst", p->dstArray, &p->dstPtr, dst_type, &c->dstMemoryType, &c->dstArray);
+    if (err == cudaSuccess && !p->srcArray && !p->dstArray)
+        err = rt_memcpy_check(fn, p->dstPtr.ptr, p->srcPtr.ptr, p->kind);
+    if (err != cudaSuccess)
+        return err;
+    RT_COPY3D_GEOMETRY(*c, p);
+    c->srcHost = p->srcPtr.ptr;
+    c->dstHost = p->dstPtr.ptr;
+    return cudaSuccess;
+}
+
+/* One side of a driver descriptor as the runtime's array or pitched pointer. The runtime's
+ * xsize (the width the allocation was made for) has no driver field: 0, as NVIDIA's runtime
+ * reads a copy node back (docs/driver-observations.md, "The runtime's graph ... calls"). */
+static void rt_side_from_cu(CUmemorytype type, const void *host, CUdeviceptr device, CUarray array, size_t pitch,
+                            size_t height, cudaArray_t *out_array, struct cudaPitchedPtr *out)
+{
+    *out_array = type == CU_MEMORYTYPE_ARRAY ? (cudaArray_t)(void *)array : NULL;
+    out->ptr = type == CU_MEMORYTYPE_ARRAY ? NULL
+               : type == CU_MEMORYTYPE_HOST ? (void *)(uintptr_t)host
+                                            : (void *)(uintptr_t)device;
+    out->pitch = pitch;
+    out->xsize = 0;
+    out->ysize = height;
+}
+
+void rt_copy3d_from_cu(const CUDA_MEMCPY3D *c, struct cudaMemcpy3DParms *p)
+{
+    memset(p, 0, sizeof(*p));
+    rt_side_from_cu(c->srcMemoryType, c->srcHost, c->srcDevice, c->srcArray, c->srcPitch, c->srcHeight,
+                    &p->srcArray, &p->srcPtr);
+    rt_side_from_cu(c->dstMemoryType, c->dstHost, c->dstDevice, c->dstArray, c->dstPitch, c->dstHeight,
+                    &p->dstArray, &p->dstPtr);
+    p->srcPos.x = c->srcXInBytes;
+    p->srcPos.y = c->srcY;
+    p->srcPos.z = c->srcZ;
+    p->dstPos.x = c->dstXInBytes;
+    p->dstPos.y = c->dstY;
+    p->dstPos.z = c->dstZ;
+    p->extent.width = c->WidthInBytes;
+    p->extent.height = c->Height;
+    p->extent.depth = c->Depth;
+    bool src_host = c->srcMemoryType == CU_MEMORYTYPE_HOST, dst_host = c->dstMemoryType == CU_MEMORYTYPE_HOST;
+    bool src_dev = c->srcMemoryType == CU_MEMORYTYPE_DEVICE || c->srcMemoryType == CU_MEMORYTYPE_ARRAY;
+    bool dst_dev = c->dstMemoryType == CU_MEMORYTYPE_DEVICE || c->dstMemoryType == CU_MEMORYTYPE_ARRAY;
+    p->kind = src_host && dst_host ? cudaMemcpyHostToHost
+              : src_host && dst_dev ? cudaMemcpyHostToDevice
+              : src_dev && dst_host ? cudaMemcpyDeviceToHost
+              : src_dev && dst_dev  ? cudaMemcpyDeviceToDevice
+                                    : cudaMemcpyDefault;
+}
+
 static cudaError_t rt_memcpy3d(const char *fn, const struct cudaMemcpy3DParms *p, rt_order order,
                                cudaStream_t stream)
 {
     if (p == NULL)
         return rt_fail(cudaErrorInvalidValue, "%s: p is NULL", fn);
-    if ((unsigned int)p->kind > (unsigned int)cudaMemcpyDefault)
-        return rt_fail(cudaErrorInvalidMemcpyDirection, "%s: kind %d is not a cudaMemcpyKind", fn, (int)p->kind);
     CUDA_MEMCPY3D c;
-    memset(&c, 0, sizeof(c));
-    CUmemorytype src_type, dst_type;
-    rt_kind_types(p->kind, &src_type, &dst_type);
-    cudaError_t err = rt_side3d(fn, "src", p->srcArray, &p->srcPtr, src_type, &c.srcMemoryType, &c.srcArray);
-    if (err == cudaSuccess)
-        err = rt_side3d(fn, "dst", p->dstArray, &p->dstPtr, dst_type, &c.dstMemoryType, &c.dstArray);
-    if (err == cudaSuccess && !p->srcArray && !p->dstArray)
-        err = rt_memcpy_check(fn, p->dstPtr.ptr, p->srcPtr.ptr, p->kind);
+    cudaError_t err = rt_copy3d_to_cu(fn, p, &c);
     if (err == cudaSuccess)
         err = rt_context();
     if (err != cudaSuccess)
         return err;
-    RT_COPY3D_GEOMETRY(c, p);
-    c.srcHost = p->srcPtr.ptr;
-    c.dstHost = p->dstPtr.ptr;
     CUresult r = order == RT_SYNC_LEGACY ? cuMemcpy3D(&c) : cuMemcpy3DAsync(&c, rt_stream(order, stream));
     return rt_cu(rt_finish(order, r));
 }

@@ -36,6 +36,7 @@
 #define RT_FATBIN_WRAPPER_MAGIC 0x466243b1u
 #define RT_KERNEL_MAGIC         0x6b65726eu /* "kern": __cudaLaunchKernel checks its handle */
 #define RT_BUCKETS              256
+#define RT_KERNEL_RESOLVED      4
 #define RT_CONFIG_DEPTH         16
 #define RT_ARG_BYTES            4096 /* CUDA's limit on a kernel's parameters until 12.1 */
 #define RT_ARG_COUNT            512
@@ -74,6 +75,10 @@ struct rt_kernel {
     CUcontext ctx;
     unsigned int generation;
     CUfunction function;
+    /* The functions it resolved to lately (a context each), for rt_kernel_host: a graph node
+     * made in one context is read back after a launch resolved the kernel in another. */
+    CUfunction resolved[RT_KERNEL_RESOLVED];
+    unsigned int resolved_next;
 };
 
 struct rt_var {
@@ -401,6 +406,11 @@ static cudaError_t kernel_resolve(const char *fn, struct rt_kernel *k, CUfunctio
     k->function = found;
     k->ctx = ctx;
     k->generation = generation;
+    bool known = false;
+    for (unsigned int i = 0; i < RT_KERNEL_RESOLVED; ++i)
+        known |= k->resolved[i] == found;
+    if (!known)
+        k->resolved[k->resolved_next++ % RT_KERNEL_RESOLVED] = found;
     reg_unlock();
     *f = found;
     return cudaSuccess;
@@ -428,6 +438,23 @@ cudaError_t rt_kernel_function(const char *fn, const void *hostFun, CUfunction *
                        "(was the program compiled as CUDA, and its device code embedded?)",
                        fn, hostFun);
     return kernel_resolve(fn, k, f);
+}
+
+const void *rt_kernel_host(CUfunction f)
+{
+    /* A kernel a graph node names was resolved when the node was made, in its context; each
+     * kernel keeps the functions of its last few resolutions. */
+    const void *host = NULL;
+    if (f == NULL)
+        return NULL;
+    reg_lock();
+    for (size_t b = 0; b < RT_BUCKETS && host == NULL; ++b)
+        for (struct rt_kernel *k = rt_kernels[b]; k != NULL && host == NULL; k = k->next)
+            for (unsigned int i = 0; i < RT_KERNEL_RESOLVED && host == NULL; ++i)
+                if (k->resolved[i] == f)
+                    host = k->host;
+    reg_unlock();
+    return host;
 }
 
 cudaError_t rt_symbol(const char *fn, const void *symbol, CUdeviceptr *dptr, size_t *size)

@@ -79,9 +79,21 @@ unsigned int rt_context_generation(void);
  * kernel, the module load's result when its image cannot be loaded. */
 cudaError_t rt_kernel_function(const char *fn, const void *hostFun, CUfunction *f);
 
+/* The host function whose kernel resolved to f (rt_kernel_function), for the calls that hand
+ * a kernel back (graph kernel nodes); NULL when f is no registered kernel's. */
+const void *rt_kernel_host(CUfunction f);
+
 /* A registered __device__ / __constant__ variable's device address and size in the current
  * context: cudaErrorInvalidSymbol (with a reason) when symbol is no registered variable. */
 cudaError_t rt_symbol(const char *fn, const void *symbol, CUdeviceptr *dptr, size_t *size);
+
+/* The checks cudaMemcpyToSymbol / cudaMemcpyFromSymbol make (kind cudaErrorInvalidMemcpyDirection,
+ * the symbol, count bytes at offset within it: cudaErrorInvalidValue), and the variable's
+ * address at offset (kernel.c). */
+cudaError_t rt_to_symbol(const char *fn, const void *symbol, size_t count, size_t offset, enum cudaMemcpyKind kind,
+                         void **at);
+cudaError_t rt_from_symbol(const char *fn, const void *symbol, size_t count, size_t offset, enum cudaMemcpyKind kind,
+                           void **at);
 
 /* ---- Memory (memory.c) ---- */
 
@@ -93,6 +105,16 @@ bool rt_is_device_memory(const void *p);
  * MemcpyDirection), NULL addresses, the context, then the addresses against the kind
  * (HostToDevice needs dst in device memory, DeviceToHost src, DeviceToDevice both). */
 cudaError_t rt_memcpy_check(const char *fn, void *dst, const void *src, enum cudaMemcpyKind kind);
+
+/* ---- Pitched and 3D copies (pitched.c) ---- */
+
+/* A runtime 3D copy as the driver's descriptor, after the checks cudaMemcpy3D makes (the
+ * kind, one side each, the addresses against the kind); p is not NULL. Needs no context. */
+cudaError_t rt_copy3d_to_cu(const char *fn, const struct cudaMemcpy3DParms *p, CUDA_MEMCPY3D *c);
+
+/* And back, for the calls that read a copy: a pointer side is its host or device address, the
+ * kind follows the two memory types (cudaMemcpyDefault for unified ones). */
+void rt_copy3d_from_cu(const CUDA_MEMCPY3D *c, struct cudaMemcpy3DParms *p);
 
 /* ---- Streams (stream.c) ---- */
 
