@@ -291,6 +291,11 @@ protected:
     {
         ASSERT_EQ("", make_buffer(d, (VkDeviceSize)frames * kRegion, false, &readback));
         memset(readback.map, 0xee, (size_t)frames * kRegion);
+        // Nothing has signalled yet: a timeline already ahead would have Vulkan signal it
+        // backwards (undefined: lavapipe may hang), so stop here.
+        uint64_t start_value = 99;
+        ASSERT_EQ(VK_SUCCESS, vkGetSemaphoreCounterValue(d.device, timeline, &start_value));
+        ASSERT_EQ(0u, start_value) << "the timeline moved before the first frame";
         auto start = std::chrono::steady_clock::now();
         for (uint32_t f = 0; f < frames; ++f) {
             if (f >= kInFlight) {
