@@ -90,7 +90,7 @@ TEST_F(GraphThreads, ExecDestroyedWhileItsLaunchesAreQueued_LetsThemFinish)
     ASSERT_OK(cuStreamDestroy(s));
 }
 
-TEST_F(GraphThreads, ThreadLocalCapturesOnFourThreads_EachGetsItsOwnGraph)
+TEST_F(GraphThreads, ThreadLocalAndRelaxedCapturesOnFourThreads_EachGetsItsOwnGraph)
 {
     std::vector<std::thread> threads;
     std::atomic<int> errors{0};
@@ -109,7 +109,9 @@ TEST_F(GraphThreads, ThreadLocalCapturesOnFourThreads_EachGetsItsOwnGraph)
                 CUgraph g = nullptr;
                 CUgraphExec x = nullptr;
                 size_t n = 0;
-                if (cuStreamBeginCapture(s, CU_STREAM_CAPTURE_MODE_THREAD_LOCAL) ||
+                // Neither mode holds other threads to this one's capture (global mode does: below).
+                CUstreamCaptureMode mode = t % 2 ? CU_STREAM_CAPTURE_MODE_RELAXED : CU_STREAM_CAPTURE_MODE_THREAD_LOCAL;
+                if (cuStreamBeginCapture(s, mode) ||
                     cuMemsetD8Async(mem + 256 * t, (unsigned char)(t + round), 128, s) ||
                     cuMemsetD8Async(mem + 256 * t + 128, (unsigned char)(t + round + 1), 128, s) ||
                     cuStreamEndCapture(s, &g) || cuGraphGetNodes(g, nullptr, &n) || n != 2 ||
@@ -213,6 +215,51 @@ TEST_F(GraphThreads, GraphsBuiltAndLaunchedOnManyThreads_StayIndependent)
         t.join();
     EXPECT_EQ(errors.load(), 0);
     EXPECT_EQ(calls.load(), 4 * 10 * 8);
+}
+
+std::atomic<int> arrived;
+
+// Each of two independent host nodes waits (up to 10 s) for the other to have started: they
+// pass only when the graph runs its independent branches at once, as the driver does.
+void CUDA_CB meet(void *ok)
+{
+    arrived++;
+    auto until = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+    while (arrived.load() < 2 && std::chrono::steady_clock::now() < until)
+        std::this_thread::yield();
+    *static_cast<std::atomic<bool> *>(ok) = arrived.load() >= 2;
+}
+
+TEST_F(GraphThreads, IndependentBranches_RunAtOnceOnTheWorkerPool)
+{
+    ASSERT_GE(extmem_worker_count(), 2u) << "the test needs two workers (EXTMEM_WORKERS)";
+    CUgraph g;
+    ASSERT_OK(cuGraphCreate(&g, 0));
+    std::atomic<bool> ok_a{false}, ok_b{false};
+    CUDA_HOST_NODE_PARAMS a = {meet, &ok_a}, b = {meet, &ok_b};
+    CUgraphNode root, na, nb, join;
+    ASSERT_OK(cuGraphAddEmptyNode(&root, g, nullptr, 0));
+    ASSERT_OK(cuGraphAddHostNode(&na, g, &root, 1, &a));
+    ASSERT_OK(cuGraphAddHostNode(&nb, g, &root, 1, &b));
+    CUgraphNode both[2] = {na, nb};
+    inside = most = calls = 0;
+    CUDA_HOST_NODE_PARAMS after = {one_at_a_time, nullptr};
+    ASSERT_OK(cuGraphAddHostNode(&join, g, both, 2, &after));
+    CUgraphExec x;
+    ASSERT_OK(cuGraphInstantiate(&x, g, 0));
+    CUstream s;
+    ASSERT_OK(cuStreamCreate(&s, CU_STREAM_NON_BLOCKING));
+    for (int round = 0; round < 3; ++round) {
+        arrived = 0;
+        ok_a = ok_b = false;
+        ASSERT_OK(cuGraphLaunch(x, s));
+        ASSERT_OK(cuStreamSynchronize(s));
+        EXPECT_TRUE(ok_a.load() && ok_b.load()) << "round " << round;
+        EXPECT_EQ(calls.load(), round + 1); // the join ran after both
+    }
+    ASSERT_OK(cuGraphExecDestroy(x));
+    ASSERT_OK(cuGraphDestroy(g));
+    ASSERT_OK(cuStreamDestroy(s));
 }
 
 } // namespace

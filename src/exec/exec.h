@@ -25,6 +25,7 @@ struct work {
     /* Optional: what node of a graph w becomes when its stream is capturing (src/graph): fills
      * p, whose pointers stay valid until w is discarded. Work without it cannot be captured. */
     CUresult (*describe)(struct work *w, CUgraphNodeParams *p);
+    bool borrowed; /* its memory is a sink's (work_sink.alloc): run and discard do not free it */
 };
 
 struct stream {
@@ -91,6 +92,10 @@ CUresult target_defer(struct target *t, struct work *w);
 struct work_sink {
     void (*take)(struct work_sink *sink, struct work *w);
     struct ctx *ctx; /* the context the work is made in */
+    /* Optional: zeroed memory for a piece of work, the sink's owner's until the work has run or
+     * been discarded (a graph's launch keeps it for the next launch); NULL when there is none.
+     * Work made in it frees nothing of its own memory (struct work.borrowed). */
+    void *(*alloc)(struct work_sink *sink, size_t size);
 };
 void target_sink_begin(struct work_sink *sink);
 void target_sink_end(void);

@@ -133,6 +133,8 @@ struct exec_graph {
     os_mutex lock;             /* launches in order: one runs at a time */
     os_cond cond;
     uint64_t launched, finished;
+    unsigned int waiters;      /* launches waiting for the one before them */
+    struct arena *arenas;      /* memory for launches' kernel work, kept between launches (launch.c) */
     bool has_alloc;
 };
 CUresult exec_lookup(const char *fn, CUgraphExec h, struct exec_graph **out);
@@ -140,6 +142,8 @@ CUresult exec_lookup(const char *fn, CUgraphExec h, struct exec_graph **out);
 CUresult exec_build_locked(const char *fn, struct graph *g, struct ctx *ctx, uint64_t flags, struct node **err_node,
                            CUgraphInstantiateResult *result, struct exec_graph **out);
 void exec_free(struct exec_graph *x);
+/* Frees the memory x kept for its launches (launch.c; x is being destroyed). */
+void exec_arenas_free(struct exec_graph *x);
 /* The work of one launch of x, made now in this thread for ctx (launch.c). */
 CUresult exec_make_work(const char *fn, struct exec_graph *x, struct ctx *ctx, struct work **out);
 

@@ -23,6 +23,7 @@ static void exec_destroy_obj(struct obj *o)
         node_params_free(&xn->np);
     }
     free(x->nodes);
+    exec_arenas_free(x);
     if (x->source) {
         graph_lock();
         x->source->execs--;

@@ -13,21 +13,93 @@
 
 /* One step of a launch: a piece of work, or what a graph does itself. */
 enum step_kind { STEP_WORK, STEP_ALLOC, STEP_FREE, STEP_CONDITIONAL };
+struct span {
+    uint32_t first, count; /* in struct launch_work.deps */
+};
 struct step {
     enum step_kind kind;
+    struct span deps;        /* the steps it waits for */
+    bool may_block;          /* a host function or a wait: worth running beside other branches */
     struct work *w;          /* STEP_WORK */
     struct gmem *mem;        /* STEP_ALLOC: a reference */
     CUdeviceptr dptr;        /* STEP_FREE */
     struct xnode *cond;      /* STEP_CONDITIONAL */
 };
 
+/* Memory for a launch's kernel work (work_sink.alloc): chunks kept with the executable graph
+ * and used again by its next launches, so that a launch neither allocates nor faults pages in
+ * once the graph has run. */
+struct arena {
+    struct arena *next;      /* the executable graph's free arenas */
+    struct step *steps;      /* the launch's steps and their dependencies, kept too */
+    size_t cap;
+    uint32_t *deps;
+    size_t deps_cap;
+    struct chunk {
+        struct chunk *next;
+        size_t size, used;
+        _Alignas(64) unsigned char mem[];
+    } *chunks;
+};
+
+static void *arena_alloc(struct arena *a, size_t size)
+{
+    size = (size + 63) & ~(size_t)63;
+    struct chunk *c = a->chunks;
+    for (; c && c->used + size > c->size; c = c->next)
+        ;
+    if (!c) {
+        size_t cap = size > 60000 ? size : 60000;
+        if (!(c = malloc(sizeof(*c) + cap)))
+            return NULL;
+        c->size = cap;
+        c->used = 0;
+        c->next = a->chunks;
+        a->chunks = c;
+    }
+    void *p = c->mem + c->used;
+    c->used += size;
+    memset(p, 0, size);
+    return p;
+}
+
+static void arena_reset(struct arena *a)
+{
+    for (struct chunk *c = a->chunks; c; c = c->next)
+        c->used = 0;
+}
+
+static void arena_free(struct arena *a)
+{
+    free(a->steps);
+    free(a->deps);
+    while (a->chunks) {
+        struct chunk *c = a->chunks;
+        a->chunks = c->next;
+        free(c);
+    }
+    free(a);
+}
+
+void exec_arenas_free(struct exec_graph *x)
+{
+    while (x->arenas) {
+        struct arena *a = x->arenas;
+        x->arenas = a->next;
+        arena_free(a);
+    }
+}
+
 struct launch_work {
     struct work w;
+    struct arena *arena;     /* the kernels' work is here (from the executable graph's arenas) */
     struct exec_graph *x;    /* a reference */
     struct ctx *ctx;         /* a reference */
     uint64_t seq;            /* its place among x's launches */
     struct step *steps;
     size_t n, cap;
+    uint32_t *deps;          /* the steps' dependencies (struct span) */
+    size_t ndeps, deps_cap;
     CUresult error;          /* while the work is made */
 };
 
@@ -35,6 +107,12 @@ struct collect {
     struct work_sink sink;
     struct launch_work *lw;
 };
+
+static void *sink_alloc(struct work_sink *sink, size_t size)
+{
+    struct launch_work *lw = ((struct collect *)sink)->lw;
+    return lw->arena ? arena_alloc(lw->arena, size) : NULL;
+}
 
 static bool push(struct launch_work *lw, struct step s)
 {
@@ -111,17 +189,70 @@ static CUresult make_node(const struct xnode *xn)
     }
 }
 
-/* Appends the steps of x (a child's schedule is inlined where its node is). */
-static CUresult make_steps(const char *fn, struct exec_graph *x, struct collect *c)
+/* The dependencies of steps: indices into lw->deps (a pool that grows, so spans, not pointers). */
+static bool dep_push(struct launch_work *lw, uint32_t v)
+{
+    if (lw->ndeps == lw->deps_cap) {
+        size_t cap = lw->deps_cap ? lw->deps_cap * 2 : 64;
+        uint32_t *d = realloc(lw->deps, cap * sizeof(*d));
+        if (!d)
+            return false;
+        lw->deps = d;
+        lw->deps_cap = cap;
+    }
+    lw->deps[lw->ndeps++] = v;
+    return true;
+}
+
+/* Appends the steps of x after the steps `entry` (a span of lw->deps): each node's first step
+ * depends on the last steps of the nodes it depends on (through nodes that made none, such as
+ * empty nodes), a node's later steps on the one before; a child's schedule is inlined where its
+ * node is. *exits: the span of x's last steps, which what follows x depends on. */
+static CUresult make_steps(const char *fn, struct exec_graph *x, struct collect *c, struct span entry,
+                           struct span *exits)
 {
     struct launch_work *lw = c->lw;
-    for (size_t i = 0; i < x->n; ++i) {
+    struct span ends_here[16];
+    bool has_out_here[16];
+    bool small = x->n <= 16; /* no allocation for small graphs: a launch's cost is per node */
+    struct span *ends = small ? ends_here : calloc(x->n + 1, sizeof(*ends));
+    bool *has_out = small ? has_out_here : calloc(x->n + 1, sizeof(*has_out));
+    if (small) {
+        memset(ends_here, 0, sizeof(ends_here));
+        memset(has_out_here, 0, sizeof(has_out_here));
+    }
+    CUresult r = CUDA_SUCCESS;
+    if (!ends || !has_out)
+        r = fail(CUDA_ERROR_OUT_OF_MEMORY, "%s: out of host memory", fn);
+    for (size_t i = 0; !r && i < x->n; ++i) {
         struct xnode *xn = &x->nodes[i];
-        CUresult r = CUDA_SUCCESS;
-        if (!xn->enabled)
+        /* What the node waits for: the union of its dependencies' ends, or the entry. */
+        struct span want = entry;
+        if (xn->ndeps) {
+            want.first = (uint32_t)lw->ndeps;
+            for (size_t d = 0; d < xn->ndeps && !r; ++d) {
+                has_out[xn->deps[d]] = true;
+                struct span e = ends[xn->deps[d]];
+                for (uint32_t k = 0; k < e.count && !r; ++k) {
+                    uint32_t v = lw->deps[e.first + k];
+                    bool seen = false;
+                    for (uint32_t q = want.first; q < lw->ndeps; ++q)
+                        seen |= lw->deps[q] == v;
+                    if (!seen && !dep_push(lw, v))
+                        r = fail(CUDA_ERROR_OUT_OF_MEMORY, "%s: out of host memory", fn);
+                }
+            }
+            want.count = (uint32_t)(lw->ndeps - want.first);
+        }
+        if (r)
+            break;
+        size_t first = lw->n;
+        if (!xn->enabled) {
+            ends[i] = want;
             continue;
+        }
         switch (xn->type) {
-        case CU_GRAPH_NODE_TYPE_GRAPH: r = make_steps(fn, xn->child, c); break;
+        case CU_GRAPH_NODE_TYPE_GRAPH: r = make_steps(fn, xn->child, c, want, &ends[i]); continue;
         case CU_GRAPH_NODE_TYPE_MEM_ALLOC:
             if (gmem_live(xn->np.mem) && !(x->flags & CUDA_GRAPH_INSTANTIATE_FLAG_AUTO_FREE_ON_LAUNCH)) {
                 r = fail(CUDA_ERROR_INVALID_VALUE, "%s: the graph's allocation at 0x%llx is still alive from its last "
@@ -157,14 +288,50 @@ static CUresult make_steps(const char *fn, struct exec_graph *x, struct collect 
                 r = lw->error;
         }
         if (r)
-            return r;
+            break;
+        bool may_block = xn->type == CU_GRAPH_NODE_TYPE_HOST || xn->type == CU_GRAPH_NODE_TYPE_WAIT_EVENT ||
+                         xn->type == CU_GRAPH_NODE_TYPE_EXT_SEMAS_WAIT || xn->type == CU_GRAPH_NODE_TYPE_BATCH_MEM_OP;
+        for (size_t k = first; k < lw->n; ++k) {
+            lw->steps[k].may_block = may_block;
+            if (k == first) {
+                lw->steps[k].deps = want;
+            } else {
+                lw->steps[k].deps.first = (uint32_t)lw->ndeps;
+                lw->steps[k].deps.count = 1;
+                if (!dep_push(lw, (uint32_t)(k - 1)))
+                    r = fail(CUDA_ERROR_OUT_OF_MEMORY, "%s: out of host memory", fn);
+            }
+        }
+        if (lw->n > first) {
+            ends[i].first = (uint32_t)lw->ndeps;
+            ends[i].count = 1;
+            if (!dep_push(lw, (uint32_t)(lw->n - 1)))
+                r = fail(CUDA_ERROR_OUT_OF_MEMORY, "%s: out of host memory", fn);
+        } else {
+            ends[i] = want; /* it made no step: what depends on it waits for what it waited for */
+        }
     }
-    return CUDA_SUCCESS;
+    if (!r) {
+        exits->first = (uint32_t)lw->ndeps;
+        for (size_t i = 0; !r && i < x->n; ++i)
+            for (uint32_t k = 0; !has_out[i] && k < ends[i].count && !r; ++k)
+                if (!dep_push(lw, lw->deps[ends[i].first + k]))
+                    r = fail(CUDA_ERROR_OUT_OF_MEMORY, "%s: out of host memory", fn);
+        exits->count = (uint32_t)(lw->ndeps - exits->first);
+        if (!x->n)
+            *exits = entry;
+    }
+    if (!small) {
+        free(ends);
+        free(has_out);
+    }
+    return r;
 }
 
-static void run_steps(struct launch_work *lw, size_t from, size_t to);
+static void run_steps(struct launch_work *lw, bool body);
 
-/* A conditional node: its body (or bodies) made and run now, in the stream's thread. */
+/* A conditional node: its body (or bodies) made and run now, in the thread that runs the node,
+ * as a launch of its own (the launch's own steps may be running on other threads). */
 static void run_conditional(struct launch_work *lw, struct xnode *xn)
 {
     const CUDA_CONDITIONAL_NODE_PARAMS *c = &xn->np.p.conditional;
@@ -176,50 +343,133 @@ static void run_conditional(struct launch_work *lw, struct xnode *xn)
                  : (value < c->size ? (int)value : -1);
         if (body < 0 || (c->type != CU_GRAPH_COND_TYPE_WHILE && round))
             return;
-        size_t first = lw->n;
-        struct collect col = {.sink = {.take = take, .ctx = lw->ctx}, .lw = lw};
-        if (make_steps("cuGraphLaunch", xn->bodies[body], &col) || lw->error) {
-            discard_steps(&lw->steps[first], lw->n - first);
-            lw->n = first;
+        struct launch_work b = {.x = lw->x, .ctx = lw->ctx};
+        struct collect col = {.sink = {.take = take, .ctx = lw->ctx}, .lw = &b};
+        struct span none = {0, 0}, exits;
+        bool ok = !make_steps("cuGraphLaunch", xn->bodies[body], &col, none, &exits) && !b.error;
+        if (ok)
+            run_steps(&b, true);
+        else
+            discard_steps(b.steps, b.n);
+        free(b.steps);
+        free(b.deps);
+        if (!ok) {
             ctx_set_sticky(lw->ctx, CUDA_ERROR_LAUNCH_FAILED, "cuGraphLaunch: a conditional node's body could not be made");
             return;
         }
-        run_steps(lw, first, lw->n);
-        lw->n = first;
         if (c->type != CU_GRAPH_COND_TYPE_WHILE)
             return;
     }
 }
 
-static void run_steps(struct launch_work *lw, size_t from, size_t to)
+static void run_one(struct launch_work *lw, struct step *s, bool body)
 {
-    for (size_t i = from; i < to; ++i) {
-        struct step s = lw->steps[i]; /* a conditional's body may move the array */
-        switch (s.kind) {
-        case STEP_WORK:
-            if (s.w->queued && from) /* a body's work joins the order now */
-                s.w->queued(s.w);
-            s.w->run(s.w);
-            break;
-        case STEP_ALLOC:
-            gmem_begin(s.mem, lw->x->flags & CUDA_GRAPH_INSTANTIATE_FLAG_AUTO_FREE_ON_LAUNCH);
-            gmem_release(s.mem);
-            break;
-        case STEP_FREE: gmem_end_address(s.dptr); break;
-        case STEP_CONDITIONAL: run_conditional(lw, s.cond); break;
-        }
+    switch (s->kind) {
+    case STEP_WORK:
+        if (s->w->queued && body) /* a body's work joins the order now */
+            s->w->queued(s->w);
+        s->w->run(s->w);
+        break;
+    case STEP_ALLOC:
+        gmem_begin(s->mem, lw->x->flags & CUDA_GRAPH_INSTANTIATE_FLAG_AUTO_FREE_ON_LAUNCH);
+        gmem_release(s->mem);
+        break;
+    case STEP_FREE: gmem_end_address(s->dptr); break;
+    case STEP_CONDITIONAL: run_conditional(lw, s->cond); break;
     }
+}
+
+/* Independent branches at once: the steps are handed out to the worker pool in their order,
+ * each waiting for the steps it depends on (lower indices, handed out before it: the lowest step
+ * not finished can always run, so the waits end). */
+struct branches {
+    struct pool_job job; /* first */
+    struct launch_work *lw;
+    atomic_uchar *done;
+    bool body;
+    os_mutex lock;
+    os_cond cond;
+    atomic_uint waiting; /* threads asleep on cond: a finished step wakes them only then */
+};
+
+static void run_branch_step(struct pool_job *job, uint64_t i)
+{
+    struct branches *p = (struct branches *)job;
+    struct launch_work *lw = p->lw;
+    struct span d = lw->steps[i].deps;
+    for (uint32_t k = 0; k < d.count; ++k) {
+        uint32_t dep = lw->deps[d.first + k];
+        if (atomic_load(&p->done[dep]))
+            continue;
+        os_mutex_lock(&p->lock);
+        while (!atomic_load(&p->done[dep])) {
+            p->waiting++;
+            os_cond_wait(&p->cond, &p->lock);
+            p->waiting--;
+        }
+        os_mutex_unlock(&p->lock);
+    }
+    run_one(lw, &lw->steps[i], p->body);
+    /* Sequentially consistent: a waiter counts itself before it looks at done[], so either it
+     * sees the step done or this sees it waiting. */
+    atomic_store(&p->done[i], 1);
+    if (atomic_load(&p->waiting)) {
+        os_mutex_lock(&p->lock);
+        os_cond_broadcast(&p->cond);
+        os_mutex_unlock(&p->lock);
+    }
+}
+
+static void run_steps(struct launch_work *lw, bool body)
+{
+    /* Branches run at once when one of them may block (a host function, a wait), which would
+     * hold the others back; kernels and copies spread over every core by themselves, and
+     * handing tiny ones to the pool costs more than it gains (bench/README.md, graphs). */
+    bool chain = true, may_block = false; /* every step after the one before: no branches */
+    for (size_t i = 0; i < lw->n; ++i) {
+        struct span d = lw->steps[i].deps;
+        chain &= i == 0 ? d.count == 0 : d.count == 1 && lw->deps[d.first] == i - 1;
+        may_block |= lw->steps[i].may_block;
+    }
+    atomic_uchar *done = chain || !may_block ? NULL : calloc(lw->n, sizeof(*done));
+    if (!done) { /* in order, in this thread (or no memory to track branches) */
+        for (size_t i = 0; i < lw->n; ++i)
+            run_one(lw, &lw->steps[i], body);
+        return;
+    }
+    struct branches p = {.job = {.run = run_branch_step, .count = lw->n}, .lw = lw, .done = done, .body = body};
+    os_mutex_init(&p.lock);
+    os_cond_init(&p.cond);
+    pool_run(&p.job);
+    os_cond_destroy(&p.cond);
+    os_mutex_destroy(&p.lock);
+    free(done);
 }
 
 static void launch_free(struct launch_work *lw)
 {
     struct exec_graph *x = lw->x;
+    struct arena *a = lw->arena;
+    if (a) { /* kept for the next launch */
+        a->steps = lw->steps;
+        a->cap = lw->cap;
+        a->deps = lw->deps;
+        a->deps_cap = lw->deps_cap;
+        arena_reset(a);
+    } else {
+        free(lw->steps);
+        free(lw->deps);
+    }
     os_mutex_lock(&x->lock);
     if (x->finished < lw->seq)
         x->finished = lw->seq;
-    os_cond_broadcast(&x->cond);
+    if (x->waiters)
+        os_cond_broadcast(&x->cond);
+    if (a) {
+        a->next = x->arenas;
+        x->arenas = a;
+    }
     os_mutex_unlock(&x->lock);
-    free(lw->steps);
     ctx_release(lw->ctx);
     obj_release(&x->base);
     free(lw);
@@ -246,11 +496,14 @@ static void launch_run(struct work *w)
     struct exec_graph *x = lw->x;
     /* The launch before it, on whichever stream, has finished. */
     os_mutex_lock(&x->lock);
-    while (x->finished + 1 < lw->seq)
+    while (x->finished + 1 < lw->seq) {
+        x->waiters++;
         os_cond_wait(&x->cond, &x->lock);
+        x->waiters--;
+    }
     os_mutex_unlock(&x->lock);
     if (!atomic_load(&lw->ctx->sticky))
-        run_steps(lw, 0, lw->n);
+        run_steps(lw, false);
     else
         discard_steps(lw->steps, lw->n);
     launch_free(lw);
@@ -268,16 +521,29 @@ CUresult exec_make_work(const char *fn, struct exec_graph *x, struct ctx *ctx, s
     lw->w.run = launch_run;
     lw->w.discard = launch_discard;
     lw->w.queued = launch_queued;
-    struct collect c = {.sink = {.take = take, .ctx = ctx}, .lw = lw};
+    os_mutex_lock(&x->lock);
+    if ((lw->arena = x->arenas))
+        x->arenas = lw->arena->next;
+    os_mutex_unlock(&x->lock);
+    if (!lw->arena)
+        lw->arena = calloc(1, sizeof(*lw->arena)); /* none: the kernels' work is allocated one by one */
+    if (lw->arena) {
+        lw->steps = lw->arena->steps;
+        lw->cap = lw->arena->cap;
+        lw->deps = lw->arena->deps;
+        lw->deps_cap = lw->arena->deps_cap;
+        lw->arena->steps = NULL;
+        lw->arena->deps = NULL;
+    }
+    struct collect c = {.sink = {.take = take, .ctx = ctx, .alloc = sink_alloc}, .lw = lw};
     graph_lock();
-    CUresult r = make_steps(fn, x, &c);
+    struct span none = {0, 0}, exits;
+    CUresult r = make_steps(fn, x, &c, none, &exits);
     graph_unlock();
     if (r) {
         discard_steps(lw->steps, lw->n);
-        free(lw->steps);
-        ctx_release(ctx);
-        obj_release(&x->base);
-        free(lw);
+        lw->n = 0;
+        launch_free(lw); /* as a launch that ran: its arena goes back */
         return r;
     }
     *out = &lw->w;

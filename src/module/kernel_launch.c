@@ -79,7 +79,8 @@ static void discard(struct work *w)
     struct kernel_work *k = (struct kernel_work *)w;
     module_release(k->mod);
     ctx_release(k->ctx);
-    free(k);
+    if (!k->w.borrowed)
+        free(k);
 }
 
 /* A capturing stream records the launch as a kernel node (src/graph), its parameters as they
@@ -279,10 +280,14 @@ static CUresult launch(const char *fn, CUfunction hf, const struct launch *c, vo
     if ((r = check_shape(fn, f, c)))
         goto out;
     const struct kfunc *kf = f->kf;
-    if (!(k = calloc(1, sizeof(*k) + kf->param_bytes + 1))) {
+    size_t size = sizeof(*k) + kf->param_bytes + 1;
+    /* A graph's launch has memory of its own for its kernels' work, kept from launch to launch. */
+    bool borrowed = t.sink && t.sink->alloc;
+    if (!(k = borrowed ? t.sink->alloc(t.sink, size) : calloc(1, size))) {
         r = fail(CUDA_ERROR_OUT_OF_MEMORY, "%s: out of host memory for the launch", fn);
         goto out;
     }
+    k->w.borrowed = borrowed;
     if ((r = gather_params(fn, kf, kernelParams, extra, k->params)))
         goto out;
     k->w.run = run;
@@ -311,7 +316,8 @@ static CUresult launch(const char *fn, CUfunction hf, const struct launch *c, vo
     r = target_submit(&t, &k->w);
     k = NULL;
 out:
-    free(k);
+    if (k && !k->w.borrowed)
+        free(k);
     if (f)
         function_release(f);
     target_put(&t);
