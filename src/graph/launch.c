@@ -100,6 +100,7 @@ struct launch_work {
     size_t n, cap;
     uint32_t *deps;          /* the steps' dependencies (struct span) */
     size_t ndeps, deps_cap;
+    bool waits;              /* a step waits for an external semaphore, an event or memory */
     CUresult error;          /* while the work is made */
 };
 
@@ -289,8 +290,10 @@ static CUresult make_steps(const char *fn, struct exec_graph *x, struct collect 
         }
         if (r)
             break;
-        bool may_block = xn->type == CU_GRAPH_NODE_TYPE_HOST || xn->type == CU_GRAPH_NODE_TYPE_WAIT_EVENT ||
-                         xn->type == CU_GRAPH_NODE_TYPE_EXT_SEMAS_WAIT || xn->type == CU_GRAPH_NODE_TYPE_BATCH_MEM_OP;
+        bool waits = xn->type == CU_GRAPH_NODE_TYPE_WAIT_EVENT || xn->type == CU_GRAPH_NODE_TYPE_EXT_SEMAS_WAIT ||
+                     xn->type == CU_GRAPH_NODE_TYPE_BATCH_MEM_OP;
+        bool may_block = waits || xn->type == CU_GRAPH_NODE_TYPE_HOST;
+        lw->waits |= waits && lw->n > first;
         for (size_t k = first; k < lw->n; ++k) {
             lw->steps[k].may_block = may_block;
             if (k == first) {
@@ -572,7 +575,9 @@ static CUresult launch(const char *fn, CUgraphExec hGraphExec, CUstream hStream)
             os_mutex_lock(&x->lock);
             ((struct launch_work *)w)->seq = ++x->launched;
             os_mutex_unlock(&x->lock);
-            r = target_submit(&t, w);
+            /* A launch that may wait for another party never holds the caller, on the default
+             * streams too: it goes where a wait on them goes (target_defer, stream.c). */
+            r = ((struct launch_work *)w)->waits ? target_defer(&t, w) : target_submit(&t, w);
         }
     }
     target_put(&t);
