@@ -262,4 +262,35 @@ TEST_F(GraphThreads, IndependentBranches_RunAtOnceOnTheWorkerPool)
     ASSERT_OK(cuStreamDestroy(s));
 }
 
+TEST_F(GraphThreads, OneExecLaunchedOnOneStreamFromTwoThreads_NeverWaitsForALaunchQueuedBehindIt)
+{
+    inside = most = calls = 0;
+    CUgraph g;
+    ASSERT_OK(cuGraphCreate(&g, 0));
+    CUDA_HOST_NODE_PARAMS h = {one_at_a_time, nullptr};
+    CUgraphNode a;
+    ASSERT_OK(cuGraphAddHostNode(&a, g, nullptr, 0, &h));
+    CUgraphExec x;
+    ASSERT_OK(cuGraphInstantiate(&x, g, 0));
+    CUstream s;
+    ASSERT_OK(cuStreamCreate(&s, CU_STREAM_NON_BLOCKING));
+    std::atomic<int> errors{0};
+    std::vector<std::thread> threads;
+    for (int t = 0; t < 2; ++t)
+        threads.emplace_back([&] {
+            cuCtxSetCurrent(ctx);
+            for (int i = 0; i < 50; ++i)
+                if (cuGraphLaunch(x, s))
+                    errors++;
+        });
+    for (auto &t : threads)
+        t.join();
+    ASSERT_OK(cuStreamSynchronize(s)); // a launch's turn follows its place in the stream
+    EXPECT_EQ(errors.load(), 0);
+    EXPECT_EQ(calls.load(), 100);
+    ASSERT_OK(cuGraphExecDestroy(x));
+    ASSERT_OK(cuGraphDestroy(g));
+    ASSERT_OK(cuStreamDestroy(s));
+}
+
 } // namespace

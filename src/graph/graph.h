@@ -132,9 +132,10 @@ struct exec_graph {
     struct ctx *ctx;           /* the context instantiated in (a reference) */
     os_mutex lock;             /* launches in order: one runs at a time */
     os_cond cond;
-    uint64_t launched, finished;
-    unsigned int waiters;      /* launches waiting for the one before them */
-    struct arena *arenas;      /* memory for launches' kernel work, kept between launches (launch.c) */
+    _Atomic uint64_t launched, finished; /* launches made, and finished (in order) */
+    atomic_uint waiters;       /* launches asleep on cond, waiting for the one before them */
+    struct arena *_Atomic spare; /* the memory of the last finished launch, for the next (launch.c) */
+    struct arena *arenas;      /* more of it (under lock), while launches overlap */
     bool has_alloc;
 };
 CUresult exec_lookup(const char *fn, CUgraphExec h, struct exec_graph **out);

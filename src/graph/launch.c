@@ -26,6 +26,22 @@ struct step {
     struct xnode *cond;      /* STEP_CONDITIONAL */
 };
 
+struct arena;
+
+struct launch_work {
+    struct work w;
+    struct arena *arena;     /* the kernels' work is here (from the executable graph's arenas) */
+    struct exec_graph *x;    /* a reference */
+    struct ctx *ctx;         /* a reference */
+    uint64_t seq;            /* its place among x's launches */
+    struct step *steps;
+    size_t n, cap;
+    uint32_t *deps;          /* the steps' dependencies (struct span) */
+    size_t ndeps, deps_cap;
+    bool waits;              /* a step waits for an external semaphore, an event or memory */
+    CUresult error;          /* while the work is made */
+};
+
 /* Memory for a launch's kernel work (work_sink.alloc): chunks kept with the executable graph
  * and used again by its next launches, so that a launch neither allocates nor faults pages in
  * once the graph has run. */
@@ -40,6 +56,7 @@ struct arena {
         size_t size, used;
         _Alignas(64) unsigned char mem[];
     } *chunks;
+    struct launch_work lw_storage; /* the launch itself */
 };
 
 static void *arena_alloc(struct arena *a, size_t size)
@@ -83,6 +100,9 @@ static void arena_free(struct arena *a)
 
 void exec_arenas_free(struct exec_graph *x)
 {
+    struct arena *spare = atomic_exchange(&x->spare, NULL);
+    if (spare)
+        arena_free(spare);
     while (x->arenas) {
         struct arena *a = x->arenas;
         x->arenas = a->next;
@@ -90,19 +110,6 @@ void exec_arenas_free(struct exec_graph *x)
     }
 }
 
-struct launch_work {
-    struct work w;
-    struct arena *arena;     /* the kernels' work is here (from the executable graph's arenas) */
-    struct exec_graph *x;    /* a reference */
-    struct ctx *ctx;         /* a reference */
-    uint64_t seq;            /* its place among x's launches */
-    struct step *steps;
-    size_t n, cap;
-    uint32_t *deps;          /* the steps' dependencies (struct span) */
-    size_t ndeps, deps_cap;
-    bool waits;              /* a step waits for an external semaphore, an event or memory */
-    CUresult error;          /* while the work is made */
-};
 
 struct collect {
     struct work_sink sink;
@@ -463,19 +470,28 @@ static void launch_free(struct launch_work *lw)
         free(lw->steps);
         free(lw->deps);
     }
-    os_mutex_lock(&x->lock);
-    if (x->finished < lw->seq)
-        x->finished = lw->seq;
-    if (x->waiters)
+    /* Launches finish in the order they were made (each waits for the one before), so the
+     * count only rises; sequentially consistent, as the waiters below count themselves first. */
+    uint64_t seen = atomic_load(&x->finished);
+    while (lw->seq > seen && !atomic_compare_exchange_weak(&x->finished, &seen, lw->seq))
+        ; /* only rises: a launch discarded unrun (its stream destroyed) may end before the one before it */
+    if (atomic_load(&x->waiters)) {
+        os_mutex_lock(&x->lock);
         os_cond_broadcast(&x->cond);
-    if (a) {
+        os_mutex_unlock(&x->lock);
+    }
+    bool own = !a; /* lw lives in its arena unless there was none */
+    struct ctx *ctx = lw->ctx;
+    if (a && (a = atomic_exchange(&x->spare, a))) { /* the common case takes no lock */
+        os_mutex_lock(&x->lock);
         a->next = x->arenas;
         x->arenas = a;
+        os_mutex_unlock(&x->lock);
     }
-    os_mutex_unlock(&x->lock);
-    ctx_release(lw->ctx);
-    obj_release(&x->base);
-    free(lw);
+    ctx_release(ctx);
+    if (own)
+        free(lw);
+    obj_release(&x->base); /* last: it may free x and its arenas */
 }
 
 static void launch_discard(struct work *w)
@@ -488,6 +504,10 @@ static void launch_discard(struct work *w)
 static void launch_queued(struct work *w)
 {
     struct launch_work *lw = (struct launch_work *)w;
+    /* Its place among the executable graph's launches is taken where it joins its stream's order
+     * (under the lock that orders the queue): two launches on one stream wait for each other in
+     * the order they will run. */
+    lw->seq = atomic_fetch_add(&lw->x->launched, 1) + 1;
     for (size_t i = 0; i < lw->n; ++i)
         if (lw->steps[i].kind == STEP_WORK && lw->steps[i].w->queued)
             lw->steps[i].w->queued(lw->steps[i].w);
@@ -498,13 +518,14 @@ static void launch_run(struct work *w)
     struct launch_work *lw = (struct launch_work *)w;
     struct exec_graph *x = lw->x;
     /* The launch before it, on whichever stream, has finished. */
-    os_mutex_lock(&x->lock);
-    while (x->finished + 1 < lw->seq) {
-        x->waiters++;
-        os_cond_wait(&x->cond, &x->lock);
-        x->waiters--;
+    if (atomic_load(&x->finished) + 1 < lw->seq) {
+        os_mutex_lock(&x->lock);
+        atomic_fetch_add(&x->waiters, 1);
+        while (atomic_load(&x->finished) + 1 < lw->seq)
+            os_cond_wait(&x->cond, &x->lock);
+        atomic_fetch_sub(&x->waiters, 1);
+        os_mutex_unlock(&x->lock);
     }
-    os_mutex_unlock(&x->lock);
     if (!atomic_load(&lw->ctx->sticky))
         run_steps(lw, false);
     else
@@ -514,9 +535,20 @@ static void launch_run(struct work *w)
 
 CUresult exec_make_work(const char *fn, struct exec_graph *x, struct ctx *ctx, struct work **out)
 {
-    struct launch_work *lw = calloc(1, sizeof(*lw));
+    /* The memory of a finished launch, else of an earlier one, else new. */
+    struct arena *a = atomic_exchange(&x->spare, NULL);
+    if (!a) {
+        os_mutex_lock(&x->lock);
+        if ((a = x->arenas))
+            x->arenas = a->next;
+        os_mutex_unlock(&x->lock);
+    }
+    if (!a)
+        a = calloc(1, sizeof(*a)); /* none: the launch and its kernels' work are allocated one by one */
+    struct launch_work *lw = a ? &a->lw_storage : calloc(1, sizeof(*lw));
     if (!lw)
         return fail(CUDA_ERROR_OUT_OF_MEMORY, "%s: out of host memory", fn);
+    memset(lw, 0, sizeof(*lw));
     obj_retain(&x->base);
     lw->x = x;
     obj_retain(&ctx->base);
@@ -524,19 +556,13 @@ CUresult exec_make_work(const char *fn, struct exec_graph *x, struct ctx *ctx, s
     lw->w.run = launch_run;
     lw->w.discard = launch_discard;
     lw->w.queued = launch_queued;
-    os_mutex_lock(&x->lock);
-    if ((lw->arena = x->arenas))
-        x->arenas = lw->arena->next;
-    os_mutex_unlock(&x->lock);
-    if (!lw->arena)
-        lw->arena = calloc(1, sizeof(*lw->arena)); /* none: the kernels' work is allocated one by one */
-    if (lw->arena) {
-        lw->steps = lw->arena->steps;
-        lw->cap = lw->arena->cap;
-        lw->deps = lw->arena->deps;
-        lw->deps_cap = lw->arena->deps_cap;
-        lw->arena->steps = NULL;
-        lw->arena->deps = NULL;
+    if ((lw->arena = a)) {
+        lw->steps = a->steps;
+        lw->cap = a->cap;
+        lw->deps = a->deps;
+        lw->deps_cap = a->deps_cap;
+        a->steps = NULL;
+        a->deps = NULL;
     }
     struct collect c = {.sink = {.take = take, .ctx = ctx, .alloc = sink_alloc}, .lw = lw};
     graph_lock();
@@ -572,9 +598,6 @@ static CUresult launch(const char *fn, CUgraphExec hGraphExec, CUstream hStream)
     } else {
         struct work *w;
         if (!(r = exec_make_work(fn, x, t.ctx, &w))) {
-            os_mutex_lock(&x->lock);
-            ((struct launch_work *)w)->seq = ++x->launched;
-            os_mutex_unlock(&x->lock);
             /* A launch that may wait for another party never holds the caller, on the default
              * streams too: it goes where a wait on them goes (target_defer, stream.c). */
             r = ((struct launch_work *)w)->waits ? target_defer(&t, w) : target_submit(&t, w);
