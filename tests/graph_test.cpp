@@ -778,4 +778,23 @@ TEST_F(Graph, WhileNode_RunsUntilAKernelSetsItsValueToZero)
     EXPECT_CU(CUDA_ERROR_LAUNCH_FAILED, cuStreamSynchronize(s2));
 }
 
+TEST_F(Graph, PerThreadStreamCapture_RecordsAndRefusesItsOwnSynchronisation)
+{
+    ASSERT_OK(cuStreamBeginCapture(CU_STREAM_PER_THREAD, CU_STREAM_CAPTURE_MODE_RELAXED));
+    ASSERT_OK(cuMemsetD8Async(mem, 9, 16, CU_STREAM_PER_THREAD));
+    CUgraph cg;
+    ASSERT_OK(cuStreamEndCapture(CU_STREAM_PER_THREAD, &cg));
+    size_t n = 0;
+    ASSERT_OK(cuGraphGetNodes(cg, nullptr, &n));
+    EXPECT_EQ(n, 1u);
+    EXPECT_EQ(read(1)[0], 0); // recorded, not run
+    ASSERT_OK(cuGraphDestroy(cg));
+    ASSERT_OK(cuStreamBeginCapture(CU_STREAM_PER_THREAD, CU_STREAM_CAPTURE_MODE_RELAXED));
+    EXPECT_CU(CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED, cuStreamSynchronize(CU_STREAM_PER_THREAD));
+    EXPECT_CU(CUDA_ERROR_STREAM_CAPTURE_INVALIDATED, cuStreamEndCapture(CU_STREAM_PER_THREAD, &cg));
+    ASSERT_OK(cuStreamBeginCapture(CU_STREAM_PER_THREAD, CU_STREAM_CAPTURE_MODE_RELAXED));
+    EXPECT_CU(CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED, cuStreamQuery(CU_STREAM_PER_THREAD));
+    EXPECT_CU(CUDA_ERROR_STREAM_CAPTURE_INVALIDATED, cuStreamEndCapture(CU_STREAM_PER_THREAD, &cg));
+}
+
 } // namespace

@@ -123,6 +123,8 @@ struct capture_hooks {
     /* Work for the legacy stream (t) while a blocking stream of its context captures: the
      * driver refuses it (CUDA_ERROR_STREAM_CAPTURE_IMPLICIT) and invalidates those captures. */
     CUresult (*legacy)(struct target *t);
+    /* A synchronisation or query of t's stream, which is capturing: refused, and invalidates. */
+    CUresult (*refuse)(struct target *t);
     /* cuEventQuery, cuEventSynchronize (use 0, which captures forbid as they forbid waits) and
      * cuEventElapsedTime (use 1) of e: refused while e stands for a capture's work, or for the
      * work of a capture that ended (until a record outside captures). */
@@ -151,6 +153,9 @@ CUresult capture_check_unsafe(const char *fn, struct stream *s);
 /* Work or a wait on the legacy stream t while a blocking stream of its context captures
  * (capture_hooks.legacy). */
 CUresult capture_check_legacy(struct target *t);
+/* A wait for t's own stream while it captures (the per-thread stream's synchronisation or query):
+ * refused, and its capture invalidated (capture_hooks.refuse). */
+CUresult capture_check_target(struct target *t);
 
 CUresult stream_lookup(const char *fn, CUstream handle, struct stream **out);
 /* True while the legacy stream of ctx has deferred work not yet run. */

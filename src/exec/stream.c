@@ -614,6 +614,12 @@ static CUresult legacy_during_capture(struct target *t)
 
 CUresult capture_check_legacy(struct target *t) { return legacy_during_capture(t); }
 
+CUresult capture_check_target(struct target *t)
+{
+    const struct capture_hooks *h = atomic_load(&hooks);
+    return h && t->capture ? h->refuse(t) : CUDA_SUCCESS;
+}
+
 CUresult target_submit(struct target *t, struct work *w)
 {
     if (t->sink) {
@@ -877,7 +883,8 @@ CUresult CUDAAPI cuStreamSynchronize(CUstream hStream)
     CUresult r = target_get("cuStreamSynchronize", hStream, &t);
     if (r)
         return r;
-    r = t.s ? capture_check_unsafe("cuStreamSynchronize", t.s) : t.legacy ? capture_check_legacy(&t) : 0;
+    r = t.s ? capture_check_unsafe("cuStreamSynchronize", t.s) : t.legacy ? capture_check_legacy(&t)
+                                                                            : capture_check_target(&t);
     if (!r)
         r = device_wait_allowed("cuStreamSynchronize");
     if (!r && t.s) {
@@ -1011,7 +1018,8 @@ CUresult CUDAAPI cuStreamQuery(CUstream hStream)
     CUresult r = target_get("cuStreamQuery", hStream, &t);
     if (r)
         return r;
-    r = t.s ? capture_check_unsafe("cuStreamQuery", t.s) : t.legacy ? capture_check_legacy(&t) : 0;
+    r = t.s ? capture_check_unsafe("cuStreamQuery", t.s) : t.legacy ? capture_check_legacy(&t)
+                                                                      : capture_check_target(&t);
     if (r) {
         target_put(&t);
         return r;

@@ -445,6 +445,15 @@ static void hook_event_recorded(struct event *e)
     graph_unlock();
 }
 
+static CUresult hook_refuse(struct target *t)
+{
+    graph_lock();
+    invalidate(t->capture);
+    graph_unlock();
+    return fail(CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED, "%s: the stream is capturing: it cannot be synchronised or "
+                "queried; the capture is invalidated", t->fn);
+}
+
 static void hook_retain(struct capture *c) { cap_retain(c); }
 static void hook_release(struct capture *c) { cap_release(c); }
 
@@ -455,6 +464,7 @@ static const struct capture_hooks hooks = {
     .record_event = hook_record_event,
     .unsafe = hook_unsafe,
     .legacy = hook_legacy,
+    .refuse = hook_refuse,
     .event_use = hook_event_use,
     .event_recorded = hook_event_recorded,
     .retain = hook_retain,
