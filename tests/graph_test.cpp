@@ -795,6 +795,11 @@ TEST_F(Graph, PerThreadStreamCapture_RecordsAndRefusesItsOwnSynchronisation)
     ASSERT_OK(cuStreamBeginCapture(CU_STREAM_PER_THREAD, CU_STREAM_CAPTURE_MODE_RELAXED));
     EXPECT_CU(CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED, cuStreamQuery(CU_STREAM_PER_THREAD));
     EXPECT_CU(CUDA_ERROR_STREAM_CAPTURE_INVALIDATED, cuStreamEndCapture(CU_STREAM_PER_THREAD, &cg));
+    // A callback runs once and frees what it was given: a capture refuses it (cuLaunchHostFunc is the node).
+    ASSERT_OK(cuStreamBeginCapture(s, CU_STREAM_CAPTURE_MODE_GLOBAL));
+    EXPECT_CU(CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED,
+              cuStreamAddCallback(s, [](CUstream, CUresult, void *) {}, nullptr, 0));
+    EXPECT_CU(CUDA_ERROR_STREAM_CAPTURE_INVALIDATED, cuStreamEndCapture(s, &cg));
 }
 
 } // namespace

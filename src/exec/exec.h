@@ -153,8 +153,8 @@ CUresult capture_check_unsafe(const char *fn, struct stream *s);
 /* Work or a wait on the legacy stream t while a blocking stream of its context captures
  * (capture_hooks.legacy). */
 CUresult capture_check_legacy(struct target *t);
-/* A wait for t's own stream while it captures (the per-thread stream's synchronisation or query):
- * refused, and its capture invalidated (capture_hooks.refuse). */
+/* A call t's stream cannot take while it captures (a synchronisation or query of the per-thread
+ * stream, cuStreamAddCallback): refused, and its capture invalidated (capture_hooks.refuse). */
 CUresult capture_check_target(struct target *t);
 
 CUresult stream_lookup(const char *fn, CUstream handle, struct stream **out);

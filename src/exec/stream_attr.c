@@ -209,14 +209,23 @@ CUresult CUDAAPI cuStreamAddCallback(CUstream hStream, CUstreamCallback callback
     /* "flags: Reserved for future use, must be 0" (cuda.h). */
     if (flags != 0)
         return fail(CUDA_ERROR_INVALID_VALUE, "%s: flags %u is not 0", fn, flags);
+    /* A callback runs once and frees its record: it cannot be a node that runs at every launch.
+     * A capturing stream refuses it (cuLaunchHostFunc is what graphs take). */
+    struct target t;
+    CUresult r = target_get(fn, hStream, &t);
+    if (r)
+        return r;
+    r = capture_check_target(&t);
+    target_put(&t);
+    if (r)
+        return r;
     struct callback_call *c = malloc(sizeof(*c));
     if (!c)
         return fail(CUDA_ERROR_OUT_OF_MEMORY, "%s: out of host memory", fn);
     c->stream = hStream;
     c->fn = callback;
     c->data = userData;
-    CUresult r = cuLaunchHostFunc(hStream, run_callback, c);
-    if (r)
+    if ((r = cuLaunchHostFunc(hStream, run_callback, c)))
         free(c);
     return r;
 }

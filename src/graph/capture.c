@@ -450,8 +450,8 @@ static CUresult hook_refuse(struct target *t)
     graph_lock();
     invalidate(t->capture);
     graph_unlock();
-    return fail(CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED, "%s: the stream is capturing: it cannot be synchronised or "
-                "queried; the capture is invalidated", t->fn);
+    return fail(CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED, "%s: not allowed on a stream that is capturing (a "
+                "synchronisation, a query, a callback); the capture is invalidated", t->fn);
 }
 
 static void hook_retain(struct capture *c) { cap_retain(c); }
