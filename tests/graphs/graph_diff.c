@@ -650,8 +650,11 @@ static void sec_hand(void)
     CUgraphNode s8 = add_memset(g1, NULL, 0, msparams(w.d8, 1, 0xab, 16, 1, 0));
     CUgraphNode s9 = add_memset(g1, NULL, 0, msparams(w.d8 + 16, 2, 0x1234, 8, 1, 0));
     CUgraphNode s10 = add_memset(g1, NULL, 0, msparams(w.d8 + 32, 1, 0x5a, 3, 4, 8));
+    /* The child's two kernels are independent nodes: they must not touch the same words (a race
+     * on the GPU as here, where the graph's branches may run at once). add1 takes words 0-7,
+     * square 8-11, as the recorded output shows. */
     ka[2].p = w.dC;
-    ka[2].n = 16;
+    ka[2].n = 8;
     add_kernel(child, NULL, 0, f_add1, &ka[2], 16);
     ka[3].p = w.dC + 4 * 8;
     ka[3].n = 4;
