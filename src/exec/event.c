@@ -352,8 +352,8 @@ static CUresult record(const char *fn, CUevent hEvent, CUstream hStream, unsigne
         goto out;
     }
     /* Outside a capture CU_EVENT_RECORD_EXTERNAL is an ordinary record (the driver answers success). */
-    if (capture_get_hooks() && !t.sink)
-        capture_get_hooks()->event_recorded(e);
+    if (capture_live_hooks() && !t.sink)
+        capture_live_hooks()->event_recorded(e);
     if (!(rw = calloc(1, sizeof(*rw)))) {
         r = fail(CUDA_ERROR_OUT_OF_MEMORY, "%s: out of host memory", fn);
         goto out;
@@ -385,7 +385,8 @@ CUresult CUDAAPI cuEventQuery(CUevent hEvent)
     CUresult r = event_lookup("cuEventQuery", hEvent, &e);
     if (r)
         return r;
-    if (capture_get_hooks() && (r = capture_get_hooks()->event_use("cuEventQuery", e, 0))) {
+    const struct capture_hooks *h = capture_live_hooks();
+    if (h && (r = h->event_use("cuEventQuery", e, 0))) {
         event_release(e);
         return r;
     }
@@ -404,7 +405,8 @@ CUresult CUDAAPI cuEventSynchronize(CUevent hEvent)
     CUresult r = event_lookup("cuEventSynchronize", hEvent, &e);
     if (r)
         return r;
-    if (capture_get_hooks() && (r = capture_get_hooks()->event_use("cuEventSynchronize", e, 0))) {
+    const struct capture_hooks *h = capture_live_hooks();
+    if (h && (r = h->event_use("cuEventSynchronize", e, 0))) {
         event_release(e);
         return r;
     }
@@ -427,8 +429,9 @@ static CUresult elapsed(float *pMilliseconds, CUevent hStart, CUevent hEnd)
     CUresult r = event_lookup(fn, hStart, &ev[0]);
     if (!r)
         r = event_lookup(fn, hEnd, &ev[1]);
-    for (int i = 0; i < 2 && !r && capture_get_hooks(); ++i)
-        r = capture_get_hooks()->event_use(fn, ev[i], 1);
+    const struct capture_hooks *h = capture_live_hooks();
+    for (int i = 0; i < 2 && !r && h; ++i)
+        r = h->event_use(fn, ev[i], 1);
     uint64_t t[2] = {0, 0};
     for (int i = 0; i < 2 && !r; ++i) {
         const char *which = i ? "hEnd" : "hStart";
@@ -504,8 +507,8 @@ CUresult CUDAAPI cuStreamWaitEvent(CUstream hStream, CUevent hEvent, unsigned in
                  Flags);
     } else if ((r = event_lookup("cuStreamWaitEvent", hEvent, &e))) {
         /* recorded */
-    } else if (capture_get_hooks() && !t.sink &&
-               ((r = capture_get_hooks()->wait_event(&t, "cuStreamWaitEvent", e, Flags, &handled)) || handled)) {
+    } else if (!t.sink && capture_live_hooks() &&
+               ((r = capture_live_hooks()->wait_event(&t, "cuStreamWaitEvent", e, Flags, &handled)) || handled)) {
         /* a fork or join of a capture, or a wait recorded into one (src/graph) */
     } else if (Flags & CU_EVENT_WAIT_EXTERNAL) {
         r = fail(CUDA_ERROR_ILLEGAL_STATE, "cuStreamWaitEvent: CU_EVENT_WAIT_EXTERNAL is for a stream that is "

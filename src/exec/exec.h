@@ -140,6 +140,10 @@ struct capture_hooks {
 CUresult target_capture_params(struct target *t, CUgraphNodeParams *p);
 void capture_set_hooks(const struct capture_hooks *hooks);
 const struct capture_hooks *capture_get_hooks(void); /* NULL until a capture began */
+/* The hooks while a capture runs or an event stands for a capture's work (src/graph counts them
+ * with capture_live_add), else NULL: the calls that only may concern a capture ask this. */
+const struct capture_hooks *capture_live_hooks(void);
+void capture_live_add(int delta);
 /* The capture lock, and the per-thread stream's capture of this thread (under it). */
 void capture_lock(void);
 void capture_unlock(void);

@@ -318,13 +318,22 @@ void target_sink_begin(struct work_sink *sink) { thread_sink = sink; }
 void target_sink_end(void) { thread_sink = NULL; }
 void capture_set_hooks(const struct capture_hooks *h) { atomic_store(&hooks, h); }
 const struct capture_hooks *capture_get_hooks(void) { return atomic_load(&hooks); }
+
+/* Captures running and events that stand for a capture's work: while there are none, no call
+ * asks src/graph anything (its hooks take its lock), however many captures ran before. */
+static atomic_int capture_live;
+void capture_live_add(int delta) { atomic_fetch_add(&capture_live, delta); }
+const struct capture_hooks *capture_live_hooks(void)
+{
+    return atomic_load(&capture_live) > 0 ? atomic_load(&hooks) : NULL;
+}
 void capture_lock(void) { os_mutex_lock(&capture_mutex); }
 void capture_unlock(void) { os_mutex_unlock(&capture_mutex); }
 struct capture **capture_ptds_slot(void) { return &ptds_capture; }
 
 CUresult capture_check_unsafe(const char *fn, struct stream *s)
 {
-    const struct capture_hooks *h = atomic_load(&hooks);
+    const struct capture_hooks *h = capture_live_hooks();
     return h ? h->unsafe(fn, s) : CUDA_SUCCESS;
 }
 
@@ -337,7 +346,7 @@ CUresult target_capture_params(struct target *t, CUgraphNodeParams *p)
 static void capture_of(struct target *t)
 {
     t->capture = NULL;
-    const struct capture_hooks *h = atomic_load(&hooks);
+    const struct capture_hooks *h = capture_live_hooks();
     if (!h)
         return;
     capture_lock();
@@ -608,7 +617,7 @@ CUresult target_defer(struct target *t, struct work *w)
 /* Legacy work while a blocking stream of the context captures (capture_hooks.legacy). */
 static CUresult legacy_during_capture(struct target *t)
 {
-    const struct capture_hooks *h = atomic_load(&hooks);
+    const struct capture_hooks *h = capture_live_hooks();
     return h ? h->legacy(t) : CUDA_SUCCESS;
 }
 

@@ -220,6 +220,7 @@ static struct cevent *cevent_find(const struct event *e)
 
 static void cevent_free(struct cevent *ce)
 {
+    capture_live_add(-1);
     event_release(ce->e);
     if (ce->c)
         cap_release(ce->c);
@@ -276,6 +277,7 @@ static CUresult hook_record_event(struct target *t, const char *fn, struct event
                 memcpy(ce->edata, cs->edata, cs->n * sizeof(*ce->edata));
             }
             ce->n = cs->n;
+            capture_live_add(1);
             obj_retain((struct obj *)e);
             ce->e = e;
             cap_retain(c);
@@ -539,6 +541,7 @@ static CUresult begin(const char *fn, CUstream hStream, struct graph *into, cons
         } else {
             c->next = active;
             active = c;
+            capture_live_add(1); /* before the stream can be seen capturing */
             stream_attach(t.s, c);
             c = NULL; /* the active list's reference */
         }
@@ -616,6 +619,7 @@ static void finish(struct capture *c)
             ce->edata = NULL;
             ce->n = 0;
         }
+    capture_live_add(-1); /* after its streams left it */
 }
 
 static CUresult end(const char *fn, CUstream hStream, CUgraph *phGraph)
