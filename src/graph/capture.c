@@ -73,19 +73,27 @@ static void cap_release(struct capture *c)
 
 /* ---- Dependencies ---- */
 
+/* Room for n dependencies on the stream's entry. */
+static bool deps_reserve(struct cstream *cs, size_t n)
+{
+    if (n <= cs->cap)
+        return true;
+    struct node **d = realloc(cs->deps, n * sizeof(*d));
+    if (!d)
+        return false;
+    cs->deps = d;
+    CUgraphEdgeData *e = realloc(cs->edata, n * sizeof(*e));
+    if (!e)
+        return false;
+    cs->edata = e;
+    cs->cap = n;
+    return true;
+}
+
 static bool deps_set(struct cstream *cs, struct node *const *deps, const CUgraphEdgeData *edata, size_t n)
 {
-    if (n > cs->cap) {
-        struct node **d = realloc(cs->deps, n * sizeof(*d));
-        if (!d)
-            return false;
-        cs->deps = d;
-        CUgraphEdgeData *e = realloc(cs->edata, n * sizeof(*e));
-        if (!e)
-            return false;
-        cs->edata = e;
-        cs->cap = n;
-    }
+    if (!deps_reserve(cs, n))
+        return false;
     cs->n = n;
     if (!n) /* memmove and memset take no NULL, even for 0 bytes */
         return true;
@@ -105,18 +113,8 @@ static bool deps_add(struct cstream *cs, struct node *const *deps, const CUgraph
             have |= cs->deps[j] == deps[i];
         if (have)
             continue;
-        if (cs->n == cs->cap) {
-            size_t cap = cs->cap ? cs->cap * 2 : 4;
-            struct node **d = realloc(cs->deps, cap * sizeof(*d));
-            if (!d)
-                return false;
-            cs->deps = d;
-            CUgraphEdgeData *e = realloc(cs->edata, cap * sizeof(*e));
-            if (!e)
-                return false;
-            cs->edata = e;
-            cs->cap = cap;
-        }
+        if (cs->n == cs->cap && !deps_reserve(cs, cs->cap ? cs->cap * 2 : 4))
+            return false;
         cs->deps[cs->n] = deps[i];
         if (edata)
             cs->edata[cs->n] = edata[i];

@@ -1,19 +1,12 @@
 /*
  * src/graph/exec_params.c: each node type's setter on an executable graph (the generic form is
  * cuGraphExecNodeSetParams, instantiate.c): the parameters of the node made from hNode change
- * for the launches made after the call.
+ * for the launches made after the call. The public forms become the generic one as for a graph's
+ * nodes (params_*, node_api.c).
  */
 #include "graph/graph.h"
 
 #include <string.h>
-
-CUresult exec_node_set(const char *fn, CUgraphExec hGraphExec, CUgraphNode hNode, CUgraphNodeParams *p);
-
-static void params_init(CUgraphNodeParams *p, CUgraphNodeType type)
-{
-    memset(p, 0, sizeof(*p));
-    p->type = type;
-}
 
 CUresult CUDAAPI cuGraphExecKernelNodeSetParams(CUgraphExec hGraphExec, CUgraphNode hNode,
                                                 const CUDA_KERNEL_NODE_PARAMS *k)
@@ -21,9 +14,8 @@ CUresult CUDAAPI cuGraphExecKernelNodeSetParams(CUgraphExec hGraphExec, CUgraphN
     const char *fn = "cuGraphExecKernelNodeSetParams";
     if (!k)
         return fail(CUDA_ERROR_INVALID_VALUE, "%s: nodeParams is NULL", fn);
-    CUgraphNodeParams p = {0};
-    params_init(&p, CU_GRAPH_NODE_TYPE_KERNEL);
-    memcpy(&p.kernel, k, sizeof(*k)); /* v2 and v3 have one layout */
+    CUgraphNodeParams p;
+    params_kernel(&p, k, true);
     return exec_node_set(fn, hGraphExec, hNode, &p);
 }
 
@@ -36,9 +28,11 @@ CUresult CUDAAPI cuGraphExecKernelNodeSetParams(CUgraphExec hGraphExec, CUgraphN
     const char *fn = "cuGraphExecKernelNodeSetParams";
     if (!nodeParams)
         return fail(CUDA_ERROR_INVALID_VALUE, "%s: nodeParams is NULL", fn);
-    CUgraphNodeParams p = {0};
-    params_init(&p, CU_GRAPH_NODE_TYPE_KERNEL);
-    memcpy(&p.kernel, nodeParams, sizeof(*nodeParams));
+    CUDA_KERNEL_NODE_PARAMS k;
+    memset(&k, 0, sizeof(k));
+    memcpy(&k, nodeParams, sizeof(*nodeParams)); /* v1 is v2 without kern and ctx */
+    CUgraphNodeParams p;
+    params_kernel(&p, &k, false);
     return exec_node_set(fn, hGraphExec, hNode, &p);
 }
 
@@ -48,11 +42,9 @@ CUresult CUDAAPI cuGraphExecMemcpyNodeSetParams(CUgraphExec hGraphExec, CUgraphN
     const char *fn = "cuGraphExecMemcpyNodeSetParams";
     if (!copyParams)
         return fail(CUDA_ERROR_INVALID_VALUE, "%s: copyParams is NULL", fn);
-    CUgraphNodeParams p = {0};
-    params_init(&p, CU_GRAPH_NODE_TYPE_MEMCPY);
-    p.memcpy.copyParams = *copyParams;
-    p.memcpy.copyCtx = ctx;
-    return exec_node_set(fn, hGraphExec, hNode, &p);
+    CUgraphNodeParams p;
+    CUresult r = params_memcpy(fn, &p, copyParams, ctx);
+    return r ? r : exec_node_set(fn, hGraphExec, hNode, &p);
 }
 
 CUresult CUDAAPI cuGraphExecMemsetNodeSetParams(CUgraphExec hGraphExec, CUgraphNode hNode,
@@ -61,11 +53,9 @@ CUresult CUDAAPI cuGraphExecMemsetNodeSetParams(CUgraphExec hGraphExec, CUgraphN
     const char *fn = "cuGraphExecMemsetNodeSetParams";
     if (!m)
         return fail(CUDA_ERROR_INVALID_VALUE, "%s: memsetParams is NULL", fn);
-    CUgraphNodeParams p = {0};
-    params_init(&p, CU_GRAPH_NODE_TYPE_MEMSET);
-    memcpy(&p.memset, m, sizeof(*m));
-    p.memset.ctx = ctx;
-    return exec_node_set(fn, hGraphExec, hNode, &p);
+    CUgraphNodeParams p;
+    CUresult r = params_memset(fn, &p, m, ctx);
+    return r ? r : exec_node_set(fn, hGraphExec, hNode, &p);
 }
 
 CUresult CUDAAPI cuGraphExecHostNodeSetParams(CUgraphExec hGraphExec, CUgraphNode hNode,
@@ -74,7 +64,7 @@ CUresult CUDAAPI cuGraphExecHostNodeSetParams(CUgraphExec hGraphExec, CUgraphNod
     const char *fn = "cuGraphExecHostNodeSetParams";
     if (!h)
         return fail(CUDA_ERROR_INVALID_VALUE, "%s: nodeParams is NULL", fn);
-    CUgraphNodeParams p = {0};
+    CUgraphNodeParams p;
     params_init(&p, CU_GRAPH_NODE_TYPE_HOST);
     p.host.fn = h->fn;
     p.host.userData = h->userData;
@@ -83,7 +73,7 @@ CUresult CUDAAPI cuGraphExecHostNodeSetParams(CUgraphExec hGraphExec, CUgraphNod
 
 CUresult CUDAAPI cuGraphExecChildGraphNodeSetParams(CUgraphExec hGraphExec, CUgraphNode hNode, CUgraph childGraph)
 {
-    CUgraphNodeParams p = {0};
+    CUgraphNodeParams p;
     params_init(&p, CU_GRAPH_NODE_TYPE_GRAPH);
     p.graph.graph = childGraph;
     return exec_node_set("cuGraphExecChildGraphNodeSetParams", hGraphExec, hNode, &p);
@@ -91,17 +81,15 @@ CUresult CUDAAPI cuGraphExecChildGraphNodeSetParams(CUgraphExec hGraphExec, CUgr
 
 CUresult CUDAAPI cuGraphExecEventRecordNodeSetEvent(CUgraphExec hGraphExec, CUgraphNode hNode, CUevent event)
 {
-    CUgraphNodeParams p = {0};
-    params_init(&p, CU_GRAPH_NODE_TYPE_EVENT_RECORD);
-    p.eventRecord.event = event;
+    CUgraphNodeParams p;
+    params_event(&p, CU_GRAPH_NODE_TYPE_EVENT_RECORD, event);
     return exec_node_set("cuGraphExecEventRecordNodeSetEvent", hGraphExec, hNode, &p);
 }
 
 CUresult CUDAAPI cuGraphExecEventWaitNodeSetEvent(CUgraphExec hGraphExec, CUgraphNode hNode, CUevent event)
 {
-    CUgraphNodeParams p = {0};
-    params_init(&p, CU_GRAPH_NODE_TYPE_WAIT_EVENT);
-    p.eventWait.event = event;
+    CUgraphNodeParams p;
+    params_event(&p, CU_GRAPH_NODE_TYPE_WAIT_EVENT, event);
     return exec_node_set("cuGraphExecEventWaitNodeSetEvent", hGraphExec, hNode, &p);
 }
 
@@ -111,11 +99,8 @@ CUresult CUDAAPI cuGraphExecExternalSemaphoresSignalNodeSetParams(CUgraphExec hG
     const char *fn = "cuGraphExecExternalSemaphoresSignalNodeSetParams";
     if (!s)
         return fail(CUDA_ERROR_INVALID_VALUE, "%s: nodeParams is NULL", fn);
-    CUgraphNodeParams p = {0};
-    params_init(&p, CU_GRAPH_NODE_TYPE_EXT_SEMAS_SIGNAL);
-    p.extSemSignal.extSemArray = s->extSemArray;
-    p.extSemSignal.paramsArray = s->paramsArray;
-    p.extSemSignal.numExtSems = s->numExtSems;
+    CUgraphNodeParams p;
+    params_sems(&p, CU_GRAPH_NODE_TYPE_EXT_SEMAS_SIGNAL, s->extSemArray, s->paramsArray, s->numExtSems);
     return exec_node_set(fn, hGraphExec, hNode, &p);
 }
 
@@ -125,11 +110,8 @@ CUresult CUDAAPI cuGraphExecExternalSemaphoresWaitNodeSetParams(CUgraphExec hGra
     const char *fn = "cuGraphExecExternalSemaphoresWaitNodeSetParams";
     if (!w)
         return fail(CUDA_ERROR_INVALID_VALUE, "%s: nodeParams is NULL", fn);
-    CUgraphNodeParams p = {0};
-    params_init(&p, CU_GRAPH_NODE_TYPE_EXT_SEMAS_WAIT);
-    p.extSemWait.extSemArray = w->extSemArray;
-    p.extSemWait.paramsArray = w->paramsArray;
-    p.extSemWait.numExtSems = w->numExtSems;
+    CUgraphNodeParams p;
+    params_sems(&p, CU_GRAPH_NODE_TYPE_EXT_SEMAS_WAIT, w->extSemArray, w->paramsArray, w->numExtSems);
     return exec_node_set(fn, hGraphExec, hNode, &p);
 }
 
@@ -139,11 +121,7 @@ CUresult CUDAAPI cuGraphExecBatchMemOpNodeSetParams(CUgraphExec hGraphExec, CUgr
     const char *fn = "cuGraphExecBatchMemOpNodeSetParams";
     if (!m)
         return fail(CUDA_ERROR_INVALID_VALUE, "%s: nodeParams is NULL", fn);
-    CUgraphNodeParams p = {0};
-    params_init(&p, CU_GRAPH_NODE_TYPE_BATCH_MEM_OP);
-    p.memOp.ctx = m->ctx;
-    p.memOp.count = m->count;
-    p.memOp.paramArray = m->paramArray;
-    p.memOp.flags = m->flags;
+    CUgraphNodeParams p;
+    params_memop(&p, m);
     return exec_node_set(fn, hGraphExec, hNode, &p);
 }

@@ -34,7 +34,7 @@ CUresult graph_lookup(const char *fn, CUgraph h, struct graph **out)
     struct obj *o;
     obj_status st = obj_lookup((uint64_t)(uintptr_t)h, OBJ_GRAPH, &o);
     if (st != OBJ_FOUND)
-        return fail(st == OBJ_NULL ? CUDA_ERROR_INVALID_VALUE : CUDA_ERROR_INVALID_VALUE, "%s: hGraph %s", fn,
+        return fail(CUDA_ERROR_INVALID_VALUE, "%s: hGraph %s", fn,
                     obj_status_text(st, OBJ_GRAPH, (uint64_t)(uintptr_t)h));
     *out = (struct graph *)o;
     return CUDA_SUCCESS;
@@ -286,8 +286,7 @@ CUresult graph_add(const char *fn, struct graph *g, const CUgraphNode *deps, con
     return r;
 }
 
-/* The door of every cuGraphAdd*Node: phGraphNode and hGraph, then the node. */
-static CUresult add(const char *fn, CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *deps,
+CUresult graph_add_node(const char *fn, CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *deps,
                     const CUgraphEdgeData *edata, size_t n, CUgraphNodeParams *p)
 {
     REQUIRE_INIT(fn);
@@ -304,14 +303,6 @@ static CUresult add(const char *fn, CUgraphNode *phGraphNode, CUgraph hGraph, co
     return r;
 }
 
-CUresult graph_add_node(const char *fn, CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *deps,
-                        const CUgraphEdgeData *edata, size_t n, CUgraphNodeParams *p);
-CUresult graph_add_node(const char *fn, CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *deps,
-                        const CUgraphEdgeData *edata, size_t n, CUgraphNodeParams *p)
-{
-    return add(fn, phGraphNode, hGraph, deps, edata, n, p);
-}
-
 CUresult CUDAAPI cuGraphAddNode(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies,
                                 const CUgraphEdgeData *dependencyData, size_t numDependencies,
                                 CUgraphNodeParams *nodeParams)
@@ -323,7 +314,7 @@ CUresult CUDAAPI cuGraphAddNode(CUgraphNode *phGraphNode, CUgraph hGraph, const 
     static const int zero[3];
     if (memcmp(nodeParams->reserved0, zero, sizeof(zero)) || nodeParams->reserved2)
         return fail(CUDA_ERROR_INVALID_VALUE, "%s: nodeParams's reserved fields must be 0", fn);
-    CUresult r = add(fn, phGraphNode, hGraph, dependencies, dependencyData, numDependencies, nodeParams);
+    CUresult r = graph_add_node(fn, phGraphNode, hGraph, dependencies, dependencyData, numDependencies, nodeParams);
     if (!r && nodeParams->type == CU_GRAPH_NODE_TYPE_CONDITIONAL) {
         struct node *node = NULL;
         if (!node_lookup(fn, *phGraphNode, &node)) {
@@ -349,7 +340,7 @@ CUresult CUDAAPI cuGraphAddEmptyNode(CUgraphNode *phGraphNode, CUgraph hGraph, c
     CUgraphNodeParams p = {0};
     memset(&p, 0, sizeof(p));
     p.type = CU_GRAPH_NODE_TYPE_EMPTY;
-    return add("cuGraphAddEmptyNode", phGraphNode, hGraph, dependencies, NULL, numDependencies, &p);
+    return graph_add_node("cuGraphAddEmptyNode", phGraphNode, hGraph, dependencies, NULL, numDependencies, &p);
 }
 
 CUresult CUDAAPI cuGraphDestroyNode(CUgraphNode hNode)

@@ -46,6 +46,21 @@ void node_params_free(struct node_params *np);
 /* A copy of a copy (clone, instantiate): children are cloned, memory shared. */
 CUresult node_params_dup(const char *fn, const struct node_params *from, struct node_params *out);
 
+/* ---- Each node type's public parameters as the generic form (node_api.c) ----
+ * Used by the calls on graphs' nodes and on executable graphs' (exec_params.c) alike. */
+void params_init(CUgraphNodeParams *p, CUgraphNodeType type); /* zeroed, of that type */
+void params_kernel(CUgraphNodeParams *p, const CUDA_KERNEL_NODE_PARAMS *k, bool v2); /* v2: kern and ctx too */
+CUresult params_memcpy(const char *fn, CUgraphNodeParams *p, const CUDA_MEMCPY3D *c, CUcontext ctx);
+CUresult params_memset(const char *fn, CUgraphNodeParams *p, const CUDA_MEMSET_NODE_PARAMS *m, CUcontext ctx);
+void params_event(CUgraphNodeParams *p, CUgraphNodeType type, CUevent e); /* a record or a wait */
+void params_sems(CUgraphNodeParams *p, CUgraphNodeType type, CUexternalSemaphore *sems, const void *params,
+                 unsigned int n); /* a signal or a wait */
+void params_memop(CUgraphNodeParams *p, const CUDA_BATCH_MEM_OP_NODE_PARAMS *m);
+/* Replaces a graph's node's parameters with a checked copy of p, of the node's own type. */
+CUresult node_set(const char *fn, CUgraphNode hNode, CUgraphNodeParams *p);
+/* The same for the node of an executable graph made from hNode (instantiate.c). */
+CUresult exec_node_set(const char *fn, CUgraphExec hGraphExec, CUgraphNode hNode, CUgraphNodeParams *p);
+
 /* ---- Graphs and nodes (graph.c) ---- */
 struct edge {
     struct node *node;
@@ -103,6 +118,9 @@ CUresult node_lookup(const char *fn, CUgraphNode h, struct node **out);
 /* Adds a node with p's parameters after deps (graph_lock not held); *out is not a reference. */
 CUresult graph_add(const char *fn, struct graph *g, const CUgraphNode *deps, const CUgraphEdgeData *edata, size_t n,
                    CUgraphNodeParams *p, struct node **out);
+/* The door of every cuGraphAdd*Node: phGraphNode and hGraph checked, then graph_add. */
+CUresult graph_add_node(const char *fn, CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *deps,
+                        const CUgraphEdgeData *edata, size_t n, CUgraphNodeParams *p);
 /* The same with the dependencies as nodes (capture; graph_lock held). */
 CUresult graph_add_locked(const char *fn, struct ctx *ctx, struct graph *g, struct node *const *deps,
                           const CUgraphEdgeData *edata, size_t n, CUgraphNodeParams *p, struct node **out);

@@ -405,8 +405,6 @@ static struct xnode *xnode_find(struct exec_graph *x, uint64_t node)
     return NULL;
 }
 
-/* Replaces the parameters of the node made from hNode with a checked copy of p. */
-CUresult exec_node_set(const char *fn, CUgraphExec hGraphExec, CUgraphNode hNode, CUgraphNodeParams *p);
 CUresult exec_node_set(const char *fn, CUgraphExec hGraphExec, CUgraphNode hNode, CUgraphNodeParams *p)
 {
     REQUIRE_INIT(fn);
@@ -465,40 +463,13 @@ CUresult CUDAAPI cuGraphExecNodeSetParams(CUgraphExec hGraphExec, CUgraphNode hN
     return exec_node_set("cuGraphExecNodeSetParams", hGraphExec, hNode, nodeParams);
 }
 
-CUresult CUDAAPI cuGraphNodeSetEnabled(CUgraphExec hGraphExec, CUgraphNode hNode, unsigned int isEnabled)
+/* cuGraphNodeSetEnabled (set) and cuGraphNodeGetEnabled (get): the node of the executable graph
+ * made from hNode, of a type that can be disabled. */
+static CUresult enabled(const char *fn, CUgraphExec hGraphExec, CUgraphNode hNode, const unsigned int *set,
+                        unsigned int *get)
 {
-    const char *fn = "cuGraphNodeSetEnabled";
     REQUIRE_INIT(fn);
-    struct exec_graph *x = NULL;
-    CUresult r = exec_lookup(fn, hGraphExec, &x);
-    if (r)
-        return r;
-    struct node *n = NULL;
-    if ((r = node_lookup(fn, hNode, &n))) {
-        obj_release(&x->base);
-        return r;
-    }
-    graph_lock();
-    struct xnode *xn = xnode_find(x, n->base.handle);
-    if (!xn)
-        r = fail(CUDA_ERROR_INVALID_VALUE, "%s: the node is not one the executable graph was made from", fn);
-    else if (xn->type != CU_GRAPH_NODE_TYPE_KERNEL && xn->type != CU_GRAPH_NODE_TYPE_MEMCPY &&
-             xn->type != CU_GRAPH_NODE_TYPE_MEMSET)
-        r = fail(CUDA_ERROR_INVALID_VALUE, "%s: only kernel, memcpy and memset nodes can be disabled, not type %d", fn,
-                 (int)xn->type);
-    else
-        xn->enabled = isEnabled != 0;
-    graph_unlock();
-    obj_release(&n->base);
-    obj_release(&x->base);
-    return r;
-}
-
-CUresult CUDAAPI cuGraphNodeGetEnabled(CUgraphExec hGraphExec, CUgraphNode hNode, unsigned int *isEnabled)
-{
-    const char *fn = "cuGraphNodeGetEnabled";
-    REQUIRE_INIT(fn);
-    if (!isEnabled)
+    if (!set && !get)
         return fail(CUDA_ERROR_INVALID_VALUE, "%s: isEnabled is NULL", fn);
     struct exec_graph *x = NULL;
     CUresult r = exec_lookup(fn, hGraphExec, &x);
@@ -517,12 +488,32 @@ CUresult CUDAAPI cuGraphNodeGetEnabled(CUgraphExec hGraphExec, CUgraphNode hNode
              xn->type != CU_GRAPH_NODE_TYPE_MEMSET)
         r = fail(CUDA_ERROR_INVALID_VALUE, "%s: only kernel, memcpy and memset nodes can be disabled, not type %d", fn,
                  (int)xn->type);
+    else if (set)
+        xn->enabled = *set != 0;
     else
-        *isEnabled = xn->enabled;
+        *get = xn->enabled;
     graph_unlock();
     obj_release(&n->base);
     obj_release(&x->base);
     return r;
+}
+
+CUresult CUDAAPI cuGraphNodeSetEnabled(CUgraphExec hGraphExec, CUgraphNode hNode, unsigned int isEnabled)
+{
+    return enabled("cuGraphNodeSetEnabled", hGraphExec, hNode, &isEnabled, NULL);
+}
+
+CUresult CUDAAPI cuGraphNodeGetEnabled(CUgraphExec hGraphExec, CUgraphNode hNode, unsigned int *isEnabled)
+{
+    return enabled("cuGraphNodeGetEnabled", hGraphExec, hNode, NULL, isEnabled);
+}
+
+/* Nodes an update keeps as they were instantiated (a child's and a conditional's schedules, the
+ * graph's memory). */
+static bool kept_on_update(CUgraphNodeType t)
+{
+    return t == CU_GRAPH_NODE_TYPE_GRAPH || t == CU_GRAPH_NODE_TYPE_CONDITIONAL || t == CU_GRAPH_NODE_TYPE_MEM_ALLOC ||
+           t == CU_GRAPH_NODE_TYPE_MEM_FREE;
 }
 
 /* cuGraphExecUpdate: hGraph must have the executable graph's topology, node for node in the
@@ -549,7 +540,6 @@ static CUresult update(const char *fn, CUgraphExec hGraphExec, CUgraph hGraph, C
     struct xnode **by_seq = calloc(x->n + 1, sizeof(*by_seq));
     struct node **nodes = calloc(g->nnodes + 1, sizeof(*nodes));
     struct node_params *fresh = calloc(x->n + 1, sizeof(*fresh));
-    size_t made = 0;
     if (!order || !by_seq || !nodes || !fresh)
         r = fail(CUDA_ERROR_OUT_OF_MEMORY, "%s: out of host memory", fn);
     else if (g->nnodes != x->n || !topo_order(g, order)) {
@@ -614,8 +604,7 @@ static CUresult update(const char *fn, CUgraphExec hGraphExec, CUgraph hGraph, C
                 r = fail(CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE, "%s: node %zu's dependencies changed", fn, i);
                 break;
             }
-            if (xn->type == CU_GRAPH_NODE_TYPE_GRAPH || xn->type == CU_GRAPH_NODE_TYPE_CONDITIONAL ||
-                xn->type == CU_GRAPH_NODE_TYPE_MEM_ALLOC || xn->type == CU_GRAPH_NODE_TYPE_MEM_FREE) {
+            if (kept_on_update(xn->type)) {
                 if (xn->type == CU_GRAPH_NODE_TYPE_MEM_FREE && xn->np.p.free.dptr != v->np.p.free.dptr) {
                     info->result = CU_GRAPH_EXEC_UPDATE_ERROR_PARAMETERS_CHANGED;
                     info->errorNode = node_handle(v);
@@ -627,15 +616,11 @@ static CUresult update(const char *fn, CUgraphExec hGraphExec, CUgraph hGraph, C
                 info->errorNode = node_handle(v);
                 break;
             }
-            made = i + 1;
         }
     }
-    if (!r) {
+    if (!r) { /* every node made a fresh copy but those kept: they replace the executable graph's */
         for (size_t i = 0; i < x->n; ++i) {
-            if (!fresh[i].p.type && by_seq[i]->type != CU_GRAPH_NODE_TYPE_KERNEL)
-                continue;
-            if (by_seq[i]->type == CU_GRAPH_NODE_TYPE_GRAPH || by_seq[i]->type == CU_GRAPH_NODE_TYPE_CONDITIONAL ||
-                by_seq[i]->type == CU_GRAPH_NODE_TYPE_MEM_ALLOC || by_seq[i]->type == CU_GRAPH_NODE_TYPE_MEM_FREE)
+            if (kept_on_update(by_seq[i]->type))
                 continue;
             node_params_free(&by_seq[i]->np);
             by_seq[i]->np = fresh[i];
@@ -643,9 +628,8 @@ static CUresult update(const char *fn, CUgraphExec hGraphExec, CUgraph hGraph, C
         }
         info->result = CU_GRAPH_EXEC_UPDATE_SUCCESS;
     }
-    for (size_t i = 0; fresh && i < made; ++i)
-        if (fresh[i].p.type || fresh[i].args.buf)
-            node_params_free(&fresh[i]);
+    for (size_t i = 0; fresh && i < x->n; ++i) /* copies not taken (a failed update); zeroed ones hold nothing */
+        node_params_free(&fresh[i]);
     free(order);
     free(by_seq);
     free(nodes);

@@ -8,10 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-CUresult graph_add_node(const char *fn, CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *deps,
-                        const CUgraphEdgeData *edata, size_t n, CUgraphNodeParams *p);
-
-static void params_init(CUgraphNodeParams *p, CUgraphNodeType type)
+void params_init(CUgraphNodeParams *p, CUgraphNodeType type)
 {
     memset(p, 0, sizeof(*p));
     p->type = type;
@@ -35,8 +32,6 @@ static CUresult node_get(const char *fn, CUgraphNode hNode, CUgraphNodeType type
     return r;
 }
 
-/* Replaces a node's parameters with a checked copy of p, of the node's own type. */
-CUresult node_set(const char *fn, CUgraphNode hNode, CUgraphNodeParams *p);
 CUresult node_set(const char *fn, CUgraphNode hNode, CUgraphNodeParams *p)
 {
     REQUIRE_INIT(fn);
@@ -77,7 +72,7 @@ CUresult CUDAAPI cuGraphNodeSetParams(CUgraphNode hNode, CUgraphNodeParams *node
 
 /* ---- Kernel nodes ---- */
 
-static void kernel_in(CUgraphNodeParams *p, const CUDA_KERNEL_NODE_PARAMS *k, bool v2)
+void params_kernel(CUgraphNodeParams *p, const CUDA_KERNEL_NODE_PARAMS *k, bool v2)
 {
     params_init(p, CU_GRAPH_NODE_TYPE_KERNEL);
     p->kernel.func = k->func;
@@ -121,7 +116,7 @@ static CUresult kernel_add(const char *fn, CUgraphNode *ph, CUgraph g, const CUg
     if (!k)
         return fail(CUDA_ERROR_INVALID_VALUE, "%s: nodeParams is NULL", fn);
     CUgraphNodeParams p = {0};
-    kernel_in(&p, k, v2);
+    params_kernel(&p, k, v2);
     return graph_add_node(fn, ph, g, deps, NULL, n, &p);
 }
 
@@ -147,7 +142,7 @@ CUresult CUDAAPI cuGraphKernelNodeSetParams(CUgraphNode hNode, const CUDA_KERNEL
     if (!nodeParams)
         return fail(CUDA_ERROR_INVALID_VALUE, "cuGraphKernelNodeSetParams: nodeParams is NULL");
     CUgraphNodeParams p = {0};
-    kernel_in(&p, nodeParams, true);
+    params_kernel(&p, nodeParams, true);
     return node_set("cuGraphKernelNodeSetParams", hNode, &p);
 }
 
@@ -197,7 +192,7 @@ CUresult CUDAAPI cuGraphKernelNodeSetParams(CUgraphNode hNode, const CUDA_KERNEL
     CUDA_KERNEL_NODE_PARAMS k;
     v1_to_v2(&k, nodeParams);
     CUgraphNodeParams p = {0};
-    kernel_in(&p, &k, false);
+    params_kernel(&p, &k, false);
     return node_set("cuGraphKernelNodeSetParams", hNode, &p);
 }
 
@@ -310,7 +305,7 @@ CUresult CUDAAPI cuGraphKernelNodeCopyAttributes(CUgraphNode dst, CUgraphNode sr
 
 /* ---- Copies and fills ---- */
 
-static CUresult memcpy_params(const char *fn, CUgraphNodeParams *p, const CUDA_MEMCPY3D *c, CUcontext ctx)
+CUresult params_memcpy(const char *fn, CUgraphNodeParams *p, const CUDA_MEMCPY3D *c, CUcontext ctx)
 {
     if (!c)
         return fail(CUDA_ERROR_INVALID_VALUE, "%s: the copy parameters are NULL", fn);
@@ -325,7 +320,7 @@ CUresult CUDAAPI cuGraphAddMemcpyNode(CUgraphNode *phGraphNode, CUgraph hGraph, 
 {
     const char *fn = "cuGraphAddMemcpyNode";
     CUgraphNodeParams p = {0};
-    CUresult r = memcpy_params(fn, &p, copyParams, ctx);
+    CUresult r = params_memcpy(fn, &p, copyParams, ctx);
     return r ? r : graph_add_node(fn, phGraphNode, hGraph, dependencies, NULL, numDependencies, &p);
 }
 
@@ -344,11 +339,11 @@ CUresult CUDAAPI cuGraphMemcpyNodeSetParams(CUgraphNode hNode, const CUDA_MEMCPY
 {
     const char *fn = "cuGraphMemcpyNodeSetParams";
     CUgraphNodeParams p = {0};
-    CUresult r = memcpy_params(fn, &p, nodeParams, NULL);
+    CUresult r = params_memcpy(fn, &p, nodeParams, NULL);
     return r ? r : node_set(fn, hNode, &p);
 }
 
-static CUresult memset_params(const char *fn, CUgraphNodeParams *p, const CUDA_MEMSET_NODE_PARAMS *m, CUcontext ctx)
+CUresult params_memset(const char *fn, CUgraphNodeParams *p, const CUDA_MEMSET_NODE_PARAMS *m, CUcontext ctx)
 {
     if (!m)
         return fail(CUDA_ERROR_INVALID_VALUE, "%s: the memset parameters are NULL", fn);
@@ -369,7 +364,7 @@ CUresult CUDAAPI cuGraphAddMemsetNode(CUgraphNode *phGraphNode, CUgraph hGraph, 
 {
     const char *fn = "cuGraphAddMemsetNode";
     CUgraphNodeParams p = {0};
-    CUresult r = memset_params(fn, &p, memsetParams, ctx);
+    CUresult r = params_memset(fn, &p, memsetParams, ctx);
     return r ? r : graph_add_node(fn, phGraphNode, hGraph, dependencies, NULL, numDependencies, &p);
 }
 
@@ -394,7 +389,7 @@ CUresult CUDAAPI cuGraphMemsetNodeSetParams(CUgraphNode hNode, const CUDA_MEMSET
 {
     const char *fn = "cuGraphMemsetNodeSetParams";
     CUgraphNodeParams p = {0};
-    CUresult r = memset_params(fn, &p, nodeParams, NULL);
+    CUresult r = params_memset(fn, &p, nodeParams, NULL);
     return r ? r : node_set(fn, hNode, &p);
 }
 
@@ -461,15 +456,20 @@ CUresult CUDAAPI cuGraphChildGraphNodeGetGraph(CUgraphNode hNode, CUgraph *phGra
 
 /* ---- Events ---- */
 
+void params_event(CUgraphNodeParams *p, CUgraphNodeType type, CUevent e)
+{
+    params_init(p, type);
+    if (type == CU_GRAPH_NODE_TYPE_EVENT_RECORD)
+        p->eventRecord.event = e;
+    else
+        p->eventWait.event = e;
+}
+
 static CUresult event_node_add(const char *fn, CUgraphNode *ph, CUgraph g, const CUgraphNode *deps, size_t n,
                                CUevent e, CUgraphNodeType type)
 {
-    CUgraphNodeParams p = {0};
-    params_init(&p, type);
-    if (type == CU_GRAPH_NODE_TYPE_EVENT_RECORD)
-        p.eventRecord.event = e;
-    else
-        p.eventWait.event = e;
+    CUgraphNodeParams p;
+    params_event(&p, type, e);
     return graph_add_node(fn, ph, g, deps, NULL, n, &p);
 }
 
@@ -486,12 +486,8 @@ static CUresult event_node_get(const char *fn, CUgraphNode h, CUevent *out, CUgr
 
 static CUresult event_node_set(const char *fn, CUgraphNode h, CUevent e, CUgraphNodeType type)
 {
-    CUgraphNodeParams p = {0};
-    params_init(&p, type);
-    if (type == CU_GRAPH_NODE_TYPE_EVENT_RECORD)
-        p.eventRecord.event = e;
-    else
-        p.eventWait.event = e;
+    CUgraphNodeParams p;
+    params_event(&p, type, e);
     return node_set(fn, h, &p);
 }
 
@@ -524,21 +520,67 @@ CUresult CUDAAPI cuGraphEventWaitNodeSetEvent(CUgraphNode hNode, CUevent event)
     return event_node_set("cuGraphEventWaitNodeSetEvent", hNode, event, CU_GRAPH_NODE_TYPE_WAIT_EVENT);
 }
 
-/* ---- External semaphores ---- */
+/* ---- External semaphores ----
+ * A signal node's parameters and a wait node's have one shape (the semaphores, their parameters,
+ * how many): one path for both, by node type. */
+
+void params_sems(CUgraphNodeParams *p, CUgraphNodeType type, CUexternalSemaphore *sems, const void *params,
+                 unsigned int n)
+{
+    params_init(p, type);
+    if (type == CU_GRAPH_NODE_TYPE_EXT_SEMAS_SIGNAL) {
+        p->extSemSignal.extSemArray = sems;
+        p->extSemSignal.paramsArray = params;
+        p->extSemSignal.numExtSems = n;
+    } else {
+        p->extSemWait.extSemArray = sems;
+        p->extSemWait.paramsArray = params;
+        p->extSemWait.numExtSems = n;
+    }
+}
+
+static CUresult sems_add(const char *fn, CUgraphNode *ph, CUgraph g, const CUgraphNode *deps, size_t ndeps,
+                         CUgraphNodeType type, CUexternalSemaphore *sems, const void *params, unsigned int n)
+{
+    CUgraphNodeParams p;
+    params_sems(&p, type, sems, params, n);
+    return graph_add_node(fn, ph, g, deps, NULL, ndeps, &p);
+}
+
+static CUresult sems_get(const char *fn, CUgraphNode hNode, CUgraphNodeType type, CUexternalSemaphore **sems,
+                         const void **params, unsigned int *n)
+{
+    CUgraphNodeParams p = {0};
+    CUresult r = node_get(fn, hNode, type, &p);
+    if (!r && type == CU_GRAPH_NODE_TYPE_EXT_SEMAS_SIGNAL) {
+        *sems = p.extSemSignal.extSemArray;
+        *params = p.extSemSignal.paramsArray;
+        *n = p.extSemSignal.numExtSems;
+    } else if (!r) {
+        *sems = p.extSemWait.extSemArray;
+        *params = p.extSemWait.paramsArray;
+        *n = p.extSemWait.numExtSems;
+    }
+    return r;
+}
+
+static CUresult sems_set(const char *fn, CUgraphNode hNode, CUgraphNodeType type, CUexternalSemaphore *sems,
+                         const void *params, unsigned int n)
+{
+    CUgraphNodeParams p;
+    params_sems(&p, type, sems, params, n);
+    return node_set(fn, hNode, &p);
+}
 
 CUresult CUDAAPI cuGraphAddExternalSemaphoresSignalNode(CUgraphNode *phGraphNode, CUgraph hGraph,
                                                         const CUgraphNode *dependencies, size_t numDependencies,
                                                         const CUDA_EXT_SEM_SIGNAL_NODE_PARAMS *nodeParams)
 {
     const char *fn = "cuGraphAddExternalSemaphoresSignalNode";
-    if (!nodeParams)
-        return fail(CUDA_ERROR_INVALID_VALUE, "%s: nodeParams is NULL", fn);
-    CUgraphNodeParams p = {0};
-    params_init(&p, CU_GRAPH_NODE_TYPE_EXT_SEMAS_SIGNAL);
-    p.extSemSignal.extSemArray = nodeParams->extSemArray;
-    p.extSemSignal.paramsArray = nodeParams->paramsArray;
-    p.extSemSignal.numExtSems = nodeParams->numExtSems;
-    return graph_add_node(fn, phGraphNode, hGraph, dependencies, NULL, numDependencies, &p);
+    return !nodeParams ? fail(CUDA_ERROR_INVALID_VALUE, "%s: nodeParams is NULL", fn)
+                       : sems_add(fn, phGraphNode, hGraph, dependencies, numDependencies,
+                                  CU_GRAPH_NODE_TYPE_EXT_SEMAS_SIGNAL, nodeParams->extSemArray, nodeParams->paramsArray,
+                                  nodeParams->numExtSems);
 }
 
 CUresult CUDAAPI cuGraphExternalSemaphoresSignalNodeGetParams(CUgraphNode hNode,
@@ -547,13 +589,11 @@ CUresult CUDAAPI cuGraphExternalSemaphoresSignalNodeGetParams(CUgraphNode hNode,
     const char *fn = "cuGraphExternalSemaphoresSignalNodeGetParams";
     if (!params_out)
         return fail(CUDA_ERROR_INVALID_VALUE, "%s: params_out is NULL", fn);
-    CUgraphNodeParams p = {0};
-    CUresult r = node_get(fn, hNode, CU_GRAPH_NODE_TYPE_EXT_SEMAS_SIGNAL, &p);
-    if (!r) {
-        params_out->extSemArray = p.extSemSignal.extSemArray;
-        params_out->paramsArray = p.extSemSignal.paramsArray;
-        params_out->numExtSems = p.extSemSignal.numExtSems;
-    }
+    const void *params = NULL;
+    CUresult r = sems_get(fn, hNode, CU_GRAPH_NODE_TYPE_EXT_SEMAS_SIGNAL, &params_out->extSemArray, &params,
+                          &params_out->numExtSems);
+    if (!r)
+        params_out->paramsArray = params;
     return r;
 }
 
@@ -561,14 +601,9 @@ CUresult CUDAAPI cuGraphExternalSemaphoresSignalNodeSetParams(CUgraphNode hNode,
                                                               const CUDA_EXT_SEM_SIGNAL_NODE_PARAMS *nodeParams)
 {
     const char *fn = "cuGraphExternalSemaphoresSignalNodeSetParams";
-    if (!nodeParams)
-        return fail(CUDA_ERROR_INVALID_VALUE, "%s: nodeParams is NULL", fn);
-    CUgraphNodeParams p = {0};
-    params_init(&p, CU_GRAPH_NODE_TYPE_EXT_SEMAS_SIGNAL);
-    p.extSemSignal.extSemArray = nodeParams->extSemArray;
-    p.extSemSignal.paramsArray = nodeParams->paramsArray;
-    p.extSemSignal.numExtSems = nodeParams->numExtSems;
-    return node_set(fn, hNode, &p);
+    return !nodeParams ? fail(CUDA_ERROR_INVALID_VALUE, "%s: nodeParams is NULL", fn)
+                       : sems_set(fn, hNode, CU_GRAPH_NODE_TYPE_EXT_SEMAS_SIGNAL, nodeParams->extSemArray,
+                                  nodeParams->paramsArray, nodeParams->numExtSems);
 }
 
 CUresult CUDAAPI cuGraphAddExternalSemaphoresWaitNode(CUgraphNode *phGraphNode, CUgraph hGraph,
@@ -576,14 +611,10 @@ CUresult CUDAAPI cuGraphAddExternalSemaphoresWaitNode(CUgraphNode *phGraphNode, 
                                                       const CUDA_EXT_SEM_WAIT_NODE_PARAMS *nodeParams)
 {
     const char *fn = "cuGraphAddExternalSemaphoresWaitNode";
-    if (!nodeParams)
-        return fail(CUDA_ERROR_INVALID_VALUE, "%s: nodeParams is NULL", fn);
-    CUgraphNodeParams p = {0};
-    params_init(&p, CU_GRAPH_NODE_TYPE_EXT_SEMAS_WAIT);
-    p.extSemWait.extSemArray = nodeParams->extSemArray;
-    p.extSemWait.paramsArray = nodeParams->paramsArray;
-    p.extSemWait.numExtSems = nodeParams->numExtSems;
-    return graph_add_node(fn, phGraphNode, hGraph, dependencies, NULL, numDependencies, &p);
+    return !nodeParams ? fail(CUDA_ERROR_INVALID_VALUE, "%s: nodeParams is NULL", fn)
+                       : sems_add(fn, phGraphNode, hGraph, dependencies, numDependencies,
+                                  CU_GRAPH_NODE_TYPE_EXT_SEMAS_WAIT, nodeParams->extSemArray, nodeParams->paramsArray,
+                                  nodeParams->numExtSems);
 }
 
 CUresult CUDAAPI cuGraphExternalSemaphoresWaitNodeGetParams(CUgraphNode hNode, CUDA_EXT_SEM_WAIT_NODE_PARAMS *params_out)
@@ -591,13 +622,11 @@ CUresult CUDAAPI cuGraphExternalSemaphoresWaitNodeGetParams(CUgraphNode hNode, C
     const char *fn = "cuGraphExternalSemaphoresWaitNodeGetParams";
     if (!params_out)
         return fail(CUDA_ERROR_INVALID_VALUE, "%s: params_out is NULL", fn);
-    CUgraphNodeParams p = {0};
-    CUresult r = node_get(fn, hNode, CU_GRAPH_NODE_TYPE_EXT_SEMAS_WAIT, &p);
-    if (!r) {
-        params_out->extSemArray = p.extSemWait.extSemArray;
-        params_out->paramsArray = p.extSemWait.paramsArray;
-        params_out->numExtSems = p.extSemWait.numExtSems;
-    }
+    const void *params = NULL;
+    CUresult r = sems_get(fn, hNode, CU_GRAPH_NODE_TYPE_EXT_SEMAS_WAIT, &params_out->extSemArray, &params,
+                          &params_out->numExtSems);
+    if (!r)
+        params_out->paramsArray = params;
     return r;
 }
 
@@ -605,14 +634,9 @@ CUresult CUDAAPI cuGraphExternalSemaphoresWaitNodeSetParams(CUgraphNode hNode,
                                                             const CUDA_EXT_SEM_WAIT_NODE_PARAMS *nodeParams)
 {
     const char *fn = "cuGraphExternalSemaphoresWaitNodeSetParams";
-    if (!nodeParams)
-        return fail(CUDA_ERROR_INVALID_VALUE, "%s: nodeParams is NULL", fn);
-    CUgraphNodeParams p = {0};
-    params_init(&p, CU_GRAPH_NODE_TYPE_EXT_SEMAS_WAIT);
-    p.extSemWait.extSemArray = nodeParams->extSemArray;
-    p.extSemWait.paramsArray = nodeParams->paramsArray;
-    p.extSemWait.numExtSems = nodeParams->numExtSems;
-    return node_set(fn, hNode, &p);
+    return !nodeParams ? fail(CUDA_ERROR_INVALID_VALUE, "%s: nodeParams is NULL", fn)
+                       : sems_set(fn, hNode, CU_GRAPH_NODE_TYPE_EXT_SEMAS_WAIT, nodeParams->extSemArray,
+                                  nodeParams->paramsArray, nodeParams->numExtSems);
 }
 
 /* ---- Memory nodes ---- */
@@ -667,7 +691,7 @@ CUresult CUDAAPI cuGraphMemFreeNodeGetParams(CUgraphNode hNode, CUdeviceptr *dpt
 
 /* ---- Batch memory operations ---- */
 
-static void memop_in(CUgraphNodeParams *p, const CUDA_BATCH_MEM_OP_NODE_PARAMS *m)
+void params_memop(CUgraphNodeParams *p, const CUDA_BATCH_MEM_OP_NODE_PARAMS *m)
 {
     params_init(p, CU_GRAPH_NODE_TYPE_BATCH_MEM_OP);
     p->memOp.ctx = m->ctx;
@@ -683,7 +707,7 @@ CUresult CUDAAPI cuGraphAddBatchMemOpNode(CUgraphNode *phGraphNode, CUgraph hGra
     if (!nodeParams)
         return fail(CUDA_ERROR_INVALID_VALUE, "%s: nodeParams is NULL", fn);
     CUgraphNodeParams p = {0};
-    memop_in(&p, nodeParams);
+    params_memop(&p, nodeParams);
     return graph_add_node(fn, phGraphNode, hGraph, dependencies, NULL, numDependencies, &p);
 }
 
@@ -709,7 +733,7 @@ CUresult CUDAAPI cuGraphBatchMemOpNodeSetParams(CUgraphNode hNode, const CUDA_BA
     if (!nodeParams)
         return fail(CUDA_ERROR_INVALID_VALUE, "%s: nodeParams is NULL", fn);
     CUgraphNodeParams p = {0};
-    memop_in(&p, nodeParams);
+    params_memop(&p, nodeParams);
     return node_set(fn, hNode, &p);
 }
 
