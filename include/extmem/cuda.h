@@ -164,9 +164,15 @@ typedef struct CUevent_st *CUevent;
 typedef struct CUmod_st *CUmodule;
 typedef struct CUfunc_st *CUfunction;
 typedef struct CUarray_st *CUarray;
+typedef struct CUmipmappedArray_st *CUmipmappedArray;
 typedef struct CUextMemory_st *CUexternalMemory;
 typedef struct CUextSemaphore_st *CUexternalSemaphore;
 typedef struct CUtexref_st *CUtexref;
+/* Texture and surface objects are 64-bit values a kernel takes as a parameter. */
+typedef unsigned long long CUtexObject_v1;
+typedef CUtexObject_v1 CUtexObject;
+typedef unsigned long long CUsurfObject_v1;
+typedef CUsurfObject_v1 CUsurfObject;
 typedef struct CUgreenCtx_st *CUgreenCtx;
 typedef struct CUctxCigParam_st CUctxCigParam;
 
@@ -814,8 +820,249 @@ typedef enum CUarray_format_enum {
     CU_AD_FORMAT_SIGNED_INT32 = 0x0a,
     CU_AD_FORMAT_HALF = 0x10,
     CU_AD_FORMAT_FLOAT = 0x20,
+    /* Packed normalized formats: channels in the name, read as floats in [0, 1] or [-1, 1]. */
+    CU_AD_FORMAT_UNORM_INT_101010_2 = 0x50,
+    /* Block-compressed formats (4x4 texels a block), for textures. */
+    CU_AD_FORMAT_BC1_UNORM = 0x91,
+    CU_AD_FORMAT_BC1_UNORM_SRGB = 0x92,
+    CU_AD_FORMAT_BC2_UNORM = 0x93,
+    CU_AD_FORMAT_BC2_UNORM_SRGB = 0x94,
+    CU_AD_FORMAT_BC3_UNORM = 0x95,
+    CU_AD_FORMAT_BC3_UNORM_SRGB = 0x96,
+    CU_AD_FORMAT_BC4_UNORM = 0x97,
+    CU_AD_FORMAT_BC4_SNORM = 0x98,
+    CU_AD_FORMAT_BC5_UNORM = 0x99,
+    CU_AD_FORMAT_BC5_SNORM = 0x9a,
+    CU_AD_FORMAT_BC6H_UF16 = 0x9b,
+    CU_AD_FORMAT_BC6H_SF16 = 0x9c,
+    CU_AD_FORMAT_BC7_UNORM = 0x9d,
+    CU_AD_FORMAT_BC7_UNORM_SRGB = 0x9e,
+    /* Video formats, several planes (cuArrayGetPlane) or packed YUV. */
+    CU_AD_FORMAT_P010 = 0x9f,
+    CU_AD_FORMAT_P016 = 0xa1,
+    CU_AD_FORMAT_NV16 = 0xa2,
+    CU_AD_FORMAT_P210 = 0xa3,
+    CU_AD_FORMAT_P216 = 0xa4,
+    CU_AD_FORMAT_YUY2 = 0xa5,
+    CU_AD_FORMAT_Y210 = 0xa6,
+    CU_AD_FORMAT_Y216 = 0xa7,
+    CU_AD_FORMAT_AYUV = 0xa8,
+    CU_AD_FORMAT_Y410 = 0xa9,
+    CU_AD_FORMAT_NV12 = 0xb0,
+    CU_AD_FORMAT_Y416 = 0xb1,
+    CU_AD_FORMAT_Y444_PLANAR8 = 0xb2,
+    CU_AD_FORMAT_Y444_PLANAR10 = 0xb3,
+    /* Normalized integers with the channel count in the format. */
+    CU_AD_FORMAT_UNORM_INT8X1 = 0xc0,
+    CU_AD_FORMAT_UNORM_INT8X2 = 0xc1,
+    CU_AD_FORMAT_UNORM_INT8X4 = 0xc2,
+    CU_AD_FORMAT_UNORM_INT16X1 = 0xc3,
+    CU_AD_FORMAT_UNORM_INT16X2 = 0xc4,
+    CU_AD_FORMAT_UNORM_INT16X4 = 0xc5,
+    CU_AD_FORMAT_SNORM_INT8X1 = 0xc6,
+    CU_AD_FORMAT_SNORM_INT8X2 = 0xc7,
+    CU_AD_FORMAT_SNORM_INT8X4 = 0xc8,
+    CU_AD_FORMAT_SNORM_INT16X1 = 0xc9,
+    CU_AD_FORMAT_SNORM_INT16X2 = 0xca,
+    CU_AD_FORMAT_SNORM_INT16X4 = 0xcb,
     CU_AD_FORMAT_MAX = 0x7FFFFFFF
 } CUarray_format;
+
+/* How a texture fetch outside [0, size) finds its texel. */
+typedef enum CUaddress_mode_enum {
+    CU_TR_ADDRESS_MODE_WRAP = 0,
+    CU_TR_ADDRESS_MODE_CLAMP = 1,
+    CU_TR_ADDRESS_MODE_MIRROR = 2,
+    CU_TR_ADDRESS_MODE_BORDER = 3
+} CUaddress_mode;
+
+/* Nearest texel, or the weighted mean of the nearest 2, 4 or 8. */
+typedef enum CUfilter_mode_enum {
+    CU_TR_FILTER_MODE_POINT = 0,
+    CU_TR_FILTER_MODE_LINEAR = 1
+} CUfilter_mode;
+
+/* Faces of a cubemap, in the order of its layers. */
+typedef enum CUarray_cubemap_face_enum {
+    CU_CUBEMAP_FACE_POSITIVE_X = 0x00,
+    CU_CUBEMAP_FACE_NEGATIVE_X = 0x01,
+    CU_CUBEMAP_FACE_POSITIVE_Y = 0x02,
+    CU_CUBEMAP_FACE_NEGATIVE_Y = 0x03,
+    CU_CUBEMAP_FACE_POSITIVE_Z = 0x04,
+    CU_CUBEMAP_FACE_NEGATIVE_Z = 0x05
+} CUarray_cubemap_face;
+
+/* What a texture or surface object reads. */
+typedef enum CUresourcetype_enum {
+    CU_RESOURCE_TYPE_ARRAY = 0x00,
+    CU_RESOURCE_TYPE_MIPMAPPED_ARRAY = 0x01,
+    CU_RESOURCE_TYPE_LINEAR = 0x02,
+    CU_RESOURCE_TYPE_PITCH2D = 0x03
+} CUresourcetype;
+
+/* A resource view's element format: channels x bits, or a block-compressed format. */
+typedef enum CUresourceViewFormat_enum {
+    CU_RES_VIEW_FORMAT_NONE = 0x00,
+    CU_RES_VIEW_FORMAT_UINT_1X8 = 0x01,
+    CU_RES_VIEW_FORMAT_UINT_2X8 = 0x02,
+    CU_RES_VIEW_FORMAT_UINT_4X8 = 0x03,
+    CU_RES_VIEW_FORMAT_SINT_1X8 = 0x04,
+    CU_RES_VIEW_FORMAT_SINT_2X8 = 0x05,
+    CU_RES_VIEW_FORMAT_SINT_4X8 = 0x06,
+    CU_RES_VIEW_FORMAT_UINT_1X16 = 0x07,
+    CU_RES_VIEW_FORMAT_UINT_2X16 = 0x08,
+    CU_RES_VIEW_FORMAT_UINT_4X16 = 0x09,
+    CU_RES_VIEW_FORMAT_SINT_1X16 = 0x0a,
+    CU_RES_VIEW_FORMAT_SINT_2X16 = 0x0b,
+    CU_RES_VIEW_FORMAT_SINT_4X16 = 0x0c,
+    CU_RES_VIEW_FORMAT_UINT_1X32 = 0x0d,
+    CU_RES_VIEW_FORMAT_UINT_2X32 = 0x0e,
+    CU_RES_VIEW_FORMAT_UINT_4X32 = 0x0f,
+    CU_RES_VIEW_FORMAT_SINT_1X32 = 0x10,
+    CU_RES_VIEW_FORMAT_SINT_2X32 = 0x11,
+    CU_RES_VIEW_FORMAT_SINT_4X32 = 0x12,
+    CU_RES_VIEW_FORMAT_FLOAT_1X16 = 0x13,
+    CU_RES_VIEW_FORMAT_FLOAT_2X16 = 0x14,
+    CU_RES_VIEW_FORMAT_FLOAT_4X16 = 0x15,
+    CU_RES_VIEW_FORMAT_FLOAT_1X32 = 0x16,
+    CU_RES_VIEW_FORMAT_FLOAT_2X32 = 0x17,
+    CU_RES_VIEW_FORMAT_FLOAT_4X32 = 0x18,
+    CU_RES_VIEW_FORMAT_UNSIGNED_BC1 = 0x19,
+    CU_RES_VIEW_FORMAT_UNSIGNED_BC2 = 0x1a,
+    CU_RES_VIEW_FORMAT_UNSIGNED_BC3 = 0x1b,
+    CU_RES_VIEW_FORMAT_UNSIGNED_BC4 = 0x1c,
+    CU_RES_VIEW_FORMAT_SIGNED_BC4 = 0x1d,
+    CU_RES_VIEW_FORMAT_UNSIGNED_BC5 = 0x1e,
+    CU_RES_VIEW_FORMAT_SIGNED_BC5 = 0x1f,
+    CU_RES_VIEW_FORMAT_UNSIGNED_BC6H = 0x20,
+    CU_RES_VIEW_FORMAT_SIGNED_BC6H = 0x21,
+    CU_RES_VIEW_FORMAT_UNSIGNED_BC7 = 0x22
+} CUresourceViewFormat;
+
+/* cuArrayCreate's shape: Height 0 makes a 1D array. */
+typedef struct CUDA_ARRAY_DESCRIPTOR_st {
+    size_t Width;
+    size_t Height;
+    CUarray_format Format;
+    unsigned int NumChannels;
+} CUDA_ARRAY_DESCRIPTOR_v2;
+typedef CUDA_ARRAY_DESCRIPTOR_v2 CUDA_ARRAY_DESCRIPTOR;
+
+/* cuArray3DCreate's shape: Depth 0 makes a 1D or 2D array; with CUDA_ARRAY3D_LAYERED, Depth is
+ * the number of layers. */
+typedef struct CUDA_ARRAY3D_DESCRIPTOR_st {
+    size_t Width;
+    size_t Height;
+    size_t Depth;
+    CUarray_format Format;
+    unsigned int NumChannels;
+    unsigned int Flags; /* CUDA_ARRAY3D_* */
+} CUDA_ARRAY3D_DESCRIPTOR_v2;
+typedef CUDA_ARRAY3D_DESCRIPTOR_v2 CUDA_ARRAY3D_DESCRIPTOR;
+
+/* CUDA_ARRAY3D_DESCRIPTOR.Flags */
+#define CUDA_ARRAY3D_LAYERED 0x01       /* Depth counts layers */
+#define CUDA_ARRAY3D_2DARRAY 0x01       /* the older name of LAYERED */
+#define CUDA_ARRAY3D_SURFACE_LDST 0x02  /* surface objects may be made over it */
+#define CUDA_ARRAY3D_CUBEMAP 0x04       /* six square faces (times the layers when LAYERED) */
+#define CUDA_ARRAY3D_TEXTURE_GATHER 0x08 /* read by tld4 */
+#define CUDA_ARRAY3D_DEPTH_TEXTURE 0x10
+#define CUDA_ARRAY3D_COLOR_ATTACHMENT 0x20
+#define CUDA_ARRAY3D_SPARSE 0x40
+#define CUDA_ARRAY3D_DEFERRED_MAPPING 0x80
+#define CUDA_ARRAY3D_VIDEO_ENCODE_DECODE 0x100
+
+/* Sparse arrays' tiles (cuArrayGetSparseProperties). */
+typedef struct CUDA_ARRAY_SPARSE_PROPERTIES_st {
+    struct {
+        unsigned int width;
+        unsigned int height;
+        unsigned int depth;
+    } tileExtent;
+    unsigned int miptailFirstLevel;
+    unsigned long long miptailSize;
+    unsigned int flags;
+    unsigned int reserved[4];
+} CUDA_ARRAY_SPARSE_PROPERTIES_v1;
+typedef CUDA_ARRAY_SPARSE_PROPERTIES_v1 CUDA_ARRAY_SPARSE_PROPERTIES;
+
+/* What an array made with CUDA_ARRAY3D_DEFERRED_MAPPING needs of the memory it will use. */
+typedef struct CUDA_ARRAY_MEMORY_REQUIREMENTS_st {
+    size_t size;
+    size_t alignment;
+    unsigned int reserved[4];
+} CUDA_ARRAY_MEMORY_REQUIREMENTS_v1;
+typedef CUDA_ARRAY_MEMORY_REQUIREMENTS_v1 CUDA_ARRAY_MEMORY_REQUIREMENTS;
+
+/* The memory a texture or surface object reads, by resType. */
+typedef struct CUDA_RESOURCE_DESC_st {
+    CUresourcetype resType;
+    union {
+        struct {
+            CUarray hArray;
+        } array;
+        struct {
+            CUmipmappedArray hMipmappedArray;
+        } mipmap;
+        struct {
+            CUdeviceptr devPtr;
+            CUarray_format format;
+            unsigned int numChannels;
+            size_t sizeInBytes;
+        } linear;
+        struct {
+            CUdeviceptr devPtr;
+            CUarray_format format;
+            unsigned int numChannels;
+            size_t width;        /* elements */
+            size_t height;       /* rows */
+            size_t pitchInBytes;
+        } pitch2D;
+        struct {
+            int reserved[32];
+        } reserved;
+    } res;
+    unsigned int flags; /* 0 */
+} CUDA_RESOURCE_DESC_v1;
+typedef CUDA_RESOURCE_DESC_v1 CUDA_RESOURCE_DESC;
+
+/* How a texture object samples its resource. */
+typedef struct CUDA_TEXTURE_DESC_st {
+    CUaddress_mode addressMode[3];
+    CUfilter_mode filterMode;
+    unsigned int flags; /* CU_TRSF_* */
+    unsigned int maxAnisotropy;
+    CUfilter_mode mipmapFilterMode;
+    float mipmapLevelBias;
+    float minMipmapLevelClamp;
+    float maxMipmapLevelClamp;
+    float borderColor[4];
+    int reserved[12];
+} CUDA_TEXTURE_DESC_v1;
+typedef CUDA_TEXTURE_DESC_v1 CUDA_TEXTURE_DESC;
+
+/* CUDA_TEXTURE_DESC.flags */
+#define CU_TRSF_READ_AS_INTEGER 0x01                /* integer formats read as integers, not [0, 1] */
+#define CU_TRSF_NORMALIZED_COORDINATES 0x02         /* coordinates in [0, 1) span the texture */
+#define CU_TRSF_SRGB 0x10                           /* 8-bit colour channels are sRGB-encoded */
+#define CU_TRSF_DISABLE_TRILINEAR_OPTIMIZATION 0x20
+#define CU_TRSF_SEAMLESS_CUBEMAP 0x40
+/* The texture-reference call flag that overrides the array's format. */
+#define CU_TRSA_OVERRIDE_FORMAT 0x01
+
+/* A view of part of a resource, in another element format. */
+typedef struct CUDA_RESOURCE_VIEW_DESC_st {
+    CUresourceViewFormat format;
+    size_t width;
+    size_t height;
+    size_t depth;
+    unsigned int firstMipmapLevel;
+    unsigned int lastMipmapLevel;
+    unsigned int firstLayer;
+    unsigned int lastLayer;
+    unsigned int reserved[16];
+} CUDA_RESOURCE_VIEW_DESC_v1;
+typedef CUDA_RESOURCE_VIEW_DESC_v1 CUDA_RESOURCE_VIEW_DESC;
 
 /* cuParamSetTexRef's texunit: the only value. */
 #define CU_PARAM_TR_DEFAULT -1
@@ -1156,6 +1403,15 @@ typedef struct CUDA_EXTERNAL_MEMORY_BUFFER_DESC_st {
     unsigned int reserved[16];
 } CUDA_EXTERNAL_MEMORY_BUFFER_DESC_v1;
 typedef CUDA_EXTERNAL_MEMORY_BUFFER_DESC_v1 CUDA_EXTERNAL_MEMORY_BUFFER_DESC;
+
+/* cuExternalMemoryGetMappedMipmappedArray: numLevels levels of the array at offset. */
+typedef struct CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC_st {
+    unsigned long long offset;
+    CUDA_ARRAY3D_DESCRIPTOR arrayDesc;
+    unsigned int numLevels;
+    unsigned int reserved[16];
+} CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC_v1;
+typedef CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC_v1 CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC;
 
 /* ---- Virtual memory management ---- */
 typedef unsigned long long CUmemGenericAllocationHandle_v1;

@@ -53,6 +53,10 @@ typedef enum obj_type {
     OBJ_GRAPH_NODE, /* CUgraphNode: dies with its graph */
     OBJ_GRAPH_EXEC, /* CUgraphExec */
     OBJ_USER_OBJECT, /* CUuserObject */
+    OBJ_ARRAY,          /* CUarray (src/image) */
+    OBJ_MIPMAPPED_ARRAY, /* CUmipmappedArray */
+    OBJ_TEXTURE,        /* CUtexObject */
+    OBJ_SURFACE,        /* CUsurfObject */
     OBJ_TYPE_COUNT
 } obj_type;
 

@@ -155,6 +155,10 @@ const char *obj_type_name(obj_type type)
     case OBJ_GRAPH_NODE: return "graph node";
     case OBJ_GRAPH_EXEC: return "executable graph";
     case OBJ_USER_OBJECT: return "user object";
+    case OBJ_ARRAY: return "array";
+    case OBJ_MIPMAPPED_ARRAY: return "mipmapped array";
+    case OBJ_TEXTURE: return "texture object";
+    case OBJ_SURFACE: return "surface object";
     default: return "object";
     }
 }
@@ -177,6 +181,10 @@ static const char *article_name(obj_type type)
     case OBJ_GRAPH_NODE: return "a graph node";
     case OBJ_GRAPH_EXEC: return "an executable graph";
     case OBJ_USER_OBJECT: return "a user object";
+    case OBJ_ARRAY: return "an array";
+    case OBJ_MIPMAPPED_ARRAY: return "a mipmapped array";
+    case OBJ_TEXTURE: return "a texture object";
+    case OBJ_SURFACE: return "a surface object";
     default: return "an object";
     }
 }

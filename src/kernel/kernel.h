@@ -505,6 +505,48 @@ struct kworkers {
     void (*run)(const struct kworkers *workers, uint64_t n, atomic_int *stop, void (*block)(void *arg, uint64_t i),
                 void *arg);
 };
+/* A texture or surface object as a kernel sees it (DESIGN.md §17): a snapshot the host's
+ * `image` callback fills from the handle a kernel passes (src/image fills it; the engine's tex,
+ * tld4, txq, suld, sust, sured, suq and istypep read it). Every byte a kernel may read or write
+ * through it lies in [lo, hi), which is device memory: the engine checks that extent against the
+ * address space once per instruction, never touching host memory outside device memory. */
+#define KIMAGE_MAX_LEVELS 16
+enum kimage_geometry {
+    KIMG_LINEAR = 1, /* a linear resource: 1D, elements at base + i * texel_bytes, width elements */
+    KIMG_1D,
+    KIMG_2D,         /* also a pitch-2D resource (one level, its pitch) */
+    KIMG_3D,
+    KIMG_CUBE,       /* 6 faces as layers (cubemap layered: 6 * layers) */
+};
+struct kimage_level {
+    uintptr_t base;                /* element (0, 0, 0) of layer 0 */
+    uint32_t width, height, depth; /* in elements: 1 where the geometry has no such dimension */
+    uint64_t row_pitch;            /* bytes from one row to the next */
+    uint64_t slice_pitch;          /* bytes from one depth slice or layer to the next */
+};
+struct kimage {
+    uint8_t surface;     /* a surface object (suld/sust/sured/suq), else a texture object */
+    uint8_t geometry;    /* kimage_geometry */
+    uint8_t layered;     /* an array of layers (LAYERED, or cubemap layered) */
+    uint8_t channels;    /* 1 to 4 */
+    uint32_t format;     /* CUarray_format of the elements (of the view, when a view gives one) */
+    uint32_t texel_bytes;/* one element, all channels (a BC format: one 4x4 block) */
+    uint32_t layers;     /* layers (cube: faces included); 1 when not layered */
+    uint32_t nlevels;    /* 1 unless a mipmapped array */
+    struct kimage_level level[KIMAGE_MAX_LEVELS];
+    /* The texture descriptor (CUDA_TEXTURE_DESC), as validated at creation. */
+    uint32_t address_mode[3]; /* CUaddress_mode */
+    uint32_t filter_mode;     /* CUfilter_mode */
+    uint32_t mip_filter_mode; /* CUfilter_mode */
+    uint32_t flags;           /* CU_TRSF_* (READ_AS_INTEGER, NORMALIZED_COORDINATES, SRGB,
+                                 DISABLE_TRILINEAR_OPTIMIZATION, SEAMLESS_CUBEMAP) */
+    uint32_t max_anisotropy;
+    float mip_bias, min_lod_clamp, max_lod_clamp;
+    float border[4];
+    uint32_t first_level, first_layer; /* a resource view's first mip level and layer */
+    uintptr_t lo, hi;         /* every byte of the resource */
+};
+
 /* The library the engine runs in, for the threads the native tier starts (a compile runs on a
  * thread of its own, counted among the library's workers so that unloading joins it). */
 struct khost {
@@ -516,6 +558,9 @@ struct khost {
     /* cudaGraphSetConditional(handle, value) from a kernel: false when handle is no conditional
      * handle (the launch faults). */
     bool (*set_conditional)(uint64_t handle, uint32_t value);
+    /* The texture (surface: true, a surface) object `handle` names, copied into *out: false
+     * when handle names no live object of that kind (the launch faults as the GPU does). */
+    bool (*image)(uint64_t handle, bool surface, struct kimage *out);
 };
 
 /* ---- Execution (exec.c) ---- */

@@ -1,0 +1,76 @@
+/*
+ * src/image/image.h: CUDA's image side as the rest of the core sees it (DESIGN.md §17): arrays
+ * and mipmapped arrays (array.c, mipmap.c), copies with an array on either side (array_copy.c),
+ * texture and surface objects (texture.c, surface.c) and what a kernel sees of them
+ * (struct kimage, kernel/kernel.h).
+ *
+ * An array is device memory of the software device with a linear layout: each level is rows of
+ * `row_pitch` bytes, depth slices or layers `slice_pitch` bytes apart (struct image_level). An
+ * array extmem allocates uses the layout docs/images.md gives; an array over an imported
+ * image (src/interop) uses the exporter's layout, so the array is the image's very bytes.
+ *
+ * Calls go one way: memory <- image <- {interop, module}. The memory folder's 2D/3D copies
+ * reach arrays through the resolver image registers (mem_array_hook, memory.h).
+ */
+#ifndef EXTMEM_IMAGE_IMAGE_H
+#define EXTMEM_IMAGE_IMAGE_H
+
+#include "device/device.h"
+#include "kernel/kernel.h"
+
+/* One level of an array: where its bytes are and how they are laid out. */
+struct image_level {
+    uintptr_t base;                /* element (0, 0, 0) of layer 0: device memory */
+    uint32_t width, height, depth; /* in elements; 1 where the array has no such dimension */
+    uint64_t row_pitch;            /* bytes from one row to the next */
+    uint64_t slice_pitch;          /* bytes from one depth slice (or layer) to the next */
+    uint64_t size;                 /* bytes of the level, all layers */
+};
+
+struct image_mipmap;
+
+/* A CUarray. Made by cuArrayCreate / cuArray3DCreate (its own memory), as a level of a
+ * mipmapped array (its parent's memory; it lives as long as the parent) or over an imported
+ * image (the external memory's; it keeps that alive). */
+struct image_array {
+    struct obj obj;                /* OBJ_ARRAY; the CUarray is (CUarray)(uintptr_t)obj.handle */
+    CUDA_ARRAY3D_DESCRIPTOR desc;  /* as the caller gave it (Height and Depth 0 where unused) */
+    unsigned elem_bytes;           /* one element, every channel (BC formats: one 4x4 block) */
+    struct image_level level;
+    struct image_mipmap *parent;   /* a mipmapped array's level, else NULL */
+    struct ctx *ctx;
+};
+
+/* A CUmipmappedArray: levels of one allocation. */
+struct image_mipmap {
+    struct obj obj;                /* OBJ_MIPMAPPED_ARRAY */
+    CUDA_ARRAY3D_DESCRIPTOR desc;  /* level 0's extent */
+    unsigned elem_bytes;
+    unsigned nlevels;
+    struct image_level level[KIMAGE_MAX_LEVELS];
+    struct ctx *ctx;
+};
+
+/* Looks up an array (a mipmapped array) handle for fn: on success *out holds a reference the
+ * caller drops with image_array_put (image_mipmap_put); otherwise the driver's code
+ * (INVALID_HANDLE, INVALID_VALUE for NULL as the call's rules say) with a reason. */
+CUresult image_array_get(const char *fn, const char *what, CUarray array, struct image_array **out);
+void image_array_put(struct image_array *a);
+CUresult image_mipmap_get(const char *fn, const char *what, CUmipmappedArray mipmap, struct image_mipmap **out);
+void image_mipmap_put(struct image_mipmap *m);
+
+/* Makes a mipmapped array (nlevels levels) over memory someone else owns, with the levels
+ * laid out as `levels` says (an imported image's layout): `keep` is retained until the
+ * mipmapped array and every level handed out of it are destroyed. The descriptor's checks are
+ * the caller's. */
+CUresult image_mipmap_wrap(const char *fn, struct ctx *ctx, const CUDA_ARRAY3D_DESCRIPTOR *desc, unsigned nlevels,
+                           const struct image_level *levels, struct obj *keep, struct image_mipmap **out);
+
+/* Bytes of one element of format with channels channels (0 when the pair is not valid). */
+unsigned image_element_bytes(CUarray_format format, unsigned channels);
+
+/* What a kernel sees of the texture or surface object `handle` (khost.image): false when it
+ * names no live object of that kind. */
+bool image_for_kernel(uint64_t handle, bool surface, struct kimage *out);
+
+#endif /* EXTMEM_IMAGE_IMAGE_H */
