@@ -3,9 +3,10 @@
  * a slot of the registry, a generation and the object's type, so a destroyed, forged or
  * wrong-type handle is recognised as such without touching memory it might point to.
  *
- *   handle = generation << 32 | (slot + 1) << 4 | type
+ *   handle = generation << 32 | (slot + 1) << 5 | type
  *
- * The smallest handle is 17, so NULL and the special stream values 1 and 2 never collide.
+ * Five bits of type (OBJ_TYPE_COUNT is above 16 since the image objects came). The smallest
+ * handle is 33, so NULL and the special stream values 1 and 2 never collide.
  */
 #include "device/device.h"
 
@@ -38,9 +39,11 @@ __attribute__((destructor)) static void registry_unload(void)
 }
 #endif
 
+_Static_assert(OBJ_TYPE_COUNT <= 32, "a handle keeps its type in 5 bits");
+
 static uint64_t make_handle(uint32_t slot, uint32_t generation, obj_type type)
 {
-    return (uint64_t)generation << 32 | (uint64_t)(slot + 1) << 4 | (uint64_t)type;
+    return (uint64_t)generation << 32 | (uint64_t)(slot + 1) << 5 | (uint64_t)type;
 }
 
 /* Puts o in a free slot; with the lock held. Returns 0 when out of memory. */
@@ -87,9 +90,9 @@ obj_status obj_lookup(uint64_t handle, obj_type type, struct obj **out)
     *out = NULL;
     if (handle == 0)
         return OBJ_NULL;
-    uint64_t slot_plus_one = (handle >> 4) & 0x0fffffffu;
+    uint64_t slot_plus_one = (handle >> 5) & 0x07ffffffu;
     uint32_t generation = (uint32_t)(handle >> 32);
-    obj_type htype = (obj_type)(handle & 0xf);
+    obj_type htype = (obj_type)(handle & 0x1f);
     if (slot_plus_one == 0 || htype == 0 || htype >= OBJ_TYPE_COUNT)
         return OBJ_UNKNOWN;
     uint32_t s = (uint32_t)slot_plus_one - 1;
@@ -198,7 +201,7 @@ const char *obj_status_text(obj_status status, obj_type wanted, uint64_t handle)
     case OBJ_DESTROYED: snprintf(buf, sizeof(buf), "%s 0x%llx was destroyed", obj_type_name(wanted), (unsigned long long)handle); break;
     case OBJ_WRONG_TYPE:
         snprintf(buf, sizeof(buf), "0x%llx is %s handle, not %s handle", (unsigned long long)handle,
-                 article_name((obj_type)(handle & 0xf)), article_name(wanted));
+                 article_name((obj_type)(handle & 0x1f)), article_name(wanted));
         break;
     case OBJ_UNKNOWN: snprintf(buf, sizeof(buf), "0x%llx is not a %s handle extmem issued", (unsigned long long)handle, obj_type_name(wanted)); break;
     }
