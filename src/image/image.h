@@ -91,13 +91,6 @@ struct image_view {
     struct list_node node;         /* on the list of live objects (texture.c) */
 };
 
-/* The device's texture limits (the H100's, as driver 580 reports them: docs/images.md). */
-#define IMAGE_TEXTURE_ALIGNMENT 512          /* CU_DEVICE_ATTRIBUTE_TEXTURE_ALIGNMENT */
-#define IMAGE_TEXTURE_PITCH_ALIGNMENT 32     /* CU_DEVICE_ATTRIBUTE_TEXTURE_PITCH_ALIGNMENT */
-#define IMAGE_TEXTURE2D_LINEAR_WIDTH 131072  /* CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LINEAR_* */
-#define IMAGE_TEXTURE2D_LINEAR_HEIGHT 65000
-#define IMAGE_TEXTURE2D_LINEAR_PITCH 2097120
-
 /* Checks a resource descriptor for a texture (surface: false) or surface object and takes the
  * references it needs into *v (res, array, mipmap); on failure nothing is held. */
 CUresult image_resource_take(const char *fn, const CUDA_RESOURCE_DESC *res, bool surface, struct image_view *v);

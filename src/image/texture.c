@@ -198,9 +198,9 @@ static CUresult check_linear(const char *fn, const CUDA_RESOURCE_DESC *res)
     CUdeviceptr p = res->res.linear.devPtr;
     if (!p)
         return fail(CUDA_ERROR_INVALID_VALUE, "%s: pResDesc->res.linear.devPtr is NULL", fn);
-    if (p % IMAGE_TEXTURE_ALIGNMENT)
+    if (p % DEVICE_TEXTURE_ALIGNMENT)
         return fail(CUDA_ERROR_INVALID_VALUE, "%s: pResDesc->res.linear.devPtr 0x%llx is not aligned to %d bytes "
-                    "(CU_DEVICE_ATTRIBUTE_TEXTURE_ALIGNMENT)", fn, (unsigned long long)p, IMAGE_TEXTURE_ALIGNMENT);
+                    "(CU_DEVICE_ATTRIBUTE_TEXTURE_ALIGNMENT)", fn, (unsigned long long)p, DEVICE_TEXTURE_ALIGNMENT);
     CUresult r = check_linear_format(fn, "pResDesc->res.linear", res->res.linear.format, res->res.linear.numChannels);
     if (r)
         return r;
@@ -218,25 +218,25 @@ static CUresult check_pitch2d(const char *fn, const CUDA_RESOURCE_DESC *res)
     CUdeviceptr p = res->res.pitch2D.devPtr;
     if (!p)
         return fail(CUDA_ERROR_INVALID_VALUE, "%s: pResDesc->res.pitch2D.devPtr is NULL", fn);
-    if (p % IMAGE_TEXTURE_ALIGNMENT)
+    if (p % DEVICE_TEXTURE_ALIGNMENT)
         return fail(CUDA_ERROR_INVALID_VALUE, "%s: pResDesc->res.pitch2D.devPtr 0x%llx is not aligned to %d bytes "
-                    "(CU_DEVICE_ATTRIBUTE_TEXTURE_ALIGNMENT)", fn, (unsigned long long)p, IMAGE_TEXTURE_ALIGNMENT);
+                    "(CU_DEVICE_ATTRIBUTE_TEXTURE_ALIGNMENT)", fn, (unsigned long long)p, DEVICE_TEXTURE_ALIGNMENT);
     CUresult r = check_linear_format(fn, "pResDesc->res.pitch2D", res->res.pitch2D.format, res->res.pitch2D.numChannels);
     if (r)
         return r;
     size_t w = res->res.pitch2D.width, h = res->res.pitch2D.height, pitch = res->res.pitch2D.pitchInBytes;
-    if (pitch % IMAGE_TEXTURE_PITCH_ALIGNMENT)
+    if (pitch % DEVICE_TEXTURE_PITCH_ALIGNMENT)
         return fail(CUDA_ERROR_INVALID_VALUE, "%s: pResDesc->res.pitch2D.pitchInBytes %zu is not a multiple of %d "
-                    "(CU_DEVICE_ATTRIBUTE_TEXTURE_PITCH_ALIGNMENT)", fn, pitch, IMAGE_TEXTURE_PITCH_ALIGNMENT);
-    if (w > IMAGE_TEXTURE2D_LINEAR_WIDTH)
+                    "(CU_DEVICE_ATTRIBUTE_TEXTURE_PITCH_ALIGNMENT)", fn, pitch, DEVICE_TEXTURE_PITCH_ALIGNMENT);
+    if (w > DEVICE_TEXTURE2D_LINEAR_WIDTH)
         return fail(CUDA_ERROR_INVALID_VALUE, "%s: pResDesc->res.pitch2D.width %zu is more than %d "
-                    "(CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LINEAR_WIDTH)", fn, w, IMAGE_TEXTURE2D_LINEAR_WIDTH);
-    if (h > IMAGE_TEXTURE2D_LINEAR_HEIGHT)
+                    "(CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LINEAR_WIDTH)", fn, w, DEVICE_TEXTURE2D_LINEAR_WIDTH);
+    if (h > DEVICE_TEXTURE2D_LINEAR_HEIGHT)
         return fail(CUDA_ERROR_INVALID_VALUE, "%s: pResDesc->res.pitch2D.height %zu is more than %d "
-                    "(CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LINEAR_HEIGHT)", fn, h, IMAGE_TEXTURE2D_LINEAR_HEIGHT);
-    if (pitch > IMAGE_TEXTURE2D_LINEAR_PITCH)
+                    "(CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LINEAR_HEIGHT)", fn, h, DEVICE_TEXTURE2D_LINEAR_HEIGHT);
+    if (pitch > DEVICE_TEXTURE2D_LINEAR_PITCH)
         return fail(CUDA_ERROR_INVALID_VALUE, "%s: pResDesc->res.pitch2D.pitchInBytes %zu is more than %d "
-                    "(CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LINEAR_PITCH)", fn, pitch, IMAGE_TEXTURE2D_LINEAR_PITCH);
+                    "(CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LINEAR_PITCH)", fn, pitch, DEVICE_TEXTURE2D_LINEAR_PITCH);
     /* Driver 580 takes a width, height or pitch of 0 and a row wider than the pitch; a kernel
      * reads such a texture inside its extent (kernel_view.c). */
     return CUDA_SUCCESS;
