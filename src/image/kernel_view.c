@@ -130,8 +130,17 @@ void image_view_fill_kernel(struct image_view *v, bool surface)
         unsigned ch;
         bool block;
         CUarray_format f = image_view_format(v->view.format, &ch, &block);
+        bool array_block = k->format >= CU_AD_FORMAT_BC1_UNORM && k->format <= CU_AD_FORMAT_BC7_UNORM_SRGB;
         k->format = f;
         k->channels = (uint8_t)ch;
+        if (block && !array_block) {
+            /* A block-compressed view of plain elements: each element is a 4x4 block, and the
+             * level's extent is in texels (image.h), four times the elements. */
+            for (unsigned i = 0; i < k->nlevels; ++i) {
+                k->level[i].width *= 4;
+                k->level[i].height *= 4;
+            }
+        }
         unsigned first = v->view.firstMipmapLevel, last = v->view.lastMipmapLevel;
         if (last >= k->nlevels)
             last = k->nlevels - 1; /* the driver takes a last level one past the end */
@@ -180,19 +189,18 @@ bool image_for_kernel(uint64_t handle, bool surface, struct kimage *out)
         return false;
     const struct image_view *v = (const struct image_view *)o;
     *out = v->k;
+    /* The texture's bytes are those of the device memory that holds its first byte now, and a
+     * texel outside them faults: the driver never looked at a linear resource's pointer, and an
+     * array's memory goes with its context even while an object of another context holds it. */
     bool ok = true;
-    if (v->res.resType == CU_RESOURCE_TYPE_LINEAR || v->res.resType == CU_RESOURCE_TYPE_PITCH2D) {
-        /* The driver never looked at the pointer: the texture's bytes are those of the device
-         * memory that holds its first byte now, and a texel outside them faults. */
-        uintptr_t lo, hi;
-        if (!mem_kernel_extent(out->lo, 1, false, &lo, &hi) || lo == hi) {
-            ok = false;
-        } else {
-            if (out->lo < lo)
-                out->lo = lo;
-            if (out->hi > hi)
-                out->hi = hi;
-        }
+    uintptr_t lo, hi;
+    if (!mem_kernel_extent(out->lo, 1, false, &lo, &hi) || lo == hi) {
+        ok = false;
+    } else {
+        if (out->lo < lo)
+            out->lo = lo;
+        if (out->hi > hi)
+            out->hi = hi;
     }
     obj_release(o);
     return ok;

@@ -439,7 +439,10 @@ static CUresult check_view(const char *fn, const CUDA_RESOURCE_VIEW_DESC *w, con
     if (vbytes != abytes)
         return fail(CUDA_ERROR_INVALID_VALUE, "%s: pResViewDesc->format %d has elements of %u bytes; the array's have %u",
                     fn, (int)w->format, vbytes, abytes);
-    size_t scale = block ? 4 : 1;
+    /* A block-compressed view of plain elements spans 4x4 texels of each; over a
+     * block-compressed array the extents are texels already (image.h). */
+    bool array_block = d->Format >= CU_AD_FORMAT_BC1_UNORM && d->Format <= CU_AD_FORMAT_BC7_UNORM_SRGB;
+    size_t scale = block && !array_block ? 4 : 1;
     if (w->width != d->Width * scale || w->height != d->Height * scale)
         return fail(CUDA_ERROR_INVALID_VALUE, "%s: pResViewDesc's extent %zux%zu is not the array's (%zux%zu %s)", fn,
                     w->width, w->height, d->Width * scale, d->Height * scale, block ? "texels" : "elements");
