@@ -156,15 +156,15 @@ struct ctx_step {
  *    RANGE_MODULE range on the context's list that the module frees through its own pointer;
  *    freeing the context's memory first would free it twice (module.h: freed only after the
  *    drain, which has happened);
- *  - IMAGES (src/image/texture.c) before MEMORY: texture and surface objects' handles die and
- *    drop the arrays they held;
+ *  - IMAGE_OBJECTS (src/image/texture.c) before the arrays and MEMORY: texture and surface
+ *    objects' handles die and drop the arrays they held;
  *  - MEMORY last (src/memory/memory.c): every allocation still listed, once nothing that could
  *    reach it (a stream, a module) is left. */
 enum {
     CTX_STEP_STREAMS = 10,
     CTX_STEP_EVENTS = 20,
     CTX_STEP_MODULES = 30,
-    CTX_STEP_IMAGES = 35,
+    CTX_STEP_IMAGE_OBJECTS = 34,
     CTX_STEP_MEMORY = 40,
 };
 #define CTX_STEPS_MAX 8

@@ -54,7 +54,7 @@ static void views_of_context_die(struct ctx *ctx)
     }
 }
 
-static const struct ctx_step teardown_step = {CTX_STEP_IMAGES, views_of_context_die};
+static const struct ctx_step teardown_step = {CTX_STEP_IMAGE_OBJECTS, views_of_context_die};
 
 uint64_t image_view_register(struct image_view *v, obj_type type)
 {
