@@ -20,6 +20,7 @@ typedef enum range_kind {
     RANGE_RESERVATION, /* cuMemAddressReserve: a struct reservation (vmm.h) */
     RANGE_MODULE,      /* a module's .global and .const variables: freed by cuModuleUnload only */
     RANGE_REGISTERED,  /* cuMemHostRegister: the caller's own pages (host_register.c) */
+    RANGE_ARRAY,       /* a CUDA array's memory (src/image): freed by its array or its context only */
 } range_kind;
 
 struct range {
