@@ -589,3 +589,432 @@ TEST(ArrayContext, DestroyingAContext_FreesItsArraysAndMipmappedArrays)
     EXPECT_CU(CUDA_ERROR_INVALID_HANDLE, cuMipmappedArrayDestroy(m));
     ASSERT_OK(cuCtxDestroy(c));
 }
+
+// ---- Copies ----
+
+namespace {
+
+// The bytes of an array as a host mirror: slices x rows x row_bytes, packed.
+struct Mirror {
+    size_t row_bytes = 0, rows = 0, slices = 0;
+    std::vector<unsigned char> bytes;
+    unsigned char *at(size_t x, size_t y, size_t z) { return &bytes[(z * rows + y) * row_bytes + x]; }
+};
+
+Mirror mirror_of(size_t row_bytes, size_t rows, size_t slices)
+{
+    Mirror m;
+    m.row_bytes = row_bytes, m.rows = rows, m.slices = slices;
+    m.bytes.assign(row_bytes * rows * slices, 0);
+    return m;
+}
+
+void fill_pattern(std::vector<unsigned char> &v, unsigned seed)
+{
+    uint32_t x = seed * 2654435761u + 1;
+    for (auto &b : v) {
+        x = x * 1664525u + 1013904223u;
+        b = (unsigned char)(x >> 24);
+    }
+}
+
+// A 3D copy between an array and packed host memory of the given box.
+CUresult copy_box(bool to_array, CUarray a, void *host, size_t x, size_t y, size_t z, size_t w, size_t h, size_t d,
+                  CUstream s = nullptr, bool async = false)
+{
+    CUDA_MEMCPY3D c;
+    memset(&c, 0, sizeof(c));
+    if (to_array) {
+        c.srcMemoryType = CU_MEMORYTYPE_HOST, c.srcHost = host, c.srcPitch = w, c.srcHeight = h;
+        c.dstMemoryType = CU_MEMORYTYPE_ARRAY, c.dstArray = a, c.dstXInBytes = x, c.dstY = y, c.dstZ = z;
+    } else {
+        c.dstMemoryType = CU_MEMORYTYPE_HOST, c.dstHost = host, c.dstPitch = w, c.dstHeight = h;
+        c.srcMemoryType = CU_MEMORYTYPE_ARRAY, c.srcArray = a, c.srcXInBytes = x, c.srcY = y, c.srcZ = z;
+    }
+    c.WidthInBytes = w, c.Height = h, c.Depth = d;
+    return async ? cuMemcpy3DAsync(&c, s) : cuMemcpy3D(&c);
+}
+
+// Reads the whole array back and compares it with the mirror.
+void expect_array_is(CUarray a, const Mirror &m)
+{
+    std::vector<unsigned char> got(m.bytes.size(), 0xcd);
+    ASSERT_OK(copy_box(false, a, got.data(), 0, 0, 0, m.row_bytes, m.rows, m.slices));
+    EXPECT_TRUE(got == m.bytes) << "the array's bytes differ from memcpy's";
+}
+
+// Writes a packed box into the array and the same bytes into the mirror with memcpy.
+void write_box(CUarray a, Mirror &m, size_t x, size_t y, size_t z, size_t w, size_t h, size_t d, unsigned seed)
+{
+    std::vector<unsigned char> src(w * h * d);
+    fill_pattern(src, seed);
+    ASSERT_OK(copy_box(true, a, src.data(), x, y, z, w, h, d));
+    for (size_t k = 0; k < d; ++k)
+        for (size_t j = 0; j < h; ++j)
+            memcpy(m.at(x, y + j, z + k), &src[(k * h + j) * w], w);
+}
+
+} // namespace
+
+TEST_F(Array, Copy3D_WholeAndSubBoxes_MatchMemcpyForEveryShape)
+{
+    struct Case {
+        CUDA_ARRAY3D_DESCRIPTOR d;
+        size_t row_bytes, rows, slices;
+    } cases[] = {
+        {desc3(37, 0, 0, F32, 4), 37 * 16, 1, 1},                                     // 1D
+        {desc3(37, 13, 0, F32, 2), 37 * 8, 13, 1},                                    // 2D
+        {desc3(17, 9, 5, U8, 1), 17, 9, 5},                                           // 3D
+        {desc3(33, 0, 4, CU_AD_FORMAT_HALF, 1, CUDA_ARRAY3D_LAYERED), 66, 1, 4},      // 1D layered
+        {desc3(20, 7, 3, CU_AD_FORMAT_SIGNED_INT16, 4, CUDA_ARRAY3D_LAYERED), 160, 7, 3}, // 2D layered
+        {desc3(8, 8, 6, F32, 1, CUDA_ARRAY3D_CUBEMAP), 32, 8, 6},                     // cubemap
+        {desc3(4, 4, 12, U8, 4, CUDA_ARRAY3D_CUBEMAP | CUDA_ARRAY3D_LAYERED), 16, 4, 12},
+        {desc3(18, 10, 0, CU_AD_FORMAT_BC1_UNORM, 4), 5 * 8, 3, 1},                   // BC1: blocks
+        {desc3(16, 16, 2, CU_AD_FORMAT_BC7_UNORM, 4, CUDA_ARRAY3D_LAYERED), 4 * 16, 4, 2},
+    };
+    unsigned seed = 1;
+    for (const Case &c : cases) {
+        CUarray a = make(c.d);
+        Mirror m = mirror_of(c.row_bytes, c.rows, c.slices);
+        write_box(a, m, 0, 0, 0, c.row_bytes, c.rows, c.slices, seed++);
+        expect_array_is(a, m);
+        // A sub-box at an odd byte offset, then a single byte at the far corner.
+        size_t x = c.row_bytes / 3 + 1, y = c.rows / 2, z = c.slices / 2;
+        write_box(a, m, x, y, z, c.row_bytes - x - 1, c.rows - y, c.slices - z, seed++);
+        write_box(a, m, c.row_bytes - 1, c.rows - 1, c.slices - 1, 1, 1, 1, seed++);
+        expect_array_is(a, m);
+        // Reading a sub-box back gives memcpy's bytes of the mirror.
+        std::vector<unsigned char> got((c.row_bytes - x) * (c.rows - y) * (c.slices - z));
+        ASSERT_OK(copy_box(false, a, got.data(), x, y, z, c.row_bytes - x, c.rows - y, c.slices - z));
+        size_t i = 0;
+        for (size_t k = z; k < c.slices; ++k)
+            for (size_t j = y; j < c.rows; ++j, i += c.row_bytes - x)
+                EXPECT_EQ(0, memcmp(&got[i], m.at(x, j, k), c.row_bytes - x)) << "row " << j << " slice " << k;
+    }
+}
+
+TEST_F(Array, Copy2D_HostDeviceArrayEveryPairing_MatchesMemcpy)
+{
+    const size_t W = 29, H = 11, RB = W * 4; // U8 x4
+    CUarray a = make(desc3(W, H, 0, U8, 4)), b = make(desc3(W, H, 0, U8, 4));
+    std::vector<unsigned char> host(300 * H), out(300 * H, 0);
+    fill_pattern(host, 7);
+    CUdeviceptr dev;
+    size_t dpitch;
+    ASSERT_OK(cuMemAllocPitch(&dev, &dpitch, RB, H, 4));
+    CUDA_MEMCPY2D c;
+    // Host (pitch 300) -> array.
+    memset(&c, 0, sizeof(c));
+    c.srcMemoryType = CU_MEMORYTYPE_HOST, c.srcHost = host.data(), c.srcPitch = 300;
+    c.dstMemoryType = CU_MEMORYTYPE_ARRAY, c.dstArray = a, c.dstPitch = 7; // ignored on an array side
+    c.WidthInBytes = RB, c.Height = H;
+    ASSERT_OK(cuMemcpy2D(&c));
+    // Array -> array (cuMemcpy2DUnaligned), array -> device, device -> host.
+    memset(&c, 0, sizeof(c));
+    c.srcMemoryType = CU_MEMORYTYPE_ARRAY, c.srcArray = a;
+    c.dstMemoryType = CU_MEMORYTYPE_ARRAY, c.dstArray = b;
+    c.WidthInBytes = RB, c.Height = H;
+    ASSERT_OK(cuMemcpy2DUnaligned(&c));
+    memset(&c, 0, sizeof(c));
+    c.srcMemoryType = CU_MEMORYTYPE_ARRAY, c.srcArray = b;
+    c.dstMemoryType = CU_MEMORYTYPE_DEVICE, c.dstDevice = dev, c.dstPitch = dpitch;
+    c.WidthInBytes = RB, c.Height = H;
+    ASSERT_OK(cuMemcpy2D(&c));
+    ASSERT_OK(cuMemcpy2DUnaligned(&c)); // the same again, through the other entry point
+    for (size_t y = 0; y < H; ++y)
+        EXPECT_EQ(0, memcmp((unsigned char *)(uintptr_t)dev + y * dpitch, &host[y * 300], RB)) << "row " << y;
+    // Device -> array at an offset (a sub-rectangle), then array -> host (pitch 300).
+    memset(&c, 0, sizeof(c));
+    c.srcMemoryType = CU_MEMORYTYPE_DEVICE, c.srcDevice = dev, c.srcPitch = dpitch;
+    c.dstMemoryType = CU_MEMORYTYPE_ARRAY, c.dstArray = a, c.dstXInBytes = 5, c.dstY = 3;
+    c.WidthInBytes = RB - 5, c.Height = H - 3;
+    ASSERT_OK(cuMemcpy2D(&c));
+    std::vector<unsigned char> expect(host);
+    for (size_t y = 3; y < H; ++y)
+        memcpy(&expect[y * 300 + 5], &host[(y - 3) * 300], RB - 5);
+    memset(&c, 0, sizeof(c));
+    c.srcMemoryType = CU_MEMORYTYPE_ARRAY, c.srcArray = a;
+    c.dstMemoryType = CU_MEMORYTYPE_HOST, c.dstHost = out.data(), c.dstPitch = 300;
+    c.WidthInBytes = RB, c.Height = H;
+    ASSERT_OK(cuMemcpy2D(&c));
+    for (size_t y = 0; y < H; ++y)
+        EXPECT_EQ(0, memcmp(&out[y * 300], &expect[y * 300], RB)) << "row " << y;
+    EXPECT_OK(cuMemFree(dev));
+}
+
+TEST_F(Array, Copy1DForms_AddressRowZeroAndMatchMemcpy)
+{
+    CUarray a = make(desc3(64, 4, 0, F32, 1)), b = make(desc3(64, 0, 0, F32, 1));
+    unsigned char in[256], out[256], mid[256];
+    std::vector<unsigned char> v(256);
+    fill_pattern(v, 3);
+    memcpy(in, v.data(), 256);
+    ASSERT_OK(cuMemcpyHtoA(a, 0, in, 256));
+    ASSERT_OK(cuMemcpyAtoA(b, 0, a, 0, 256));
+    CUdeviceptr d;
+    ASSERT_OK(cuMemAlloc(&d, 256));
+    ASSERT_OK(cuMemcpyAtoD(d, b, 0, 256));
+    EXPECT_EQ(0, memcmp((void *)(uintptr_t)d, in, 256));
+    ASSERT_OK(cuMemcpyDtoA(a, 0, d, 256));
+    ASSERT_OK(cuMemcpyAtoH(out, a, 0, 256));
+    EXPECT_EQ(0, memcmp(out, in, 256));
+    // Unaligned offsets, as the driver allows.
+    ASSERT_OK(cuMemcpyHtoA(a, 3, in + 100, 7));
+    memcpy(mid, in, 256);
+    memcpy(mid + 3, in + 100, 7);
+    ASSERT_OK(cuMemcpyAtoA(b, 1, a, 2, 200));
+    ASSERT_OK(cuMemcpyAtoH(out, b, 1, 200));
+    EXPECT_EQ(0, memcmp(out, mid + 2, 200));
+    // Row 0 only: the 2D array's 1024 bytes are not reachable past its first 256.
+    EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuMemcpyHtoA(a, 0, in, 257));
+    EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuMemcpyAtoH(out, a, 252, 8));
+    EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuMemcpyAtoA(b, 0, a, 0, 260));
+    EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuMemcpyAtoD(d, a, 0, 1024));
+    EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuMemcpyDtoA(a, 0, d, 1024));
+    EXPECT_OK(cuMemcpyHtoA(a, 0, in, 0));
+    // NULL and non-device sides.
+    EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuMemcpyHtoA(a, 0, nullptr, 16));
+    EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuMemcpyHtoA(nullptr, 0, in, 16));
+    EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuMemcpyAtoH(nullptr, a, 0, 16));
+    EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuMemcpyDtoA(a, 0, (CUdeviceptr)(uintptr_t)in, 16));
+    EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuMemcpyAtoD((CUdeviceptr)(uintptr_t)out, a, 0, 16));
+    EXPECT_OK(cuMemFree(d));
+}
+
+TEST_F(Array, CopiesPastAnEdge_AreInvalidValue)
+{
+    CUarray a = make(desc3(64, 4, 0, F32, 1)); // rows of 256 bytes, 4 rows, 1 slice
+    std::vector<unsigned char> buf(4096);
+    CUDA_MEMCPY2D c;
+    memset(&c, 0, sizeof(c));
+    c.srcMemoryType = CU_MEMORYTYPE_HOST, c.srcHost = buf.data(), c.srcPitch = 256;
+    c.dstMemoryType = CU_MEMORYTYPE_ARRAY, c.dstArray = a;
+    c.WidthInBytes = 256, c.Height = 4;
+    EXPECT_OK(cuMemcpy2D(&c));
+    c.dstXInBytes = 4;
+    EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuMemcpy2D(&c));
+    EXPECT_DETAIL_HAS("runs past the array's row");
+    c.dstXInBytes = 0, c.dstY = 1;
+    EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuMemcpy2D(&c));
+    c.dstY = 0, c.srcPitch = 100; // the host side's pitch is below the width: wrong pitch
+    EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuMemcpy2D(&c));
+    c.srcPitch = 256, c.Height = 0;
+    EXPECT_OK(cuMemcpy2D(&c)); // an empty copy
+    c.Height = 4, c.dstArray = nullptr;
+    EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuMemcpy2D(&c));
+    // 3D: a second slice or a Z offset on a 2D array, a LOD.
+    EXPECT_CU(CUDA_ERROR_INVALID_VALUE, copy_box(true, a, buf.data(), 0, 0, 0, 256, 4, 2));
+    EXPECT_CU(CUDA_ERROR_INVALID_VALUE, copy_box(true, a, buf.data(), 0, 0, 1, 256, 4, 1));
+    EXPECT_CU(CUDA_ERROR_INVALID_VALUE, copy_box(false, a, buf.data(), 0, 0, 0, 257, 1, 1));
+    CUDA_MEMCPY3D c3;
+    memset(&c3, 0, sizeof(c3));
+    c3.srcMemoryType = CU_MEMORYTYPE_HOST, c3.srcHost = buf.data(), c3.srcPitch = 256, c3.srcHeight = 4;
+    c3.dstMemoryType = CU_MEMORYTYPE_ARRAY, c3.dstArray = a, c3.dstLOD = 1;
+    c3.WidthInBytes = 256, c3.Height = 4, c3.Depth = 1;
+    EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuMemcpy3D(&c3));
+    c3.dstLOD = 0, c3.dstPitch = 5, c3.dstHeight = 3; // ignored on the array's side, as on the driver
+    EXPECT_OK(cuMemcpy3D(&c3));
+    // A 1D layered array has one row a layer.
+    CUarray l = make(desc3(16, 0, 4, F32, 1, CUDA_ARRAY3D_LAYERED));
+    c.dstArray = l, c.WidthInBytes = 64, c.Height = 1;
+    EXPECT_OK(cuMemcpy2D(&c));
+    c.Height = 4;
+    EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuMemcpy2D(&c));
+    EXPECT_OK(copy_box(true, l, buf.data(), 0, 0, 0, 64, 1, 4));
+    EXPECT_CU(CUDA_ERROR_INVALID_VALUE, copy_box(true, l, buf.data(), 0, 0, 0, 64, 4, 1));
+    // BC: rows of blocks.
+    CUarray bc = make(desc3(16, 16, 0, CU_AD_FORMAT_BC1_UNORM, 4));
+    EXPECT_OK(copy_box(true, bc, buf.data(), 0, 0, 0, 32, 4, 1));
+    EXPECT_CU(CUDA_ERROR_INVALID_VALUE, copy_box(true, bc, buf.data(), 0, 0, 0, 32, 16, 1));
+    EXPECT_CU(CUDA_ERROR_INVALID_VALUE, copy_box(true, bc, buf.data(), 8, 4, 0, 8, 1, 1));
+}
+
+TEST_F(Array, CopiesWithAFreedOrForgedArray_AreInvalidHandle)
+{
+    CUarray a = nullptr;
+    CUDA_ARRAY3D_DESCRIPTOR d = desc3(64, 4, 0, F32, 1);
+    ASSERT_OK(cuArray3DCreate(&a, &d));
+    ASSERT_OK(cuArrayDestroy(a));
+    unsigned char buf[1024];
+    EXPECT_CU(CUDA_ERROR_INVALID_HANDLE, cuMemcpyHtoA(a, 0, buf, 16));
+    EXPECT_CU(CUDA_ERROR_INVALID_HANDLE, copy_box(true, a, buf, 0, 0, 0, 16, 1, 1));
+    EXPECT_CU(CUDA_ERROR_INVALID_HANDLE, copy_box(false, (CUarray)(uintptr_t)0x12345678, buf, 0, 0, 0, 16, 1, 1));
+}
+
+TEST_F(Array, PlanarArrays_AreCopiedThroughTheirPlanes)
+{
+    CUarray a = make(desc3(64, 32, 0, CU_AD_FORMAT_NV12, 3, CUDA_ARRAY3D_VIDEO_ENCODE_DECODE));
+    std::vector<unsigned char> y(64 * 32), uv(32 * 2 * 16), back(64 * 32);
+    fill_pattern(y, 11);
+    fill_pattern(uv, 12);
+    EXPECT_CU(CUDA_ERROR_INVALID_VALUE, copy_box(true, a, y.data(), 0, 0, 0, 8, 1, 1));
+    CUarray py, puv;
+    ASSERT_OK(cuArrayGetPlane(&py, a, 0));
+    ASSERT_OK(cuArrayGetPlane(&puv, a, 1));
+    ASSERT_OK(copy_box(true, py, y.data(), 0, 0, 0, 64, 32, 1));
+    ASSERT_OK(copy_box(true, puv, uv.data(), 0, 0, 0, 64, 16, 1));
+    ASSERT_OK(copy_box(false, py, back.data(), 0, 0, 0, 64, 32, 1));
+    EXPECT_TRUE(back == y);
+    back.resize(uv.size());
+    ASSERT_OK(copy_box(false, puv, back.data(), 0, 0, 0, 64, 16, 1));
+    EXPECT_TRUE(back == uv);
+    EXPECT_CU(CUDA_ERROR_INVALID_VALUE, copy_box(true, puv, uv.data(), 0, 0, 0, 64, 17, 1));
+}
+
+TEST_F(Array, EachMipLevel_IsItsOwnArrayOfTheRightSize)
+{
+    CUmipmappedArray m = make_mip(desc3(40, 24, 0, F32, 2), 6);
+    std::vector<Mirror> mirrors;
+    for (unsigned l = 0; l < 6; ++l) {
+        CUarray lv;
+        ASSERT_OK(cuMipmappedArrayGetLevel(&lv, m, l));
+        size_t w = 40 >> l ? 40 >> l : 1, h = 24 >> l ? 24 >> l : 1;
+        mirrors.push_back(mirror_of(w * 8, h, 1));
+        write_box(lv, mirrors.back(), 0, 0, 0, w * 8, h, 1, 100 + l);
+        EXPECT_CU(CUDA_ERROR_INVALID_VALUE, copy_box(true, lv, mirrors.back().bytes.data(), 0, 0, 0, w * 8 + 1, 1, 1));
+    }
+    for (unsigned l = 0; l < 6; ++l) { // writing one level left the others as they were
+        CUarray lv;
+        ASSERT_OK(cuMipmappedArrayGetLevel(&lv, m, l));
+        expect_array_is(lv, mirrors[l]);
+    }
+    // The 3D and layered levels too.
+    CUmipmappedArray m3 = make_mip(desc3(16, 8, 8, U8, 1), 4);
+    CUarray l2;
+    ASSERT_OK(cuMipmappedArrayGetLevel(&l2, m3, 2));
+    Mirror mm = mirror_of(4, 2, 2);
+    write_box(l2, mm, 0, 0, 0, 4, 2, 2, 55);
+    expect_array_is(l2, mm);
+    EXPECT_CU(CUDA_ERROR_INVALID_VALUE, copy_box(true, l2, mm.bytes.data(), 0, 0, 0, 4, 2, 3));
+}
+
+TEST_F(Array, AsyncCopies_RunInStreamOrder)
+{
+    CUstream s;
+    ASSERT_OK(cuStreamCreate(&s, CU_STREAM_NON_BLOCKING));
+    CUarray a = make(desc3(256, 64, 0, F32, 4)), b = make(desc3(256, 64, 0, F32, 4));
+    const size_t RB = 256 * 16, H = 64;
+    std::vector<unsigned char> in(RB * H), out(RB * H, 0), row(RB), row_out(RB);
+    fill_pattern(in, 21);
+    fill_pattern(row, 22);
+    ASSERT_OK(copy_box(true, a, in.data(), 0, 0, 0, RB, H, 1, s, true));
+    CUDA_MEMCPY2D c;
+    memset(&c, 0, sizeof(c));
+    c.srcMemoryType = CU_MEMORYTYPE_ARRAY, c.srcArray = a;
+    c.dstMemoryType = CU_MEMORYTYPE_ARRAY, c.dstArray = b;
+    c.WidthInBytes = RB, c.Height = H;
+    ASSERT_OK(cuMemcpy2DAsync(&c, s));
+    ASSERT_OK(cuMemcpyHtoAAsync(b, 0, row.data(), RB, s)); // row 0 of b, after the 2D copy
+    ASSERT_OK(cuMemcpyAtoHAsync(row_out.data(), b, 0, RB, s));
+    ASSERT_OK(copy_box(false, b, out.data(), 0, 0, 0, RB, H, 1, s, true));
+    ASSERT_OK(cuStreamSynchronize(s));
+    EXPECT_TRUE(row_out == row);
+    memcpy(in.data(), row.data(), RB);
+    EXPECT_TRUE(out == in);
+    EXPECT_OK(cuStreamDestroy(s));
+}
+
+extern "C" {
+CUresult CUDAAPI cuMemcpyHtoA_v2_ptds(CUarray dstArray, size_t dstOffset, const void *srcHost, size_t ByteCount);
+CUresult CUDAAPI cuMemcpyAtoH_v2_ptds(void *dstHost, CUarray srcArray, size_t srcOffset, size_t ByteCount);
+CUresult CUDAAPI cuMemcpyAtoA_v2_ptds(CUarray dstArray, size_t dstOffset, CUarray srcArray, size_t srcOffset,
+                                      size_t ByteCount);
+CUresult CUDAAPI cuMemcpyAtoD_v2_ptds(CUdeviceptr dstDevice, CUarray srcArray, size_t srcOffset, size_t ByteCount);
+CUresult CUDAAPI cuMemcpyDtoA_v2_ptds(CUarray dstArray, size_t dstOffset, CUdeviceptr srcDevice, size_t ByteCount);
+CUresult CUDAAPI cuMemcpyHtoAAsync_v2_ptsz(CUarray dstArray, size_t dstOffset, const void *srcHost, size_t ByteCount,
+                                           CUstream hStream);
+CUresult CUDAAPI cuMemcpyAtoHAsync_v2_ptsz(void *dstHost, CUarray srcArray, size_t srcOffset, size_t ByteCount,
+                                           CUstream hStream);
+CUresult CUDAAPI cuMemcpy2D_v2_ptds(const CUDA_MEMCPY2D *pCopy);
+CUresult CUDAAPI cuMemcpy3D_v2_ptds(const CUDA_MEMCPY3D *pCopy);
+}
+
+TEST_F(Array, PerThreadStreamForms_CopyTheSameBytes)
+{
+    CUarray a = make(desc3(32, 2, 0, U8, 4)), b = make(desc3(32, 2, 0, U8, 4));
+    unsigned char in[128], out[128] = {0};
+    for (int i = 0; i < 128; ++i)
+        in[i] = (unsigned char)(i * 3 + 1);
+    CUdeviceptr d;
+    ASSERT_OK(cuMemAlloc(&d, 128));
+    ASSERT_OK(cuMemcpyHtoA_v2_ptds(a, 0, in, 128));
+    ASSERT_OK(cuMemcpyAtoA_v2_ptds(b, 0, a, 0, 128));
+    ASSERT_OK(cuMemcpyAtoD_v2_ptds(d, b, 0, 128));
+    ASSERT_OK(cuMemcpyDtoA_v2_ptds(a, 0, d, 128));
+    ASSERT_OK(cuMemcpyAtoH_v2_ptds(out, a, 0, 128));
+    EXPECT_EQ(0, memcmp(in, out, 128));
+    memset(out, 0, sizeof(out));
+    ASSERT_OK(cuMemcpyHtoAAsync_v2_ptsz(b, 0, in, 128, nullptr));
+    ASSERT_OK(cuMemcpyAtoHAsync_v2_ptsz(out, b, 0, 128, nullptr));
+    ASSERT_OK(cuStreamSynchronize(CU_STREAM_PER_THREAD));
+    EXPECT_EQ(0, memcmp(in, out, 128));
+    CUDA_MEMCPY2D c;
+    memset(&c, 0, sizeof(c));
+    c.srcMemoryType = CU_MEMORYTYPE_ARRAY, c.srcArray = a;
+    c.dstMemoryType = CU_MEMORYTYPE_ARRAY, c.dstArray = b, c.dstY = 1;
+    c.WidthInBytes = 128, c.Height = 1;
+    ASSERT_OK(cuMemcpy2D_v2_ptds(&c));
+    memset(out, 0, sizeof(out));
+    CUDA_MEMCPY3D c3;
+    memset(&c3, 0, sizeof(c3));
+    c3.srcMemoryType = CU_MEMORYTYPE_ARRAY, c3.srcArray = b, c3.srcY = 1;
+    c3.dstMemoryType = CU_MEMORYTYPE_HOST, c3.dstHost = out;
+    c3.WidthInBytes = 128, c3.Height = 1, c3.Depth = 1;
+    ASSERT_OK(cuMemcpy3D_v2_ptds(&c3));
+    EXPECT_EQ(0, memcmp(in, out, 128));
+    EXPECT_OK(cuMemFree(d));
+}
+
+TEST_F(Array, Copy3DPeer_IgnoresTheContextOfAnArraySide)
+{
+    CUarray a = make(desc3(64, 4, 0, F32, 1));
+    std::vector<unsigned char> in(1024), out(1024);
+    fill_pattern(in, 31);
+    CUDA_MEMCPY3D_PEER p;
+    memset(&p, 0, sizeof(p));
+    p.srcMemoryType = CU_MEMORYTYPE_HOST, p.srcHost = in.data(), p.srcPitch = 256, p.srcHeight = 4;
+    p.srcContext = ctx;
+    p.dstMemoryType = CU_MEMORYTYPE_ARRAY, p.dstArray = a, p.dstContext = nullptr;
+    p.WidthInBytes = 256, p.Height = 4, p.Depth = 1;
+    ASSERT_OK(cuMemcpy3DPeer(&p));
+    std::swap(p.srcMemoryType, p.dstMemoryType);
+    p.srcArray = a, p.dstHost = out.data(), p.dstPitch = 256, p.dstHeight = 4, p.dstContext = ctx;
+    p.srcContext = nullptr;
+    CUstream s;
+    ASSERT_OK(cuStreamCreate(&s, 0));
+    ASSERT_OK(cuMemcpy3DPeerAsync(&p, s));
+    ASSERT_OK(cuStreamSynchronize(s));
+    EXPECT_TRUE(in == out);
+    EXPECT_OK(cuStreamDestroy(s));
+}
+
+TEST_F(Array, CapturedArrayCopies_BecomeMemcpyNodesThatCopyTheSameBytes)
+{
+    CUarray a = make(desc3(64, 8, 0, U8, 4));
+    std::vector<unsigned char> in(256 * 8), out(256 * 8, 0);
+    fill_pattern(in, 41);
+    CUstream s;
+    ASSERT_OK(cuStreamCreate(&s, CU_STREAM_NON_BLOCKING));
+    ASSERT_OK(cuStreamBeginCapture(s, CU_STREAM_CAPTURE_MODE_GLOBAL));
+    ASSERT_OK(copy_box(true, a, in.data(), 0, 0, 0, 256, 8, 1, s, true));
+    ASSERT_OK(copy_box(false, a, out.data(), 0, 0, 0, 256, 8, 1, s, true));
+    CUgraph g;
+    ASSERT_OK(cuStreamEndCapture(s, &g));
+    size_t n = 0;
+    ASSERT_OK(cuGraphGetNodes(g, nullptr, &n));
+    ASSERT_EQ(2u, n);
+    CUgraphNode nodes[2];
+    ASSERT_OK(cuGraphGetNodes(g, nodes, &n));
+    CUgraphNodeType t;
+    ASSERT_OK(cuGraphNodeGetType(nodes[0], &t));
+    EXPECT_EQ(CU_GRAPH_NODE_TYPE_MEMCPY, t);
+    EXPECT_TRUE(std::vector<unsigned char>(out.size(), 0) == out); // nothing ran while capturing
+    CUgraphExec e;
+    ASSERT_OK(cuGraphInstantiate(&e, g, 0));
+    ASSERT_OK(cuGraphLaunch(e, s));
+    ASSERT_OK(cuStreamSynchronize(s));
+    EXPECT_TRUE(in == out);
+    EXPECT_OK(cuGraphExecDestroy(e));
+    EXPECT_OK(cuGraphDestroy(g));
+    EXPECT_OK(cuStreamDestroy(s));
+}

@@ -80,7 +80,11 @@ CUresult image_memory_requirements(const char *fn, const CUDA_ARRAY3D_DESCRIPTOR
                                    CUDA_ARRAY_MEMORY_REQUIREMENTS *out, CUdevice device);
 /* Levels: the mipmap's register function (mipmap.c) tells whether it is in the teardown list. */
 void image_mipmaps_context_gone(struct ctx *ctx);
-/* The teardown step, registered when the first owner of memory of ctx is made. */
+/* mem_array_hook's resolver (array_copy.c), installed with the first array. */
+CUresult image_resolve_side(const char *fn, const char *side, CUarray array, size_t x, size_t y, size_t z,
+                            size_t width, size_t height, size_t depth, uintptr_t *addr, size_t *pitch, size_t *slice);
+/* The teardown step, registered when the first owner of memory of ctx is made (and the copy
+ * resolver installed). */
 void image_track_context(struct ctx *ctx);
 
 #endif /* EXTMEM_IMAGE_ARRAY_H */
