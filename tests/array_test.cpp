@@ -1018,3 +1018,39 @@ TEST_F(Array, CapturedArrayCopies_BecomeMemcpyNodesThatCopyTheSameBytes)
     EXPECT_OK(cuGraphDestroy(g));
     EXPECT_OK(cuStreamDestroy(s));
 }
+
+TEST_F(Array, MemcpyNodesWithArraySides_CopyTheSameBytesWhenLaunched)
+{
+    CUarray a = make(desc3(32, 4, 0, F32, 2));
+    const size_t RB = 32 * 8, H = 4;
+    std::vector<unsigned char> in(RB * H), out(RB * H, 0);
+    fill_pattern(in, 51);
+    CUgraph g;
+    ASSERT_OK(cuGraphCreate(&g, 0));
+    CUDA_MEMCPY3D c;
+    memset(&c, 0, sizeof(c));
+    c.srcMemoryType = CU_MEMORYTYPE_HOST, c.srcHost = in.data(), c.srcPitch = RB, c.srcHeight = H;
+    c.dstMemoryType = CU_MEMORYTYPE_ARRAY, c.dstArray = a;
+    c.WidthInBytes = RB, c.Height = H, c.Depth = 1;
+    CUgraphNode up, down;
+    ASSERT_OK(cuGraphAddMemcpyNode(&up, g, nullptr, 0, &c, ctx));
+    CUDA_MEMCPY3D back;
+    memset(&back, 0, sizeof(back));
+    back.srcMemoryType = CU_MEMORYTYPE_ARRAY, back.srcArray = a;
+    back.dstMemoryType = CU_MEMORYTYPE_HOST, back.dstHost = out.data(), back.dstPitch = RB, back.dstHeight = H;
+    back.WidthInBytes = RB, back.Height = H, back.Depth = 1;
+    ASSERT_OK(cuGraphAddMemcpyNode(&down, g, &up, 1, &back, ctx));
+    // A node whose region leaves the array, or with no array, is refused when it is made.
+    CUgraphNode bad;
+    c.Height = H + 1;
+    EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuGraphAddMemcpyNode(&bad, g, nullptr, 0, &c, ctx));
+    c.Height = H, c.dstArray = nullptr;
+    EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuGraphAddMemcpyNode(&bad, g, nullptr, 0, &c, ctx));
+    CUgraphExec e;
+    ASSERT_OK(cuGraphInstantiate(&e, g, 0));
+    ASSERT_OK(cuGraphLaunch(e, nullptr));
+    ASSERT_OK(cuStreamSynchronize(nullptr));
+    EXPECT_TRUE(in == out);
+    EXPECT_OK(cuGraphExecDestroy(e));
+    EXPECT_OK(cuGraphDestroy(g));
+}
