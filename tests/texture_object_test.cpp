@@ -11,11 +11,6 @@
 
 using namespace extmem_test;
 
-// The array calls, declared here until the arrays' prototypes are in extmem/cuda.h (the
-// symbols are exported either way: refused until then, which skips the array cases).
-extern "C" CUresult CUDAAPI cuArray3DCreate_v2(CUarray *pHandle, const CUDA_ARRAY3D_DESCRIPTOR *pAllocateArray);
-extern "C" CUresult CUDAAPI cuArrayDestroy(CUarray hArray);
-
 namespace {
 
 class TexObject : public ContextTest {
@@ -75,7 +70,6 @@ protected:
         }
         return res;
     }
-    /* An array, or the test is skipped where this branch has no arrays yet. */
     CUarray make_array(size_t w, size_t h, size_t depth, CUarray_format f, unsigned ch, unsigned flags)
     {
         CUDA_ARRAY3D_DESCRIPTOR a;
@@ -87,21 +81,12 @@ protected:
         a.NumChannels = ch;
         a.Flags = flags;
         CUarray out = nullptr;
-        CUresult r = cuArray3DCreate_v2(&out, &a);
-        if (r == CUDA_ERROR_NOT_SUPPORTED)
-            return nullptr;
-        EXPECT_OK(r);
+        EXPECT_OK(cuArray3DCreate(&out, &a));
         return out;
     }
     CUdeviceptr d = 0;
     CUDA_TEXTURE_DESC td;
 };
-
-#define NEED_ARRAY(a)                                                                \
-    do {                                                                             \
-        if (!(a))                                                                    \
-            GTEST_SKIP() << "cuArray3DCreate is refused on this build (no arrays)"; \
-    } while (0)
 
 } // namespace
 
@@ -574,12 +559,12 @@ TEST_F(TexObject, ArrayResource_NullOrForgedArray_IsInvalidValue)
     EXPECT_CU(CUDA_ERROR_INVALID_VALUE, make(m, &td));
 }
 
-// ---- Arrays (run once cuArray3DCreate exists) ----
+// ---- Arrays ----
 
 TEST_F(TexObject, ArrayResource_RoundTripsAndSurfacesNeedSurfaceLdst)
 {
     CUarray a = make_array(64, 32, 0, CU_AD_FORMAT_UNSIGNED_INT32, 2, 0);
-    NEED_ARRAY(a);
+    ASSERT_NE(nullptr, a);
     CUarray as = make_array(64, 32, 0, CU_AD_FORMAT_UNSIGNED_INT32, 2, CUDA_ARRAY3D_SURFACE_LDST);
     CUDA_RESOURCE_DESC r = array(a);
     CUtexObject t = 0;
@@ -606,7 +591,7 @@ TEST_F(TexObject, ArrayResource_RoundTripsAndSurfacesNeedSurfaceLdst)
 TEST_F(TexObject, ArrayDestroyedUnderATexture_ReadsAsNullAndTheObjectLives)
 {
     CUarray a = make_array(4, 4, 0, CU_AD_FORMAT_UNSIGNED_INT32, 1, CUDA_ARRAY3D_SURFACE_LDST);
-    NEED_ARRAY(a);
+    ASSERT_NE(nullptr, a);
     CUDA_RESOURCE_DESC r = array(a);
     CUtexObject t = 0;
     CUsurfObject s = 0;
@@ -626,7 +611,7 @@ TEST_F(TexObject, ArrayDestroyedUnderATexture_ReadsAsNullAndTheObjectLives)
 TEST_F(TexObject, ArrayView_MustKeepTheElementSizeExtentAndLayers)
 {
     CUarray a = make_array(64, 32, 0, CU_AD_FORMAT_UNSIGNED_INT32, 2, 0);
-    NEED_ARRAY(a);
+    ASSERT_NE(nullptr, a);
     CUDA_RESOURCE_DESC r = array(a);
     CUDA_RESOURCE_VIEW_DESC v;
     auto view = [&](CUresourceViewFormat f, size_t w, size_t h) {
@@ -656,7 +641,7 @@ TEST_F(TexObject, ArrayView_MustKeepTheElementSizeExtentAndLayers)
 TEST_F(TexObject, SeamlessCubemap_OnlyOnCubemaps)
 {
     CUarray cube = make_array(16, 16, 6, CU_AD_FORMAT_FLOAT, 1, CUDA_ARRAY3D_CUBEMAP);
-    NEED_ARRAY(cube);
+    ASSERT_NE(nullptr, cube);
     CUarray flat = make_array(16, 16, 0, CU_AD_FORMAT_FLOAT, 1, 0);
     CUarray layered = make_array(16, 16, 6, CU_AD_FORMAT_FLOAT, 1, CUDA_ARRAY3D_LAYERED);
     td.flags = CU_TRSF_SEAMLESS_CUBEMAP;
@@ -668,4 +653,104 @@ TEST_F(TexObject, SeamlessCubemap_OnlyOnCubemaps)
     EXPECT_OK(cuArrayDestroy(cube));
     EXPECT_OK(cuArrayDestroy(flat));
     EXPECT_OK(cuArrayDestroy(layered));
+}
+
+TEST_F(TexObject, MipmappedResource_ViewsChooseLevelsWithLevelZerosExtent)
+{
+    CUDA_ARRAY3D_DESCRIPTOR md;
+    memset(&md, 0, sizeof md);
+    md.Width = 64;
+    md.Height = 64;
+    md.Format = CU_AD_FORMAT_FLOAT;
+    md.NumChannels = 4;
+    CUmipmappedArray mm = nullptr;
+    ASSERT_OK(cuMipmappedArrayCreate(&mm, &md, 7));
+    CUDA_RESOURCE_DESC r;
+    memset(&r, 0, sizeof r);
+    r.resType = CU_RESOURCE_TYPE_MIPMAPPED_ARRAY;
+    r.res.mipmap.hMipmappedArray = mm;
+    td.filterMode = CU_TR_FILTER_MODE_LINEAR;
+    td.mipmapFilterMode = CU_TR_FILTER_MODE_LINEAR;
+    td.maxMipmapLevelClamp = 6;
+    CUDA_RESOURCE_VIEW_DESC v;
+    memset(&v, 0, sizeof v);
+    v.format = CU_RES_VIEW_FORMAT_FLOAT_4X32;
+    v.width = 64;
+    v.height = 64;
+    v.firstMipmapLevel = 2;
+    v.lastMipmapLevel = 5;
+    CUtexObject t = 0;
+    ASSERT_OK(cuTexObjectCreate(&t, &r, &td, &v));
+    CUDA_RESOURCE_VIEW_DESC g;
+    memset(&g, 0xab, sizeof g);
+    ASSERT_OK(cuTexObjectGetResourceViewDesc(&g, t));
+    EXPECT_EQ(0, memcmp(&g, &v, sizeof v));
+    CUDA_RESOURCE_DESC gr;
+    ASSERT_OK(cuTexObjectGetResourceDesc(&gr, t));
+    EXPECT_EQ(CU_RESOURCE_TYPE_MIPMAPPED_ARRAY, gr.resType);
+    EXPECT_EQ(mm, gr.res.mipmap.hMipmappedArray);
+    EXPECT_OK(cuTexObjectDestroy(t));
+    v.width = v.height = 32; // level 1's extent: the driver wants level 0's
+    EXPECT_CU(CUDA_ERROR_INVALID_VALUE, make(r, &td, &v));
+    v.width = v.height = 64;
+    v.firstMipmapLevel = 4;
+    v.lastMipmapLevel = 1;
+    EXPECT_CU(CUDA_ERROR_INVALID_VALUE, make(r, &td, &v));
+    v.firstMipmapLevel = 0;
+    v.lastMipmapLevel = 7; // one past the last, taken as by the driver
+    EXPECT_OK(make(r, &td, &v));
+    v.lastMipmapLevel = 8;
+    EXPECT_CU(CUDA_ERROR_INVALID_VALUE, make(r, &td, &v));
+    // A surface is made over a level, not over the mipmapped array.
+    CUsurfObject s = 0;
+    EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuSurfObjectCreate(&s, &r));
+    EXPECT_OK(cuMipmappedArrayDestroy(mm));
+}
+
+TEST_F(TexObject, Surface_OverALevelOfASurfaceLdstMipmappedArray_IsTaken)
+{
+    CUDA_ARRAY3D_DESCRIPTOR md;
+    memset(&md, 0, sizeof md);
+    md.Width = 32;
+    md.Height = 32;
+    md.Format = CU_AD_FORMAT_FLOAT;
+    md.NumChannels = 1;
+    md.Flags = CUDA_ARRAY3D_SURFACE_LDST;
+    CUmipmappedArray mm = nullptr;
+    ASSERT_OK(cuMipmappedArrayCreate(&mm, &md, 3));
+    CUarray level = nullptr;
+    ASSERT_OK(cuMipmappedArrayGetLevel(&level, mm, 1));
+    CUDA_RESOURCE_DESC r = array(level);
+    CUsurfObject s = 0;
+    ASSERT_OK(cuSurfObjectCreate(&s, &r));
+    EXPECT_OK(cuSurfObjectDestroy(s));
+    EXPECT_OK(cuMipmappedArrayDestroy(mm));
+}
+
+TEST_F(TexObject, LayeredView_LayersRunForwardWithinTheLayerCount)
+{
+    CUarray l = make_array(16, 16, 6, CU_AD_FORMAT_FLOAT, 1, CUDA_ARRAY3D_LAYERED);
+    ASSERT_NE(nullptr, l);
+    CUDA_RESOURCE_DESC r = array(l);
+    CUDA_RESOURCE_VIEW_DESC v;
+    memset(&v, 0, sizeof v);
+    v.format = CU_RES_VIEW_FORMAT_FLOAT_1X32;
+    v.width = v.height = 16;
+    v.depth = 6;
+    v.firstLayer = 2;
+    v.lastLayer = 4;
+    EXPECT_OK(make(r, &td, &v));
+    v.depth = 3; // the view's layer count is no depth: the array's is wanted
+    EXPECT_CU(CUDA_ERROR_INVALID_VALUE, make(r, &td, &v));
+    v.depth = 6;
+    v.firstLayer = 4;
+    v.lastLayer = 2;
+    EXPECT_CU(CUDA_ERROR_INVALID_VALUE, make(r, &td, &v));
+    v.firstLayer = 5;
+    v.lastLayer = 6; // one past the last, taken as by the driver
+    EXPECT_OK(make(r, &td, &v));
+    td.filterMode = CU_TR_FILTER_MODE_LINEAR;
+    td.flags = CU_TRSF_READ_AS_INTEGER;
+    EXPECT_OK(make(r, &td));
+    EXPECT_OK(cuArrayDestroy(l));
 }

@@ -5,8 +5,8 @@
  *
  *   handle = generation << 32 | (slot + 1) << 5 | type
  *
- * Five bits of type (OBJ_TYPE_COUNT is above 16 since the image objects came). The smallest
- * handle is 33, so NULL and the special stream values 1 and 2 never collide.
+ * The type takes 5 bits (OBJ_HANDLE_TYPE, device.h): the image objects took the types past 15.
+ * The smallest handle is 33, so NULL and the special stream values 1 and 2 never collide.
  */
 #include "device/device.h"
 
@@ -92,7 +92,7 @@ obj_status obj_lookup(uint64_t handle, obj_type type, struct obj **out)
         return OBJ_NULL;
     uint64_t slot_plus_one = (handle >> 5) & 0x07ffffffu;
     uint32_t generation = (uint32_t)(handle >> 32);
-    obj_type htype = (obj_type)(handle & 0x1f);
+    obj_type htype = OBJ_HANDLE_TYPE(handle);
     if (slot_plus_one == 0 || htype == 0 || htype >= OBJ_TYPE_COUNT)
         return OBJ_UNKNOWN;
     uint32_t s = (uint32_t)slot_plus_one - 1;
@@ -201,7 +201,7 @@ const char *obj_status_text(obj_status status, obj_type wanted, uint64_t handle)
     case OBJ_DESTROYED: snprintf(buf, sizeof(buf), "%s 0x%llx was destroyed", obj_type_name(wanted), (unsigned long long)handle); break;
     case OBJ_WRONG_TYPE:
         snprintf(buf, sizeof(buf), "0x%llx is %s handle, not %s handle", (unsigned long long)handle,
-                 article_name((obj_type)(handle & 0x1f)), article_name(wanted));
+                 article_name(OBJ_HANDLE_TYPE(handle)), article_name(wanted));
         break;
     case OBJ_UNKNOWN: snprintf(buf, sizeof(buf), "0x%llx is not a %s handle extmem issued", (unsigned long long)handle, obj_type_name(wanted)); break;
     }
