@@ -4,6 +4,7 @@
 #include "framework/testing.h"
 
 #include "extmem/cuda_runtime_api.h"
+#include "extmem/driver_functions.h"
 
 #include <cstdint>
 #include <cstring>
@@ -63,7 +64,7 @@ TEST_F(RuntimeTexture, Linear_RoundTripsTheChannelDescriptorAndEveryTextureField
     td.addressMode[1] = cudaAddressModeBorder;
     td.addressMode[2] = cudaAddressModeClamp;
     td.filterMode = cudaFilterModeLinear;
-    td.readMode = cudaReadModeNormalizedFloat;
+    td.readMode = cudaReadModeElementType; // floats: normalized reads are for 8 and 16-bit integers
     td.sRGB = 1;
     td.normalizedCoords = 1;
     td.maxAnisotropy = 4;
@@ -96,7 +97,7 @@ TEST_F(RuntimeTexture, Linear_RoundTripsTheChannelDescriptorAndEveryTextureField
     EXPECT_EQ(cudaAddressModeBorder, g.addressMode[1]);
     EXPECT_EQ(cudaAddressModeClamp, g.addressMode[2]);
     EXPECT_EQ(cudaFilterModeLinear, g.filterMode);
-    EXPECT_EQ(cudaReadModeNormalizedFloat, g.readMode);
+    EXPECT_EQ(cudaReadModeElementType, g.readMode);
     EXPECT_EQ(1, g.sRGB);
     EXPECT_EQ(1, g.normalizedCoords);
     EXPECT_EQ(4u, g.maxAnisotropy);
@@ -112,7 +113,9 @@ TEST_F(RuntimeTexture, Linear_RoundTripsTheChannelDescriptorAndEveryTextureField
     CUDA_TEXTURE_DESC dt;
     memset(&dt, 0, sizeof dt);
     ASSERT_OK(cuTexObjectGetTextureDesc(&dt, t));
-    EXPECT_EQ((unsigned)(CU_TRSF_NORMALIZED_COORDINATES | CU_TRSF_SRGB | CU_TRSF_DISABLE_TRILINEAR_OPTIMIZATION), dt.flags);
+    EXPECT_EQ((unsigned)(CU_TRSF_READ_AS_INTEGER | CU_TRSF_NORMALIZED_COORDINATES | CU_TRSF_SRGB |
+                         CU_TRSF_DISABLE_TRILINEAR_OPTIMIZATION),
+              dt.flags);
     EXPECT_RT_OK(cudaDestroyTextureObject(t));
 }
 
@@ -186,12 +189,50 @@ TEST_F(RuntimeTexture, ChannelDescriptorThatNamesNoFormat_IsInvalidChannelDescri
         desc(8, 0, 0, 0, cudaChannelFormatKindFloat),     // no 8-bit float
         desc(32, 0, 0, 0, cudaChannelFormatKindNone),
         desc(0, 0, 0, 0, cudaChannelFormatKindFloat),
+        desc(32, 32, 32, 0, cudaChannelFormatKindFloat),  // three channels
     };
     for (const cudaChannelFormatDesc &d : bad) {
         cudaResourceDesc r = linear(mem, d, 1024);
         EXPECT_RT(cudaErrorInvalidChannelDescriptor, cudaCreateTextureObject(&t, &r, &td, nullptr));
     }
+    // A normalized kind (cudaChannelFormatKindUnsignedNormalized8X1, 5) for linear memory.
+    cudaResourceDesc r = linear(mem, desc(8, 0, 0, 0, (cudaChannelFormatKind)5), 1024);
+    EXPECT_RT(cudaErrorInvalidNormSetting, cudaCreateTextureObject(&t, &r, &td, nullptr));
     EXPECT_EQ(0u, t);
+}
+
+TEST_F(RuntimeTexture, ReadModes_AsNvidiasRuntimeChecksThem)
+{
+    cudaTextureObject_t t = 0;
+    // Normalized floats are read from 8 and 16-bit integers only.
+    cudaResourceDesc f = linear(mem, desc(32, 0, 0, 0, cudaChannelFormatKindFloat), 1024);
+    td.readMode = cudaReadModeNormalizedFloat;
+    EXPECT_RT(cudaErrorInvalidNormSetting, cudaCreateTextureObject(&t, &f, &td, nullptr));
+    cudaResourceDesc u8 = linear(mem, desc(8, 8, 8, 8, cudaChannelFormatKindUnsigned), 4096);
+    cudaResourceDesc s16 = linear(mem, desc(16, 0, 0, 0, cudaChannelFormatKindSigned), 4096);
+    cudaResourceDesc u32 = linear(mem, desc(32, 0, 0, 0, cudaChannelFormatKindUnsigned), 4096);
+    EXPECT_RT_OK(cudaCreateTextureObject(&t, &u8, &td, nullptr));
+    EXPECT_RT_OK(cudaDestroyTextureObject(t));
+    EXPECT_RT_OK(cudaCreateTextureObject(&t, &s16, &td, nullptr));
+    EXPECT_RT_OK(cudaDestroyTextureObject(t));
+    EXPECT_RT(cudaErrorInvalidNormSetting, cudaCreateTextureObject(&t, &u32, &td, nullptr));
+    // Integers read as integers are not filtered linearly; as normalized floats they are.
+    td.filterMode = cudaFilterModeLinear;
+    td.readMode = cudaReadModeElementType;
+    EXPECT_RT(cudaErrorInvalidFilterSetting, cudaCreateTextureObject(&t, &u8, &td, nullptr));
+    EXPECT_RT(cudaErrorInvalidFilterSetting, cudaCreateTextureObject(&t, &u32, &td, nullptr));
+    EXPECT_RT_OK(cudaCreateTextureObject(&t, &f, &td, nullptr)); // floats filter as they are
+    EXPECT_RT_OK(cudaDestroyTextureObject(t));
+    td.readMode = cudaReadModeNormalizedFloat;
+    EXPECT_RT_OK(cudaCreateTextureObject(&t, &u8, &td, nullptr));
+    EXPECT_RT_OK(cudaDestroyTextureObject(t));
+    // A read mode past the enum reads as normalized floats, as on NVIDIA's runtime.
+    td.readMode = (cudaTextureReadMode)2;
+    EXPECT_RT_OK(cudaCreateTextureObject(&t, &u8, &td, nullptr));
+    cudaTextureDesc g;
+    ASSERT_RT_OK(cudaGetTextureObjectTextureDesc(&g, t));
+    EXPECT_EQ(cudaReadModeNormalizedFloat, g.readMode);
+    EXPECT_RT_OK(cudaDestroyTextureObject(t));
 }
 
 TEST_F(RuntimeTexture, BadArgumentsAndWhatTheDriverRefuses_AreInvalidValue)
@@ -200,9 +241,8 @@ TEST_F(RuntimeTexture, BadArgumentsAndWhatTheDriverRefuses_AreInvalidValue)
     cudaTextureObject_t t = 0;
     EXPECT_RT(cudaErrorInvalidValue, cudaCreateTextureObject(nullptr, &r, &td, nullptr));
     EXPECT_RT(cudaErrorInvalidValue, cudaCreateTextureObject(&t, nullptr, &td, nullptr));
-    EXPECT_RT(cudaErrorInvalidValue, cudaCreateTextureObject(&t, &r, nullptr, nullptr));
-    td.readMode = (cudaTextureReadMode)2;
-    EXPECT_RT(cudaErrorInvalidValue, cudaCreateTextureObject(&t, &r, &td, nullptr));
+    // NVIDIA's runtime names a NULL texture descriptor an invalid resource handle.
+    EXPECT_RT(cudaErrorInvalidResourceHandle, cudaCreateTextureObject(&t, &r, nullptr, nullptr));
     td.readMode = cudaReadModeElementType;
     td.seamlessCubemap = 1; // linear memory is no cubemap
     EXPECT_RT(cudaErrorInvalidValue, cudaCreateTextureObject(&t, &r, &td, nullptr));
@@ -227,7 +267,7 @@ TEST_F(RuntimeTexture, DestroyedOrForgedHandles)
     EXPECT_RT(cudaErrorInvalidValue, cudaGetTextureObjectTextureDesc(&gt, t));
     EXPECT_RT(cudaErrorInvalidValue, cudaGetTextureObjectResourceViewDesc(&gv, 0x12345678));
     EXPECT_RT(cudaErrorInvalidValue, cudaGetTextureObjectResourceDesc(nullptr, t));
-    EXPECT_RT(cudaErrorInvalidValue, cudaGetTextureObjectTextureDesc(nullptr, t));
+    EXPECT_RT(cudaErrorInvalidResourceHandle, cudaGetTextureObjectTextureDesc(nullptr, t));
     EXPECT_RT(cudaErrorInvalidValue, cudaGetTextureObjectResourceViewDesc(nullptr, t));
 }
 
@@ -259,4 +299,47 @@ TEST_F(RuntimeTexture, TypesHaveTheRuntimesLayout)
     EXPECT_EQ(8u, sizeof(cudaSurfaceObject_t));
     EXPECT_EQ(0xF2, cudaTextureType2DLayered);
     EXPECT_EQ(2, (int)cudaBoundaryModeTrap);
+}
+
+TEST_F(RuntimeTexture, ArrayAndMipmappedArray_RoundTripThroughBothObjects)
+{
+    cudaChannelFormatDesc f = desc(32, 32, 32, 32, cudaChannelFormatKindFloat);
+    cudaArray_t a = nullptr;
+    ASSERT_RT_OK(cudaMallocArray(&a, &f, 16, 8, cudaArraySurfaceLoadStore));
+    cudaResourceDesc r;
+    memset(&r, 0, sizeof r);
+    r.resType = cudaResourceTypeArray;
+    r.res.array.array = a;
+    td.readMode = cudaReadModeElementType;
+    cudaTextureObject_t t = 0;
+    ASSERT_RT_OK(cudaCreateTextureObject(&t, &r, &td, nullptr));
+    cudaSurfaceObject_t s = 0;
+    ASSERT_RT_OK(cudaCreateSurfaceObject(&s, &r));
+    cudaResourceDesc gr;
+    memset(&gr, 0xab, sizeof gr);
+    ASSERT_RT_OK(cudaGetTextureObjectResourceDesc(&gr, t));
+    EXPECT_EQ(cudaResourceTypeArray, gr.resType);
+    EXPECT_EQ(a, gr.res.array.array);
+    memset(&gr, 0xab, sizeof gr);
+    ASSERT_RT_OK(cudaGetSurfaceObjectResourceDesc(&gr, s));
+    EXPECT_EQ(a, gr.res.array.array);
+    EXPECT_RT_OK(cudaDestroySurfaceObject(s));
+    EXPECT_RT_OK(cudaDestroyTextureObject(t));
+    EXPECT_RT_OK(cudaFreeArray(a));
+
+    cudaMipmappedArray_t m = nullptr;
+    ASSERT_RT_OK(cudaMallocMipmappedArray(&m, &f, make_cudaExtent(32, 32, 0), 4, 0));
+    memset(&r, 0, sizeof r);
+    r.resType = cudaResourceTypeMipmappedArray;
+    r.res.mipmap.mipmap = m;
+    td.mipmapFilterMode = cudaFilterModeLinear;
+    td.maxMipmapLevelClamp = 3;
+    ASSERT_RT_OK(cudaCreateTextureObject(&t, &r, &td, nullptr));
+    memset(&gr, 0xab, sizeof gr);
+    ASSERT_RT_OK(cudaGetTextureObjectResourceDesc(&gr, t));
+    EXPECT_EQ(cudaResourceTypeMipmappedArray, gr.resType);
+    EXPECT_EQ(m, gr.res.mipmap.mipmap);
+    EXPECT_RT(cudaErrorInvalidValue, cudaCreateSurfaceObject(&s, &r)); // a surface wants one level
+    EXPECT_RT_OK(cudaDestroyTextureObject(t));
+    EXPECT_RT_OK(cudaFreeMipmappedArray(m));
 }

@@ -3165,9 +3165,9 @@ EXTMEM_API CUresult CUDAAPI cuTexObjectGetResourceDesc(CUDA_RESOURCE_DESC *pResD
 EXTMEM_API CUresult CUDAAPI cuTexObjectGetTextureDesc(CUDA_TEXTURE_DESC *pTexDesc, CUtexObject texObject);
 EXTMEM_API CUresult CUDAAPI cuTexObjectGetResourceViewDesc(CUDA_RESOURCE_VIEW_DESC *pResViewDesc,
                                                            CUtexObject texObject);
-/* A surface object over an array made with CUDA_ARRAY3D_SURFACE_LDST. INVALID_VALUE: a NULL
- * pointer, a resource that is no array, an array without the flag, a NULL, destroyed or unknown
- * array. */
+/* A surface object over an array (made with CUDA_ARRAY3D_SURFACE_LDST, as the documentation
+ * asks; driver 580 takes one without, and so does extmem). INVALID_VALUE: a NULL pointer, a
+ * resource that is no array, a NULL, destroyed or unknown array. */
 EXTMEM_API CUresult CUDAAPI cuSurfObjectCreate(CUsurfObject *pSurfObject, const CUDA_RESOURCE_DESC *pResDesc);
 /* CUDA_SUCCESS, also for 0 and a handle that names no surface object (as the driver answers). */
 EXTMEM_API CUresult CUDAAPI cuSurfObjectDestroy(CUsurfObject surfObject);

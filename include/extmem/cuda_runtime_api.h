@@ -979,9 +979,13 @@ EXTMEM_API cudaError_t CUDARTAPI cudaGraphExecGetFlags(cudaGraphExec_t graphExec
  * The driver's cuTexObject* and cuSurfObject* with the runtime's descriptors: the channel
  * descriptor of linear memory becomes a CUarray_format and channel count, and the texture
  * descriptor's readMode, sRGB, normalizedCoords, disableTrilinearOptimization and seamlessCubemap
- * become CU_TRSF_* flags. cudaErrorInvalidValue for what the driver refuses (extmem/cuda.h lists
- * it), and for a channel descriptor that names no format. Destroying 0 or a handle that names no
- * object is cudaSuccess, as on NVIDIA's runtime. */
+ * become CU_TRSF_* flags (readMode cudaReadModeElementType: CU_TRSF_READ_AS_INTEGER).
+ * cudaErrorInvalidValue for what the driver refuses (extmem/cuda.h lists it);
+ * cudaErrorInvalidChannelDescriptor for a channel descriptor that names no format,
+ * cudaErrorInvalidNormSetting for a normalized kind or normalized reads of anything but 8 and
+ * 16-bit integers, cudaErrorInvalidFilterSetting for linear filtering of integers read as
+ * integers, cudaErrorInvalidResourceHandle for a NULL cudaTextureDesc (as NVIDIA's runtime
+ * answers). Destroying 0 or a handle that names no object is cudaSuccess. */
 EXTMEM_API cudaError_t CUDARTAPI cudaCreateTextureObject(cudaTextureObject_t *pTexObject,
                                                          const struct cudaResourceDesc *pResDesc,
                                                          const struct cudaTextureDesc *pTexDesc,

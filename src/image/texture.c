@@ -257,11 +257,12 @@ CUresult image_resource_take(const char *fn, const CUDA_RESOURCE_DESC *res, bool
         if ((r = image_array_get(fn, "pResDesc->res.array.hArray", res->res.array.hArray, &a)))
             return fail(CUDA_ERROR_INVALID_VALUE, "%s: pResDesc->res.array.hArray %p is no live array", fn,
                         (void *)res->res.array.hArray);
-        if (surface && !(a->desc.Flags & CUDA_ARRAY3D_SURFACE_LDST)) {
-            image_array_put(a);
-            return fail(CUDA_ERROR_INVALID_VALUE, "%s: the array %p was made without CUDA_ARRAY3D_SURFACE_LDST, which "
-                        "a surface object needs", fn, (void *)res->res.array.hArray);
-        }
+        /* A surface over an array made without CUDA_ARRAY3D_SURFACE_LDST: the documentation
+         * says the flag is needed, driver 580 takes the array all the same
+         * (texobj_probe.out, "surf on array without SURFACE_LDST"), and so does extmem. */
+        if (surface && !(a->desc.Flags & CUDA_ARRAY3D_SURFACE_LDST))
+            log_info("%s: the array %p was made without CUDA_ARRAY3D_SURFACE_LDST; taken, as driver 580 takes it",
+                     fn, (void *)res->res.array.hArray);
         v->array = a;
         break;
     }

@@ -11,8 +11,8 @@
 
 #include <string.h>
 
-/* A channel descriptor's format and channel count: channels are the leading non-zero sizes, all
- * of the same size; false when it names no format a texture may read. */
+/* A channel descriptor's format and channel count: channels are the leading non-zero sizes (1,
+ * 2 or 4), all of the same size; false when it names no format a texture may read. */
 static bool format_of(const struct cudaChannelFormatDesc *d, CUarray_format *f, unsigned *channels)
 {
     int bits[4] = {d->x, d->y, d->z, d->w};
@@ -25,7 +25,7 @@ static bool format_of(const struct cudaChannelFormatDesc *d, CUarray_format *f, 
     for (unsigned i = 1; i < n; ++i)
         if (bits[i] != bits[0])
             return false;
-    if (n == 0)
+    if (n == 0 || n == 3)
         return false;
     *channels = n;
     switch (d->f) {
@@ -67,6 +67,18 @@ static struct cudaChannelFormatDesc desc_of(CUarray_format f, unsigned channels)
     return d;
 }
 
+/* NVIDIA's runtime answers cudaErrorInvalidNormSetting to a channel descriptor of a normalized
+ * or block-compressed kind for linear memory (rt_texobj_probe.out: UnsignedNormalized8X1), and
+ * cudaErrorInvalidChannelDescriptor to the others that name no format. */
+static cudaError_t bad_desc(const char *fn, const char *what, const struct cudaChannelFormatDesc *d)
+{
+    cudaError_t code = (int)d->f >= 5 && (int)d->f <= 31 ? cudaErrorInvalidNormSetting
+                                                          : cudaErrorInvalidChannelDescriptor;
+    return rt_fail(code, "%s: %s (%d, %d, %d, %d, kind %d) names no format linear memory is read as (1, 2 or 4 "
+                   "channels of one size: signed or unsigned 8, 16, 32 bits, float 16 or 32)", fn, what, d->x, d->y,
+                   d->z, d->w, (int)d->f);
+}
+
 static cudaError_t to_driver_resource(const char *fn, const struct cudaResourceDesc *in, CUDA_RESOURCE_DESC *out)
 {
     memset(out, 0, sizeof(*out));
@@ -81,9 +93,7 @@ static cudaError_t to_driver_resource(const char *fn, const struct cudaResourceD
         break;
     case cudaResourceTypeLinear:
         if (!format_of(&in->res.linear.desc, &f, &ch))
-            return rt_fail(cudaErrorInvalidChannelDescriptor, "%s: pResDesc->res.linear.desc (%d, %d, %d, %d, kind %d) "
-                           "names no format a texture reads", fn, in->res.linear.desc.x, in->res.linear.desc.y,
-                           in->res.linear.desc.z, in->res.linear.desc.w, (int)in->res.linear.desc.f);
+            return bad_desc(fn, "pResDesc->res.linear.desc", &in->res.linear.desc);
         out->res.linear.devPtr = (CUdeviceptr)(uintptr_t)in->res.linear.devPtr;
         out->res.linear.format = f;
         out->res.linear.numChannels = ch;
@@ -91,9 +101,7 @@ static cudaError_t to_driver_resource(const char *fn, const struct cudaResourceD
         break;
     case cudaResourceTypePitch2D:
         if (!format_of(&in->res.pitch2D.desc, &f, &ch))
-            return rt_fail(cudaErrorInvalidChannelDescriptor, "%s: pResDesc->res.pitch2D.desc (%d, %d, %d, %d, kind %d) "
-                           "names no format a texture reads", fn, in->res.pitch2D.desc.x, in->res.pitch2D.desc.y,
-                           in->res.pitch2D.desc.z, in->res.pitch2D.desc.w, (int)in->res.pitch2D.desc.f);
+            return bad_desc(fn, "pResDesc->res.pitch2D.desc", &in->res.pitch2D.desc);
         out->res.pitch2D.devPtr = (CUdeviceptr)(uintptr_t)in->res.pitch2D.devPtr;
         out->res.pitch2D.format = f;
         out->res.pitch2D.numChannels = ch;
@@ -131,6 +139,48 @@ static void from_driver_resource(const CUDA_RESOURCE_DESC *in, struct cudaResour
     }
 }
 
+/* The format a resource's texels have: linear memory's, or an array's (a mipmapped array's
+ * level 0); 0 when the driver is left to judge the resource. */
+static CUarray_format resource_format(const CUDA_RESOURCE_DESC *res)
+{
+    CUDA_ARRAY3D_DESCRIPTOR d;
+    CUarray level = NULL;
+    switch (res->resType) {
+    case CU_RESOURCE_TYPE_LINEAR: return res->res.linear.format;
+    case CU_RESOURCE_TYPE_PITCH2D: return res->res.pitch2D.format;
+    case CU_RESOURCE_TYPE_ARRAY:
+        return res->res.array.hArray && cuArray3DGetDescriptor(&d, res->res.array.hArray) == CUDA_SUCCESS
+                   ? d.Format : (CUarray_format)0;
+    case CU_RESOURCE_TYPE_MIPMAPPED_ARRAY:
+        if (!res->res.mipmap.hMipmappedArray ||
+            cuMipmappedArrayGetLevel(&level, res->res.mipmap.hMipmappedArray, 0) != CUDA_SUCCESS)
+            return (CUarray_format)0;
+        return cuArray3DGetDescriptor(&d, level) == CUDA_SUCCESS ? d.Format : (CUarray_format)0;
+    default: return (CUarray_format)0;
+    }
+}
+
+/* What NVIDIA's runtime checks of the read mode itself (rt_texobj_probe.out): texels read as
+ * normalized floats must be 8 or 16-bit integers (a float array: cudaErrorInvalidNormSetting,
+ * as the Programming Guide says of cudaReadModeNormalizedFloat), and integers read as
+ * integers are not filtered linearly (cudaErrorInvalidFilterSetting; the driver itself takes
+ * CU_TRSF_READ_AS_INTEGER with linear filtering). Any readMode other than ElementType reads as
+ * normalized floats, as there. */
+static cudaError_t check_read_mode(const char *fn, const CUDA_RESOURCE_DESC *res, const struct cudaTextureDesc *t)
+{
+    CUarray_format f = resource_format(res);
+    bool small_int = f == CU_AD_FORMAT_UNSIGNED_INT8 || f == CU_AD_FORMAT_SIGNED_INT8 ||
+                     f == CU_AD_FORMAT_UNSIGNED_INT16 || f == CU_AD_FORMAT_SIGNED_INT16;
+    bool integer = small_int || f == CU_AD_FORMAT_UNSIGNED_INT32 || f == CU_AD_FORMAT_SIGNED_INT32;
+    if (t->readMode != cudaReadModeElementType && f && !small_int)
+        return rt_fail(cudaErrorInvalidNormSetting, "%s: cudaReadModeNormalizedFloat reads 8 or 16-bit integers as "
+                       "normalized floats; the resource's format is 0x%x", fn, (unsigned)f);
+    if (t->readMode == cudaReadModeElementType && integer && t->filterMode == cudaFilterModeLinear)
+        return rt_fail(cudaErrorInvalidFilterSetting, "%s: integers read as integers (cudaReadModeElementType) are "
+                       "not filtered linearly: use cudaReadModeNormalizedFloat or cudaFilterModePoint", fn);
+    return cudaSuccess;
+}
+
 _Static_assert(sizeof(struct cudaResourceViewDesc) == sizeof(CUDA_RESOURCE_VIEW_DESC),
                "a runtime view is the driver's, field for field");
 
@@ -143,13 +193,16 @@ cudaError_t CUDARTAPI cudaCreateTextureObject(cudaTextureObject_t *pTexObject, c
         return rt_fail(cudaErrorInvalidValue, "%s: pTexObject is NULL", fn);
     if (!pResDesc)
         return rt_fail(cudaErrorInvalidValue, "%s: pResDesc is NULL", fn);
+    /* NVIDIA's runtime answers cudaErrorInvalidResourceHandle here (rt_texobj_probe.out). */
     if (!pTexDesc)
-        return rt_fail(cudaErrorInvalidValue, "%s: pTexDesc is NULL", fn);
+        return rt_fail(cudaErrorInvalidResourceHandle, "%s: pTexDesc is NULL", fn);
     cudaError_t err = rt_context();
     if (err != cudaSuccess)
         return err;
     CUDA_RESOURCE_DESC res;
     if ((err = to_driver_resource(fn, pResDesc, &res)) != cudaSuccess)
+        return err;
+    if ((err = check_read_mode(fn, &res, pTexDesc)) != cudaSuccess)
         return err;
     CUDA_TEXTURE_DESC tex;
     memset(&tex, 0, sizeof(tex));
@@ -161,9 +214,6 @@ cudaError_t CUDARTAPI cudaCreateTextureObject(cudaTextureObject_t *pTexObject, c
                 (pTexDesc->sRGB ? CU_TRSF_SRGB : 0) |
                 (pTexDesc->disableTrilinearOptimization ? CU_TRSF_DISABLE_TRILINEAR_OPTIMIZATION : 0) |
                 (pTexDesc->seamlessCubemap ? CU_TRSF_SEAMLESS_CUBEMAP : 0);
-    if ((unsigned)pTexDesc->readMode > cudaReadModeNormalizedFloat)
-        return rt_fail(cudaErrorInvalidValue, "%s: pTexDesc->readMode %d is not a cudaTextureReadMode", fn,
-                       (int)pTexDesc->readMode);
     tex.maxAnisotropy = pTexDesc->maxAnisotropy;
     tex.mipmapFilterMode = (CUfilter_mode)pTexDesc->mipmapFilterMode;
     tex.mipmapLevelBias = pTexDesc->mipmapLevelBias;
@@ -201,8 +251,8 @@ cudaError_t CUDARTAPI cudaGetTextureObjectResourceDesc(struct cudaResourceDesc *
 
 cudaError_t CUDARTAPI cudaGetTextureObjectTextureDesc(struct cudaTextureDesc *pTexDesc, cudaTextureObject_t texObject)
 {
-    if (!pTexDesc)
-        return rt_fail(cudaErrorInvalidValue, "cudaGetTextureObjectTextureDesc: pTexDesc is NULL");
+    if (!pTexDesc) /* cudaErrorInvalidResourceHandle on NVIDIA's runtime (rt_texobj_probe.out) */
+        return rt_fail(cudaErrorInvalidResourceHandle, "cudaGetTextureObjectTextureDesc: pTexDesc is NULL");
     cudaError_t err = rt_context();
     if (err != cudaSuccess)
         return err;
@@ -211,7 +261,8 @@ cudaError_t CUDARTAPI cudaGetTextureObjectTextureDesc(struct cudaTextureDesc *pT
     CUresult r = cuTexObjectGetTextureDesc(&tex, texObject);
     if (r)
         return rt_cu(r);
-    /* The driver hands back no border colour (extmem/cuda.h): the runtime's reads 0. */
+    /* The driver hands back no border colour (extmem/cuda.h): the runtime's reads 0 (NVIDIA's
+     * gave the colour for one object of the probe and bytes of its stack for another). */
     memset(pTexDesc, 0, sizeof(*pTexDesc));
     for (unsigned i = 0; i < 3; ++i)
         pTexDesc->addressMode[i] = (enum cudaTextureAddressMode)tex.addressMode[i];
