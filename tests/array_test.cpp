@@ -574,15 +574,22 @@ TEST(ArrayContext, DestroyingAContext_FreesItsArraysAndMipmappedArrays)
     CUDA_ARRAY3D_DESCRIPTOR d = desc3(1024, 1024, 0, F32, 4); // 16 MiB
     ASSERT_OK(cuArray3DCreate(&a, &d));
     ASSERT_OK(cuMipmappedArrayCreate(&m, &d, 4));
-    CUarray level = nullptr;
+    CUarray level = nullptr, plane = nullptr, nv12 = nullptr;
     ASSERT_OK(cuMipmappedArrayGetLevel(&level, m, 2));
+    CUDA_ARRAY3D_DESCRIPTOR dv = desc3(64, 32, 0, CU_AD_FORMAT_NV12, 3, CUDA_ARRAY3D_VIDEO_ENCODE_DECODE);
+    ASSERT_OK(cuArray3DCreate(&nv12, &dv));
+    ASSERT_OK(cuArrayGetPlane(&plane, nv12, 1));
     (void)free_before;
     (void)total;
+    int fds = open_fd_count();
     ASSERT_OK(cuCtxDestroy(c));
+    EXPECT_EQ(fds - 3, open_fd_count()); // the three arrays' memory (memfds) is closed
     ASSERT_OK(cuCtxCreate(&c, nullptr, 0, 0));
     CUDA_ARRAY3D_DESCRIPTOR g;
     EXPECT_CU(CUDA_ERROR_INVALID_HANDLE, cuArray3DGetDescriptor(&g, a));
     EXPECT_CU(CUDA_ERROR_INVALID_HANDLE, cuArray3DGetDescriptor(&g, level));
+    EXPECT_CU(CUDA_ERROR_INVALID_HANDLE, cuArray3DGetDescriptor(&g, plane));
+    EXPECT_CU(CUDA_ERROR_INVALID_HANDLE, cuArray3DGetDescriptor(&g, nv12));
     CUarray l = nullptr;
     EXPECT_CU(CUDA_ERROR_INVALID_HANDLE, cuMipmappedArrayGetLevel(&l, m, 0));
     EXPECT_CU(CUDA_ERROR_INVALID_HANDLE, cuArrayDestroy(a));
