@@ -87,5 +87,9 @@ bool image_for_kernel(uint64_t handle, bool surface, struct kimage *out);
  * image_array_get and image_mipmap_get answer CUDA_ERROR_INVALID_HANDLE for NULL, destroyed,
  * forged and wrong-type handles (callers whose call answers INVALID_VALUE for NULL check it
  * first). image_mipmap_wrap refuses 0 levels or more than KIMAGE_MAX_LEVELS. */
+/* Checks desc for fn as cuArray3DCreate does, with the H100's codes and reasons (mipmapped: as
+ * cuMipmappedArrayCreate does, with the mipmapped limits): format, channels, extent, flags and
+ * limits (docs/images.md). For callers that make arrays of their own (imported images). */
+CUresult image_check_desc(const char *fn, const CUDA_ARRAY3D_DESCRIPTOR *desc, bool mipmapped);
 
 #endif /* EXTMEM_IMAGE_IMAGE_H */
