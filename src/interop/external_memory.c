@@ -4,9 +4,13 @@
  * 001_a59e0c8da9f21121.txt; BEHAVIOR.md's external memory table; docs/external-memory.md).
  *
  * A mapped buffer is a shared mapping of the object's own pages: no copy. It lives on its
- * own, so destroying the external memory leaves live buffers usable, as on the driver.
+ * own, so destroying the external memory leaves live buffers usable, as on the driver. A mapped
+ * mipmapped array (cuExternalMemoryGetMappedMipmappedArray) is the same: its levels are the
+ * object's pages, laid out as the exporter lays the image out (external_image.c).
  */
 #include "interop/interop.h"
+#include "interop/image_layout.h"
+#include "image/image.h"
 #include "memory/memory.h"
 #include "d3d/d3d.h"
 
@@ -309,6 +313,86 @@ CUresult CUDAAPI cuExternalMemoryGetMappedBuffer(CUdeviceptr *devPtr, CUexternal
         mem_register(ctx, range);
     }
     *devPtr = (CUdeviceptr)(uintptr_t)ptr;
+out:
+    if (e)
+        obj_release(&e->base);
+    ctx_release(ctx);
+    return r;
+}
+
+/* Which layout the image in e has: what extmem knows of the exporter is the object itself
+ * (os_external_identify). A Mesa memory fd is lavapipe's (or another Mesa driver with
+ * llvmpipe's layout); extmem's own memfds and sections of other programs carry no image
+ * layout of their own, and the software device's Vulkan partner is lavapipe on every
+ * platform, so they are read with llvmpipe's layout too: a lavapipe image bound to memory
+ * lavapipe imported from extmem has exactly that layout. Direct3D memory (a buffer or heap:
+ * textures are not imported) has none: refused. */
+static CUresult image_layout(const char *fn, const struct ext_memory *e, const CUDA_ARRAY3D_DESCRIPTOR *d,
+                             unsigned nlevels, unsigned elem_bytes, struct ext_layout_level *levels, uint64_t *total)
+{
+    if (e->type == CU_EXTERNAL_MEMORY_HANDLE_TYPE_DMABUF_FD)
+        return fail(CUDA_ERROR_NOT_SUPPORTED, "%s: memory imported as DMABUF_FD cannot be mapped as a mipmapped array "
+                    "(the specification: not supported); map a buffer", fn);
+    if (e->source.owner)
+        return fail(CUDA_ERROR_NOT_SUPPORTED, "%s: this %s memory is a Direct3D buffer or heap, which has no texture "
+                    "layout; map a buffer (Direct3D textures are not imported yet: docs/d3d-interop.md)", fn,
+                    type_name(e->type));
+    if (!ext_image_layout_llvmpipe(d, nlevels, elem_bytes, levels, total))
+        return fail(CUDA_ERROR_INVALID_VALUE, "%s: arrayDesc: the image's size overflows", fn);
+    return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI cuExternalMemoryGetMappedMipmappedArray(CUmipmappedArray *mipmap, CUexternalMemory extMem,
+                                                         const CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC *mipmapDesc)
+{
+    static const char fn[] = "cuExternalMemoryGetMappedMipmappedArray";
+    struct ctx *ctx;
+    CUresult r = ctx_current(fn, &ctx);
+    if (r)
+        return r;
+    struct ext_memory *e = NULL;
+    const CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC *m = mipmapDesc;
+    unsigned elem_bytes = 0;
+    struct ext_layout_level levels[KIMAGE_MAX_LEVELS];
+    uint64_t total = 0;
+    if (!mipmap || !m) {
+        r = fail(CUDA_ERROR_INVALID_VALUE, "%s: %s is NULL", fn, !mipmap ? "mipmap" : "mipmapDesc");
+        goto out;
+    }
+    if ((r = lookup(fn, extMem, &e)) || (r = ext_image_check(fn, m, &elem_bytes)) ||
+        (r = image_layout(fn, e, &m->arrayDesc, m->numLevels, elem_bytes, levels, &total)))
+        goto out;
+    /* The image must lie inside both the imported size and the object itself. */
+    unsigned long long limit = e->size < e->object.data_size ? e->size : e->object.data_size;
+    if (m->offset > limit || total > limit - m->offset) {
+        r = fail(CUDA_ERROR_INVALID_VALUE, "%s: the image (%llu bytes as the exporter lays %zux%zux%zu out, %u level%s) "
+                 "at offset %llu runs past the end of the memory (%llu bytes)", fn, (unsigned long long)total,
+                 m->arrayDesc.Width, m->arrayDesc.Height, m->arrayDesc.Depth, m->numLevels,
+                 m->numLevels == 1 ? "" : "s", m->offset, limit);
+        goto out;
+    }
+    if (total > SIZE_MAX) {
+        r = fail(CUDA_ERROR_OUT_OF_MEMORY, "%s: %llu bytes do not fit this address space", fn,
+                 (unsigned long long)total);
+        goto out;
+    }
+    struct ext_image_bytes bytes = {.size = total};
+    int err = os_external_map(e->handle, e->object.data_offset + m->offset, (size_t)total, &bytes.ptr,
+                              &bytes.unmap_base, &bytes.unmap_len);
+    if (err) {
+        char text[128];
+        r = fail(os_error_is_out_of_memory(err) ? CUDA_ERROR_OUT_OF_MEMORY : CUDA_ERROR_OPERATING_SYSTEM,
+                 "%s: mapping the memory failed: %s", fn, os_error_string(err, text, sizeof(text)));
+        goto out;
+    }
+    struct image_mipmap *mm;
+    if (!(r = ext_image_map(fn, ctx, &m->arrayDesc, m->numLevels, levels, &bytes, &mm))) {
+        log_info("%s: %u level%s of %zux%zux%zu (%llu bytes) at offset %llu of 0x%llx as 0x%llx", fn, m->numLevels,
+                 m->numLevels == 1 ? "" : "s", m->arrayDesc.Width, m->arrayDesc.Height, m->arrayDesc.Depth,
+                 (unsigned long long)total, m->offset, (unsigned long long)e->base.handle,
+                 (unsigned long long)mm->obj.handle);
+        *mipmap = (CUmipmappedArray)(uintptr_t)mm->obj.handle;
+    }
 out:
     if (e)
         obj_release(&e->base);

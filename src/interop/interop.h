@@ -23,6 +23,30 @@ struct ext_source {
 CUresult ext_import_source(const char *fn, const struct ext_source *src, unsigned long long size,
                            CUexternalMemoryHandleType type, CUexternalMemory *out);
 
+/* ---- Imported images as CUDA arrays (external_image.c) ---- */
+struct image_level;
+struct image_mipmap;
+/* The checks on a mipmapped array descriptor that need no memory (reserved fields, format and
+ * channels, flags, extent against the device's limits, numLevels against the chain); on
+ * success *elem_bytes is one element's size. */
+CUresult ext_image_check(const char *fn, const CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC *m, unsigned *elem_bytes);
+/* The bytes an imported array is: size bytes at ptr, either a mapping of extmem's (unmapped
+ * at the end) or memory of another API held by owner (released at the end). */
+struct ext_image_bytes {
+    void *ptr;
+    unsigned long long size;
+    void *unmap_base;
+    size_t unmap_len;
+    void *owner;
+    void (*release)(void *owner);
+};
+/* Makes the mipmapped array over bytes, its levels as `levels` lays them out from bytes->ptr
+ * (image_layout.h); takes bytes whatever happens. */
+struct ext_layout_level;
+CUresult ext_image_map(const char *fn, struct ctx *ctx, const CUDA_ARRAY3D_DESCRIPTOR *d, unsigned nlevels,
+                       const struct ext_layout_level *levels, const struct ext_image_bytes *bytes,
+                       struct image_mipmap **out);
+
 /* ---- The Windows handle rules of external memory and semaphores (external_handle.c) ---- */
 /* A descriptor's handle and name for `type` (its name in messages): a KMT type takes a handle
  * and no name, the others exactly one of the two. */
