@@ -61,9 +61,14 @@ CUresult ext_image_check(const char *fn, const CUDA_EXTERNAL_MEMORY_MIPMAPPED_AR
     if (d->Flags & ~(unsigned)KNOWN_FLAGS)
         return fail(CUDA_ERROR_INVALID_VALUE, "%s: arrayDesc.Flags 0x%x has bits no CUDA_ARRAY3D_* flag defines", fn,
                     d->Flags);
-    if (d->Flags & (CUDA_ARRAY3D_SPARSE | CUDA_ARRAY3D_DEFERRED_MAPPING | CUDA_ARRAY3D_VIDEO_ENCODE_DECODE))
-        return fail(CUDA_ERROR_INVALID_VALUE, "%s: arrayDesc.Flags 0x%x: an imported image is mapped whole; SPARSE, "
-                    "DEFERRED_MAPPING and VIDEO_ENCODE_DECODE arrays cannot be made over it", fn, d->Flags);
+    /* The driver refuses these over imported memory (docs/probes/images/extmem_array): DEPTH_TEXTURE
+     * too, even over a Vulkan depth image; such an image maps as a plain FLOAT or UNSIGNED_INT16
+     * array. */
+    if (d->Flags & (CUDA_ARRAY3D_SPARSE | CUDA_ARRAY3D_DEFERRED_MAPPING | CUDA_ARRAY3D_VIDEO_ENCODE_DECODE |
+                    CUDA_ARRAY3D_DEPTH_TEXTURE))
+        return fail(CUDA_ERROR_INVALID_VALUE, "%s: arrayDesc.Flags 0x%x: an imported image is mapped whole as it is; "
+                    "SPARSE, DEFERRED_MAPPING, VIDEO_ENCODE_DECODE and DEPTH_TEXTURE arrays cannot be made over it "
+                    "(map a depth image without DEPTH_TEXTURE)", fn, d->Flags);
     if (d->Width == 0)
         return fail(CUDA_ERROR_INVALID_VALUE, "%s: arrayDesc.Width is 0", fn);
     bool layered = d->Flags & CUDA_ARRAY3D_LAYERED, cube = d->Flags & CUDA_ARRAY3D_CUBEMAP;

@@ -25,6 +25,7 @@ struct ext_memory {
     os_external object; /* what it is and where its bytes are */
     unsigned long long size; /* the size the application imported */
     CUexternalMemoryHandleType type;
+    bool dedicated; /* imported with CUDA_EXTERNAL_MEMORY_DEDICATED: the memory is one image */
 };
 
 static void ext_free(struct obj *o)
@@ -186,6 +187,7 @@ CUresult CUDAAPI cuImportExternalMemory(CUexternalMemory *extMem_out, const CUDA
     e->object = object;
     e->size = d->size;
     e->type = d->type;
+    e->dedicated = d->flags & CUDA_EXTERNAL_MEMORY_DEDICATED;
     if (!obj_register(&e->base, OBJ_EXTERNAL_MEMORY, ext_free)) {
         ext_free(&e->base); /* closes own; the caller's handle is untouched */
         return fail(CUDA_ERROR_OUT_OF_MEMORY, "%s: out of host memory for the handle table%s", fn, stays);
@@ -362,6 +364,19 @@ CUresult CUDAAPI cuExternalMemoryGetMappedMipmappedArray(CUmipmappedArray *mipma
     if ((r = lookup(fn, extMem, &e)) || (r = ext_image_check(fn, m, &elem_bytes)) ||
         (r = image_layout(fn, e, &m->arrayDesc, m->numLevels, elem_bytes, levels, &total)))
         goto out;
+    /* Dedicated memory is one image, which starts at its start: the driver refuses every other
+     * offset, even one that leaves room (docs/probes/images/extmem_array). Other memory holds the
+     * image where the exporter bound it: lavapipe aligns images to 16 bytes. */
+    if (e->dedicated && m->offset != 0) {
+        r = fail(CUDA_ERROR_INVALID_VALUE, "%s: offset %llu: memory imported with CUDA_EXTERNAL_MEMORY_DEDICATED is one "
+                 "image, which starts at offset 0", fn, m->offset);
+        goto out;
+    }
+    if (m->offset % 16) {
+        r = fail(CUDA_ERROR_INVALID_VALUE, "%s: offset %llu is not where an image can start: the exporter aligns images "
+                 "to 16 bytes", fn, m->offset);
+        goto out;
+    }
     /* The image must lie inside both the imported size and the object itself. */
     unsigned long long limit = e->size < e->object.data_size ? e->size : e->object.data_size;
     if (m->offset > limit || total > limit - m->offset) {

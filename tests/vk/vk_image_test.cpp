@@ -539,7 +539,8 @@ TEST_F(ImageDesc, BadFormatsAndChannels_AreInvalidValue)
 
 TEST_F(ImageDesc, UndefinedAndWholeImageFlags_AreInvalidValue)
 {
-    for (unsigned f : {0x1000u, (unsigned)CUDA_ARRAY3D_SPARSE, (unsigned)CUDA_ARRAY3D_DEFERRED_MAPPING}) {
+    for (unsigned f : {0x1000u, (unsigned)CUDA_ARRAY3D_SPARSE, (unsigned)CUDA_ARRAY3D_DEFERRED_MAPPING,
+                       (unsigned)CUDA_ARRAY3D_DEPTH_TEXTURE}) {
         CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC m = good;
         m.arrayDesc.Flags = f;
         EXPECT_CU(CUDA_ERROR_INVALID_VALUE, map(m)) << "flags 0x" << std::hex << f;
@@ -599,19 +600,42 @@ TEST_F(ImageDesc, ImagePastTheMemory_IsInvalidValue)
     m = good;
     m.arrayDesc.Format = CU_AD_FORMAT_FLOAT;
     EXPECT_CU(CUDA_ERROR_INVALID_VALUE, map(m));
-    m = good;
-    m.offset = 64;
-    EXPECT_CU(CUDA_ERROR_INVALID_VALUE, map(m)); // the full chain needs every byte
-    m.offset = image_size;
-    EXPECT_CU(CUDA_ERROR_INVALID_VALUE, map(m));
-    m.offset = 1ull << 62;
-    EXPECT_CU(CUDA_ERROR_INVALID_VALUE, map(m));
-    // A smaller image at an offset inside the memory maps.
-    m = good;
+}
+
+// Dedicated memory is one image starting at 0: the driver refuses every other offset, even one
+// that leaves room for the image.
+TEST_F(ImageDesc, DedicatedImportAtAnOffset_IsInvalidValue)
+{
+    CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC m = good;
     m.numLevels = 1;
     m.arrayDesc.Width = m.arrayDesc.Height = 16;
     m.offset = 4096;
-    EXPECT_OK(map(m));
+    EXPECT_CU(CUDA_ERROR_INVALID_VALUE, map(m));
+    EXPECT_DETAIL_HAS("DEDICATED");
+}
+
+// Memory imported without the flag holds the image where it was bound: an image at an offset
+// inside it maps; one past its end, or at an offset no image starts at, does not.
+TEST_F(ImageDesc, NotDedicatedImport_MapsAtOffsetsInside)
+{
+    CUexternalMemory shared = nullptr;
+    ASSERT_OK(import(&shared, 0, 0));
+    CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC m = good;
+    m.numLevels = 1;
+    m.arrayDesc.Width = m.arrayDesc.Height = 16;
+    m.offset = 4096;
+    CUmipmappedArray mm = nullptr;
+    EXPECT_OK(cuExternalMemoryGetMappedMipmappedArray(&mm, shared, &m));
+    if (mm) {
+        EXPECT_OK(cuMipmappedArrayDestroy(mm));
+    }
+    m.offset = 4100;
+    EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuExternalMemoryGetMappedMipmappedArray(&mm, shared, &m));
+    m.offset = image_size;
+    EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuExternalMemoryGetMappedMipmappedArray(&mm, shared, &m));
+    m.offset = 1ull << 62;
+    EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuExternalMemoryGetMappedMipmappedArray(&mm, shared, &m));
+    EXPECT_OK(cuDestroyExternalMemory(shared));
 }
 
 TEST_F(ImageDesc, ReservedNotZero_IsInvalidValue)
@@ -646,9 +670,9 @@ int memfd_mappings()
 TEST_F(ImageTest, ArraysHoldTheMapping_UntilTheLastOneGoes)
 {
     make_image(kCases[0]);
-    int before = memfd_mappings();
     CUexternalMemory mem = nullptr;
     ASSERT_OK(import(&mem));
+    int before = memfd_mappings();
     CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC md;
     memset(&md, 0, sizeof(md));
     md.arrayDesc = kCases[0].desc();
@@ -668,9 +692,9 @@ TEST_F(ImageTest, ArraysHoldTheMapping_UntilTheLastOneGoes)
 TEST_F(ImageTest, FailedMapping_LeavesNothingMapped)
 {
     make_image(kCases[0]);
-    int before = memfd_mappings();
     CUexternalMemory mem = nullptr;
     ASSERT_OK(import(&mem));
+    int before = memfd_mappings();
     CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC md;
     memset(&md, 0, sizeof(md));
     md.arrayDesc = kCases[0].desc();
@@ -686,19 +710,20 @@ TEST_F(ImageTest, FailedMapping_LeavesNothingMapped)
 TEST_F(ImageTest, ContextDestroyedWithAnArrayMapped_UnmapsIt)
 {
     make_image(kCases[0]);
-    int before = memfd_mappings();
     CUcontext extra = nullptr;
     CUdevice dev = 0;
     ASSERT_OK(cuDeviceGet(&dev, 0));
     ASSERT_OK(cuCtxCreate(&extra, nullptr, 0, dev));
     CUexternalMemory mem = nullptr;
     ASSERT_OK(import(&mem));
+    int before = memfd_mappings();
     CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC md;
     memset(&md, 0, sizeof(md));
     md.arrayDesc = kCases[0].desc();
     md.numLevels = 1;
     CUmipmappedArray a = nullptr;
     ASSERT_OK(cuExternalMemoryGetMappedMipmappedArray(&a, mem, &md));
+    EXPECT_EQ(before + 1, memfd_mappings());
     EXPECT_OK(cuDestroyExternalMemory(mem));
     EXPECT_OK(cuCtxDestroy(extra));
     EXPECT_OK(cuCtxSetCurrent(ctx));

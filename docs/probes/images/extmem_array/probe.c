@@ -171,6 +171,7 @@ static CUresult try_map(const char *what, CUexternalMemory m, CUDA_EXTERNAL_MEMO
 
 int main(void)
 {
+    setvbuf(stdout, NULL, _IONBF, 0); /* a driver abort keeps what was printed */
     if (cuInit(0))
         return 1;
     CUdevice d0;
@@ -226,7 +227,8 @@ int main(void)
         b = g; b.arrayDesc.Flags = CUDA_ARRAY3D_LAYERED; try_map("flags LAYERED, Depth 0", m, b);
         b = g; b.arrayDesc.Flags = CUDA_ARRAY3D_LAYERED; b.arrayDesc.Depth = 1; try_map("flags LAYERED, Depth 1", m, b);
         b = g; b.arrayDesc.Flags = CUDA_ARRAY3D_CUBEMAP; b.arrayDesc.Depth = 6; try_map("flags CUBEMAP, Depth 6 (64x64)", m, b);
-        b = g; b.numLevels = 0; try_map("numLevels 0", m, b);
+        /* numLevels 0 aborted the process inside the driver (free(): invalid next size) on
+         * the first run: left out so that the rest is seen. */
         b = g; b.numLevels = 2; try_map("numLevels 2 (memory holds 1)", m, b);
         b = g; b.numLevels = 7; try_map("numLevels 7 (the full chain of 64)", m, b);
         b = g; b.numLevels = 8; try_map("numLevels 8 (past the chain)", m, b);
@@ -259,8 +261,8 @@ int main(void)
         printf("%-58s -> %s\n", "mipmap NULL", rn(cuExternalMemoryGetMappedMipmappedArray(NULL, m, &g)));
         printf("%-58s -> %s\n", "desc NULL", rn(cuExternalMemoryGetMappedMipmappedArray(&mm, m, NULL)));
         printf("%-58s -> %s\n", "extMem NULL", rn(cuExternalMemoryGetMappedMipmappedArray(&mm, NULL, &g)));
-        printf("%-58s -> %s\n", "extMem forged (0x1234)",
-               rn(cuExternalMemoryGetMappedMipmappedArray(&mm, (CUexternalMemory)0x1234, &g)));
+        /* A forged extMem (0x1234) died of SIGSEGV inside the driver on the second run: left out. */
+        printf("extMem forged (0x1234): skipped (the first run died of SIGSEGV in the driver)\n");
         /* Two arrays over the same memory; one kept past cuDestroyExternalMemory. */
         CUmipmappedArray a1 = NULL, a2 = NULL;
         CUresult r1 = cuExternalMemoryGetMappedMipmappedArray(&a1, m, &g);
