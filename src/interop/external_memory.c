@@ -215,6 +215,11 @@ CUresult ext_import_source(const char *fn, const struct ext_source *src, unsigne
     e->object = (os_external){.kind = OS_EXTERNAL_SECTION, .data_offset = 0, .data_size = src->size};
     e->size = size ? size : src->size;
     e->type = type;
+    /* These types are dedicated allocations by the specification (cuImportExternalMemory
+     * demands the flag; extmem's own import calls imply it). */
+    e->dedicated = type == CU_EXTERNAL_MEMORY_HANDLE_TYPE_D3D12_RESOURCE ||
+                   type == CU_EXTERNAL_MEMORY_HANDLE_TYPE_D3D11_RESOURCE ||
+                   type == CU_EXTERNAL_MEMORY_HANDLE_TYPE_D3D11_RESOURCE_KMT;
     if (!obj_register(&e->base, OBJ_EXTERNAL_MEMORY, ext_free)) {
         ext_free(&e->base);
         return fail(CUDA_ERROR_OUT_OF_MEMORY, "%s: out of host memory for the handle table", fn);
@@ -322,23 +327,54 @@ out:
     return r;
 }
 
+/* A descriptor of a Direct3D texture's levels: the texture's own extent, element size and
+ * layers, and no more levels than it has (its layout is Direct3D's, the descriptor only names
+ * which part of it CUDA sees). */
+static CUresult match_texture(const char *fn, const struct ext_texture *t, const CUDA_ARRAY3D_DESCRIPTOR *d,
+                              unsigned nlevels, unsigned elem_bytes)
+{
+    bool layered = d->Flags & (CUDA_ARRAY3D_LAYERED | CUDA_ARRAY3D_CUBEMAP);
+    size_t height = t->one_d ? 0 : t->height;
+    size_t depth = t->depth > 1 ? t->depth : t->layers > 1 || layered ? t->layers : 0;
+    if (elem_bytes != t->elem_bytes || d->Width != t->width || d->Height != height || d->Depth != depth ||
+        (t->depth > 1 && layered) || nlevels > t->levels)
+        return fail(CUDA_ERROR_INVALID_VALUE, "%s: arrayDesc (%zux%zux%zu%s, %u-byte elements, %u level%s) does not "
+                    "describe the Direct3D texture (%zux%zux%zu, %u-byte texels, %u level%s)", fn, d->Width, d->Height,
+                    d->Depth, layered ? " layered" : "", elem_bytes, nlevels, nlevels == 1 ? "" : "s", (size_t)t->width,
+                    height, depth, t->elem_bytes, t->levels, t->levels == 1 ? "" : "s");
+    return CUDA_SUCCESS;
+}
+
 /* Which layout the image in e has: what extmem knows of the exporter is the object itself
- * (os_external_identify). A Mesa memory fd is lavapipe's (or another Mesa driver with
+ * (os_external_identify, ext_source). A Mesa memory fd is lavapipe's (or another Mesa driver with
  * llvmpipe's layout); extmem's own memfds and sections of other programs carry no image
  * layout of their own, and the software device's Vulkan partner is lavapipe on every
  * platform, so they are read with llvmpipe's layout too: a lavapipe image bound to memory
- * lavapipe imported from extmem has exactly that layout. Direct3D memory (a buffer or heap:
- * textures are not imported) has none: refused. */
+ * lavapipe imported from extmem has exactly that layout. A Direct3D texture is staged in the
+ * layout Direct3D gives its copies (src/d3d: GetCopyableFootprints); Direct3D buffers and heaps
+ * have no texture layout: refused. */
 static CUresult image_layout(const char *fn, const struct ext_memory *e, const CUDA_ARRAY3D_DESCRIPTOR *d,
                              unsigned nlevels, unsigned elem_bytes, struct ext_layout_level *levels, uint64_t *total)
 {
     if (e->type == CU_EXTERNAL_MEMORY_HANDLE_TYPE_DMABUF_FD)
         return fail(CUDA_ERROR_NOT_SUPPORTED, "%s: memory imported as DMABUF_FD cannot be mapped as a mipmapped array "
                     "(the specification: not supported); map a buffer", fn);
-    if (e->source.owner)
+    if (e->source.owner && !e->source.texture)
         return fail(CUDA_ERROR_NOT_SUPPORTED, "%s: this %s memory is a Direct3D buffer or heap, which has no texture "
-                    "layout; map a buffer (Direct3D textures are not imported yet: docs/d3d-interop.md)", fn,
-                    type_name(e->type));
+                    "layout; map a buffer, or import the texture itself", fn, type_name(e->type));
+    if (e->source.owner) {
+        const struct ext_texture *t = e->source.texture;
+        CUresult r = match_texture(fn, t, d, nlevels, elem_bytes);
+        if (r)
+            return r;
+        *total = 0;
+        for (unsigned l = 0; l < nlevels; ++l) {
+            levels[l] = t->level[l];
+            if (levels[l].offset + levels[l].size > *total)
+                *total = levels[l].offset + levels[l].size;
+        }
+        return CUDA_SUCCESS;
+    }
     if (!ext_image_layout_llvmpipe(d, nlevels, elem_bytes, levels, total))
         return fail(CUDA_ERROR_INVALID_VALUE, "%s: arrayDesc: the image's size overflows", fn);
     return CUDA_SUCCESS;
@@ -392,8 +428,17 @@ CUresult CUDAAPI cuExternalMemoryGetMappedMipmappedArray(CUmipmappedArray *mipma
         goto out;
     }
     struct ext_image_bytes bytes = {.size = total};
-    int err = os_external_map(e->handle, e->object.data_offset + m->offset, (size_t)total, &bytes.ptr,
+    int err = 0;
+    if (e->source.owner) {
+        /* The staging copy of a Direct3D texture: one address, held as a mapped buffer holds it. */
+        e->source.retain(e->source.owner);
+        bytes.ptr = (char *)e->source.ptr + m->offset;
+        bytes.owner = e->source.owner;
+        bytes.release = e->source.release;
+    } else {
+        err = os_external_map(e->handle, e->object.data_offset + m->offset, (size_t)total, &bytes.ptr,
                               &bytes.unmap_base, &bytes.unmap_len);
+    }
     if (err) {
         char text[128];
         r = fail(os_error_is_out_of_memory(err) ? CUDA_ERROR_OUT_OF_MEMORY : CUDA_ERROR_OPERATING_SYSTEM,

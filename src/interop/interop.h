@@ -7,16 +7,32 @@
 #define EXTMEM_INTEROP_INTEROP_H
 
 #include "device/device.h"
+#include "interop/image_layout.h"
 
 /* ---- External memory that another API owns (src/d3d) ----
  * Memory extmem reaches at an address of this process, kept alive by a reference to its owner
  * (a Direct3D resource mapped for the CPU): imported as external memory without an OS handle. */
+struct ext_texture;
 struct ext_source {
     void *ptr;   /* its bytes, in this process */
     size_t size; /* how many */
     void *owner;
     void (*retain)(void *owner);
     void (*release)(void *owner);
+    const struct ext_texture *texture; /* a texture's staging copy: how its subresources lie in
+                                        * the bytes (the owner keeps it); NULL for a buffer or heap */
+};
+
+/* A Direct3D texture as its staging copy holds it (GetCopyableFootprints): what
+ * cuExternalMemoryGetMappedMipmappedArray maps its levels with. */
+struct ext_texture {
+    uint32_t width, height, depth; /* level 0; depth 1 unless 3D */
+    uint32_t layers;               /* array slices (cube faces included); 1 for 3D */
+    uint32_t levels;
+    bool one_d;                    /* a 1D texture (CUDA's Height 0) */
+    unsigned elem_bytes;           /* one texel */
+    struct ext_layout_level level[16]; /* layer 0 of each level; slice_pitch: the next layer
+                                        * (arrays) or depth slice (3D) */
 };
 /* Registers src as external memory of `type`, `size` bytes as the application gave them (0:
  * src's size); takes the caller's reference to src's owner whatever happens. */

@@ -58,6 +58,8 @@ struct Case {
     bool is_depth() const { return vk_format == VK_FORMAT_D32_SFLOAT || vk_format == VK_FORMAT_D16_UNORM; }
 };
 
+void PrintTo(const Case &c, std::ostream *os) { *os << c.name; }
+
 const VkImageTiling OPT = VK_IMAGE_TILING_OPTIMAL, LIN = VK_IMAGE_TILING_LINEAR;
 const VkImageType T1 = VK_IMAGE_TYPE_1D, T2 = VK_IMAGE_TYPE_2D, T3 = VK_IMAGE_TYPE_3D;
 
