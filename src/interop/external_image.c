@@ -184,11 +184,14 @@ CUresult ext_image_map(const char *fn, struct ctx *ctx, const CUDA_ARRAY3D_DESCR
     m->unmap_len = bytes->unmap_len;
     m->owner = bytes->owner;
     m->release = bytes->release;
+    /* image.h's reading of a level: layers (LAYERED, cube faces) are desc.Depth of them, slice_pitch
+     * apart, with depth 1; depth is a 3D level's own. */
+    bool layered = d->Flags & (CUDA_ARRAY3D_LAYERED | CUDA_ARRAY3D_CUBEMAP);
     struct image_level levels[KIMAGE_MAX_LEVELS];
     for (unsigned l = 0; l < nlevels; ++l)
         levels[l] = (struct image_level){.base = (uintptr_t)bytes->ptr + (uintptr_t)layout[l].offset,
                                          .width = layout[l].width, .height = layout[l].height,
-                                         .depth = layout[l].depth, .row_pitch = layout[l].row_pitch,
+                                         .depth = layered ? 1 : layout[l].depth, .row_pitch = layout[l].row_pitch,
                                          .slice_pitch = layout[l].slice_pitch, .size = layout[l].size};
     r->base = (uintptr_t)bytes->ptr;
     r->size = r->map_size = (size_t)bytes->size;
