@@ -20,10 +20,15 @@
 #include <string>
 #include <vector>
 
-// TEMPORARY until the arrays helper's prototypes are on main (then removed).
+// TEMPORARY until the arrays, texobj helpers' prototypes are on main (then removed).
 extern "C" {
 CUresult CUDAAPI cuMipmappedArrayGetLevel(CUarray *pLevelArray, CUmipmappedArray hMipmappedArray, unsigned int level);
 CUresult CUDAAPI cuMipmappedArrayDestroy(CUmipmappedArray hMipmappedArray);
+CUresult CUDAAPI cuTexObjectCreate(CUtexObject *pTexObject, const CUDA_RESOURCE_DESC *pResDesc,
+                                   const CUDA_TEXTURE_DESC *pTexDesc, const CUDA_RESOURCE_VIEW_DESC *pResViewDesc);
+CUresult CUDAAPI cuTexObjectDestroy(CUtexObject texObject);
+CUresult CUDAAPI cuSurfObjectCreate(CUsurfObject *pSurfObject, const CUDA_RESOURCE_DESC *pResDesc);
+CUresult CUDAAPI cuSurfObjectDestroy(CUsurfObject surfObject);
 }
 
 using namespace extmem_test;
@@ -460,6 +465,131 @@ TEST_P(ImageCase, RoundTrip_VulkanWritesCudaReadsCudaWritesVulkanReads)
 
 INSTANTIATE_TEST_SUITE_P(Lavapipe, ImageCase, ::testing::ValuesIn(kCases),
                          [](const ::testing::TestParamInfo<Case> &i) { return std::string(i.param.name); });
+
+// ---- Kernels: sampling through a texture object, writing levels through surfaces ----
+
+// NVIDIA's Vulkan image sample generates mip levels with a kernel: level l's texel (x, y) is
+// level l-1's texel (2x, 2y), read through a texture object (integer coordinates, point
+// sampling, read as integers) and written through a surface object (sust.b: x in bytes).
+const char kDownsamplePtx[] = R"(
+.version 8.0
+.target sm_80
+.address_size 64
+.visible .entry downsample(.param .u64 tex, .param .u64 surf, .param .u32 w, .param .u32 h)
+{
+    .reg .u32 %r<20>;
+    .reg .u64 %rd<3>;
+    .reg .pred %p<3>;
+    ld.param.u64 %rd1, [tex];
+    ld.param.u64 %rd2, [surf];
+    ld.param.u32 %r1, [w];
+    ld.param.u32 %r2, [h];
+    mov.u32 %r3, %ctaid.x;
+    mov.u32 %r4, %ntid.x;
+    mov.u32 %r5, %tid.x;
+    mad.lo.u32 %r6, %r3, %r4, %r5;
+    mov.u32 %r3, %ctaid.y;
+    mov.u32 %r4, %ntid.y;
+    mov.u32 %r5, %tid.y;
+    mad.lo.u32 %r7, %r3, %r4, %r5;
+    setp.ge.u32 %p1, %r6, %r1;
+    setp.ge.u32 %p2, %r7, %r2;
+    or.pred %p1, %p1, %p2;
+    @%p1 bra DONE;
+    shl.b32 %r8, %r6, 1;
+    shl.b32 %r9, %r7, 1;
+    tex.2d.v4.u32.s32 {%r10, %r11, %r12, %r13}, [%rd1, {%r8, %r9}];
+    shl.b32 %r14, %r6, 2;
+    sust.b.2d.v4.b8.trap [%rd2, {%r14, %r7}], {%r10, %r11, %r12, %r13};
+DONE:
+    ret;
+}
+)";
+
+// Vulkan writes level 0; a kernel makes every other level from the one above through a texture
+// and a surface over the imported image's arrays; Vulkan reads every level back and checks
+// every texel. Needs texture and surface objects and the engine's tex/sust (the texobj and
+// texengine helpers): skipped, saying so, while cuTexObjectCreate is refused.
+TEST_F(ImageTest, KernelSamplesLevelAndWritesTheNextThroughSurfaces_VulkanSeesEveryLevel)
+{
+    Case c = kCases[2]; // 64x64 B8G8R8A8_UNORM, 7 levels
+    make_image(c);
+    std::vector<size_t> offsets;
+    std::vector<unsigned char> data = packed(c, 3, &offsets);
+    Staging st;
+    make_staging(&st, data.size());
+    memcpy(st.map, data.data(), data.size());
+    copy(c, st.buffer, offsets, true, true);
+
+    CUexternalMemory mem = nullptr;
+    ASSERT_OK(import(&mem));
+    CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC md;
+    memset(&md, 0, sizeof(md));
+    md.arrayDesc = c.desc();
+    md.arrayDesc.Flags |= CUDA_ARRAY3D_SURFACE_LDST;
+    md.numLevels = c.levels;
+    CUmipmappedArray mm = nullptr;
+    ASSERT_OK(cuExternalMemoryGetMappedMipmappedArray(&mm, mem, &md));
+    EXPECT_OK(cuDestroyExternalMemory(mem));
+    CUmodule module = nullptr;
+    CUfunction fn = nullptr;
+    ASSERT_OK(cuModuleLoadData(&module, kDownsamplePtx));
+    ASSERT_OK(cuModuleGetFunction(&fn, module, "downsample"));
+
+    for (uint32_t l = 1; l < c.levels; ++l) {
+        CUarray above = nullptr, level = nullptr;
+        ASSERT_OK(cuMipmappedArrayGetLevel(&above, mm, l - 1));
+        ASSERT_OK(cuMipmappedArrayGetLevel(&level, mm, l));
+        CUDA_RESOURCE_DESC rd;
+        memset(&rd, 0, sizeof(rd));
+        rd.resType = CU_RESOURCE_TYPE_ARRAY;
+        rd.res.array.hArray = above;
+        CUDA_TEXTURE_DESC td;
+        memset(&td, 0, sizeof(td));
+        td.addressMode[0] = td.addressMode[1] = CU_TR_ADDRESS_MODE_CLAMP;
+        td.filterMode = CU_TR_FILTER_MODE_POINT;
+        td.flags = CU_TRSF_READ_AS_INTEGER;
+        CUtexObject tex = 0;
+        CUresult r = cuTexObjectCreate(&tex, &rd, &td, nullptr);
+        if (r == CUDA_ERROR_NOT_SUPPORTED) {
+            EXPECT_OK(cuModuleUnload(module));
+            EXPECT_OK(cuMipmappedArrayDestroy(mm));
+            free_staging(&st);
+            GTEST_SKIP() << "texture objects are not on this branch yet: " << extmem_error_detail();
+        }
+        ASSERT_OK(r);
+        rd.res.array.hArray = level;
+        CUsurfObject surf = 0;
+        ASSERT_OK(cuSurfObjectCreate(&surf, &rd));
+        LevelExtent e = extent(c, l);
+        void *args[] = {&tex, &surf, &e.w, &e.h};
+        ASSERT_OK(cuLaunchKernel(fn, (e.w + 7) / 8, (e.h + 7) / 8, 1, 8, 8, 1, 0, nullptr, args, nullptr));
+        ASSERT_OK(cuCtxSynchronize()) << "level " << l;
+        EXPECT_OK(cuTexObjectDestroy(tex));
+        EXPECT_OK(cuSurfObjectDestroy(surf));
+    }
+    // What every level must hold: level 0 as Vulkan wrote it, each next one sampled from it.
+    std::vector<unsigned char> want = data;
+    for (uint32_t l = 1; l < c.levels; ++l) {
+        LevelExtent e = extent(c, l), up = extent(c, l - 1);
+        for (uint32_t y = 0; y < e.h; ++y)
+            for (uint32_t x = 0; x < e.w; ++x)
+                memcpy(&want[offsets[l] + ((size_t)y * e.w + x) * 4],
+                       &want[offsets[l - 1] + ((size_t)(2 * y) * up.w + 2 * x) * 4], 4);
+    }
+    memset(st.map, 0, data.size());
+    copy(c, st.buffer, offsets, false, false);
+    for (uint32_t l = 0; l < c.levels; ++l) {
+        LevelExtent e = extent(c, l);
+        size_t bad = 0;
+        for (size_t i = 0; i < (size_t)e.w * e.h * 4; ++i)
+            bad += st.map[offsets[l] + i] != want[offsets[l] + i];
+        EXPECT_EQ(0u, bad) << "level " << l << ": bytes Vulkan reads that the kernel did not write";
+    }
+    EXPECT_OK(cuModuleUnload(module));
+    EXPECT_OK(cuMipmappedArrayDestroy(mm));
+    free_staging(&st);
+}
 
 // ---- Bad descriptors, each with the driver's code (docs/driver-observations.md) ----
 
