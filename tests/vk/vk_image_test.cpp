@@ -10,6 +10,7 @@
 #include "framework/testing.h"
 #include "semaphore_harness.h"
 
+#include "extmem/cuda_runtime_api.h"
 #include "interop/image_layout.h"
 
 #include <fcntl.h>
@@ -784,6 +785,37 @@ TEST_F(ImageDesc, ImportedSizeSmallerThanTheImage_IsInvalidValue)
     CUmipmappedArray mm = nullptr;
     EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuExternalMemoryGetMappedMipmappedArray(&mm, small, &good));
     EXPECT_OK(cuDestroyExternalMemory(small));
+}
+
+// The runtime's form: the channel descriptor names the format; one that names none is
+// cudaErrorInvalidChannelDescriptor; the driver's codes otherwise.
+TEST_F(ImageDesc, Runtime_ChannelDescriptorAndExtent_MapTheSameImage)
+{
+    cudaExternalMemoryMipmappedArrayDesc rd;
+    memset(&rd, 0, sizeof(rd));
+    rd.formatDesc.x = rd.formatDesc.y = rd.formatDesc.z = rd.formatDesc.w = 8;
+    rd.formatDesc.f = cudaChannelFormatKindUnsigned;
+    rd.extent.width = rd.extent.height = 64;
+    rd.numLevels = 7;
+    cudaMipmappedArray_t mm = nullptr;
+    cudaExternalMemory_t ext = (cudaExternalMemory_t)(void *)mem;
+    EXPECT_EQ(cudaSuccess, cudaExternalMemoryGetMappedMipmappedArray(&mm, ext, &rd));
+    if (mm) {
+        EXPECT_OK(cuMipmappedArrayDestroy((CUmipmappedArray)(void *)mm));
+    }
+    cudaExternalMemoryMipmappedArrayDesc bad = rd;
+    bad.formatDesc.w = 0;
+    bad.formatDesc.z = 0;
+    bad.formatDesc.y = 16; // channels of different sizes
+    EXPECT_EQ(cudaErrorInvalidChannelDescriptor, cudaExternalMemoryGetMappedMipmappedArray(&mm, ext, &bad));
+    bad = rd;
+    bad.formatDesc.x = bad.formatDesc.y = bad.formatDesc.z = bad.formatDesc.w = 32;
+    bad.formatDesc.f = cudaChannelFormatKindFloat; // 4x the bytes the image has
+    EXPECT_EQ(cudaErrorInvalidValue, cudaExternalMemoryGetMappedMipmappedArray(&mm, ext, &bad));
+    EXPECT_EQ(cudaErrorInvalidValue, cudaExternalMemoryGetMappedMipmappedArray(nullptr, ext, &rd));
+    EXPECT_EQ(cudaErrorInvalidValue, cudaExternalMemoryGetMappedMipmappedArray(&mm, ext, nullptr));
+    EXPECT_EQ(cudaErrorInvalidResourceHandle,
+              cudaExternalMemoryGetMappedMipmappedArray(&mm, (cudaExternalMemory_t)(uintptr_t)0x1234, &rd));
 }
 
 // ---- Accounting: descriptors and mappings ----
