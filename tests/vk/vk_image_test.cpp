@@ -21,10 +21,8 @@
 #include <string>
 #include <vector>
 
-// TEMPORARY until the arrays, texobj helpers' prototypes are on main (then removed).
+// TEMPORARY until the texobj helper's prototypes are on main (then removed).
 extern "C" {
-CUresult CUDAAPI cuMipmappedArrayGetLevel(CUarray *pLevelArray, CUmipmappedArray hMipmappedArray, unsigned int level);
-CUresult CUDAAPI cuMipmappedArrayDestroy(CUmipmappedArray hMipmappedArray);
 CUresult CUDAAPI cuTexObjectCreate(CUtexObject *pTexObject, const CUDA_RESOURCE_DESC *pResDesc,
                                    const CUDA_TEXTURE_DESC *pTexDesc, const CUDA_RESOURCE_VIEW_DESC *pResViewDesc);
 CUresult CUDAAPI cuTexObjectDestroy(CUtexObject texObject);
