@@ -61,50 +61,6 @@ cudaError_t CUDARTAPI cudaDestroyExternalMemory(cudaExternalMemory_t extMem)
     return rt_cu(cuDestroyExternalMemory((CUexternalMemory)(void *)extMem));
 }
 
-/* The array format of a channel descriptor (the runtime's cudaCreateChannelDesc kinds): every
- * channel of x, y, z, w that has bits has the same bits; 0 when the descriptor is no array
- * format. */
-static CUarray_format channel_format(const struct cudaChannelFormatDesc *c, unsigned *channels)
-{
-    int bits[4] = {c->x, c->y, c->z, c->w};
-    unsigned n = 0;
-    for (; n < 4 && bits[n] > 0; ++n)
-        if (bits[n] != bits[0])
-            return (CUarray_format)0;
-    for (unsigned i = n; i < 4; ++i)
-        if (bits[i] != 0)
-            return (CUarray_format)0;
-    *channels = n;
-    switch ((int)c->f) {
-    case cudaChannelFormatKindSigned:
-        return n == 0 ? 0 : bits[0] == 8 ? CU_AD_FORMAT_SIGNED_INT8 : bits[0] == 16 ? CU_AD_FORMAT_SIGNED_INT16
-                                         : bits[0] == 32 ? CU_AD_FORMAT_SIGNED_INT32 : (CUarray_format)0;
-    case cudaChannelFormatKindUnsigned:
-        return n == 0 ? 0 : bits[0] == 8 ? CU_AD_FORMAT_UNSIGNED_INT8 : bits[0] == 16 ? CU_AD_FORMAT_UNSIGNED_INT16
-                                         : bits[0] == 32 ? CU_AD_FORMAT_UNSIGNED_INT32 : (CUarray_format)0;
-    case cudaChannelFormatKindFloat:
-        return n == 0 ? 0 : bits[0] == 16 ? CU_AD_FORMAT_HALF : bits[0] == 32 ? CU_AD_FORMAT_FLOAT : (CUarray_format)0;
-    default:
-        break;
-    }
-    /* The normalized and block-compressed kinds name their format whole. */
-    static const struct { int kind; CUarray_format format; } named[] = {
-        {5, CU_AD_FORMAT_UNORM_INT8X1},   {6, CU_AD_FORMAT_UNORM_INT8X2},   {7, CU_AD_FORMAT_UNORM_INT8X4},
-        {8, CU_AD_FORMAT_UNORM_INT16X1},  {9, CU_AD_FORMAT_UNORM_INT16X2},  {10, CU_AD_FORMAT_UNORM_INT16X4},
-        {11, CU_AD_FORMAT_SNORM_INT8X1},  {12, CU_AD_FORMAT_SNORM_INT8X2},  {13, CU_AD_FORMAT_SNORM_INT8X4},
-        {14, CU_AD_FORMAT_SNORM_INT16X1}, {15, CU_AD_FORMAT_SNORM_INT16X2}, {16, CU_AD_FORMAT_SNORM_INT16X4},
-        {17, CU_AD_FORMAT_BC1_UNORM},     {18, CU_AD_FORMAT_BC1_UNORM_SRGB}, {19, CU_AD_FORMAT_BC2_UNORM},
-        {20, CU_AD_FORMAT_BC2_UNORM_SRGB}, {21, CU_AD_FORMAT_BC3_UNORM},    {22, CU_AD_FORMAT_BC3_UNORM_SRGB},
-        {23, CU_AD_FORMAT_BC4_UNORM},     {24, CU_AD_FORMAT_BC4_SNORM},     {25, CU_AD_FORMAT_BC5_UNORM},
-        {26, CU_AD_FORMAT_BC5_SNORM},     {27, CU_AD_FORMAT_BC6H_UF16},     {28, CU_AD_FORMAT_BC6H_SF16},
-        {29, CU_AD_FORMAT_BC7_UNORM},     {30, CU_AD_FORMAT_BC7_UNORM_SRGB}, {31, CU_AD_FORMAT_UNORM_INT_101010_2},
-    };
-    for (size_t i = 0; i < sizeof(named) / sizeof(named[0]); ++i)
-        if (named[i].kind == (int)c->f)
-            return n ? named[i].format : (CUarray_format)0;
-    return (CUarray_format)0;
-}
-
 cudaError_t CUDARTAPI cudaExternalMemoryGetMappedMipmappedArray(cudaMipmappedArray_t *mipmap, cudaExternalMemory_t extMem,
                                                                 const struct cudaExternalMemoryMipmappedArrayDesc *mipmapDesc)
 {
@@ -116,13 +72,8 @@ cudaError_t CUDARTAPI cudaExternalMemoryGetMappedMipmappedArray(cudaMipmappedArr
         return rt_fail(cudaErrorInvalidValue, "%s: %s is NULL", fn, !mipmap ? "mipmap" : "mipmapDesc");
     CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC d;
     memset(&d, 0, sizeof(d));
-    unsigned channels = 0;
-    d.arrayDesc.Format = channel_format(&mipmapDesc->formatDesc, &channels);
-    if (!d.arrayDesc.Format)
-        return rt_fail(cudaErrorInvalidChannelDescriptor, "%s: formatDesc {%d, %d, %d, %d, kind %d} is no array format",
-                       fn, mipmapDesc->formatDesc.x, mipmapDesc->formatDesc.y, mipmapDesc->formatDesc.z,
-                       mipmapDesc->formatDesc.w, (int)mipmapDesc->formatDesc.f);
-    d.arrayDesc.NumChannels = channels;
+    if ((err = rt_format_from_desc(fn, &mipmapDesc->formatDesc, &d.arrayDesc.Format, &d.arrayDesc.NumChannels)))
+        return err;
     d.offset = mipmapDesc->offset;
     d.arrayDesc.Width = mipmapDesc->extent.width;
     d.arrayDesc.Height = mipmapDesc->extent.height;
