@@ -21,15 +21,6 @@
 #include <string>
 #include <vector>
 
-// TEMPORARY until the texobj helper's prototypes are on main (then removed).
-extern "C" {
-CUresult CUDAAPI cuTexObjectCreate(CUtexObject *pTexObject, const CUDA_RESOURCE_DESC *pResDesc,
-                                   const CUDA_TEXTURE_DESC *pTexDesc, const CUDA_RESOURCE_VIEW_DESC *pResViewDesc);
-CUresult CUDAAPI cuTexObjectDestroy(CUtexObject texObject);
-CUresult CUDAAPI cuSurfObjectCreate(CUsurfObject *pSurfObject, const CUDA_RESOURCE_DESC *pResDesc);
-CUresult CUDAAPI cuSurfObjectDestroy(CUsurfObject surfObject);
-}
-
 using namespace extmem_test;
 using namespace extmem_vk_sem_test;
 
