@@ -39,14 +39,16 @@ static unsigned full_chain(const CUDA_ARRAY3D_DESCRIPTOR *d)
      CUDA_ARRAY3D_DEPTH_TEXTURE | CUDA_ARRAY3D_COLOR_ATTACHMENT | CUDA_ARRAY3D_SPARSE |                              \
      CUDA_ARRAY3D_DEFERRED_MAPPING | CUDA_ARRAY3D_VIDEO_ENCODE_DECODE)
 
-/* The extent limits are the software device's texture limits (docs/attributes.md): the
- * arrays extmem makes obey the same ones. */
+/* The extent limits: the device's mipmapped-array limits (an imported image is mapped as a
+ * mipmapped array; the H100 answers cuMipmappedArrayCreate with 32768 for 1D and 2D,
+ * docs/probes/images/arrays), and its 3D, layered and cubemap attributes (src/device/device.c). */
 #define MAX_1D 32768u
-#define MAX_2D 131072u
-#define MAX_2D_HEIGHT 65536u
+#define MAX_2D 32768u
 #define MAX_3D 16384u
+#define MAX_LAYERED 32768u
 #define MAX_LAYERS 2048u
 #define MAX_CUBE 32768u
+#define MAX_CUBE_LAYERS 2046u
 
 CUresult ext_image_check(const char *fn, const CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC *m, unsigned *elem_bytes)
 {
@@ -58,6 +60,18 @@ CUresult ext_image_check(const char *fn, const CUDA_EXTERNAL_MEMORY_MIPMAPPED_AR
     if (!bytes)
         return fail(CUDA_ERROR_INVALID_VALUE, "%s: arrayDesc: format 0x%x with %u channels is no array format", fn,
                     (unsigned)d->Format, d->NumChannels);
+    /* The video (planar and packed YUV) formats make no mipmapped array (the arrays helper's
+     * probe); block-compressed ones no 1D array and no surface. */
+    if (d->Format >= CU_AD_FORMAT_P010 && d->Format <= CU_AD_FORMAT_Y444_PLANAR10)
+        return fail(CUDA_ERROR_INVALID_VALUE, "%s: arrayDesc: format 0x%x is a video format, which a mipmapped array "
+                    "cannot have", fn, (unsigned)d->Format);
+    bool bc = d->Format >= CU_AD_FORMAT_BC1_UNORM && d->Format <= CU_AD_FORMAT_BC7_UNORM_SRGB;
+    if (bc && d->Height == 0)
+        return fail(CUDA_ERROR_INVALID_VALUE, "%s: arrayDesc: format 0x%x is block-compressed: a 1D array cannot hold "
+                    "4x4 blocks", fn, (unsigned)d->Format);
+    if (bc && (d->Flags & CUDA_ARRAY3D_SURFACE_LDST))
+        return fail(CUDA_ERROR_NOT_SUPPORTED, "%s: arrayDesc: SURFACE_LDST over block-compressed format 0x%x: surfaces "
+                    "cannot write compressed blocks", fn, (unsigned)d->Format);
     if (d->Flags & ~(unsigned)KNOWN_FLAGS)
         return fail(CUDA_ERROR_INVALID_VALUE, "%s: arrayDesc.Flags 0x%x has bits no CUDA_ARRAY3D_* flag defines", fn,
                     d->Flags);
@@ -81,14 +95,14 @@ CUresult ext_image_check(const char *fn, const CUDA_EXTERNAL_MEMORY_MIPMAPPED_AR
         if (layered ? d->Depth == 0 || d->Depth % 6 : d->Depth != 6)
             return fail(CUDA_ERROR_INVALID_VALUE, "%s: arrayDesc: a %scubemap has Depth %s; it is %zu", fn,
                         layered ? "layered " : "", layered ? "6 times the layers" : "6", d->Depth);
-        if (d->Width > MAX_CUBE || d->Depth / 6 > MAX_LAYERS / 6 * (layered ? 1 : 1))
-            return fail(CUDA_ERROR_INVALID_VALUE, "%s: arrayDesc: cubemap %zux%zux%zu is past the device's limits", fn,
-                        d->Width, d->Height, d->Depth);
+        if (d->Width > MAX_CUBE || d->Depth > MAX_CUBE_LAYERS)
+            return fail(CUDA_ERROR_INVALID_VALUE, "%s: arrayDesc: cubemap %zux%zux%zu is past the device's limits (%u, "
+                        "%u faces)", fn, d->Width, d->Height, d->Depth, MAX_CUBE, MAX_CUBE_LAYERS);
     } else if (d->Height == 0 && d->Depth != 0 && !layered) {
         return fail(CUDA_ERROR_INVALID_VALUE, "%s: arrayDesc: Height 0 with Depth %zu: a 3D array needs a height", fn,
                     d->Depth);
     } else if (layered) {
-        if (d->Width > (d->Height ? MAX_2D / 4 : MAX_1D) || d->Height > MAX_2D_HEIGHT / 2 || d->Depth > MAX_LAYERS)
+        if (d->Width > MAX_LAYERED || d->Height > MAX_LAYERED || d->Depth > MAX_LAYERS)
             return fail(CUDA_ERROR_INVALID_VALUE, "%s: arrayDesc: layered %zux%zu with %zu layers is past the device's "
                         "limits", fn, d->Width, d->Height, d->Depth);
     } else if (d->Depth) {
@@ -96,9 +110,9 @@ CUresult ext_image_check(const char *fn, const CUDA_EXTERNAL_MEMORY_MIPMAPPED_AR
             return fail(CUDA_ERROR_INVALID_VALUE, "%s: arrayDesc: 3D %zux%zux%zu is past the device's limit %u", fn,
                         d->Width, d->Height, d->Depth, MAX_3D);
     } else if (d->Height) {
-        if (d->Width > MAX_2D || d->Height > MAX_2D_HEIGHT)
+        if (d->Width > MAX_2D || d->Height > MAX_2D)
             return fail(CUDA_ERROR_INVALID_VALUE, "%s: arrayDesc: 2D %zux%zu is past the device's limits (%ux%u)", fn,
-                        d->Width, d->Height, MAX_2D, MAX_2D_HEIGHT);
+                        d->Width, d->Height, MAX_2D, MAX_2D);
     } else if (d->Width > MAX_1D) {
         return fail(CUDA_ERROR_INVALID_VALUE, "%s: arrayDesc: 1D width %zu is past the device's limit %u", fn, d->Width,
                     MAX_1D);

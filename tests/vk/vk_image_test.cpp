@@ -381,6 +381,40 @@ TEST_P(ImageCase, DerivedLayout_IsLavapipesSubresourceLayout)
     }
 }
 
+// Block-compressed images: rows of 4x4 blocks, no rounding (llvmpipe's compressed path).
+TEST_F(ImageTest, DerivedLayout_OfBlockCompressedImages_IsLavapipes)
+{
+    struct Bc {
+        VkFormat vk;
+        CUarray_format cu;
+        unsigned block;
+    } formats[] = {{VK_FORMAT_BC1_RGBA_UNORM_BLOCK, CU_AD_FORMAT_BC1_UNORM, 8},
+                   {VK_FORMAT_BC3_UNORM_BLOCK, CU_AD_FORMAT_BC3_UNORM, 16}};
+    for (const Bc &f : formats) {
+        VkFormatProperties fp;
+        vkGetPhysicalDeviceFormatProperties(d.physical, f.vk, &fp);
+        if (!(fp.optimalTilingFeatures & VK_FORMAT_FEATURE_SAMPLED_IMAGE_BIT))
+            continue; // this lavapipe has no such format
+        Case c = {"bc", f.vk, f.cu, 4, f.block, OPT, T2, 37, 13, 1, 2, 4, false};
+        make_image(c);
+        CUDA_ARRAY3D_DESCRIPTOR desc = c.desc();
+        struct ext_layout_level levels[16];
+        uint64_t total = 0;
+        ASSERT_TRUE(ext_image_layout_llvmpipe(&desc, c.levels, f.block, levels, &total));
+        EXPECT_EQ(image_size, total) << f.vk;
+        for (uint32_t l = 0; l < c.levels; ++l)
+            for (uint32_t s = 0; s < c.layers; ++s) {
+                VkImageSubresource sr = {VK_IMAGE_ASPECT_COLOR_BIT, l, s};
+                VkSubresourceLayout sl;
+                vkGetImageSubresourceLayout(d.device, image, &sr, &sl);
+                EXPECT_EQ(sl.offset, levels[l].offset + s * levels[l].slice_pitch) << f.vk << " level " << l;
+                EXPECT_EQ(sl.rowPitch, levels[l].row_pitch) << f.vk << " level " << l;
+                EXPECT_EQ(sl.arrayPitch, levels[l].slice_pitch) << f.vk << " level " << l;
+            }
+        destroy_image();
+    }
+}
+
 // Vulkan writes, CUDA reads every texel through the arrays; CUDA writes, Vulkan reads every
 // texel back: the arrays are the image's bytes.
 TEST_P(ImageCase, RoundTrip_VulkanWritesCudaReadsCudaWritesVulkanReads)
@@ -722,6 +756,30 @@ TEST_F(ImageDesc, ShapesCudaHasNoArrayOf_AreInvalidValue)
     m = good;
     m.numLevels = 1;
     m.arrayDesc.Width = 1u << 20; // past the 2D limit
+    EXPECT_CU(CUDA_ERROR_INVALID_VALUE, map(m));
+}
+
+TEST_F(ImageDesc, FormatsNoImportedArrayHas_AreRefused)
+{
+    CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC m = good;
+    m.numLevels = 1;
+    m.arrayDesc.Format = CU_AD_FORMAT_NV12; // a video format: no mipmapped array has it
+    m.arrayDesc.NumChannels = 3;
+    EXPECT_CU(CUDA_ERROR_INVALID_VALUE, map(m));
+    m = good;
+    m.numLevels = 1;
+    m.arrayDesc.Format = CU_AD_FORMAT_BC1_UNORM;
+    m.arrayDesc.Height = 0; // 4x4 blocks in one row
+    EXPECT_CU(CUDA_ERROR_INVALID_VALUE, map(m));
+    m.arrayDesc.Height = 64;
+    m.arrayDesc.Flags = CUDA_ARRAY3D_SURFACE_LDST; // surfaces write no compressed blocks
+    EXPECT_CU(CUDA_ERROR_NOT_SUPPORTED, map(m));
+    m.arrayDesc.Flags = 0;
+    EXPECT_OK(map(m)); // 64x64 BC1 is 2 KiB of the image's bytes
+    m = good;
+    m.numLevels = 1;
+    m.arrayDesc.Width = 40000; // past the mipmapped 2D limit, 32768
+    m.arrayDesc.Height = 1;
     EXPECT_CU(CUDA_ERROR_INVALID_VALUE, map(m));
 }
 
