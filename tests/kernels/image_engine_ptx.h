@@ -1,0 +1,1 @@
+/* part 2's PTX (filled below) */
