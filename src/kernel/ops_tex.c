@@ -315,6 +315,8 @@ struct ksampler {
     bool srgb;
     bool failed;      /* faulted */
     uint8_t path;     /* enum kfilter_path */
+    bool seamless;    /* a cube map's face edges read the neighbouring faces */
+    uint32_t face;    /* the face being read (seamless) */
     uint32_t layer;   /* the layer (cube: face) being read */
     struct ktexel border;
 };
@@ -457,9 +459,9 @@ static int64_t address(int64_t i, uint32_t n, unsigned mode)
 }
 
 /* A coordinate in texel units (exact in a double). */
-static double texel_coord(float x, uint32_t n, bool normalized, unsigned *mode)
+static double texel_coord(double x, uint32_t n, bool normalized, unsigned *mode)
 {
-    double d = x != x ? 0.0 : (double)x;
+    double d = x != x ? 0.0 : x;
     if (!normalized) {
         if (*mode == CU_TR_ADDRESS_MODE_WRAP || *mode == CU_TR_ADDRESS_MODE_MIRROR)
             *mode = CU_TR_ADDRESS_MODE_CLAMP;
@@ -478,13 +480,15 @@ static double texel_coord(float x, uint32_t n, bool normalized, unsigned *mode)
 /* The footprint along one dimension: index (point) or the pair and 8-bit weight (linear). */
 struct kaxis {
     int64_t i0, i1;  /* after the address mode (-1: border) */
+    int64_t r0, r1;  /* before it */
     uint32_t w;      /* of i1, in 1/256 */
 };
 static struct kaxis axis(double u, uint32_t n, unsigned mode, bool linear)
 {
     struct kaxis a;
     if (!linear) {
-        a.i0 = a.i1 = address((int64_t)floor(u), n, mode);
+        a.r0 = a.r1 = (int64_t)floor(u);
+        a.i0 = a.i1 = address(a.r0, n, mode);
         a.w = 0;
         return a;
     }
@@ -495,6 +499,8 @@ static struct kaxis axis(double u, uint32_t n, unsigned mode, bool linear)
         i++;
         w = 0;
     }
+    a.r0 = i;
+    a.r1 = i + 1;
     a.i0 = address(i, n, mode);
     a.i1 = address(i + 1, n, mode);
     a.w = w;
@@ -510,6 +516,40 @@ static void fetch(struct ksampler *s, const struct kimage_level *lv, int64_t x, 
         *t = s->border;
     else
         texel(s, lv, (uint32_t)x, (uint32_t)y, (uint32_t)z, t);
+}
+
+static uint32_t cube_face(float x, float y, float z, double *s, double *t);
+
+/* A texel of a cube face that may lie past the face's edge: read from the neighbouring face
+ * whose texel the edge texel's centre direction reaches (seamless cube maps). */
+static void fetch_seamless(struct ksampler *s, const struct kimage_level *lv, int64_t i, int64_t j,
+                           struct ktexel *t)
+{
+    int64_t n = lv->width;
+    uint32_t base = s->layer - s->face;
+    if (i >= 0 && i < n && j >= 0 && j < n) {
+        texel(s, lv, (uint32_t)i, (uint32_t)j, 0, t);
+        return;
+    }
+    float sc = (float)(2.0 * ((double)i + 0.5) / (double)n - 1.0), tc = (float)(2.0 * ((double)j + 0.5) / (double)n - 1.0);
+    float d[3];
+    switch (s->face) {
+    case 0: d[0] = 1; d[1] = -tc; d[2] = -sc; break;
+    case 1: d[0] = -1; d[1] = -tc; d[2] = sc; break;
+    case 2: d[0] = sc; d[1] = 1; d[2] = tc; break;
+    case 3: d[0] = sc; d[1] = -1; d[2] = -tc; break;
+    case 4: d[0] = sc; d[1] = -tc; d[2] = 1; break;
+    default: d[0] = -sc; d[1] = -tc; d[2] = -1; break;
+    }
+    double fs, ft;
+    uint32_t face = cube_face(d[0], d[1], d[2], &fs, &ft);
+    int64_t x = (int64_t)floor(fs * (double)n), y = (int64_t)floor(ft * (double)n);
+    x = x < 0 ? 0 : x >= n ? n - 1 : x;
+    y = y < 0 ? 0 : y >= n ? n - 1 : y;
+    uint32_t keep = s->layer;
+    s->layer = base + face;
+    texel(s, lv, (uint32_t)x, (uint32_t)y, 0, t);
+    s->layer = keep;
 }
 
 /* A double rounded to half precision, as f32 bits. */
@@ -592,7 +632,7 @@ static void filter_level(struct ksampler *s, const struct kimage_level *lv, int 
         else if (d == 1 && dims == 1)
             ax[d] = axis(0.0, 1, mode[1], linear); /* a 1D texture is a 2D one sampled at y = 0 */
         else
-            ax[d] = (struct kaxis){0, 0, 0};
+            ax[d] = (struct kaxis){0, 0, 0, 0, 0};
     }
     if (!linear || s->int_read) {
         fetch(s, lv, ax[0].i0, ax[1].i0, ax[2].i0, out);
@@ -622,7 +662,9 @@ static void filter_level(struct ksampler *s, const struct kimage_level *lv, int 
             else
                 idx[2] = 0;
             w[count] = wq;
-            if (wq)
+            if (wq && s->seamless)
+                fetch_seamless(s, lv, q & 1 ? ax[a0].r1 : ax[a0].r0, q & 2 ? ax[a1].r1 : ax[a1].r0, &t[count]);
+            else if (wq)
                 fetch(s, lv, idx[0], idx[1], idx[2], &t[count]);
             else
                 memset(&t[count], 0, sizeof(t[count]));
@@ -633,7 +675,7 @@ static void filter_level(struct ksampler *s, const struct kimage_level *lv, int 
 }
 
 /* ---- Cube maps: the face and its 2D coordinates from a direction ---- */
-static uint32_t cube_face(float x, float y, float z, float *s, float *t)
+static uint32_t cube_face(float x, float y, float z, double *s, double *t)
 {
     /* A direction with a NaN or an infinity reads as (0, 0, 0), and (0, 0, 0) as the middle of
      * +z; ties go to z, then y (probed). */
@@ -661,8 +703,10 @@ static uint32_t cube_face(float x, float y, float z, float *s, float *t)
         *s = *t = 0.5f;
         return face;
     }
-    *s = (sc / ma + 1.0f) * 0.5f;
-    *t = (tc / ma + 1.0f) * 0.5f;
+    /* (q + 1) / 2 taken to 16 fractional bits without rounding first: the H100 keeps the
+     * precision (a direction 1e-30 off an axis reads the texel below the middle). */
+    *s = (32768.0 + floor((double)sc / ma * 32768.0)) / 65536.0;
+    *t = (32768.0 + floor((double)tc / ma * 32768.0)) / 65536.0;
     return face;
 }
 
@@ -729,16 +773,19 @@ static void sample(struct ksampler *s, const struct kimg_op *op, const struct kt
     bool normalized = (im->flags & CU_TRSF_NORMALIZED_COORDINATES) != 0;
     bool linear = im->filter_mode == CU_TR_FILTER_MODE_LINEAR && !s->int_read;
     int dims;
-    float c[3] = {ln->c[0], ln->c[1], ln->c[2]};
+    double c[3] = {ln->c[0], ln->c[1], ln->c[2]};
     uint32_t layer = ln->layer;
+    s->seamless = false;
     switch (op->geom) {
     case KG_1D: case KG_A1D: dims = 1; break;
     case KG_3D: dims = 3; break;
     case KG_CUBE: case KG_ACUBE: {
-        float st[2];
+        double st[2];
         uint32_t face = cube_face(c[0], c[1], c[2], &st[0], &st[1]);
         uint32_t cubes = (im->layers - im->first_layer) / 6;
         layer = (layer >= cubes ? cubes - 1 : layer) * 6 + face;
+        s->face = face;
+        s->seamless = (im->flags & CU_TRSF_SEAMLESS_CUBEMAP) != 0;
         c[0] = st[0];
         c[1] = st[1];
         normalized = true;
@@ -750,7 +797,7 @@ static void sample(struct ksampler *s, const struct kimg_op *op, const struct kt
     if (im->geometry == KIMG_LINEAR) {
         /* A linear resource: tex1Dfetch's integer index, zero outside (CUDA's documented rule). */
         const struct kimage_level *lv = &im->level[0];
-        int64_t i = op->int_coords ? (int64_t)(int32_t)kbits32(c[0]) : (int64_t)floor(c[0] != c[0] ? 0.0 : c[0]);
+        int64_t i = op->int_coords ? (int64_t)(int32_t)kbits32(ln->c[0]) : (int64_t)floor(c[0] != c[0] ? 0.0 : c[0]);
         if (i < 0 || i >= (int64_t)lv->width)
             memset(out, 0, sizeof(*out));
         else
@@ -771,13 +818,13 @@ static void sample(struct ksampler *s, const struct kimg_op *op, const struct kt
         double uvw[3];
         if (op->int_coords) {
             for (int d = 0; d < dims; ++d)
-                uvw[d] = (double)(int32_t)kbits32(c[d]);
+                uvw[d] = (double)(int32_t)kbits32(ln->c[d]);
             for (int d = 0; d < 3; ++d)
                 if (mode[d] == CU_TR_ADDRESS_MODE_WRAP || mode[d] == CU_TR_ADDRESS_MODE_MIRROR)
                     mode[d] = CU_TR_ADDRESS_MODE_CLAMP;
             struct kaxis ax[3];
             for (int d = 0; d < 3; ++d)
-                ax[d] = d < dims ? axis(uvw[d], n[d], mode[d], false) : (struct kaxis){0, 0, 0};
+                ax[d] = d < dims ? axis(uvw[d], n[d], mode[d], false) : (struct kaxis){0, 0, 0, 0, 0};
             fetch(s, lv, ax[0].i0, ax[1].i0, ax[2].i0, &r[k]);
             continue;
         }
