@@ -782,8 +782,322 @@ int main(int argc, char **argv)
     return 0;
 }
 
+static struct kmodule *part2_module;
+
+static CUresult run2(const char *name, const uint64_t *args, unsigned nargs, unsigned threads, char *why)
+{
+    const struct kfunc *f = kmod_entry(part2_module, name);
+    if (!f) {
+        CHECK(0, "no kernel %s", name);
+        return CUDA_ERROR_NOT_FOUND;
+    }
+    return launch(f, args, nargs, threads, why, 512);
+}
+
+static uint64_t surface(uint8_t geometry, uint32_t format, uint8_t channels, uint32_t bpc, uint32_t w, uint32_t h,
+                        uint32_t d, uint32_t layers, void **data)
+{
+    struct desc ds = base_desc(geometry, format, channels, bpc);
+    ds.surface = 1;
+    ds.w = w;
+    ds.h = h;
+    ds.d = d;
+    ds.layers = layers;
+    ds.layered = layers > 1;
+    size_t bytes = (size_t)w * h * (geometry == KIMG_3D ? d : 1) * (layers ? layers : 1) * channels * bpc;
+    unsigned char *p = alloc(bytes);
+    struct kimage im = make(&ds, p, bytes);
+    *data = p;
+    return add_object(&im);
+}
+
 static void part2(void)
 {
-    (void)fb;
-    (void)outside;
+    printf("image_engine_test: surfaces, queries, texel fetches, faults and refusals\n");
+    char log[1024], why[512];
+    CUresult r;
+    part2_module = load(part2_ptx, sizeof(part2_ptx) - 1, "part2.ptx", &r, log, sizeof(log));
+    CHECK(part2_module != NULL, "part 2's PTX does not load (%d): %s", (int)r, log);
+    if (!part2_module)
+        return;
+
+    /* Boundary modes on an 11 x 13 surface of u32, element (x, y) = 100 y + x. */
+    void *sd;
+    uint64_t s2 = surface(KIMG_2D, CU_AD_FORMAT_UNSIGNED_INT32, 1, 4, 11, 13, 1, 0, &sd);
+    uint32_t *el = sd;
+    for (uint32_t i = 0; i < 11 * 13; ++i)
+        el[i] = (i / 11) * 100 + i % 11;
+    {
+        static const int32_t xs[] = {0, 4, 40, 44, 48, -4, -8, 1000, 40, 0, 0, 20};
+        static const int32_t ys[] = {0, 12, 13, 3, -1, 2, 0, 5, 12, 1000, -5, 6};
+        enum { N = sizeof(xs) / sizeof(xs[0]) };
+        int32_t *dx = alloc(sizeof(xs)), *dy = alloc(sizeof(ys));
+        memcpy(dx, xs, sizeof(xs));
+        memcpy(dy, ys, sizeof(ys));
+        uint32_t *o = alloc(N * 8);
+        uint64_t args[4] = {s2, (uintptr_t)dx, (uintptr_t)dy, (uintptr_t)o};
+        r = run2("suld_modes", args, 4, N, why);
+        CHECK(r == CUDA_SUCCESS, "suld_modes: %d %s", (int)r, why);
+        for (int i = 0; i < N; ++i) {
+            bool in = xs[i] >= 0 && xs[i] + 4 <= 44 && ys[i] >= 0 && ys[i] < 13;
+            int32_t cx = xs[i] < 0 ? 0 : xs[i] > 40 ? 40 : xs[i], cy = ys[i] < 0 ? 0 : ys[i] > 12 ? 12 : ys[i];
+            uint32_t want_zero = in ? (uint32_t)(ys[i] * 100 + xs[i] / 4) : 0;
+            uint32_t want_clamp = (uint32_t)(cy * 100 + cx / 4);
+            CHECK(o[2 * i] == want_zero, "suld .zero at (%d, %d) gave %u, not %u", xs[i], ys[i], o[2 * i], want_zero);
+            CHECK(o[2 * i + 1] == want_clamp, "suld .clamp at (%d, %d) gave %u, not %u", xs[i], ys[i], o[2 * i + 1],
+                  want_clamp);
+        }
+    }
+    {
+        uint32_t *o = alloc(4);
+        struct {
+            int32_t x, y;
+            uint32_t mode;
+            CUresult want;
+        } cases[] = {
+            {44, 0, 0, CUDA_ERROR_ILLEGAL_ADDRESS}, {0, 13, 0, CUDA_ERROR_ILLEGAL_ADDRESS},
+            {-4, 0, 0, CUDA_ERROR_ILLEGAL_ADDRESS}, {2, 0, 0, CUDA_ERROR_MISALIGNED_ADDRESS},
+            {44, 0, 1, CUDA_ERROR_ILLEGAL_ADDRESS}, {4, 2, 0, CUDA_SUCCESS},
+            {44, 3, 2, CUDA_SUCCESS},               {44, 3, 3, CUDA_SUCCESS},
+        };
+        uint32_t before = el[3 * 11 + 10];
+        for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); ++i) {
+            uint64_t args[6] = {s2, (uint32_t)cases[i].x, (uint32_t)cases[i].y, 0xabcdu, cases[i].mode, (uintptr_t)o};
+            r = run2("su_one", args, 6, 1, why);
+            CHECK(r == cases[i].want, "surface access %zu at (%d, %d) mode %u gave %d, not %d (%s)", i, cases[i].x,
+                  cases[i].y, cases[i].mode, (int)r, (int)cases[i].want, why);
+            if (i == 5)
+                CHECK(*o == 201, "suld.trap in range read %u", *o);
+            if (i == 6)
+                CHECK(el[3 * 11 + 10] == before, "a .zero store out of range was made");
+            if (i == 7)
+                CHECK(el[3 * 11 + 10] == 0xabcdu, "a .clamp store did not land on the last element of the row");
+        }
+        bool untouched = true;
+        for (uint32_t i = 0; i < 11 * 13; ++i)
+            if (i != 3 * 11 + 10)
+                untouched &= el[i] == (i / 11) * 100 + i % 11;
+        CHECK(untouched, "a refused or dropped store changed the surface");
+    }
+    /* Geometries and element widths. */
+    {
+        void *d1, *d3, *da1, *da2;
+        uint64_t s1 = surface(KIMG_1D, CU_AD_FORMAT_UNSIGNED_INT8, 4, 1, 8, 1, 1, 0, &d1);
+        uint64_t s3 = surface(KIMG_3D, CU_AD_FORMAT_UNSIGNED_INT16, 2, 2, 4, 3, 3, 0, &d3);
+        uint64_t sa1 = surface(KIMG_1D, CU_AD_FORMAT_UNSIGNED_INT32, 2, 4, 4, 1, 1, 2, &da1);
+        uint64_t sa2 = surface(KIMG_2D, CU_AD_FORMAT_FLOAT, 4, 4, 3, 2, 1, 3, &da2);
+        uint8_t *b1 = d1;
+        for (int i = 0; i < 32; ++i)
+            b1[i] = (uint8_t)(i * 3);
+        uint16_t *h3 = d3;
+        for (int i = 0; i < 4 * 3 * 3 * 2; ++i)
+            h3[i] = (uint16_t)(1000 + i);
+        uint64_t *q1 = da1;
+        for (int i = 0; i < 8; ++i)
+            q1[i] = 0x100000000ull * (uint64_t)i + 7;
+        uint32_t *w2 = da2;
+        for (int i = 0; i < 3 * 2 * 3 * 4; ++i)
+            w2[i] = (uint32_t)(5000 + i);
+        uint32_t *o = alloc(32);
+        uint64_t args[5] = {s1, s3, sa1, sa2, (uintptr_t)o};
+        r = run2("su_shapes", args, 5, 1, why);
+        CHECK(r == CUDA_SUCCESS, "su_shapes: %d %s", (int)r, why);
+        /* 1D: bytes 4..7 = 12, 15, 18, 21; +1 on the first and last */
+        CHECK(o[0] == (13u | 15u << 8 | 18u << 16 | 22u << 24), "1D .v4.b8 round trip gave 0x%08x", o[0]);
+        /* 3D: element (1, 1, 2) of 4x3x3 ushort2 = index ((2 * 3 + 1) * 4 + 1) * 2 */
+        uint32_t e = ((2 * 3 + 1) * 4 + 1) * 2;
+        CHECK(o[1] == ((1000 + e) | (1000 + e + 2) << 16), "3D .v2.b16 round trip gave 0x%08x", o[1]);
+        /* a1d: layer 1, element 1 (x = 8 bytes) = q1[4 + 1] + 1 */
+        uint64_t want = 0x100000000ull * 5 + 8;
+        CHECK(o[2] == (uint32_t)want && o[3] == (uint32_t)(want >> 32), "a1d .b64 round trip gave 0x%08x%08x", o[3],
+              o[2]);
+        /* a2d: layer 2, element (1, 1) of 3x2 float4 = words ((2 * 2 + 1) * 3 + 1) * 4 */
+        uint32_t wbase = ((2 * 2 + 1) * 3 + 1) * 4;
+        CHECK(o[4] == 5000 + wbase && o[7] == 5000 + wbase + 3 + 1, "a2d .v4.b32 round trip gave %u .. %u", o[4],
+              o[7]);
+        drop_object(s1);
+        drop_object(s3);
+        drop_object(sa1);
+        drop_object(sa2);
+    }
+    /* Formatted stores. */
+    {
+        void *du, *df, *dh;
+        uint64_t su8 = surface(KIMG_2D, CU_AD_FORMAT_UNORM_INT8X4, 4, 1, 4, 1, 1, 0, &du);
+        uint64_t sf = surface(KIMG_2D, CU_AD_FORMAT_FLOAT, 4, 4, 4, 1, 1, 0, &df);
+        uint64_t sh = surface(KIMG_2D, CU_AD_FORMAT_HALF, 2, 2, 4, 1, 1, 0, &dh);
+        uint64_t a[6] = {su8, 2, fb(0.5f), fb(-1.0f), fb(2.0f), fb(0.25f)};
+        r = run2("sust_p", a, 6, 1, why);
+        CHECK(r == CUDA_SUCCESS, "sust.p unorm8x4: %d %s", (int)r, why);
+        uint8_t *u = du;
+        CHECK(u[8] == 128 && u[9] == 0 && u[10] == 255 && u[11] == 64 && u[0] == 0 && u[12] == 0,
+              "sust.p on unorm8x4 wrote %u %u %u %u", u[8], u[9], u[10], u[11]);
+        a[0] = sf;
+        a[1] = 3;
+        r = run2("sust_p", a, 6, 1, why);
+        float *fl = df;
+        CHECK(r == CUDA_SUCCESS && fl[12] == 0.5f && fl[13] == -1.0f && fl[14] == 2.0f && fl[15] == 0.25f,
+              "sust.p on float4 wrote %g %g %g %g", fl[12], fl[13], fl[14], fl[15]);
+        a[0] = sh;
+        a[1] = 1;
+        r = run2("sust_p", a, 6, 1, why);
+        uint16_t *hh = dh;
+        CHECK(r == CUDA_SUCCESS && hh[2] == 0x3800 && hh[3] == 0xbc00 && hh[0] == 0 && hh[4] == 0,
+              "sust.p on half2 wrote 0x%04x 0x%04x (two channels: the rest ignored)", hh[2], hh[3]);
+        drop_object(su8);
+        drop_object(sf);
+        drop_object(sh);
+    }
+    /* Reductions: 64 threads on the same elements. */
+    {
+        void *du, *dd;
+        uint64_t su = surface(KIMG_1D, CU_AD_FORMAT_UNSIGNED_INT32, 1, 4, 8, 1, 1, 0, &du);
+        uint64_t sd64 = surface(KIMG_1D, CU_AD_FORMAT_UNSIGNED_INT32, 2, 4, 2, 1, 1, 0, &dd);
+        uint32_t *u = du;
+        uint64_t *q = dd;
+        q[1] = 0x1234;
+        uint64_t a[2] = {su, sd64};
+        r = run2("reductions", a, 2, 64, why);
+        CHECK(r == CUDA_SUCCESS, "reductions: %d %s", (int)r, why);
+        CHECK(u[0] == 64, "sured.b.add: %u", u[0]);
+        CHECK(u[1] == 63, "sured.b.max.u32: %u", u[1]);
+        CHECK((int32_t)u[2] == -63, "sured.b.min.s32: %d", (int32_t)u[2]);
+        CHECK(u[3] == 0xffffffffu, "sured.b.or: 0x%x", u[3]);
+        CHECK(u[4] == 128, "sured.p.add (element 4): %u", u[4]);
+        CHECK(q[0] == 2016, "sured.b.add.u64: %llu", (unsigned long long)q[0]);
+        CHECK(q[1] == 0x34, "sured.b.and.b64: 0x%llx", (unsigned long long)q[1]);
+        drop_object(su);
+        drop_object(sd64);
+    }
+    /* Queries and istypep. */
+    {
+        struct desc d = base_desc(KIMG_3D, CU_AD_FORMAT_FLOAT, 1, 4);
+        d.w = 5;
+        d.h = 6;
+        d.d = 7;
+        d.nlevels = 2;
+        size_t bytes = 5 * 6 * 7 * 4 + 2 * 3 * 3 * 4;
+        unsigned char *p = alloc(bytes);
+        struct kimage im = make(&d, p, bytes);
+        uint64_t t = add_object(&im);
+        void *ds;
+        uint64_t s = surface(KIMG_2D, CU_AD_FORMAT_UNSIGNED_INT8, 1, 1, 9, 4, 1, 3, &ds);
+        uint32_t *o = alloc(64);
+        uint64_t a[3] = {t, s, (uintptr_t)o};
+        r = run2("queries", a, 3, 1, why);
+        CHECK(r == CUDA_SUCCESS, "queries: %d %s", (int)r, why);
+        CHECK(o[0] == 5 && o[1] == 6 && o[2] == 7 && o[3] == 2, "txq on 5x6x7 (2 levels): %u %u %u level 1 %u", o[0],
+              o[1], o[2], o[3]);
+        CHECK(o[4] == 0 && o[5] == 0, "istypep answered %u %u (the H100 answers false for objects)", o[4], o[5]);
+        CHECK(o[6] == 9 && o[7] == 4 && o[8] == 3, "suq on a 9x4 surface of 3 layers: %u %u %u", o[6], o[7], o[8]);
+        drop_object(t);
+        drop_object(s);
+    }
+    /* Integer coordinates, a linear resource, .f16x2 results and d|p. */
+    {
+        uint32_t tx[16];
+        for (int i = 0; i < 16; ++i)
+            tx[i] = (uint32_t)(i + 100);
+        struct desc d = base_desc(KIMG_2D, CU_AD_FORMAT_UNSIGNED_INT32, 1, 4);
+        d.w = d.h = 4;
+        d.mode = CU_TR_ADDRESS_MODE_CLAMP;
+        d.flags = CU_TRSF_READ_AS_INTEGER;
+        uint64_t ti = texture(&d, tx, sizeof(tx));
+        struct desc dl = base_desc(KIMG_LINEAR, CU_AD_FORMAT_UNSIGNED_INT32, 1, 4);
+        dl.w = 5;
+        dl.flags = CU_TRSF_READ_AS_INTEGER;
+        uint64_t tl = texture(&dl, tx, 5 * 4);
+        float tf[16];
+        for (int i = 0; i < 16; ++i)
+            tf[i] = (float)i * 0.5f;
+        struct desc df = base_desc(KIMG_2D, CU_AD_FORMAT_FLOAT, 1, 4);
+        df.w = df.h = 4;
+        uint64_t tff = texture(&df, tf, sizeof(tf));
+        uint32_t *o = alloc(8 * 32);
+        uint64_t a[4] = {ti, tl, tff, (uintptr_t)o};
+        r = run2("tex_forms", a, 4, 8, why);
+        CHECK(r == CUDA_SUCCESS, "tex_forms: %d %s", (int)r, why);
+        for (int t = 0; t < 8; ++t) {
+            int x = t - 2 < 0 ? 0 : t - 2 > 3 ? 3 : t - 2, y = t > 3 ? 3 : t;
+            CHECK(o[8 * t] == (uint32_t)(100 + y * 4 + x), "tex .s32 at (%d, %d): %u", t - 2, t, o[8 * t]);
+            uint32_t lin = t - 2 >= 0 && t - 2 < 5 ? (uint32_t)(100 + t - 2) : 0;
+            CHECK(o[8 * t + 1] == lin && o[8 * t + 5] == 0, "tex1Dfetch at %d: %u (zero outside)", t - 2,
+                  o[8 * t + 1]);
+            int c = t > 3 ? 3 : t;
+            float v = tf[c * 4 + c];
+            uint32_t want = 0;
+            {
+                /* v as a half: exact for these values */
+                uint32_t bits = fb(v);
+                if (v != 0.0f)
+                    want = ((bits >> 16) & 0x8000u) | ((((bits >> 23) & 0xff) - 112) << 10) | ((bits >> 13) & 0x3ff);
+            }
+            CHECK(o[8 * t + 2] == want && o[8 * t + 3] == 0, "tex .v2.f16x2 at %d: 0x%08x 0x%08x", t, o[8 * t + 2],
+                  o[8 * t + 3]);
+            CHECK(o[8 * t + 4] == 1, "tex d|p: p = %u", o[8 * t + 4]);
+        }
+        drop_object(ti);
+        drop_object(tl);
+        drop_object(tff);
+    }
+    /* Lanes with different handles in one warp-instruction. */
+    {
+        float ten[1] = {10}, twenty[1] = {20};
+        struct desc d = base_desc(KIMG_2D, CU_AD_FORMAT_FLOAT, 1, 4);
+        uint64_t h0 = texture(&d, ten, 4), h1 = texture(&d, twenty, 4);
+        float *o = alloc(32 * 4);
+        uint64_t a[3] = {h0, h1, (uintptr_t)o};
+        r = run2("two_handles", a, 3, 32, why);
+        CHECK(r == CUDA_SUCCESS, "two_handles: %d %s", (int)r, why);
+        bool ok = true;
+        for (int t = 0; t < 32; ++t)
+            ok &= o[t] == (t & 1 ? 20.0f : 10.0f);
+        CHECK(ok, "lanes of one warp read each their own texture");
+        /* Faults: a handle that is no object, a surface for a texture, a texture for a surface,
+         * an object whose memory is not device memory. */
+        uint64_t bad[3] = {0, h0 + 1000, (uint64_t)s2};
+        for (int i = 0; i < 3; ++i) {
+            uint64_t b[3] = {bad[i], bad[i], (uintptr_t)o};
+            r = run2("two_handles", b, 3, 1, why);
+            CHECK(r == CUDA_ERROR_ILLEGAL_ADDRESS, "tex on handle 0x%llx gave %d, not ILLEGAL_ADDRESS",
+                  (unsigned long long)bad[i], (int)r);
+        }
+        uint32_t *o2 = alloc(8);
+        uint64_t c[6] = {h0, 0, 0, 0, 0, (uintptr_t)o2};
+        r = run2("su_one", c, 6, 1, why);
+        CHECK(r == CUDA_ERROR_ILLEGAL_ADDRESS, "suld on a texture object gave %d", (int)r);
+        struct kimage im = make(&d, outside, sizeof(outside));
+        uint64_t ho = add_object(&im);
+        uint64_t e[3] = {ho, ho, (uintptr_t)o};
+        r = run2("two_handles", e, 3, 1, why);
+        CHECK(r == CUDA_ERROR_ILLEGAL_ADDRESS && strstr(why, "not device memory"),
+              "an object over host memory gave %d (%s)", (int)r, why);
+        /* A description whose levels reach past its extent: the read faults, nothing is read. */
+        im = make(&d, alloc(4), 4);
+        im.level[0].width = 1000;
+        im.level[0].height = 1000;
+        uint64_t hb = add_object(&im);
+        float *co = alloc(16);
+        co[0] = co[1] = 999.5f;
+        uint32_t *oo = alloc(16);
+        uint64_t f[4] = {hb, (uintptr_t)co, (uintptr_t)oo, 1};
+        r = launch(kernel("_Z3k2dyPK2C4P5uint4i"), f, 4, 1, why, sizeof(why));
+        CHECK(r == CUDA_ERROR_ILLEGAL_ADDRESS && strstr(why, "outside its memory"),
+              "a texel past the object's extent gave %d (%s)", (int)r, why);
+        drop_object(h0);
+        drop_object(h1);
+        drop_object(ho);
+        drop_object(hb);
+    }
+    drop_object(s2);
+    /* What the engine refuses, with the code and what the message names. */
+    for (size_t i = 0; i < sizeof(part2_refused) / sizeof(part2_refused[0]); ++i) {
+        struct kmodule *m = load(part2_refused[i].text, strlen(part2_refused[i].text), "refused.ptx", &r, log,
+                                 sizeof(log));
+        CHECK(!m && r == part2_refused[i].code && strstr(log, part2_refused[i].names),
+              "refusal %zu: code %d (want %d), log: %s", i, (int)r, (int)part2_refused[i].code, log);
+        if (m)
+            kmod_free(m);
+    }
+    kmod_free(part2_module);
 }
