@@ -23,7 +23,7 @@ static unsigned char *locate(struct kwarp *w, const struct kinsn *in, uint32_t l
                              const struct kimage *im, unsigned size, bool *skip)
 {
     *skip = false;
-    const struct kimage_level *lv = &im->level[im->first_level];
+    const struct kimage_level *lv = &im->level[0];
     int64_t c[4] = {0, 0, 0, 0};
     for (unsigned i = 0; i < op->ncoord; ++i)
         c[i] = (int32_t)kw_slot(w, op->coord[i])[l];
@@ -44,7 +44,7 @@ static unsigned char *locate(struct kwarp *w, const struct kinsn *in, uint32_t l
     int64_t row = (int64_t)lv->width * im->texel_bytes;
     int64_t h = im->geometry == KIMG_1D || im->geometry == KIMG_LINEAR ? 1 : lv->height;
     int64_t d = im->geometry == KIMG_3D ? lv->depth : 1;
-    int64_t layers = im->layers - im->first_layer;
+    int64_t layers = im->layers;
     bool layered = op->geom == KG_A1D || op->geom == KG_A2D;
     bool out = xb < 0 || xb + size > row || y < 0 || y >= h || z < 0 || z >= d || (layered && layer >= layers);
     if (out) {
@@ -64,7 +64,7 @@ static unsigned char *locate(struct kwarp *w, const struct kinsn *in, uint32_t l
         z = z < 0 ? 0 : z >= d ? d - 1 : z;
         layer = layer >= layers ? layers - 1 : layer;
     }
-    uint32_t slice = im->geometry == KIMG_3D ? (uint32_t)z : (uint32_t)(layer + im->first_layer);
+    uint32_t slice = im->geometry == KIMG_3D ? (uint32_t)z : (uint32_t)layer;
     return kimg_addr(w, in, l, im, lv, (uint64_t)xb, (uint32_t)y, slice, size);
 }
 

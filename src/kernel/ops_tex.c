@@ -39,10 +39,10 @@
 static bool kimage_consistent(const struct kimage *im)
 {
     if (im->channels < 1 || im->channels > 4 || !im->texel_bytes || im->nlevels < 1 ||
-        im->nlevels > KIMAGE_MAX_LEVELS || im->first_level >= im->nlevels || im->layers < 1 || im->hi <= im->lo ||
+        im->nlevels > KIMAGE_MAX_LEVELS || im->layers < 1 || im->hi <= im->lo ||
         im->geometry < KIMG_LINEAR || im->geometry > KIMG_CUBE)
         return false;
-    if (im->first_layer >= im->layers || (im->geometry == KIMG_CUBE && (im->layers - im->first_layer) % 6))
+    if (im->geometry == KIMG_CUBE && im->layers % 6)
         return false;
     for (uint32_t i = 0; i < im->nlevels; ++i) {
         const struct kimage_level *lv = &im->level[i];
@@ -724,7 +724,7 @@ static uint32_t clamp_layer(uint32_t idx, uint32_t layers) { return idx >= layer
 /* The levels a sample reads and the weight of the second (1/256); lod NaN counts as 0. */
 static void pick_levels(const struct kimage *im, float lod, uint32_t *l0, uint32_t *l1, uint32_t *w)
 {
-    uint32_t nlev = im->nlevels - im->first_level;
+    uint32_t nlev = im->nlevels;
     float v = lod + im->mip_bias;
     if (v != v)
         v = 0;
@@ -761,8 +761,6 @@ static void pick_levels(const struct kimage *im, float lod, uint32_t *l0, uint32
             *l0 = *l1 = nlev - 1;
         *w = 0;
     }
-    *l0 += im->first_level;
-    *l1 += im->first_level;
 }
 
 /* One sample (or gather when comp >= 0) of lane l. */
@@ -782,7 +780,7 @@ static void sample(struct ksampler *s, const struct kimg_op *op, const struct kt
     case KG_CUBE: case KG_ACUBE: {
         double st[2];
         uint32_t face = cube_face(c[0], c[1], c[2], &st[0], &st[1]);
-        uint32_t cubes = (im->layers - im->first_layer) / 6;
+        uint32_t cubes = im->layers / 6;
         layer = (layer >= cubes ? cubes - 1 : layer) * 6 + face;
         s->face = face;
         s->seamless = (im->flags & CU_TRSF_SEAMLESS_CUBEMAP) != 0;
@@ -805,9 +803,9 @@ static void sample(struct ksampler *s, const struct kimg_op *op, const struct kt
         return;
     }
     if (op->geom != KG_CUBE && op->geom != KG_ACUBE)
-        layer = clamp_layer(layer, im->layers - im->first_layer);
-    s->layer = layer + im->first_layer;
-    uint32_t l0 = im->first_level, l1 = l0, lw = 0;
+        layer = clamp_layer(layer, im->layers);
+    s->layer = layer;
+    uint32_t l0 = 0, l1 = 0, lw = 0;
     if (op->mip)
         pick_levels(im, ln->lod, &l0, &l1, &lw);
     struct ktexel r[2];
@@ -860,7 +858,7 @@ filter_level(s, lv, dims, uvw, mode, linear, &r[k]);
 /* .grad's level of detail: log2 of the longer gradient in texels of the first level. */
 static float grad_lod(const struct kimage *im, const struct kimg_op *op, const float dx[3], const float dy[3])
 {
-    const struct kimage_level *lv = &im->level[im->first_level];
+    const struct kimage_level *lv = &im->level[0];
     double n[3] = {lv->width, lv->height, lv->depth};
     int dims = op->geom == KG_1D || op->geom == KG_A1D ? 1 : op->geom == KG_3D || op->geom == KG_CUBE || op->geom == KG_ACUBE ? 3 : 2;
     if (op->geom == KG_CUBE || op->geom == KG_ACUBE)
@@ -997,15 +995,15 @@ static void op_txq(struct kwarp *w, const struct kinsn *in, uint32_t mask)
         if (!kimg_get(w, in, l, h[l], surface, false, &cache))
             return;
         const struct kimage *im = &cache.im;
-        uint32_t level = im->first_level;
+        uint32_t level = 0;
         if (op->lod != KOPND_NONE) {
             uint32_t q = (uint32_t)kw_slot(w, op->lod)[l];
-            level = q < im->nlevels - im->first_level ? im->first_level + q : im->nlevels; /* past: 0 */
+            level = q < im->nlevels ? q : im->nlevels; /* past the last: 0 */
         }
         uint32_t v = 0;
         if (level < im->nlevels) {
             const struct kimage_level *lv = &im->level[level];
-            uint32_t layers = im->layers - im->first_layer;
+            uint32_t layers = im->layers;
             switch (op->query) {
             case KQ_WIDTH: v = lv->width; break;
             case KQ_HEIGHT: v = im->geometry == KIMG_LINEAR || im->geometry == KIMG_1D ? 1 : lv->height; break;
