@@ -7,7 +7,7 @@
  *
  * Sampling follows what an H100 computes, probed bit for bit (docs/probes/images/sampling,
  * docs/images.md "Sampling"):
- * - a NaN coordinate counts as 0; normalized coordinates are taken to 16 fractional bits
+ * - a NaN coordinate counts as 0; normalized coordinates are taken to 22 fractional bits
  *   (toward minus infinity) before they are scaled by the size, after wrap reduced them to
  *   [0, 1) (mirror: [0, 2)); unnormalized coordinates are used as they are, and wrap and mirror
  *   act as clamp on them;
@@ -405,7 +405,16 @@ static void make_border(struct ksampler *s)
             double max = is_unorm ? (double)((1u << bits) - 1) : (double)((1u << (bits - 1)) - 1);
             double v = b != b ? 0.0 : b;
             v = v > 1.0 ? 1.0 : v < (is_unorm ? 0.0 : -1.0) ? (is_unorm ? 0.0 : -1.0) : v;
-            double k = floor(v * max + 0.5);
+            double k;
+            if (s->srgb && is_unorm && bits == 8 && c < 3) {
+                /* sRGB: the colour is encoded, quantized and decoded as a texel would be */
+                double e = v <= 0.0031308 ? 12.92 * v : 1.055 * pow(v, 1.0 / 2.4) - 0.055;
+                k = ceil(e * 255.0 - 0.5);
+                s->border.u[c] = (uint32_t)srgb_table[(int)k] << 16;
+                s->border.fx[c] = 0;
+                continue;
+            }
+            k = ceil(v * max - 0.5); /* ties go down: 0.5 of 8 bits is 127 (probed) */
             s->border.f[c] = (float)(k / max);
             s->border.fx[c] = is_unorm ? k * 65535.0 / max : k * 32767.0 / max;
         } else {
@@ -434,6 +443,7 @@ static void texel(struct ksampler *s, const struct kimage_level *lv, uint32_t x,
 
 /* ---- Addressing ---- */
 
+#define KCOORD_ONE 4194304.0 /* normalized coordinates keep 22 fractional bits (probed) */
 #define KCOORD_LIMIT 1073741824.0 /* |u| beyond this clamps: every mode's answer is settled by then */
 
 /* An index after the address mode: -1 for the border. Unnormalized coordinates have only clamp
@@ -472,7 +482,7 @@ static double texel_coord(double x, uint32_t n, bool normalized, unsigned *mode)
             d = isinf(d) ? 0.0 : d - 2.0 * floor(d / 2.0);
         else
             d = d > 32768.0 ? 32768.0 : d < -32768.0 ? -32768.0 : d;
-        d = floor(d * 65536.0) / 65536.0 * (double)n; /* 16 fractional bits, then the size */
+        d = floor(d * KCOORD_ONE) / KCOORD_ONE * (double)n; /* 22 fractional bits, then the size */
     }
     return d > KCOORD_LIMIT ? KCOORD_LIMIT : d < -KCOORD_LIMIT ? -KCOORD_LIMIT : d;
 }
@@ -703,10 +713,10 @@ static uint32_t cube_face(float x, float y, float z, double *s, double *t)
         *s = *t = 0.5f;
         return face;
     }
-    /* (q + 1) / 2 taken to 16 fractional bits without rounding first: the H100 keeps the
+    /* (q + 1) / 2 taken to the fixed point without rounding first: the H100 keeps the
      * precision (a direction 1e-30 off an axis reads the texel below the middle). */
-    *s = (32768.0 + floor((double)sc / ma * 32768.0)) / 65536.0;
-    *t = (32768.0 + floor((double)tc / ma * 32768.0)) / 65536.0;
+    *s = (KCOORD_ONE / 2 + floor((double)sc / ma * (KCOORD_ONE / 2))) / KCOORD_ONE;
+    *t = (KCOORD_ONE / 2 + floor((double)tc / ma * (KCOORD_ONE / 2))) / KCOORD_ONE;
     return face;
 }
 
@@ -721,42 +731,53 @@ struct ktex_lane {
 
 static uint32_t clamp_layer(uint32_t idx, uint32_t layers) { return idx >= layers ? layers - 1 : idx; }
 
-/* The levels a sample reads and the weight of the second (1/256); lod NaN counts as 0. */
+/* A level of detail in 1/256 units, toward minus infinity (NaN: 0). */
+static int64_t lod_fixed(double v)
+{
+    if (v != v)
+        return 0;
+    if (v > 65536.0)
+        return 65536 * 256;
+    if (v < -65536.0)
+        return -65536 * 256;
+    return (int64_t)floor(v * 256.0);
+}
+
+/* The levels a sample reads and the weight of the second (1/256). The level of detail and the
+ * bias are each cut to 1/256 and added, then clamped by the sampler's range and the levels
+ * (probed: 0.501953 + 0.6 reads as 1 + 25/256). */
 static void pick_levels(const struct kimage *im, float lod, uint32_t *l0, uint32_t *l1, uint32_t *w)
 {
     uint32_t nlev = im->nlevels;
-    float v = lod + im->mip_bias;
-    if (v != v)
-        v = 0;
-    if (v < im->min_lod_clamp)
-        v = im->min_lod_clamp;
-    if (v > im->max_lod_clamp)
-        v = im->max_lod_clamp;
-    double d = v != v ? 0.0 : v;
-    if (d < 0)
-        d = 0;
-    if (d > nlev - 1)
-        d = nlev - 1;
+    int64_t q = lod_fixed(lod) + lod_fixed(im->mip_bias);
+    int64_t lo = lod_fixed(im->min_lod_clamp), hi = lod_fixed(im->max_lod_clamp);
+    if (q < lo)
+        q = lo;
+    if (q > hi)
+        q = hi;
+    if (q < 0)
+        q = 0;
+    if (q > (int64_t)(nlev - 1) * 256)
+        q = (int64_t)(nlev - 1) * 256;
     if (im->mip_filter_mode == CU_TR_FILTER_MODE_LINEAR) {
-        double f = floor(d);
-        uint32_t q = (uint32_t)floor((d - f) * 256.0); /* truncated to 1/256 (probed) */
-        if (im->max_anisotropy > 1 && !(im->flags & CU_TRSF_DISABLE_TRILINEAR_OPTIMIZATION) && q < 256) {
+        uint32_t f = (uint32_t)(q & 255);
+        *l0 = (uint32_t)(q >> 8);
+        if (im->max_anisotropy > 1 && !(im->flags & CU_TRSF_DISABLE_TRILINEAR_OPTIMIZATION)) {
             /* The trilinear optimisation an anisotropic sampler gets: the outer quarters of a
              * level interval read one level, the middle half blends twice as fast (probed). */
-            int32_t t = 2 * (int32_t)q - 128;
-            q = t < 0 ? 0 : t > 256 ? 256 : (uint32_t)t;
-        }
-        *l0 = (uint32_t)f;
-        if (q == 256) {
-            *l0 += 1;
-            q = 0;
+            int32_t t = 2 * (int32_t)f - 128;
+            f = t < 0 ? 0 : t > 255 ? 256 : (uint32_t)t;
+            if (f == 256) {
+                *l0 += 1;
+                f = 0;
+            }
         }
         if (*l0 > nlev - 1)
             *l0 = nlev - 1;
         *l1 = *l0 + 1 < nlev ? *l0 + 1 : *l0;
-        *w = *l1 == *l0 ? 0 : q;
+        *w = *l1 == *l0 ? 0 : f;
     } else {
-        *l0 = *l1 = (uint32_t)floor(d + 0.5);
+        *l0 = *l1 = (uint32_t)((q + 128) >> 8);
         if (*l0 > nlev - 1)
             *l0 = *l1 = nlev - 1;
         *w = 0;
@@ -873,10 +894,22 @@ static float grad_lod(const struct kimage *im, const struct kimg_op *op, const f
     }
     /* The major axis of the footprint's ellipse (the longer gradient when they are orthogonal):
      * closest to the H100's, which is not reproduced exactly (docs/images.md). */
-    double m = 0.5 * (lx + ly + sqrt((lx - ly) * (lx - ly) + 4 * cxy * cxy));
+    double disc = sqrt((lx - ly) * (lx - ly) + 4 * cxy * cxy);
+    double m = 0.5 * (lx + ly + disc);
     if (m != m)
         return INFINITY;
-    return m <= 0 ? -INFINITY : (float)(0.5 * log2(m));
+    if (m <= 0)
+        return -INFINITY;
+    if (im->max_anisotropy > 1) {
+        /* An anisotropic sampler takes up to max_anisotropy taps along the major axis: the
+         * level is the major axis over that ratio, the minor axis where it allows (probed). */
+        double minor = 0.5 * (lx + ly - disc);
+        double ratio = minor > 0 ? sqrt(m / minor) : (double)im->max_anisotropy;
+        if (ratio > im->max_anisotropy)
+            ratio = im->max_anisotropy;
+        return (float)(0.5 * log2(m) - log2(ratio));
+    }
+    return (float)(0.5 * log2(m));
 }
 
 static bool lane_inputs(struct kwarp *w, const struct kimg_op *op, uint32_t l, struct ktex_lane *ln)
