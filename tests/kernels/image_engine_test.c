@@ -735,6 +735,23 @@ static void part1(void)
     }
 }
 
+static uint64_t surface(uint8_t geometry, uint32_t format, uint8_t channels, uint32_t bpc, uint32_t w, uint32_t h,
+                        uint32_t d, uint32_t layers, void **data)
+{
+    struct desc ds = base_desc(geometry, format, channels, bpc);
+    ds.surface = 1;
+    ds.w = w;
+    ds.h = h;
+    ds.d = d;
+    ds.layers = layers;
+    ds.layered = layers > 1;
+    size_t bytes = (size_t)w * h * (geometry == KIMG_3D ? d : 1) * (layers ? layers : 1) * channels * bpc;
+    unsigned char *p = alloc(bytes);
+    struct kimage im = make(&ds, p, bytes);
+    *data = p;
+    return add_object(&im);
+}
+
 /* ---- Part 3: the corpus's texture sections (tests/cuda/textures.cu), replayed on the engine ---- */
 /* The corpus runs through the API once texture objects exist; here its kernel (nvcc's PTX,
  * tests/kernels/images/textures.ptx) samples textures built as the corpus builds them, and every
@@ -990,6 +1007,57 @@ static void part3(void)
         }
     }
     {
+        /* surf_read and surf_write: every "surf read" line and the array after the writes */
+        void *sd;
+        uint64_t sh = surface(KIMG_2D, CU_AD_FORMAT_UNSIGNED_INT32, 1, 4, 11, 13, 1, 0, &sd);
+        uint32_t *el = sd;
+        for (uint32_t i = 0; i < 11 * 13; ++i)
+            el[i] = (i / 11) * 100 + i % 11;
+        static const int xs[] = {0, 4, 40, 44, 48, -4, -8, 1000, 8, 40};
+        static const int ys[] = {0, 12, 13, -1, 100, 6};
+        int32_t *xy = alloc(60 * 8);
+        uint32_t *o = alloc(60 * 8);
+        int n = 0;
+        for (int i = 0; i < 10; ++i)
+            for (int j = 0; j < 6; ++j, ++n) {
+                xy[2 * n] = xs[i];
+                xy[2 * n + 1] = ys[j];
+            }
+        char why[512];
+        uint64_t a[4] = {sh, (uintptr_t)xy, (uintptr_t)o, (uint64_t)n};
+        CUresult r = launch(kmod_entry(corpus_module, "_Z9surf_readyPK4int2P5uint2i"), a, 4, (unsigned)n, why,
+                            sizeof(why));
+        CHECK(r == CUDA_SUCCESS, "corpus surf_read: %d %s", (int)r, why);
+        unsigned exact = 0;
+        for (int i = 0; i < n && r == CUDA_SUCCESS; ++i) {
+            char line[96];
+            snprintf(line, sizeof(line), "surf read (%d, %d): zero %08x clamp %08x\n", xy[2 * i], xy[2 * i + 1], o[2 * i],
+                     o[2 * i + 1]);
+            exact += strstr(corpus_expected, line) != NULL;
+        }
+        static const int wx[] = {-4, 44, 1000, 40, 8, 0};
+        static const int wy[] = {0, 3, 5, -2, 13, 200};
+        for (int i = 0; i < 6; ++i)
+            for (int clamp = 0; clamp < 2; ++clamp) {
+                uint64_t b[5] = {sh, (uint32_t)wx[i], (uint32_t)wy[i], 0xa0000000u | (uint32_t)(i << 4) | (uint32_t)clamp,
+                                 (uint64_t)clamp};
+                r = launch(kmod_entry(corpus_module, "_Z10surf_writeyiiji"), b, 5, 1, why, sizeof(why));
+                CHECK(r == CUDA_SUCCESS, "corpus surf_write: %d %s", (int)r, why);
+            }
+        char *after = malloc(11 * 13 * 12 + 32);
+        if (after) {
+            size_t at = (size_t)sprintf(after, "surf after writes:");
+            for (int i = 0; i < 11 * 13; ++i)
+                at += (size_t)sprintf(after + at, " %x", el[i]);
+            sprintf(after + at, "\n");
+            exact += strstr(corpus_expected, after) != NULL;
+            free(after);
+        }
+        printf("  corpus %-28s %3u/%-3d bit-exact\n", "surfaces", exact, n + 1);
+        CHECK(exact == (unsigned)n + 1, "corpus surfaces: %u of %d lines are the H100's", exact, n + 1);
+        drop_object(sh);
+    }
+    {
         const int S = 4;
         float *buf = alloc(6 * S * S * 4);
         for (int i = 0; i < 6 * S * S; ++i)
@@ -1128,23 +1196,6 @@ static CUresult run2(const char *name, const uint64_t *args, unsigned nargs, uns
         return CUDA_ERROR_NOT_FOUND;
     }
     return launch(f, args, nargs, threads, why, 512);
-}
-
-static uint64_t surface(uint8_t geometry, uint32_t format, uint8_t channels, uint32_t bpc, uint32_t w, uint32_t h,
-                        uint32_t d, uint32_t layers, void **data)
-{
-    struct desc ds = base_desc(geometry, format, channels, bpc);
-    ds.surface = 1;
-    ds.w = w;
-    ds.h = h;
-    ds.d = d;
-    ds.layers = layers;
-    ds.layered = layers > 1;
-    size_t bytes = (size_t)w * h * (geometry == KIMG_3D ? d : 1) * (layers ? layers : 1) * channels * bpc;
-    unsigned char *p = alloc(bytes);
-    struct kimage im = make(&ds, p, bytes);
-    *data = p;
-    return add_object(&im);
 }
 
 static void part2(void)
