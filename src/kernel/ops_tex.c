@@ -630,9 +630,10 @@ static void combine(const struct ksampler *s, const struct ktexel *t, const uint
     }
 }
 
-/* One level: dims 1, 2 or 3 coordinates (u, v, r already in texel units, 1D as 2D at v = 0). */
+/* One level's footprint: dims 1, 2 or 3 coordinates (u, v, r already in texel units, 1D as 2D
+ * at v = 0), its texels and their weights (1/256) appended to t and w at *count. */
 static void filter_level(struct ksampler *s, const struct kimage_level *lv, int dims, const double *uvw,
-                         const unsigned *mode, bool linear, struct ktexel *out)
+                         const unsigned *mode, bool linear, struct ktexel *t, uint32_t *w, int *countp)
 {
     uint32_t n[3] = {lv->width, lv->height, lv->depth};
     struct kaxis ax[3];
@@ -645,7 +646,8 @@ static void filter_level(struct ksampler *s, const struct kimage_level *lv, int 
             ax[d] = (struct kaxis){0, 0, 0, 0, 0};
     }
     if (!linear || s->int_read) {
-        fetch(s, lv, ax[0].i0, ax[1].i0, ax[2].i0, out);
+        fetch(s, lv, ax[0].i0, ax[1].i0, ax[2].i0, &t[*countp]);
+        w[(*countp)++] = 256;
         return;
     }
     /* Weights in 1/256: the first two axes' product rounded, the others its complements; a 3D
@@ -654,9 +656,7 @@ static void filter_level(struct ksampler *s, const struct kimage_level *lv, int 
     uint32_t wa = ax[a0].w, wb = ax[a1].w;
     uint32_t w11 = (wa * wb + 128) >> 8;
     uint32_t w2[4] = {256 - wa - wb + w11, wa - w11, wb - w11, w11}; /* 00 10 01 11 */
-    struct ktexel t[8];
-    uint32_t w[8];
-    int count = 0;
+    int count = *countp;
     for (int q = 0; q < 4; ++q) {
         for (int k = 0; k < (dims == 3 ? 2 : 1); ++k) {
             uint32_t wq = w2[q];
@@ -681,7 +681,7 @@ static void filter_level(struct ksampler *s, const struct kimage_level *lv, int 
             count++;
         }
     }
-    combine(s, t, w, count, out);
+    *countp = count;
 }
 
 /* ---- Cube maps: the face and its 2D coordinates from a direction ---- */
@@ -829,7 +829,9 @@ static void sample(struct ksampler *s, const struct kimg_op *op, const struct kt
     uint32_t l0 = 0, l1 = 0, lw = 0;
     if (op->mip)
         pick_levels(im, ln->lod, &l0, &l1, &lw);
-    struct ktexel r[2];
+    struct ktexel ft[16], lv_out[2];
+    uint32_t fw[16];
+    int fcount = 0;
     for (int k = 0; k < (lw ? 2 : 1); ++k) {
         const struct kimage_level *lv = &im->level[k ? l1 : l0];
         uint32_t n[3] = {lv->width, lv->height, lv->depth};
@@ -844,7 +846,7 @@ static void sample(struct ksampler *s, const struct kimg_op *op, const struct kt
             struct kaxis ax[3];
             for (int d = 0; d < 3; ++d)
                 ax[d] = d < dims ? axis(uvw[d], n[d], mode[d], false) : (struct kaxis){0, 0, 0, 0, 0};
-            fetch(s, lv, ax[0].i0, ax[1].i0, ax[2].i0, &r[k]);
+            fetch(s, lv, ax[0].i0, ax[1].i0, ax[2].i0, &lv_out[k]);
             continue;
         }
         for (int d = 0; d < dims; ++d)
@@ -866,14 +868,21 @@ static void sample(struct ksampler *s, const struct kimg_op *op, const struct kt
             }
             return;
         }
-filter_level(s, lv, dims, uvw, mode, linear, &r[k]);
+        int first = fcount;
+        filter_level(s, lv, dims, uvw, mode, linear, ft, fw, &fcount);
+        if (s->int_read || (fcount - first == 1 && fw[first] == 256))
+            lv_out[k] = ft[first]; /* one texel: as read (integers are never filtered) */
+        else
+            combine(s, ft + first, fw + first, fcount - first, &lv_out[k]);
     }
     if (!lw) {
-        *out = r[0];
+        *out = lv_out[0];
         return;
     }
+    /* Two levels: their results blended by the level weight (exact where the levels are
+     * uniform; the H100's blend of two footprints is not reproduced: docs/images.md). */
     uint32_t wl[2] = {256 - lw, lw};
-    combine(s, r, wl, 2, out);
+    combine(s, lv_out, wl, 2, out);
 }
 
 /* .grad's level of detail: log2 of the longer gradient in texels of the first level. */
