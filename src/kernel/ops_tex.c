@@ -316,6 +316,7 @@ struct ksampler {
     bool failed;      /* faulted */
     uint8_t path;     /* enum kfilter_path */
     bool seamless;    /* a cube map's face edges read the neighbouring faces */
+    uint32_t levels_inside; /* bit l: every element of level l lies in [lo, hi) (no check per texel) */
     uint32_t face;    /* the face being read (seamless) */
     uint32_t layer;   /* the layer (cube: face) being read */
     struct ktexel border;
@@ -429,8 +430,12 @@ static void texel(struct ksampler *s, const struct kimage_level *lv, uint32_t x,
 {
     const struct kimage *im = s->im;
     uint32_t slice = im->geometry == KIMG_3D ? z : s->layer;
-    const unsigned char *p = kimg_addr(s->w, s->in, s->lane, im, lv, (uint64_t)x * im->texel_bytes, y, slice,
-                                       im->texel_bytes);
+    const unsigned char *p;
+    if ((s->levels_inside >> (lv - im->level)) & 1u)
+        p = (const unsigned char *)(lv->base + (uintptr_t)slice * lv->slice_pitch + (uintptr_t)y * lv->row_pitch +
+                                    (uintptr_t)x * im->texel_bytes); /* in range: the level lies in the extent */
+    else
+        p = kimg_addr(s->w, s->in, s->lane, im, lv, (uint64_t)x * im->texel_bytes, y, slice, im->texel_bytes);
     if (!p) {
         s->failed = true;
         memset(t, 0, sizeof(*t));
@@ -597,30 +602,36 @@ static void combine(const struct ksampler *s, const struct ktexel *t, const uint
         default: {
             /* Block floating point: every texel that counts is cut to 28 bits below the
              * largest one's leading bit (toward zero), then the sum is exact and rounded once. */
-            int emax = INT32_MIN;
+            int emax = INT32_MIN, emin = INT32_MAX;
             bool special = false;
             for (int k = 0; k < n; ++k) {
                 float v = t[k].f[c];
                 if (!w[k] || v == 0)
                     continue;
-                if (!isfinite(v)) {
+                uint32_t be = ((uint32_t)kbits32(v) >> 23) & 0xff;
+                int e;
+                if (be == 0xff) {
                     special = true;
                     continue;
                 }
-                int e;
-                frexpf(v, &e);
-                if (e > emax)
-                    emax = e;
+                if (be)
+                    e = (int)be - 126; /* frexp's exponent of a normal value */
+                else
+                    frexpf(v, &e);
+                emax = e > emax ? e : emax;
+                emin = e < emin ? e : emin;
             }
             double acc = 0;
+            /* Nothing to cut when every texel's 24 bits reach no lower than 28 below the
+             * largest's leading bit. */
+            bool cut = !special && emax != INT32_MIN && emax - emin > 4;
+            double q = cut ? ldexp(1.0, emax - 28) : 1.0, rq = cut ? ldexp(1.0, 28 - emax) : 1.0;
             for (int k = 0; k < n; ++k) {
                 if (!w[k])
                     continue;
                 double v = t[k].f[c];
-                if (!special && v != 0) {
-                    double q = ldexp(1.0, emax - 28);
-                    v = trunc(v / q) * q;
-                }
+                if (cut)
+                    v = trunc(v * rq) * q;
                 acc += v * w[k];
             }
             out->f[c] = (float)(acc / 256.0);
@@ -952,6 +963,29 @@ static void write_result(struct kwarp *w, const struct kimg_op *op, uint32_t l, 
         kw_slot(w, op->pred)[l] = ok; /* the texel was resident: always, here */
 }
 
+/* True when every element of lv (all its rows, slices and layers) lies in the object's extent. */
+static bool level_inside(const struct kimage *im, const struct kimage_level *lv)
+{
+    uint64_t span = im->hi - im->lo;
+    if (lv->base < im->lo || lv->base >= im->hi)
+        return false;
+    uint64_t off = lv->base - im->lo;
+    uint64_t slices = im->geometry == KIMG_3D ? lv->depth : im->layers;
+    uint64_t rowb = (uint64_t)lv->width * im->texel_bytes;
+    if (rowb > span || (lv->height > 1 && lv->row_pitch > span) || (slices > 1 && lv->slice_pitch > span))
+        return false;
+    if (lv->height > 1 && lv->height - 1 > span / (lv->row_pitch ? lv->row_pitch : 1))
+        return false;
+    if (slices > 1 && slices - 1 > span / (lv->slice_pitch ? lv->slice_pitch : 1))
+        return false;
+    uint64_t last = (slices - 1) * lv->slice_pitch;
+    uint64_t rows = (uint64_t)(lv->height - 1) * lv->row_pitch;
+    if (last > span || rows > span || off > span - last || off + last > span - rows ||
+        off + last + rows > span - rowb)
+        return false;
+    return true;
+}
+
 static bool sampler_for(struct ksampler *s, struct kwarp *w, const struct kinsn *in, uint32_t l, const struct kimage *im)
 {
     memset(s, 0, sizeof(*s));
@@ -979,6 +1013,9 @@ static bool sampler_for(struct ksampler *s, struct kwarp *w, const struct kinsn 
     else
         s->path = KFP_FLOAT;
     make_border(s);
+    for (uint32_t k = 0; k < im->nlevels; ++k)
+        if (level_inside(im, &im->level[k]))
+            s->levels_inside |= 1u << k;
     return true;
 }
 
