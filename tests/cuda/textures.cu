@@ -3,7 +3,10 @@
 // detail and gradients, cube maps and layers, surface reads and writes in each boundary mode.
 // Every result is printed as its bits. textures.expected is what an H100 printed (nvcc
 // -arch=sm_90 -cudart shared textures.cu, NVIDIA's runtime 13.0, driver 580.159.04; run by
-// docs/probes/images/sampling/run2.sh); extmem must print the same, bit for bit.
+// docs/probes/images/sampling/run2.sh); extmem must print the same, bit for bit. (The vector
+// and channel-descriptor helpers were later written without make_uint4 and the template
+// cudaCreateChannelDesc<T>, which extmem's headers for clang lack: the same values, the same
+// output.)
 //
 // The corpus samples what the software device reproduces exactly (docs/images.md, "Sampling");
 // what it only approaches (f32 texels needing more than 28 bits of alignment, halves and sRGB
@@ -36,8 +39,8 @@ __global__ void sample(cudaTextureObject_t t, int kind, const Q *q, uint4 *out, 
     if (i >= n)
         return;
     Q c = q[i];
-    float4 v = make_float4(0, 0, 0, 0);
-    uint4 u = make_uint4(0, 0, 0, 0);
+    float4 v = {0, 0, 0, 0};
+    uint4 u = {0, 0, 0, 0};
     bool integer = false;
     switch (kind) {
     case K1D: v = tex1D<float4>(t, c.x); break;
@@ -54,13 +57,13 @@ __global__ void sample(cudaTextureObject_t t, int kind, const Q *q, uint4 *out, 
     case K2DU: u = tex2D<uint4>(t, c.x, c.y); integer = true; break;
     case K1DI: {
         int4 s = tex2D<int4>(t, c.x, c.y);
-        u = make_uint4(s.x, s.y, s.z, s.w);
+        u = uint4{(unsigned)s.x, (unsigned)s.y, (unsigned)s.z, (unsigned)s.w};
         integer = true;
         break;
     }
     }
     if (!integer)
-        u = make_uint4(__float_as_uint(v.x), __float_as_uint(v.y), __float_as_uint(v.z), __float_as_uint(v.w));
+        u = uint4{__float_as_uint(v.x), __float_as_uint(v.y), __float_as_uint(v.z), __float_as_uint(v.w)};
     out[i] = u;
 }
 
@@ -131,7 +134,7 @@ static void address_and_filters()
     float f[20];
     for (int i = 0; i < 20; ++i)
         f[i] = (float)((i * 37) % 23);
-    cudaArray_t a = array2d(cudaCreateChannelDesc<float>(), 5, 4, f, 4);
+    cudaArray_t a = array2d(cudaCreateChannelDesc(32, 0, 0, 0, cudaChannelFormatKindFloat), 5, 4, f, 4);
     for (int norm = 0; norm < 2; ++norm)
         for (int am = 0; am < 4; ++am)
             for (int fm = 0; fm < 2; ++fm) {
@@ -169,14 +172,14 @@ static void read_modes()
         bool linear;
         int kind;
     } cases[] = {
-        {"unorm8", cudaCreateChannelDesc<unsigned char>(), u8, 1, cudaReadModeNormalizedFloat, 0, true, K2D},
-        {"u8 element", cudaCreateChannelDesc<unsigned char>(), u8, 1, cudaReadModeElementType, 0, false, K2DU},
-        {"snorm8", cudaCreateChannelDesc<signed char>(), s8, 1, cudaReadModeNormalizedFloat, 0, false, K2D},
-        {"s8 element", cudaCreateChannelDesc<signed char>(), s8, 1, cudaReadModeElementType, 0, false, K1DI},
-        {"unorm16", cudaCreateChannelDesc<unsigned short>(), u16, 2, cudaReadModeNormalizedFloat, 0, true, K2D},
-        {"half", cudaCreateChannelDescHalf(), h, 2, cudaReadModeElementType, 0, false, K2D},
-        {"uchar4 srgb", cudaCreateChannelDesc<uchar4>(), u8, 4, cudaReadModeNormalizedFloat, 1, false, K2D},
-        {"uchar4 unorm", cudaCreateChannelDesc<uchar4>(), u8, 4, cudaReadModeNormalizedFloat, 0, true, K2D},
+        {"unorm8", cudaCreateChannelDesc(8, 0, 0, 0, cudaChannelFormatKindUnsigned), u8, 1, cudaReadModeNormalizedFloat, 0, true, K2D},
+        {"u8 element", cudaCreateChannelDesc(8, 0, 0, 0, cudaChannelFormatKindUnsigned), u8, 1, cudaReadModeElementType, 0, false, K2DU},
+        {"snorm8", cudaCreateChannelDesc(8, 0, 0, 0, cudaChannelFormatKindSigned), s8, 1, cudaReadModeNormalizedFloat, 0, false, K2D},
+        {"s8 element", cudaCreateChannelDesc(8, 0, 0, 0, cudaChannelFormatKindSigned), s8, 1, cudaReadModeElementType, 0, false, K1DI},
+        {"unorm16", cudaCreateChannelDesc(16, 0, 0, 0, cudaChannelFormatKindUnsigned), u16, 2, cudaReadModeNormalizedFloat, 0, true, K2D},
+        {"half", cudaCreateChannelDesc(16, 0, 0, 0, cudaChannelFormatKindFloat), h, 2, cudaReadModeElementType, 0, false, K2D},
+        {"uchar4 srgb", cudaCreateChannelDesc(8, 8, 8, 8, cudaChannelFormatKindUnsigned), u8, 4, cudaReadModeNormalizedFloat, 1, false, K2D},
+        {"uchar4 unorm", cudaCreateChannelDesc(8, 8, 8, 8, cudaChannelFormatKindUnsigned), u8, 4, cudaReadModeNormalizedFloat, 0, true, K2D},
     };
     for (auto &c : cases) {
         cudaArray_t a = array2d(c.cd, 5, 4, c.data, c.esize);
@@ -197,7 +200,7 @@ static void gathers_and_3d()
     float f4[5 * 4 * 4];
     for (int i = 0; i < 80; ++i)
         f4[i] = (float)(i % 41);
-    cudaArray_t a = array2d(cudaCreateChannelDesc<float4>(), 5, 4, f4, 16);
+    cudaArray_t a = array2d(cudaCreateChannelDesc(32, 32, 32, 32, cudaChannelFormatKindFloat), 5, 4, f4, 16);
     for (int am = 0; am < 4; ++am) {
         cudaTextureObject_t t = tex(a, (cudaTextureAddressMode)am, cudaFilterModePoint, cudaReadModeElementType, 1);
         for (int comp = 0; comp < 4; ++comp) {
@@ -212,7 +215,7 @@ static void gathers_and_3d()
     float v[60];
     for (int i = 0; i < 60; ++i)
         v[i] = (float)((i * 13) % 31);
-    cudaChannelFormatDesc cd = cudaCreateChannelDesc<float>();
+    cudaChannelFormatDesc cd = cudaCreateChannelDesc(32, 0, 0, 0, cudaChannelFormatKindFloat);
     cudaArray_t a3;
     CHECK(cudaMalloc3DArray(&a3, &cd, make_cudaExtent(4, 3, 5)));
     cudaMemcpy3DParms p = {};
@@ -240,7 +243,7 @@ static void levels()
 {
     const int W = 32, L = 6;
     cudaMipmappedArray_t m;
-    cudaChannelFormatDesc cd = cudaCreateChannelDesc<float>();
+    cudaChannelFormatDesc cd = cudaCreateChannelDesc(32, 0, 0, 0, cudaChannelFormatKindFloat);
     CHECK(cudaMallocMipmappedArray(&m, &cd, make_cudaExtent(W, W, 0), L));
     static float buf[W * W];
     for (int l = 0; l < L; ++l) {
@@ -307,7 +310,7 @@ static void cubes_and_layers()
     float buf[6 * S * S];
     for (int i = 0; i < 6 * S * S; ++i)
         buf[i] = (float)(i / (S * S) * 100 + i % (S * S));
-    cudaChannelFormatDesc cd = cudaCreateChannelDesc<float>();
+    cudaChannelFormatDesc cd = cudaCreateChannelDesc(32, 0, 0, 0, cudaChannelFormatKindFloat);
     cudaArray_t a;
     CHECK(cudaMalloc3DArray(&a, &cd, make_cudaExtent(S, S, 6), cudaArrayCubemap));
     cudaMemcpy3DParms p = {};
@@ -356,7 +359,7 @@ __global__ void surf_read(cudaSurfaceObject_t s, const int2 *xy, uint2 *out, int
     if (i < n) {
         unsigned a = surf2Dread<unsigned>(s, xy[i].x, xy[i].y, cudaBoundaryModeZero);
         unsigned b = surf2Dread<unsigned>(s, xy[i].x, xy[i].y, cudaBoundaryModeClamp);
-        out[i] = make_uint2(a, b);
+        out[i] = uint2{a, b};
     }
 }
 __global__ void surf_write(cudaSurfaceObject_t s, int x, int y, unsigned v, int clamp)
@@ -369,14 +372,14 @@ __global__ void surf_write(cudaSurfaceObject_t s, int x, int y, unsigned v, int 
 __global__ void surf_shapes(cudaSurfaceObject_t s1, cudaSurfaceObject_t s3, cudaSurfaceObject_t sl, uint4 *out)
 {
     uchar4 c = surf1Dread<uchar4>(s1, 8);
-    surf1Dwrite(make_uchar4(c.x + 1, c.y, c.z, c.w + 2), s1, 8);
+    surf1Dwrite(uchar4{(unsigned char)(c.x + 1), c.y, c.z, (unsigned char)(c.w + 2)}, s1, 8);
     ushort2 h = surf3Dread<ushort2>(s3, 4, 1, 2);
-    surf3Dwrite(make_ushort2(h.x, h.y + 3), s3, 4, 1, 2);
+    surf3Dwrite(ushort2{h.x, (unsigned short)(h.y + 3)}, s3, 4, 1, 2);
     float4 f = surf2DLayeredread<float4>(sl, 16, 1, 2);
-    surf2DLayeredwrite(make_float4(f.x, f.y, f.z, f.w * 2), sl, 16, 1, 2);
+    surf2DLayeredwrite(float4{f.x, f.y, f.z, f.w * 2}, sl, 16, 1, 2);
     unsigned w;
     asm("suq.width.b32 %0, [%1];" : "=r"(w) : "l"(sl));
-    out[0] = make_uint4(*(unsigned *)&c, *(unsigned *)&h, __float_as_uint(f.w), w);
+    out[0] = uint4{*(unsigned *)&c, *(unsigned *)&h, __float_as_uint(f.w), w};
 }
 
 static void surfaces()
@@ -385,7 +388,7 @@ static void surfaces()
     unsigned buf[W * H];
     for (int i = 0; i < W * H; ++i)
         buf[i] = (i / W) * 100 + i % W;
-    cudaArray_t a = array2d(cudaCreateChannelDesc<unsigned>(), W, H, buf, 4, cudaArraySurfaceLoadStore);
+    cudaArray_t a = array2d(cudaCreateChannelDesc(32, 0, 0, 0, cudaChannelFormatKindUnsigned), W, H, buf, 4, cudaArraySurfaceLoadStore);
     cudaResourceDesc rd = {};
     rd.resType = cudaResourceTypeArray;
     rd.res.array.array = a;
@@ -430,8 +433,8 @@ static void surfaces()
     unsigned char c1[16 * 4];
     for (int i = 0; i < 64; ++i)
         c1[i] = (unsigned char)(i * 5);
-    cudaArray_t a1 = array2d(cudaCreateChannelDesc<uchar4>(), 16, 0, c1, 4, cudaArraySurfaceLoadStore);
-    cudaChannelFormatDesc cd3 = cudaCreateChannelDesc<ushort2>();
+    cudaArray_t a1 = array2d(cudaCreateChannelDesc(8, 8, 8, 8, cudaChannelFormatKindUnsigned), 16, 0, c1, 4, cudaArraySurfaceLoadStore);
+    cudaChannelFormatDesc cd3 = cudaCreateChannelDesc(16, 16, 0, 0, cudaChannelFormatKindUnsigned);
     cudaArray_t a3;
     CHECK(cudaMalloc3DArray(&a3, &cd3, make_cudaExtent(4, 3, 3), cudaArraySurfaceLoadStore));
     unsigned short h3[4 * 3 * 3 * 2];
@@ -443,7 +446,7 @@ static void surfaces()
     p.extent = make_cudaExtent(4, 3, 3);
     p.kind = cudaMemcpyHostToDevice;
     CHECK(cudaMemcpy3D(&p));
-    cudaChannelFormatDesc cdl = cudaCreateChannelDesc<float4>();
+    cudaChannelFormatDesc cdl = cudaCreateChannelDesc(32, 32, 32, 32, cudaChannelFormatKindFloat);
     cudaArray_t al;
     CHECK(cudaMalloc3DArray(&al, &cdl, make_cudaExtent(3, 2, 3), cudaArraySurfaceLoadStore | cudaArrayLayered));
     float fl[3 * 2 * 3 * 4];
