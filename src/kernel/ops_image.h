@@ -56,10 +56,11 @@ unsigned char *kimg_addr(struct kwarp *w, const struct kinsn *in, uint32_t lane,
                          const struct kimage_level *lv, uint64_t off, uint32_t y, uint32_t z, unsigned bytes);
 
 /* Formats: how an element's channels are stored. */
-enum kfmt_kind { KFK_NONE, KFK_UINT, KFK_SINT, KFK_HALF, KFK_FLOAT, KFK_UNORM, KFK_SNORM, KFK_1010102 };
+enum kfmt_kind { KFK_NONE, KFK_UINT, KFK_SINT, KFK_HALF, KFK_FLOAT, KFK_UNORM, KFK_SNORM, KFK_1010102, KFK_BC };
 struct kfmt {
     uint8_t kind;     /* enum kfmt_kind */
-    uint8_t bits;     /* of one channel (1010102: 10) */
+    uint8_t bits;     /* of one channel (1010102: 10; KFK_BC: 1, 2 or 3 for BC1 to BC3) */
+    uint8_t srgb;     /* KFK_BC: an _SRGB format */
     uint8_t channels;
 };
 /* The format of im's elements; kind KFK_NONE for the formats the engine does not decode
@@ -77,6 +78,9 @@ bool kimg_lower_coords(struct klower *lw, const struct kparsed *p, const struct 
 bool kimg_lower_query(struct klower *lw, const struct kparsed *p, struct kinsn *in, bool surface);
 /* Allocates the aux of in and marks it owned. */
 struct kimg_op *kimg_new(struct klower *lw, struct kinsn *in);
+
+/* Texel (i, j) of a BC1, BC2 or BC3 block (bc 1 to 3) at p, as 8-bit RGBA (ops_tex.c). */
+void kimg_bc_texel(unsigned bc, const unsigned char *p, unsigned i, unsigned j, uint32_t out[4]);
 
 /* half <-> float bits, exactly as the texture unit converts them (NaN payloads kept). */
 uint32_t kimg_half_to_float(uint16_t h);

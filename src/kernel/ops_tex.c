@@ -113,7 +113,7 @@ out:
 
 struct kfmt kimg_format(const struct kimage *im)
 {
-    struct kfmt f = {KFK_NONE, 0, im->channels};
+    struct kfmt f = {KFK_NONE, 0, 0, im->channels};
     switch (im->format) {
     case CU_AD_FORMAT_UNSIGNED_INT8: f.kind = KFK_UINT; f.bits = 8; break;
     case CU_AD_FORMAT_UNSIGNED_INT16: f.kind = KFK_UINT; f.bits = 16; break;
@@ -132,6 +132,17 @@ struct kfmt kimg_format(const struct kimage *im)
     case CU_AD_FORMAT_SNORM_INT16X1: case CU_AD_FORMAT_SNORM_INT16X2: case CU_AD_FORMAT_SNORM_INT16X4:
         f.kind = KFK_SNORM; f.bits = 16; f.channels = (uint8_t)(1u << (im->format - CU_AD_FORMAT_SNORM_INT16X1)); break;
     case CU_AD_FORMAT_UNORM_INT_101010_2: f.kind = KFK_1010102; f.bits = 10; f.channels = 4; break;
+    case CU_AD_FORMAT_BC1_UNORM: case CU_AD_FORMAT_BC1_UNORM_SRGB:
+    case CU_AD_FORMAT_BC2_UNORM: case CU_AD_FORMAT_BC2_UNORM_SRGB:
+    case CU_AD_FORMAT_BC3_UNORM: case CU_AD_FORMAT_BC3_UNORM_SRGB:
+        /* 4x4 blocks of 8 (BC1) or 16 bytes: texel_bytes is a block's */
+        f.kind = KFK_BC;
+        f.bits = (uint8_t)((im->format - CU_AD_FORMAT_BC1_UNORM) / 2 + 1);
+        f.srgb = (im->format - CU_AD_FORMAT_BC1_UNORM) & 1;
+        f.channels = 4;
+        if (im->texel_bytes != (f.bits == 1 ? 8u : 16u))
+            f.kind = KFK_NONE;
+        return f;
     default: break;
     }
     if (f.kind != KFK_NONE && f.kind != KFK_1010102 && (unsigned)f.channels * f.bits / 8 != im->texel_bytes)
@@ -343,6 +354,14 @@ static void decode(const struct ksampler *s, const uint32_t raw[4], struct ktexe
         }
         uint32_t v = raw[c];
         switch (f.kind) {
+        case KFK_BC:
+            if ((s->srgb || f.srgb) && c < 3) {
+                t->u[c] = (uint32_t)srgb_table[v] << 16;
+            } else {
+                t->f[c] = unorm(v, 8);
+                t->fx[c] = v * 257.0;
+            }
+            break;
         case KFK_UINT:
         case KFK_UNORM:
             if (s->int_read) {
@@ -424,6 +443,75 @@ static void make_border(struct ksampler *s)
     }
 }
 
+/* One texel (i, j) of a BC1, BC2 or BC3 block as 8-bit RGBA, as the H100 decodes it
+ * (docs/probes/images/sampling/bc_probe.cu, on an H200): 5- and 6-bit endpoints widened by bit
+ * replication; the interpolated colours of red and blue ((2 a + b) * 22) >> 3 and
+ * ((a + b) * 33) >> 3 on the 5-bit values, of green (256 A + d / 4 + 128 + 80 d) >> 8 (1/3),
+ * (256 A + 3 d / 4 + 128 + 175 d) >> 8 (2/3) and (256 A + d / 4 + 128 + 128 d) >> 8 (1/2) on the
+ * widened ones with d = B - A: every BC1 texel probed. BC2 and BC3 colour always take the four
+ * colours (99% of BC2's texels); BC2's alpha is 4 bits times 17 (all); BC3's alpha interpolants
+ * are rounded to nearest, which is not the H100's rule (68%). */
+void kimg_bc_texel(unsigned bc, const unsigned char *p, unsigned i, unsigned j, uint32_t out[4])
+{
+    unsigned k = j * 4 + i;
+    const unsigned char *cb = bc == 1 ? p : p + 8;
+    uint32_t c0 = (uint32_t)cb[0] | (uint32_t)cb[1] << 8, c1 = (uint32_t)cb[2] | (uint32_t)cb[3] << 8;
+    uint32_t idx = (uint32_t)cb[4] | (uint32_t)cb[5] << 8 | (uint32_t)cb[6] << 16 | (uint32_t)cb[7] << 24;
+    unsigned sel = (idx >> (2 * k)) & 3;
+    int r0 = (int)(c0 >> 11) & 31, g0 = (int)(c0 >> 5) & 63, b0 = (int)c0 & 31;
+    int r1 = (int)(c1 >> 11) & 31, g1 = (int)(c1 >> 5) & 63, b1 = (int)c1 & 31;
+    int A = (g0 << 2) | (g0 >> 4), B = (g1 << 2) | (g1 >> 4), d = B - A;
+    int r = 0, g = 0, b = 0, a = 255;
+    bool four = bc != 1 || c0 > c1;
+    switch (sel) {
+    case 0: r = (r0 << 3) | (r0 >> 2); g = A; b = (b0 << 3) | (b0 >> 2); break;
+    case 1: r = (r1 << 3) | (r1 >> 2); g = B; b = (b1 << 3) | (b1 >> 2); break;
+    case 2:
+        if (four) {
+            r = ((2 * r0 + r1) * 22) >> 3;
+            g = (256 * A + d / 4 + 128 + d * 80) >> 8;
+            b = ((2 * b0 + b1) * 22) >> 3;
+        } else {
+            r = ((r0 + r1) * 33) >> 3;
+            g = (256 * A + d / 4 + 128 + d * 128) >> 8;
+            b = ((b0 + b1) * 33) >> 3;
+        }
+        break;
+    default:
+        if (four) {
+            r = ((r0 + 2 * r1) * 22) >> 3;
+            g = (256 * A + (3 * d) / 4 + 128 + d * 175) >> 8;
+            b = ((b0 + 2 * b1) * 22) >> 3;
+        } else {
+            a = 0; /* BC1's transparent black */
+        }
+        break;
+    }
+    if (bc == 2) {
+        a = ((p[k / 2] >> (4 * (k & 1))) & 15) * 17;
+    } else if (bc == 3) {
+        int a0 = p[0], a1 = p[1];
+        uint64_t bits = 0;
+        for (int q = 0; q < 6; ++q)
+            bits |= (uint64_t)p[2 + q] << (8 * q);
+        unsigned ai = (unsigned)(bits >> (3 * k)) & 7;
+        if (ai == 0)
+            a = a0;
+        else if (ai == 1)
+            a = a1;
+        else if (a0 > a1)
+            a = (int)(((7 - (ai - 1)) * a0 + (ai - 1) * a1 + 3) / 7);
+        else if (ai < 6)
+            a = (int)(((5 - (ai - 1)) * a0 + (ai - 1) * a1 + 2) / 5);
+        else
+            a = ai == 6 ? 0 : 255;
+    }
+    out[0] = (uint32_t)r;
+    out[1] = (uint32_t)g;
+    out[2] = (uint32_t)b;
+    out[3] = (uint32_t)a;
+}
+
 /* Texel (x, y, z) of level lv, layer `layer` (indices already in range). */
 static void texel(struct ksampler *s, const struct kimage_level *lv, uint32_t x, uint32_t y, uint32_t z,
                   struct ktexel *t)
@@ -431,6 +519,20 @@ static void texel(struct ksampler *s, const struct kimage_level *lv, uint32_t x,
     const struct kimage *im = s->im;
     uint32_t slice = im->geometry == KIMG_3D ? z : s->layer;
     const unsigned char *p;
+    if (s->fmt.kind == KFK_BC) {
+        /* the texel's 4x4 block: rows of blocks, row_pitch apart */
+        p = kimg_addr(s->w, s->in, s->lane, im, lv, (uint64_t)(x / 4) * im->texel_bytes, y / 4, slice,
+                      im->texel_bytes);
+        if (!p) {
+            s->failed = true;
+            memset(t, 0, sizeof(*t));
+            return;
+        }
+        uint32_t raw[4];
+        kimg_bc_texel(s->fmt.bits, p, x % 4, y % 4, raw);
+        decode(s, raw, t);
+        return;
+    }
     if ((s->levels_inside >> (lv - im->level)) & 1u)
         p = (const unsigned char *)(lv->base + (uintptr_t)slice * lv->slice_pitch + (uintptr_t)y * lv->row_pitch +
                                     (uintptr_t)x * im->texel_bytes); /* in range: the level lies in the extent */
@@ -1003,17 +1105,19 @@ static bool sampler_for(struct ksampler *s, struct kwarp *w, const struct kinsn 
     s->int_read = (s->fmt.kind == KFK_UINT || s->fmt.kind == KFK_SINT) &&
                   ((im->flags & CU_TRSF_READ_AS_INTEGER) || s->fmt.bits == 32);
     s->srgb = (im->flags & CU_TRSF_SRGB) != 0;
-    bool srgb8 = s->srgb && s->fmt.bits == 8 && (s->fmt.kind == KFK_UINT || s->fmt.kind == KFK_UNORM);
+    bool srgb8 = (s->srgb && s->fmt.bits == 8 && (s->fmt.kind == KFK_UINT || s->fmt.kind == KFK_UNORM)) ||
+                 (s->fmt.kind == KFK_BC && (s->srgb || s->fmt.srgb));
     if (s->fmt.kind == KFK_HALF || srgb8)
         s->path = KFP_HALF;
-    else if ((s->fmt.kind == KFK_UINT || s->fmt.kind == KFK_UNORM) && s->fmt.bits <= 16)
+    else if (((s->fmt.kind == KFK_UINT || s->fmt.kind == KFK_UNORM) && s->fmt.bits <= 16) ||
+             s->fmt.kind == KFK_BC)
         s->path = KFP_UNORM16;
     else if ((s->fmt.kind == KFK_SINT || s->fmt.kind == KFK_SNORM) && s->fmt.bits <= 16)
         s->path = KFP_SNORM16;
     else
         s->path = KFP_FLOAT;
     make_border(s);
-    for (uint32_t k = 0; k < im->nlevels; ++k)
+    for (uint32_t k = 0; k < im->nlevels && s->fmt.kind != KFK_BC; ++k)
         if (level_inside(im, &im->level[k]))
             s->levels_inside |= 1u << k;
     return true;

@@ -1105,6 +1105,88 @@ static void part3(void)
     }
 }
 
+/* ---- Part 4: block-compressed textures against docs/probes/images/sampling/bc.out ---- */
+static void part4(const char *bc_out)
+{
+    printf("image_engine_test: block-compressed textures against bc.out (an H200's decoding)\n");
+    static const struct {
+        const char *name;
+        uint32_t format, block;
+        double floor;
+    } f[] = {
+        {"bc1", CU_AD_FORMAT_BC1_UNORM, 8, 1.0},
+        {"bc2", CU_AD_FORMAT_BC2_UNORM, 16, 0.99},
+        {"bc3", CU_AD_FORMAT_BC3_UNORM, 16, 0.65},
+    };
+    for (size_t k = 0; k < sizeof(f) / sizeof(f[0]); ++k) {
+        /* the blocks of a 32 x 16 texture in the order the probe printed them, row by row */
+        unsigned char *blocks = alloc(32 * 16 * 16); /* room for make()'s texel layout; the extent is set below */
+        uint32_t *want = alloc(32 * 16 * 16);
+        char key[32];
+        snprintf(key, sizeof(key), "%s block ", f[k].name);
+        const char *at = bc_out;
+        int n = 0;
+        while (n < 32 && (at = strstr(at, key)) != NULL) {
+            if (at != bc_out && at[-1] != '\n') {
+                at++;
+                continue;
+            }
+            const char *q = at + strlen(key);
+            for (uint32_t b = 0; b < f[k].block; ++b) {
+                unsigned v;
+                sscanf(q + 2 * b, "%2x", &v);
+                blocks[n * f[k].block + b] = (unsigned char)v;
+            }
+            const char *eol = strchr(q, '\n');
+            q = strchr(q, '=') + 1;
+            for (int t = 0; t < 16; ++t) {
+                unsigned v[4];
+                sscanf(q, " %x,%x,%x,%x", &v[0], &v[1], &v[2], &v[3]);
+                int bx = n % 8, by = n / 8, x = bx * 4 + t % 4, y = by * 4 + t / 4;
+                memcpy(want + 4 * (y * 32 + x), v, 16);
+                q = strchr(q + 1, ' ');
+                if (!q)
+                    break;
+            }
+            n++;
+            at = eol ? eol : at + 1;
+        }
+        CHECK(n == 32, "bc.out: %d blocks of %s", n, f[k].name);
+        struct desc d = base_desc(KIMG_2D, f[k].format, 4, 1);
+        d.texel_bytes = f[k].block;
+        d.w = 32;
+        d.h = 16;
+        d.mode = CU_TR_ADDRESS_MODE_CLAMP;
+        struct kimage im = make(&d, blocks, 32 * 16 * 16);
+        im.level[0].row_pitch = 8 * f[k].block; /* rows of 8 blocks, 4 rows */
+        im.level[0].slice_pitch = 4 * im.level[0].row_pitch;
+        im.hi = im.lo + 32 * f[k].block;
+        uint64_t h = add_object(&im);
+        float *c = alloc(32 * 16 * 16);
+        uint32_t *o = alloc(32 * 16 * 16);
+        for (int i = 0; i < 32 * 16; ++i) {
+            c[4 * i] = (float)(i % 32) + 0.5f;
+            c[4 * i + 1] = (float)(i / 32) + 0.5f;
+        }
+        uint64_t args[4] = {h, (uintptr_t)c, (uintptr_t)o, 32 * 16};
+        char why[512];
+        CUresult r = launch(kernel("_Z3k2dyPK2C4P5uint4i"), args, 4, 32 * 16, why, sizeof(why));
+        CHECK(r == CUDA_SUCCESS, "%s: %d %s", f[k].name, (int)r, why);
+        unsigned exact = 0;
+        for (int i = 0, shown = 0; i < 32 * 16; ++i) {
+            bool same = !memcmp(o + 4 * i, want + 4 * i, 16);
+            exact += same;
+            if (!same && shown++ < 2 && getenv("IMAGE_TEST_VERBOSE"))
+                fprintf(stderr, "  %s texel (%d, %d): GPU %08x %08x %08x %08x engine %08x %08x %08x %08x\n", f[k].name,
+                        i % 32, i / 32, want[4 * i], want[4 * i + 1], want[4 * i + 2], want[4 * i + 3], o[4 * i],
+                        o[4 * i + 1], o[4 * i + 2], o[4 * i + 3]);
+        }
+        printf("  %-24s %5u/%-5d bit-exact\n", f[k].name, exact, 32 * 16);
+        CHECK(exact >= f[k].floor * 512 - 1e-9, "%s: %u of 512 texels are the GPU's", f[k].name, exact);
+        drop_object(h);
+    }
+}
+
 /* ---- Part 2: hand-written PTX ---- */
 #include "image_engine_ptx.h"
 
@@ -1167,6 +1249,13 @@ int main(int argc, char **argv)
         }
     }
     printf("image_engine_test: %u corpus lines differ as tests/cuda/textures.known lists\n", known_lines);
+    snprintf(path, sizeof(path), "%s/docs/probes/images/sampling/bc.out", src);
+    size_t blen;
+    char *bc = read_file(path, &blen);
+    CHECK(bc != NULL, "cannot read bc.out");
+    if (bc)
+        part4(bc);
+    free(bc);
     if (known_out)
         fclose(known_out);
     free(cptx);
