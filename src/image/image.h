@@ -125,5 +125,9 @@ void image_view_fill_kernel(struct image_view *v, bool surface);
 /* The CUarray_format and channels of a resource view format (0 for NONE and unknown ones), and
  * whether it is block compressed. */
 CUarray_format image_view_format(CUresourceViewFormat f, unsigned *channels, bool *block);
+/* Checks desc for fn as cuArray3DCreate does, with the H100's codes and reasons (mipmapped: as
+ * cuMipmappedArrayCreate does, with the mipmapped limits): format, channels, extent, flags and
+ * limits (docs/images.md). For callers that make arrays of their own (imported images). */
+CUresult image_check_desc(const char *fn, const CUDA_ARRAY3D_DESCRIPTOR *desc, bool mipmapped);
 
 #endif /* EXTMEM_IMAGE_IMAGE_H */
