@@ -343,3 +343,28 @@ TEST_F(RuntimeTexture, ArrayAndMipmappedArray_RoundTripThroughBothObjects)
     EXPECT_RT_OK(cudaDestroyTextureObject(t));
     EXPECT_RT_OK(cudaFreeMipmappedArray(m));
 }
+
+TEST_F(RuntimeTexture, ReadModesOverArrays_AreCheckedWithTheArraysFormat)
+{
+    cudaChannelFormatDesc f4 = desc(32, 32, 32, 32, cudaChannelFormatKindFloat);
+    cudaChannelFormatDesc u8 = desc(8, 8, 8, 8, cudaChannelFormatKindUnsigned);
+    cudaArray_t af = nullptr, au = nullptr;
+    ASSERT_RT_OK(cudaMallocArray(&af, &f4, 16, 8, 0));
+    ASSERT_RT_OK(cudaMallocArray(&au, &u8, 16, 8, 0));
+    cudaResourceDesc r;
+    memset(&r, 0, sizeof r);
+    r.resType = cudaResourceTypeArray;
+    cudaTextureObject_t t = 0;
+    r.res.array.array = af;
+    td.readMode = cudaReadModeNormalizedFloat; // as the H100 answered for a float4 array
+    EXPECT_RT(cudaErrorInvalidNormSetting, cudaCreateTextureObject(&t, &r, &td, nullptr));
+    r.res.array.array = au;
+    td.readMode = cudaReadModeElementType;
+    td.filterMode = cudaFilterModeLinear;
+    EXPECT_RT(cudaErrorInvalidFilterSetting, cudaCreateTextureObject(&t, &r, &td, nullptr));
+    td.readMode = cudaReadModeNormalizedFloat;
+    ASSERT_RT_OK(cudaCreateTextureObject(&t, &r, &td, nullptr));
+    EXPECT_RT_OK(cudaDestroyTextureObject(t));
+    EXPECT_RT_OK(cudaFreeArray(af));
+    EXPECT_RT_OK(cudaFreeArray(au));
+}
