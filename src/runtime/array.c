@@ -550,12 +550,9 @@ static cudaError_t linear_copy(const char *fn, CUarray dst_a, size_t wd, size_t 
             n = drow - wd;
         if (src_a && srow - ws < n)
             n = srow - ws;
-        struct side d = {dst_a, (unsigned char *)dst + done, n, wd, hd};
-        struct side s = {src_a, (const unsigned char *)src + done, n, ws, hs};
-        if (dst_a)
-            d.ptr = NULL;
-        if (src_a)
-            s.ptr = NULL;
+        /* An array side has no pointer (dst or src is NULL there: no arithmetic on it). */
+        struct side d = {dst_a, dst_a ? NULL : (unsigned char *)dst + done, n, wd, hd};
+        struct side s = {src_a, src_a ? NULL : (const unsigned char *)src + done, n, ws, hs};
         CUDA_MEMCPY2D c;
         memset(&c, 0, sizeof(c));
         set_side(true, &s, ptype, &c);
