@@ -76,7 +76,14 @@ static bool no_conditional(uint64_t handle, uint32_t value)
     (void)value;
     return false; /* no graphs here */
 }
-static const struct khost host = {never, nothing, nothing, nothing, leaving, no_conditional};
+static bool no_image(uint64_t handle, bool surface, struct kimage *out)
+{
+    (void)handle;
+    (void)surface;
+    (void)out;
+    return false; /* no texture or surface objects here */
+}
+static const struct khost host = {never, nothing, nothing, nothing, leaving, no_conditional, no_image};
 
 static int failures;
 

@@ -28,7 +28,7 @@ if [ ! -f "$layers/extmem_semaphore_layer.json" ]; then
   mkdir -p "$layers"
   echo '{}' >"$layers/extmem_semaphore_layer.json"
 fi
-sh "$expect" 0 "^VK_ADD_LAYER_PATH=$layers(:|$)" "^VK_LAYER_PATH=$layers:.*/usr/share/vulkan/explicit_layer.d" \
+sh "$expect" 0 "!^VK_ADD_LAYER_PATH=" "^VK_LAYER_PATH=.*/usr/share/vulkan/explicit_layer.d:$layers$" \
   "^VK_LOADER_LAYERS_ENABLE=VK_LAYER_EXTMEM_external_semaphore$" "^VK_INSTANCE_LAYERS=VK_LAYER_EXTMEM_external_semaphore$" -- \
   env -u VK_ADD_LAYER_PATH -u VK_LAYER_PATH -u VK_LOADER_LAYERS_ENABLE -u VK_INSTANCE_LAYERS "$run" -- env
 echo "install_prefix: extmem-run works from a moved install prefix: PASSED"

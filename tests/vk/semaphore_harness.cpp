@@ -44,18 +44,27 @@ static bool has_layer(const char *name)
     return false;
 }
 
-std::string Instance::init(ValidationLog *log)
+std::string Instance::init(ValidationLog *log, Order order, uint32_t api)
 {
+    api_version = api;
     TRY(volkInitialize());
     VkApplicationInfo app = {};
     app.sType = VK_STRUCTURE_TYPE_APPLICATION_INFO;
     app.pApplicationName = "extmem semaphore tests";
-    app.apiVersion = VK_API_VERSION_1_3;
+    app.apiVersion = api;
     VkInstanceCreateInfo ici = {};
     ici.sType = VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO;
     ici.pApplicationInfo = &app;
-    const char *layers[] = {"VK_LAYER_KHRONOS_validation", "VK_LAYER_EXTMEM_external_semaphore"};
-    const char *extensions[] = {VK_EXT_DEBUG_UTILS_EXTENSION_NAME};
+    const char *layers[2] = {"VK_LAYER_KHRONOS_validation", "VK_LAYER_EXTMEM_external_semaphore"};
+    if (order == VALIDATION_BELOW)
+        std::swap(layers[0], layers[1]);
+    const bool v10 = api < VK_API_VERSION_1_1;
+    const char *extensions[] = {VK_KHR_GET_PHYSICAL_DEVICE_PROPERTIES_2_EXTENSION_NAME,
+                                VK_KHR_EXTERNAL_SEMAPHORE_CAPABILITIES_EXTENSION_NAME,
+                                VK_EXT_DEBUG_UTILS_EXTENSION_NAME};
+    const uint32_t first_ext = v10 ? 0 : 2;
+    ici.enabledExtensionCount = 2 - first_ext;
+    ici.ppEnabledExtensionNames = extensions + first_ext;
     VkDebugUtilsMessengerCreateInfoEXT mci = {};
     if (log) {
         // Environment-enabled layers sit above the application's: keep the layer order here.
@@ -76,8 +85,7 @@ std::string Instance::init(ValidationLog *log)
         ici.pNext = &mci;
         ici.enabledLayerCount = 2;
         ici.ppEnabledLayerNames = layers;
-        ici.enabledExtensionCount = 1;
-        ici.ppEnabledExtensionNames = extensions;
+        ici.enabledExtensionCount = 3 - first_ext;
     }
     TRY(vkCreateInstance(&ici, nullptr, &instance));
     volkLoadInstance(instance);
@@ -145,6 +153,9 @@ std::string Device::init(const Instance &vk)
     qi.queueCount = 1;
     qi.pQueuePriorities = &priority;
     const char *extensions[] = {VK_KHR_EXTERNAL_SEMAPHORE_FD_EXTENSION_NAME, VK_KHR_EXTERNAL_MEMORY_FD_EXTENSION_NAME};
+    // A Vulkan 1.0 application: the extensions 1.1 made core, no feature structures.
+    const char *extensions_10[] = {VK_KHR_EXTERNAL_SEMAPHORE_EXTENSION_NAME,
+                                   VK_KHR_EXTERNAL_SEMAPHORE_FD_EXTENSION_NAME};
     VkPhysicalDeviceVulkan13Features v13 = {};
     v13.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES;
     v13.synchronization2 = VK_TRUE;
@@ -154,11 +165,16 @@ std::string Device::init(const Instance &vk)
     v12.timelineSemaphore = VK_TRUE;
     VkDeviceCreateInfo di = {};
     di.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO;
-    di.pNext = &v12;
     di.queueCreateInfoCount = 1;
     di.pQueueCreateInfos = &qi;
-    di.enabledExtensionCount = 2;
-    di.ppEnabledExtensionNames = extensions;
+    if (vk.api_version < VK_API_VERSION_1_1) {
+        di.enabledExtensionCount = 2;
+        di.ppEnabledExtensionNames = extensions_10;
+    } else {
+        di.pNext = &v12;
+        di.enabledExtensionCount = 2;
+        di.ppEnabledExtensionNames = extensions;
+    }
     TRY(vkCreateDevice(physical, &di, nullptr, &device));
     vkGetDeviceQueue(device, family, 0, &queue);
     return "";

@@ -31,13 +31,21 @@ public:
     ~Instance() { close(); }
     Instance(const Instance &) = delete;
     Instance &operator=(const Instance &) = delete;
-    /* "" on success. With a log: VK_LAYER_KHRONOS_validation above extmem's layer (both
-     * enabled here, in that order, whatever VK_INSTANCE_LAYERS says), its messages to log. */
-    std::string init(ValidationLog *log = nullptr);
+    /* Where a log puts the validation layer: above extmem's layer (the application's own
+     * order, validation first) or below it, between extmem's layer and the driver. */
+    enum Order { VALIDATION_ABOVE, VALIDATION_BELOW };
+    /* "" on success. With a log: VK_LAYER_KHRONOS_validation and extmem's layer both enabled
+     * here in `order`, whatever VK_INSTANCE_LAYERS says, its messages to log. api_version:
+     * the application's Vulkan version; below 1.1 the instance enables what a 1.0 application
+     * needs for external semaphores (VK_KHR_get_physical_device_properties2 and
+     * VK_KHR_external_semaphore_capabilities), and Device::init the device extensions. */
+    std::string init(ValidationLog *log = nullptr, Order order = VALIDATION_ABOVE,
+                     uint32_t api_version = VK_API_VERSION_1_3);
     void close();
     VkInstance instance = VK_NULL_HANDLE;
     VkPhysicalDevice physical = VK_NULL_HANDLE;
     uint32_t family = 0; /* a compute queue family */
+    uint32_t api_version = VK_API_VERSION_1_3;
 private:
     VkDebugUtilsMessengerEXT messenger_ = VK_NULL_HANDLE;
 };

@@ -360,11 +360,11 @@ TEST_F(LayerTest, PeerDiesOwingASignal_TheWaitEnds_BecauseItsDeathMakesTheSignal
 
 // ---- The validation layers above this one ----
 
-TEST(LayerValidation, RoundTrip_UnderKhronosValidation_HasNoErrors)
+static void round_trip_under_validation(Instance::Order order)
 {
     ValidationLog log;
     Instance vk;
-    std::string why = vk.init(&log);
+    std::string why = vk.init(&log, order);
     if (why.find("VK_LAYER_KHRONOS_validation") != std::string::npos)
         FAIL() << why << " (Debian: vulkan-validationlayers; scripts/deps.sh installs it)";
     ASSERT_EQ("", why);
@@ -397,4 +397,98 @@ TEST(LayerValidation, RoundTrip_UnderKhronosValidation_HasNoErrors)
     vk.close();
     EXPECT_GT(log.messages_seen(), 0) << "the messenger saw nothing: is the validation layer really there?";
     EXPECT_EQ("", log.errors());
+}
+
+TEST(LayerValidation, RoundTrip_UnderKhronosValidation_HasNoErrors)
+{
+    round_trip_under_validation(Instance::VALIDATION_ABOVE);
+}
+
+// Below the layer, validation checks every call the layer makes of its own (the driver's
+// timeline semaphores it uses as gates, the extensions and features it asks the driver for):
+// each must follow the rules of the instance and device the application created.
+TEST(LayerValidation, RoundTrip_WithValidationBetweenTheLayerAndTheDriver_HasNoErrors)
+{
+    round_trip_under_validation(Instance::VALIDATION_BELOW);
+}
+
+// A Vulkan 1.0 application (apiVersion 1.0, the 1.1 functionality through its KHR extensions):
+// binary semaphores exported from one device and imported into another. The layer must not
+// call what 1.0 lacks (vkGetPhysicalDeviceFeatures2, vkSignalSemaphore), whatever the order.
+static void vulkan10_round_trip(Instance::Order order)
+{
+    ValidationLog log;
+    Instance vk;
+    std::string why = vk.init(&log, order, VK_API_VERSION_1_0);
+    if (why.find("VK_LAYER_KHRONOS_validation") != std::string::npos)
+        FAIL() << why << " (Debian: vulkan-validationlayers; scripts/deps.sh installs it)";
+    ASSERT_EQ("", why);
+    Device a, b;
+    ASSERT_EQ("", a.init(vk));
+    ASSERT_EQ("", b.init(vk));
+    auto fn = [](VkDevice d, const char *name) { return vkGetDeviceProcAddr(d, name); };
+    auto get_fd = (PFN_vkGetSemaphoreFdKHR)fn(a.device, "vkGetSemaphoreFdKHR");
+    auto import_fd = (PFN_vkImportSemaphoreFdKHR)fn(b.device, "vkImportSemaphoreFdKHR");
+    ASSERT_NE(nullptr, get_fd);
+    ASSERT_NE(nullptr, import_fd);
+    EXPECT_EQ(nullptr, fn(a.device, "vkSignalSemaphore")) << "a 1.2 command on a 1.0 application's device";
+
+    VkExportSemaphoreCreateInfo exp = {};
+    exp.sType = VK_STRUCTURE_TYPE_EXPORT_SEMAPHORE_CREATE_INFO;
+    exp.handleTypes = VK_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_FD_BIT;
+    VkSemaphoreCreateInfo ci = {};
+    ci.sType = VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO;
+    ci.pNext = &exp;
+    VkSemaphore s = VK_NULL_HANDLE, t = VK_NULL_HANDLE;
+    ASSERT_EQ(VK_SUCCESS, vkCreateSemaphore(a.device, &ci, nullptr, &s));
+    ci.pNext = nullptr;
+    ASSERT_EQ(VK_SUCCESS, vkCreateSemaphore(b.device, &ci, nullptr, &t));
+    VkSemaphoreGetFdInfoKHR gi = {};
+    gi.sType = VK_STRUCTURE_TYPE_SEMAPHORE_GET_FD_INFO_KHR;
+    gi.semaphore = s;
+    gi.handleType = VK_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_FD_BIT;
+    int fd = -1;
+    ASSERT_EQ(VK_SUCCESS, get_fd(a.device, &gi, &fd));
+    VkImportSemaphoreFdInfoKHR ii = {};
+    ii.sType = VK_STRUCTURE_TYPE_IMPORT_SEMAPHORE_FD_INFO_KHR;
+    ii.semaphore = t;
+    ii.handleType = VK_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_FD_BIT;
+    ii.fd = fd;
+    ASSERT_EQ(VK_SUCCESS, import_fd(b.device, &ii));
+
+    // b waits for what a signals: plain VkSubmitInfo, as 1.0 has it.
+    VkFence fa = a.fence(), fb = b.fence();
+    const VkPipelineStageFlags stage = VK_PIPELINE_STAGE_ALL_COMMANDS_BIT;
+    VkSubmitInfo wait = {};
+    wait.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO;
+    wait.waitSemaphoreCount = 1;
+    wait.pWaitSemaphores = &t;
+    wait.pWaitDstStageMask = &stage;
+    ASSERT_EQ(VK_SUCCESS, vkQueueSubmit(b.queue, 1, &wait, fb));
+    VkSubmitInfo signal = {};
+    signal.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO;
+    signal.signalSemaphoreCount = 1;
+    signal.pSignalSemaphores = &s;
+    ASSERT_EQ(VK_SUCCESS, vkQueueSubmit(a.queue, 1, &signal, fa));
+    EXPECT_TRUE(fence_done_within(a, fa, 5000));
+    EXPECT_TRUE(fence_done_within(b, fb, 5000));
+    a.destroy(fa);
+    b.destroy(fb);
+    a.destroy(s);
+    b.destroy(t);
+    a.close();
+    b.close();
+    vk.close();
+    EXPECT_GT(log.messages_seen(), 0) << "the messenger saw nothing: is the validation layer really there?";
+    EXPECT_EQ("", log.errors());
+}
+
+TEST(LayerValidation, Vulkan10Application_UnderKhronosValidation_HasNoErrors)
+{
+    vulkan10_round_trip(Instance::VALIDATION_ABOVE);
+}
+
+TEST(LayerValidation, Vulkan10Application_WithValidationBetweenTheLayerAndTheDriver_HasNoErrors)
+{
+    vulkan10_round_trip(Instance::VALIDATION_BELOW);
 }

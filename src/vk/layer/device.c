@@ -19,11 +19,23 @@ struct ldevice *layer_device(const void *dispatchable)
     return dev;
 }
 
+/* Whether the application enabled VK_KHR_external_semaphore_fd: the layer takes part in a
+ * device only then (with nothing to export or import it has nothing to do, and the driver sees
+ * the application's create info unchanged). */
+static bool asks_for_fd(const VkDeviceCreateInfo *info)
+{
+    for (uint32_t i = 0; i < info->enabledExtensionCount; ++i)
+        if (strcmp(info->ppEnabledExtensionNames[i], VK_KHR_EXTERNAL_SEMAPHORE_FD_EXTENSION_NAME) == 0)
+            return true;
+    return false;
+}
+
 /* The create info the driver sees: the extension the layer implements taken off the list,
- * VK_KHR_timeline_semaphore put on it where the application's Vulkan version lacks timeline
- * semaphores in core, and the timelineSemaphore feature asked for unless the application's
- * chain already says something about it (VUID-VkDeviceCreateInfo-pNext-02830 forbids a second
- * statement; lavapipe creates timeline semaphores either way). */
+ * VK_KHR_timeline_semaphore put on it where the device's effective Vulkan version lacks
+ * timeline semaphores in core (below 1.2: the extension needs VK_KHR_get_physical_device_
+ * properties2 or 1.1, which the external semaphore extensions the application enabled need
+ * too), and the timelineSemaphore feature asked for unless the application's chain already
+ * says something about it (VUID-VkDeviceCreateInfo-pNext-02830 forbids a second statement). */
 static VkResult driver_create_info(const VkDeviceCreateInfo *info, bool timeline_ext, struct ldevice *dev,
                                    struct layer_arena *arena, VkDeviceCreateInfo *out)
 {
@@ -45,7 +57,7 @@ static VkResult driver_create_info(const VkDeviceCreateInfo *info, bool timeline
             dev->sync2_khr = true;
         names[n++] = name;
     }
-    if (timeline_ext && !timeline_named)
+    if (dev->version < VK_API_VERSION_1_2 && timeline_ext && !timeline_named)
         names[n++] = VK_KHR_TIMELINE_SEMAPHORE_EXTENSION_NAME;
     out->enabledExtensionCount = n;
     out->ppEnabledExtensionNames = names;
@@ -63,21 +75,24 @@ static VkResult driver_create_info(const VkDeviceCreateInfo *info, bool timeline
     return VK_SUCCESS;
 }
 
+/* The driver's commands the layer calls, by the names the device's effective version gives
+ * them: the core name where the version has it, else the extension's (enabled by the
+ * application or, for timeline semaphores, by the layer). */
 static void load_commands(struct ldevice *dev)
 {
     VkDevice d = dev->handle;
 #define GET(name) (PFN_vk##name) dev->gdpa(d, "vk" #name)
-#define GET2(name) (GET(name) ? GET(name) : (PFN_vk##name)GET(name##KHR))
+#define BY_VERSION(name, v, ext) (dev->version >= (v) ? GET(name) : (ext) ? (PFN_vk##name)GET(name##KHR) : NULL)
     dev->DestroyDevice = GET(DestroyDevice);
     dev->CreateSemaphore = GET(CreateSemaphore);
     dev->DestroySemaphore = GET(DestroySemaphore);
     dev->QueueSubmit = GET(QueueSubmit);
-    dev->QueueSubmit2 = GET2(QueueSubmit2);
+    dev->QueueSubmit2 = BY_VERSION(QueueSubmit2, VK_API_VERSION_1_3, dev->sync2_khr);
     dev->QueuePresentKHR = GET(QueuePresentKHR);
-    dev->SignalSemaphore = GET2(SignalSemaphore);
-    dev->WaitSemaphores = GET2(WaitSemaphores);
-    dev->GetSemaphoreCounterValue = GET2(GetSemaphoreCounterValue);
-#undef GET2
+    dev->SignalSemaphore = BY_VERSION(SignalSemaphore, VK_API_VERSION_1_2, dev->active);
+    dev->WaitSemaphores = BY_VERSION(WaitSemaphores, VK_API_VERSION_1_2, dev->active);
+    dev->GetSemaphoreCounterValue = BY_VERSION(GetSemaphoreCounterValue, VK_API_VERSION_1_2, dev->active);
+#undef BY_VERSION
 #undef GET
 }
 
@@ -105,7 +120,8 @@ VKAPI_ATTR VkResult VKAPI_CALL layer_CreateDevice(VkPhysicalDevice physical, con
     dev->inst = inst;
     dev->gdpa = gdpa;
     bool timeline_ext = false;
-    dev->active = layer_adds_extension(inst, physical, &timeline_ext);
+    dev->active = layer_adds_extension(inst, physical, &timeline_ext, &dev->version) && asks_for_fd(info) &&
+                  (dev->version >= VK_API_VERSION_1_2 || timeline_ext);
     VkDeviceCreateInfo down = *info;
     VkResult r = VK_SUCCESS;
     if (dev->active && (r = driver_create_info(info, timeline_ext, dev, &arena, &down)) != VK_SUCCESS)
@@ -171,36 +187,44 @@ PFN_vkVoidFunction layer_device_command(struct ldevice *dev, const char *name)
         return (PFN_vkVoidFunction)layer_DestroyDevice;
     if (!dev->active || strncmp(name, "vk", 2) != 0)
         return NULL;
-    /* A KHR name answers only where the application enabled its extension (the next layer
-     * says so); the layer then serves it with the core command. */
+    /* A name answers as the device's effective version and the application's extensions give
+     * it: a core name from its version, a KHR name where the application enabled its
+     * extension (not where the layer did for itself). */
+    enum { ALWAYS, FD, CORE_1_2, CORE_1_3, TIMELINE_KHR, SYNC2_KHR, NEXT_HAS };
     static const struct {
         const char *name;
         PFN_vkVoidFunction fn;
-        int needs; /* 0: always; 1: the fd extension; 2: the next layer knows the name */
+        int needs;
     } commands[] = {
-        {"vkCreateSemaphore", (PFN_vkVoidFunction)layer_CreateSemaphore, 0},
-        {"vkDestroySemaphore", (PFN_vkVoidFunction)layer_DestroySemaphore, 0},
-        {"vkGetSemaphoreFdKHR", (PFN_vkVoidFunction)layer_GetSemaphoreFdKHR, 1},
-        {"vkImportSemaphoreFdKHR", (PFN_vkVoidFunction)layer_ImportSemaphoreFdKHR, 1},
-        {"vkQueueSubmit", (PFN_vkVoidFunction)layer_QueueSubmit, 0},
-        {"vkQueueSubmit2", (PFN_vkVoidFunction)layer_QueueSubmit2, 2},
-        {"vkQueueSubmit2KHR", (PFN_vkVoidFunction)layer_QueueSubmit2, 2},
-        {"vkQueuePresentKHR", (PFN_vkVoidFunction)layer_QueuePresentKHR, 2},
-        {"vkSignalSemaphore", (PFN_vkVoidFunction)layer_SignalSemaphore, 2},
-        {"vkSignalSemaphoreKHR", (PFN_vkVoidFunction)layer_SignalSemaphore, 2},
-        {"vkWaitSemaphores", (PFN_vkVoidFunction)layer_WaitSemaphores, 2},
-        {"vkWaitSemaphoresKHR", (PFN_vkVoidFunction)layer_WaitSemaphores, 2},
-        {"vkGetSemaphoreCounterValue", (PFN_vkVoidFunction)layer_GetSemaphoreCounterValue, 2},
-        {"vkGetSemaphoreCounterValueKHR", (PFN_vkVoidFunction)layer_GetSemaphoreCounterValue, 2},
+        {"vkCreateSemaphore", (PFN_vkVoidFunction)layer_CreateSemaphore, ALWAYS},
+        {"vkDestroySemaphore", (PFN_vkVoidFunction)layer_DestroySemaphore, ALWAYS},
+        {"vkGetSemaphoreFdKHR", (PFN_vkVoidFunction)layer_GetSemaphoreFdKHR, FD},
+        {"vkImportSemaphoreFdKHR", (PFN_vkVoidFunction)layer_ImportSemaphoreFdKHR, FD},
+        {"vkQueueSubmit", (PFN_vkVoidFunction)layer_QueueSubmit, ALWAYS},
+        {"vkQueueSubmit2", (PFN_vkVoidFunction)layer_QueueSubmit2, CORE_1_3},
+        {"vkQueueSubmit2KHR", (PFN_vkVoidFunction)layer_QueueSubmit2, SYNC2_KHR},
+        {"vkQueuePresentKHR", (PFN_vkVoidFunction)layer_QueuePresentKHR, NEXT_HAS},
+        {"vkSignalSemaphore", (PFN_vkVoidFunction)layer_SignalSemaphore, CORE_1_2},
+        {"vkSignalSemaphoreKHR", (PFN_vkVoidFunction)layer_SignalSemaphore, TIMELINE_KHR},
+        {"vkWaitSemaphores", (PFN_vkVoidFunction)layer_WaitSemaphores, CORE_1_2},
+        {"vkWaitSemaphoresKHR", (PFN_vkVoidFunction)layer_WaitSemaphores, TIMELINE_KHR},
+        {"vkGetSemaphoreCounterValue", (PFN_vkVoidFunction)layer_GetSemaphoreCounterValue, CORE_1_2},
+        {"vkGetSemaphoreCounterValueKHR", (PFN_vkVoidFunction)layer_GetSemaphoreCounterValue, TIMELINE_KHR},
     };
     for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); ++i) {
         if (strcmp(name, commands[i].name) != 0)
             continue;
-        if (commands[i].needs == 1 && !dev->fd_enabled)
-            return NULL;
-        if (commands[i].needs == 2 && !dev->gdpa(dev->handle, name))
-            return NULL;
-        return commands[i].fn;
+        bool answers = true;
+        switch (commands[i].needs) {
+        case FD: answers = dev->fd_enabled; break;
+        case CORE_1_2: answers = dev->version >= VK_API_VERSION_1_2; break;
+        case CORE_1_3: answers = dev->version >= VK_API_VERSION_1_3; break;
+        case TIMELINE_KHR: answers = dev->timeline_khr; break;
+        case SYNC2_KHR: answers = dev->sync2_khr; break;
+        case NEXT_HAS: answers = dev->gdpa(dev->handle, name) != NULL; break;
+        default: break;
+        }
+        return answers ? commands[i].fn : NULL;
     }
     return NULL;
 }

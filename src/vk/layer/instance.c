@@ -55,10 +55,11 @@ VKAPI_ATTR VkResult VKAPI_CALL layer_CreateInstance(const VkInstanceCreateInfo *
     if (!inst->GetPhysicalDeviceExternalSemaphoreProperties)
         inst->GetPhysicalDeviceExternalSemaphoreProperties =
             (PFN_vkGetPhysicalDeviceExternalSemaphoreProperties)GET(GetPhysicalDeviceExternalSemaphorePropertiesKHR);
-    inst->GetPhysicalDeviceFeatures2 = GET(GetPhysicalDeviceFeatures2);
-    if (!inst->GetPhysicalDeviceFeatures2)
-        inst->GetPhysicalDeviceFeatures2 = (PFN_vkGetPhysicalDeviceFeatures2)GET(GetPhysicalDeviceFeatures2KHR);
+    inst->GetPhysicalDeviceProperties = GET(GetPhysicalDeviceProperties);
 #undef GET
+    inst->api_version = info->pApplicationInfo && info->pApplicationInfo->apiVersion
+                            ? info->pApplicationInfo->apiVersion
+                            : VK_API_VERSION_1_0;
     os_mutex_lock(&instances_lock);
     int err = lmap_put(&instances, layer_key(*out), inst);
     os_mutex_unlock(&instances_lock);
@@ -110,22 +111,26 @@ static bool has(const VkExtensionProperties *props, uint32_t count, const char *
     return false;
 }
 
-bool layer_adds_extension(struct linstance *inst, VkPhysicalDevice physical, bool *timeline_ext)
+bool layer_adds_extension(struct linstance *inst, VkPhysicalDevice physical, bool *timeline_ext, uint32_t *version)
 {
     uint32_t count;
     VkExtensionProperties *props = driver_extensions(inst, physical, &count);
+    *version = VK_API_VERSION_1_0;
     if (!props)
         return false;
     bool lacks = !has(props, count, added.extensionName);
     *timeline_ext = has(props, count, VK_KHR_TIMELINE_SEMAPHORE_EXTENSION_NAME);
     free(props);
-    if (!lacks || !inst->GetPhysicalDeviceFeatures2)
+    if (!inst->GetPhysicalDeviceProperties)
         return false;
-    VkPhysicalDeviceTimelineSemaphoreFeatures timeline = {
-        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TIMELINE_SEMAPHORE_FEATURES};
-    VkPhysicalDeviceFeatures2 features = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, .pNext = &timeline};
-    inst->GetPhysicalDeviceFeatures2(physical, &features);
-    return timeline.timelineSemaphore == VK_TRUE;
+    VkPhysicalDeviceProperties dp;
+    inst->GetPhysicalDeviceProperties(physical, &dp);
+    /* The effective version: the lower of the application's and the device's (Vulkan spec,
+     * "Version Numbers"; what the validation layers check every call against). */
+    *version = inst->api_version < dp.apiVersion ? inst->api_version : dp.apiVersion;
+    /* Vulkan 1.2 requires timelineSemaphore, and so does VK_KHR_timeline_semaphore where a
+     * device names it (the spec's "Feature Requirements"). */
+    return lacks && (dp.apiVersion >= VK_API_VERSION_1_2 || *timeline_ext);
 }
 
 /* The usual two-call protocol: copy what fits, VK_INCOMPLETE when not everything did. */
@@ -150,7 +155,8 @@ VKAPI_ATTR VkResult VKAPI_CALL layer_EnumerateDeviceExtensionProperties(VkPhysic
     if (!inst)
         return VK_ERROR_INITIALIZATION_FAILED;
     bool timeline_ext;
-    if (layer || !layer_adds_extension(inst, physical, &timeline_ext))
+    uint32_t version;
+    if (layer || !layer_adds_extension(inst, physical, &timeline_ext, &version))
         return inst->EnumerateDeviceExtensionProperties(physical, layer, count, props);
     uint32_t n;
     VkExtensionProperties *all = driver_extensions(inst, physical, &n);
@@ -167,8 +173,9 @@ VKAPI_ATTR void VKAPI_CALL layer_GetPhysicalDeviceExternalSemaphoreProperties(
 {
     struct linstance *inst = layer_instance(physical);
     bool timeline_ext;
+    uint32_t version;
     if (inst && info->handleType == VK_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_FD_BIT &&
-        layer_adds_extension(inst, physical, &timeline_ext)) {
+        layer_adds_extension(inst, physical, &timeline_ext, &version)) {
         /* Binary and timeline alike (VkSemaphoreTypeCreateInfo in info->pNext): a payload
          * serves both, and an imported payload can be exported again. */
         props->exportFromImportedHandleTypes = VK_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_FD_BIT;

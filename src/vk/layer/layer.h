@@ -91,13 +91,20 @@ struct linstance {
     PFN_vkDestroyInstance DestroyInstance;
     PFN_vkEnumerateDeviceExtensionProperties EnumerateDeviceExtensionProperties;
     PFN_vkGetPhysicalDeviceExternalSemaphoreProperties GetPhysicalDeviceExternalSemaphoreProperties;
-    PFN_vkGetPhysicalDeviceFeatures2 GetPhysicalDeviceFeatures2;
+    PFN_vkGetPhysicalDeviceProperties GetPhysicalDeviceProperties;
+    /* The Vulkan version the application asked for (VkApplicationInfo.apiVersion; 1.0 without
+     * one). Every call the layer makes of its own keeps to what the application's instance and
+     * devices have: a layer below it (validation) checks them as the application's. */
+    uint32_t api_version;
 };
 struct linstance *layer_instance(const void *dispatchable);
 /* True when the layer adds VK_KHR_external_semaphore_fd to physical: the driver lacks it and
- * has timeline semaphores, which the gates are. *timeline_ext: the driver names
- * VK_KHR_timeline_semaphore (for devices of Vulkan 1.0 and 1.1 applications). */
-bool layer_adds_extension(struct linstance *inst, VkPhysicalDevice physical, bool *timeline_ext);
+ * has timeline semaphores, which the gates are (Vulkan 1.2 devices, or the driver names
+ * VK_KHR_timeline_semaphore: either way the spec requires the timelineSemaphore feature, so no
+ * vkGetPhysicalDeviceFeatures2, which a 1.0 application's instance lacks, is called).
+ * *timeline_ext: the driver names VK_KHR_timeline_semaphore. *version: the device's effective
+ * Vulkan version for this application (the lower of its apiVersion and the device's). */
+bool layer_adds_extension(struct linstance *inst, VkPhysicalDevice physical, bool *timeline_ext, uint32_t *version);
 
 VKAPI_ATTR VkResult VKAPI_CALL layer_CreateInstance(const VkInstanceCreateInfo *info, const VkAllocationCallbacks *alloc,
                                                     VkInstance *out);
@@ -154,6 +161,7 @@ struct ldevice {
     bool active;     /* the layer implements VK_KHR_external_semaphore_fd for this device */
     bool fd_enabled; /* the application enabled it */
     bool timeline_khr, sync2_khr; /* the application enabled these (their KHR names answer) */
+    uint32_t version;     /* the device's effective Vulkan version (layer_adds_extension) */
     PFN_vkGetDeviceProcAddr gdpa; /* the next layer's */
     PFN_vkDestroyDevice DestroyDevice;
     PFN_vkCreateSemaphore CreateSemaphore;
