@@ -258,7 +258,7 @@ TEST_F(Copy3D, BadDescriptors_AreInvalidValueWithAReason)
     EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuMemcpy3DAsync(nullptr, nullptr));
 }
 
-TEST_F(Copy3D, AnArraySide_IsNotSupportedNamingArrays)
+TEST_F(Copy3D, AForgedArraySide_IsInvalidHandle)
 {
     Volume v = make(64, 4, 1);
     CUDA_MEMCPY3D c = {};
@@ -267,12 +267,12 @@ TEST_F(Copy3D, AnArraySide_IsNotSupportedNamingArrays)
     c.dstMemoryType = CU_MEMORYTYPE_DEVICE;
     c.dstDevice = v.p, c.dstPitch = v.pitch;
     c.WidthInBytes = 16, c.Height = 1, c.Depth = 1;
-    EXPECT_CU(CUDA_ERROR_NOT_SUPPORTED, cuMemcpy3D(&c));
-    EXPECT_DETAIL_HAS("arrays");
+    EXPECT_CU(CUDA_ERROR_INVALID_HANDLE, cuMemcpy3D(&c));
+    EXPECT_DETAIL_HAS("rray");
     std::swap(c.srcMemoryType, c.dstMemoryType);
     c.srcDevice = v.p, c.srcPitch = v.pitch;
     c.dstArray = c.srcArray;
-    EXPECT_CU(CUDA_ERROR_NOT_SUPPORTED, cuMemcpy3D(&c));
+    EXPECT_CU(CUDA_ERROR_INVALID_HANDLE, cuMemcpy3D(&c));
 }
 
 TEST_F(Copy3D, AsyncOnADestroyedStream_IsInvalidHandle)
@@ -353,8 +353,8 @@ TEST_F(Copy3D, Peer3D_CopiesABoxBetweenContexts)
     c.srcContext = nullptr;
     EXPECT_CU(CUDA_ERROR_INVALID_CONTEXT, cuMemcpy3DPeer(&c));
     c.srcContext = ctx;
-    c.srcMemoryType = CU_MEMORYTYPE_ARRAY;
-    EXPECT_CU(CUDA_ERROR_NOT_SUPPORTED, cuMemcpy3DPeer(&c));
+    c.srcMemoryType = CU_MEMORYTYPE_ARRAY; // with no array (tests/array_test.cpp copies arrays)
+    EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuMemcpy3DPeer(&c));
     EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuMemcpy3DPeer(nullptr));
     EXPECT_OK(cuStreamDestroy(s));
 }
@@ -682,7 +682,7 @@ TEST_F(Copy3D, Runtime_Memcpy3DAndMemset3D)
     r.srcArray = (cudaArray_t)(uintptr_t)0x10;
     EXPECT_EQ(cudaErrorInvalidValue, cudaMemcpy3D(&r)); // an array and a pointer
     r.srcPtr.ptr = nullptr;
-    EXPECT_EQ(cudaErrorNotSupported, cudaMemcpy3D(&r));
+    EXPECT_EQ(cudaErrorInvalidResourceHandle, cudaMemcpy3D(&r)); // a forged array
     r = p;
     r.dstPtr.ptr = nullptr;
     EXPECT_EQ(cudaErrorInvalidValue, cudaMemcpy3D(&r)); // neither

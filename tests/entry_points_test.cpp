@@ -142,14 +142,15 @@ TEST(EntryPoints, EveryRefusedRuntimeFunction_IsTheLastErrorWithAReasonNamingIt)
 
 TEST(EntryPoints, ARefusedFunctionFoundByName_IsTheSameRefusal)
 {
-    // cuArrayCreate is handed out as NVIDIA's driver hands it out; calling it explains itself.
+    // cuTensorMapEncodeTiled is handed out as NVIDIA's driver hands it out; calling it explains
+    // itself. (cuArrayCreate was the example until arrays came.)
     void *fn = nullptr;
     CUdriverProcAddressQueryResult st;
-    ASSERT_OK(cuGetProcAddress_v2("cuArrayCreate", &fn, 13000, 0, &st));
+    ASSERT_OK(cuGetProcAddress_v2("cuTensorMapEncodeTiled", &fn, 13000, 0, &st));
     ASSERT_EQ(CU_GET_PROC_ADDRESS_SUCCESS, st);
-    ASSERT_EQ(exported("cuArrayCreate_v2"), fn);
+    ASSERT_EQ(exported("cuTensorMapEncodeTiled"), fn);
     EXPECT_EQ(CUDA_ERROR_NOT_SUPPORTED, (CUresult)((AnyCall)fn)(nullptr, nullptr, nullptr, nullptr, nullptr, nullptr));
-    EXPECT_NE(nullptr, strstr(extmem_error_detail(), "textures"));
+    EXPECT_NE(nullptr, strstr(extmem_error_detail(), "tensor maps"));
 }
 
 TEST(EntryPoints, RuntimeDriverEntryPoints_AnswerAsNvidiasRuntime)

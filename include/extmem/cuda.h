@@ -51,6 +51,10 @@
 #define cuMemAllocHost            cuMemAllocHost_v2
 #define cuMemHostGetDevicePointer cuMemHostGetDevicePointer_v2
 #define cuMemHostRegister         cuMemHostRegister_v2
+#define cuArrayCreate             cuArrayCreate_v2
+#define cuArrayGetDescriptor      cuArrayGetDescriptor_v2
+#define cuArray3DCreate           cuArray3DCreate_v2
+#define cuArray3DGetDescriptor    cuArray3DGetDescriptor_v2
 /* Code built with CUDA_API_PER_THREAD_DEFAULT_STREAM (nvcc --default-stream per-thread)
  * calls the _ptds / _ptsz variants, for which the NULL stream is the per-thread stream. */
 #if defined(CUDA_API_PER_THREAD_DEFAULT_STREAM)
@@ -67,6 +71,13 @@
 #define cuMemcpyDtoHAsync         EXTMEM_PTSZ(cuMemcpyDtoHAsync_v2)
 #define cuMemcpyDtoDAsync         EXTMEM_PTSZ(cuMemcpyDtoDAsync_v2)
 #define cuMemcpy2D                EXTMEM_PTDS(cuMemcpy2D_v2)
+#define cuMemcpyHtoA              EXTMEM_PTDS(cuMemcpyHtoA_v2)
+#define cuMemcpyAtoH              EXTMEM_PTDS(cuMemcpyAtoH_v2)
+#define cuMemcpyAtoA              EXTMEM_PTDS(cuMemcpyAtoA_v2)
+#define cuMemcpyAtoD              EXTMEM_PTDS(cuMemcpyAtoD_v2)
+#define cuMemcpyDtoA              EXTMEM_PTDS(cuMemcpyDtoA_v2)
+#define cuMemcpyHtoAAsync         EXTMEM_PTSZ(cuMemcpyHtoAAsync_v2)
+#define cuMemcpyAtoHAsync         EXTMEM_PTSZ(cuMemcpyAtoHAsync_v2)
 #define cuMemcpy2DUnaligned       EXTMEM_PTDS(cuMemcpy2DUnaligned_v2)
 #define cuMemcpy2DAsync           EXTMEM_PTSZ(cuMemcpy2DAsync_v2)
 #define cuMemcpy3D                EXTMEM_PTDS(cuMemcpy3D_v2)
@@ -2017,6 +2028,67 @@ EXTMEM_API CUresult CUDAAPI cuMemRangeGetAttributes(void **data, size_t *dataSiz
 EXTMEM_API CUresult CUDAAPI cuStreamAttachMemAsync(CUstream hStream, CUdeviceptr dptr, size_t length,
                                                    unsigned int flags);
 
+/* ---- CUDA arrays and mipmapped arrays (src/image; docs/images.md) ----
+ * Device memory with a layout of its own, for textures and surfaces. Every CUarray_format the
+ * H100 takes for arrays (the video formats it refuses), 1, 2 or 4 channels (what the format
+ * names where it names them), the flags LAYERED, SURFACE_LDST, CUBEMAP, TEXTURE_GATHER,
+ * DEFERRED_MAPPING and VIDEO_ENCODE_DECODE, within the device's MAXIMUM_TEXTURE* and
+ * MAXIMUM_SURFACE* attributes.
+ *   CUDA_ERROR_INVALID_VALUE   an out-pointer or descriptor NULL; Width 0; Height 0 with a
+ *                              Depth (not layered); LAYERED with Depth 0; a format that is no
+ *                              CUarray_format, or a video format; a channel count the format
+ *                              does not take (3 never); flags with unknown bits, DEPTH_TEXTURE
+ *                              or COLOR_ATTACHMENT (the H100 refuses them), SPARSE with
+ *                              DEFERRED_MAPPING; a BC format 1D; a cubemap not square, with
+ *                              Depth other than 6 (layered: not a multiple of 6);
+ *                              TEXTURE_GATHER on anything but 2D; an extent past a limit
+ *   CUDA_ERROR_NOT_SUPPORTED   CUDA_ARRAY3D_SPARSE (no sparse arrays); SURFACE_LDST on a BC format
+ *   CUDA_ERROR_OUT_OF_MEMORY   more memory than the machine has available
+ * Lookups of a NULL, destroyed or forged handle are CUDA_ERROR_INVALID_HANDLE (where the driver
+ * answers INVALID_VALUE for NULL, so do these: memory requirements, sparse properties, copies). */
+EXTMEM_API CUresult CUDAAPI cuArrayCreate(CUarray *pHandle, const CUDA_ARRAY_DESCRIPTOR *pAllocateArray);
+EXTMEM_API CUresult CUDAAPI cuArray3DCreate(CUarray *pHandle, const CUDA_ARRAY3D_DESCRIPTOR *pAllocateArray);
+/* Waits for work queued before it (as cuMemFree). A mipmapped array's level answers success
+ * and stays (it dies with its mipmapped array), as on the driver. */
+EXTMEM_API CUresult CUDAAPI cuArrayDestroy(CUarray hArray);
+EXTMEM_API CUresult CUDAAPI cuArrayGetDescriptor(CUDA_ARRAY_DESCRIPTOR *pArrayDescriptor, CUarray hArray);
+EXTMEM_API CUresult CUDAAPI cuArray3DGetDescriptor(CUDA_ARRAY3D_DESCRIPTOR *pArrayDescriptor, CUarray hArray);
+/* CUDA_ERROR_INVALID_VALUE for an array of a format that has no planes (every format arrays take). */
+EXTMEM_API CUresult CUDAAPI cuArrayGetPlane(CUarray *pPlaneArray, CUarray hArray, unsigned int planeIdx);
+/* Only for arrays made with CUDA_ARRAY3D_DEFERRED_MAPPING (else CUDA_ERROR_INVALID_VALUE, as on
+ * the driver): the layout's size rounded up to 64 KiB, alignment 64 KiB. device must be 0. */
+EXTMEM_API CUresult CUDAAPI cuArrayGetMemoryRequirements(CUDA_ARRAY_MEMORY_REQUIREMENTS *memoryRequirements,
+                                                         CUarray array, CUdevice device);
+/* No array is sparse: CUDA_ERROR_INVALID_VALUE, the driver's answer for a non-sparse array. */
+EXTMEM_API CUresult CUDAAPI cuArrayGetSparseProperties(CUDA_ARRAY_SPARSE_PROPERTIES *sparseProperties, CUarray array);
+/* numMipmapLevels 0 makes one level; more than the extent allows makes as many as it allows. */
+EXTMEM_API CUresult CUDAAPI cuMipmappedArrayCreate(CUmipmappedArray *pHandle,
+                                                   const CUDA_ARRAY3D_DESCRIPTOR *pMipmappedArrayDesc,
+                                                   unsigned int numMipmapLevels);
+EXTMEM_API CUresult CUDAAPI cuMipmappedArrayDestroy(CUmipmappedArray hMipmappedArray);
+/* The same handle each time; CUDA_ERROR_INVALID_VALUE for a level at or past the count. */
+EXTMEM_API CUresult CUDAAPI cuMipmappedArrayGetLevel(CUarray *pLevelArray, CUmipmappedArray hMipmappedArray,
+                                                     unsigned int level);
+EXTMEM_API CUresult CUDAAPI cuMipmappedArrayGetMemoryRequirements(CUDA_ARRAY_MEMORY_REQUIREMENTS *memoryRequirements,
+                                                                  CUmipmappedArray mipmap, CUdevice device);
+EXTMEM_API CUresult CUDAAPI cuMipmappedArrayGetSparseProperties(CUDA_ARRAY_SPARSE_PROPERTIES *sparseProperties,
+                                                                CUmipmappedArray mipmap);
+/* Copies with an array on one side or both (src/image/array_copy.c). The 1D forms address row 0
+ * of layer 0 of the array: offset + ByteCount must stay within Width elements (for a BC format,
+ * one row of blocks), as on the driver; offsets need not be element-aligned.
+ *   CUDA_ERROR_INVALID_VALUE   a NULL array or pointer; a range past the row; a device side that
+ *                              is not device memory (DtoA, AtoD) */
+EXTMEM_API CUresult CUDAAPI cuMemcpyHtoA(CUarray dstArray, size_t dstOffset, const void *srcHost, size_t ByteCount);
+EXTMEM_API CUresult CUDAAPI cuMemcpyAtoH(void *dstHost, CUarray srcArray, size_t srcOffset, size_t ByteCount);
+EXTMEM_API CUresult CUDAAPI cuMemcpyAtoA(CUarray dstArray, size_t dstOffset, CUarray srcArray, size_t srcOffset,
+                                         size_t ByteCount);
+EXTMEM_API CUresult CUDAAPI cuMemcpyAtoD(CUdeviceptr dstDevice, CUarray srcArray, size_t srcOffset, size_t ByteCount);
+EXTMEM_API CUresult CUDAAPI cuMemcpyDtoA(CUarray dstArray, size_t dstOffset, CUdeviceptr srcDevice, size_t ByteCount);
+EXTMEM_API CUresult CUDAAPI cuMemcpyHtoAAsync(CUarray dstArray, size_t dstOffset, const void *srcHost,
+                                              size_t ByteCount, CUstream hStream);
+EXTMEM_API CUresult CUDAAPI cuMemcpyAtoHAsync(void *dstHost, CUarray srcArray, size_t srcOffset, size_t ByteCount,
+                                              CUstream hStream);
+
 /* ---- Copies and fills ----
  * Unified addressing: any address extmem allocated, and any readable host address, is a
  * valid source or destination. A range that starts inside an extmem allocation but runs past
@@ -2029,8 +2101,10 @@ EXTMEM_API CUresult CUDAAPI cuMemcpyDtoD(CUdeviceptr dstDevice, CUdeviceptr srcD
 EXTMEM_API CUresult CUDAAPI cuMemcpyHtoDAsync(CUdeviceptr dstDevice, const void *srcHost, size_t ByteCount, CUstream hStream);
 EXTMEM_API CUresult CUDAAPI cuMemcpyDtoHAsync(void *dstHost, CUdeviceptr srcDevice, size_t ByteCount, CUstream hStream);
 EXTMEM_API CUresult CUDAAPI cuMemcpyDtoDAsync(CUdeviceptr dstDevice, CUdeviceptr srcDevice, size_t ByteCount, CUstream hStream);
-/* Arrays are CUDA_ERROR_NOT_SUPPORTED (the software device has none); a pitch smaller than
- * WidthInBytes is CUDA_ERROR_INVALID_VALUE. */
+/* A side may be a CUarray (CU_MEMORYTYPE_ARRAY: its pitch is ignored; X in bytes, Y in rows, of
+ * row 0 of layer 0; a BC format's rows are rows of 4x4 blocks): the region must lie inside it.
+ * A pitch smaller than WidthInBytes, a region past an array's edge, a NULL array are
+ * CUDA_ERROR_INVALID_VALUE; a destroyed or forged array CUDA_ERROR_INVALID_HANDLE. */
 EXTMEM_API CUresult CUDAAPI cuMemcpy2D(const CUDA_MEMCPY2D *pCopy);
 EXTMEM_API CUresult CUDAAPI cuMemcpy2DUnaligned(const CUDA_MEMCPY2D *pCopy);
 EXTMEM_API CUresult CUDAAPI cuMemcpy2DAsync(const CUDA_MEMCPY2D *pCopy, CUstream hStream);
@@ -2043,8 +2117,10 @@ EXTMEM_API CUresult CUDAAPI cuMemcpy2DAsync(const CUDA_MEMCPY2D *pCopy, CUstream
  *                              height below Y + Height (where there are several layers or
  *                              the height is given); a Z offset with a layer height of 0; a
  *                              side that runs past the end of its allocation, or a DEVICE side
- *                              that is not memory CUDA gave out or registered
- *   CUDA_ERROR_NOT_SUPPORTED   a side is a CUarray (the software device has no arrays yet) */
+ *                              that is not memory CUDA gave out or registered; an array side
+ *                              whose region (X in bytes, Y rows, Z layers or slices, LOD 0)
+ *                              leaves the array, or a NULL array
+ *   CUDA_ERROR_INVALID_HANDLE  a destroyed or forged array */
 EXTMEM_API CUresult CUDAAPI cuMemcpy3D(const CUDA_MEMCPY3D *pCopy);
 EXTMEM_API CUresult CUDAAPI cuMemcpy3DAsync(const CUDA_MEMCPY3D *pCopy, CUstream hStream);
 /* Copies between contexts. The software device is one device: each context must be a live

@@ -77,6 +77,16 @@
 #define cudaMemDiscardAndPrefetchBatchAsync cudaMemDiscardAndPrefetchBatchAsync_ptsz
 #define cudaMallocAsync     cudaMallocAsync_ptsz
 #define cudaMemcpy2D        cudaMemcpy2D_ptds
+#define cudaMemcpyToArray   cudaMemcpyToArray_ptds
+#define cudaMemcpy2DToArray cudaMemcpy2DToArray_ptds
+#define cudaMemcpyFromArray cudaMemcpyFromArray_ptds
+#define cudaMemcpy2DFromArray cudaMemcpy2DFromArray_ptds
+#define cudaMemcpyArrayToArray cudaMemcpyArrayToArray_ptds
+#define cudaMemcpy2DArrayToArray cudaMemcpy2DArrayToArray_ptds
+#define cudaMemcpyToArrayAsync cudaMemcpyToArrayAsync_ptsz
+#define cudaMemcpy2DToArrayAsync cudaMemcpy2DToArrayAsync_ptsz
+#define cudaMemcpyFromArrayAsync cudaMemcpyFromArrayAsync_ptsz
+#define cudaMemcpy2DFromArrayAsync cudaMemcpy2DFromArrayAsync_ptsz
 #define cudaMemcpy2DAsync   cudaMemcpy2DAsync_ptsz
 #define cudaMemcpy3D        cudaMemcpy3D_ptds
 #define cudaMemcpy3DAsync   cudaMemcpy3DAsync_ptsz
@@ -380,8 +390,9 @@ EXTMEM_API cudaError_t CUDARTAPI cudaMemcpy2DAsync(void *dst, size_t dpitch, con
  *   cudaErrorInvalidValue            p NULL; a side with both an array and a pointer, or neither;
  *                                    the addresses contradict kind
  *   cudaErrorInvalidMemcpyDirection  kind is not a cudaMemcpyKind
- *   cudaErrorNotSupported            a side is an array (not supported by these copies yet)
- *   the driver's cuMemcpy3D codes otherwise */
+ *   the driver's cuMemcpy3D codes otherwise (an array side: src/image/array_copy.c)
+ * Where an array takes part, positions and the extent's width are in its elements (a pointer
+ * side's x stays in bytes), as NVIDIA's runtime reads them. */
 EXTMEM_API cudaError_t CUDARTAPI cudaMemcpy3D(const struct cudaMemcpy3DParms *p);
 EXTMEM_API cudaError_t CUDARTAPI cudaMemcpy3DAsync(const struct cudaMemcpy3DParms *p,
                                                    cudaStream_t stream EXTMEM_RT_DEFAULT(0));
@@ -414,6 +425,124 @@ EXTMEM_API cudaError_t CUDARTAPI cudaMemcpyBatchAsync(void *const *dsts, const v
                                                       size_t *attrsIdxs, size_t numAttrs, cudaStream_t stream);
 EXTMEM_API cudaError_t CUDARTAPI cudaMemcpy3DBatchAsync(size_t numOps, struct cudaMemcpy3DBatchOp *opList,
                                                         unsigned long long flags, cudaStream_t stream);
+
+/* ---- CUDA arrays and mipmapped arrays (src/runtime/array.c) ------------------------------
+ * The driver's arrays (cuArray3DCreate, cuMipmappedArrayCreate; docs/images.md) under the
+ * runtime's names. A channel descriptor becomes a CUarray_format as NVIDIA's runtime maps it:
+ * Signed, Unsigned and Float kinds with 1, 2 or 4 channels of equal bits (8, 16, 32; Float 16
+ * or 32), the normalized, BC and 1010102 kinds with the bits cudaCreateChannelDesc gives them,
+ * NV12 (8, 8, 8, 0: a video array, made with CUDA_ARRAY3D_VIDEO_ENCODE_DECODE).
+ *   cudaErrorInvalidValue              an out-pointer or desc NULL; the driver's INVALID_VALUE
+ *                                      (a shape, a flag, a limit)
+ *   cudaErrorInvalidChannelDescriptor  a channel descriptor that names no format (3 channels,
+ *                                      unequal or unknown bits, a gap, an unknown kind)
+ *   cudaErrorInvalidResourceHandle     a destroyed or forged array
+ *   cudaErrorNotSupported              cudaArraySparse (no sparse arrays) */
+EXTMEM_API cudaError_t CUDARTAPI cudaMallocArray(cudaArray_t *array, const struct cudaChannelFormatDesc *desc,
+                                                 size_t width, size_t height EXTMEM_RT_DEFAULT(0),
+                                                 unsigned int flags EXTMEM_RT_DEFAULT(0));
+EXTMEM_API cudaError_t CUDARTAPI cudaMalloc3DArray(cudaArray_t *array, const struct cudaChannelFormatDesc *desc,
+                                                   struct cudaExtent extent, unsigned int flags EXTMEM_RT_DEFAULT(0));
+EXTMEM_API cudaError_t CUDARTAPI cudaMallocMipmappedArray(cudaMipmappedArray_t *mipmappedArray,
+                                                          const struct cudaChannelFormatDesc *desc,
+                                                          struct cudaExtent extent, unsigned int numLevels,
+                                                          unsigned int flags EXTMEM_RT_DEFAULT(0));
+/* NULL is success (nothing to free). */
+EXTMEM_API cudaError_t CUDARTAPI cudaFreeArray(cudaArray_t array);
+EXTMEM_API cudaError_t CUDARTAPI cudaFreeMipmappedArray(cudaMipmappedArray_t mipmappedArray);
+EXTMEM_API cudaError_t CUDARTAPI cudaGetMipmappedArrayLevel(cudaArray_t *levelArray,
+                                                            cudaMipmappedArray_const_t mipmappedArray,
+                                                            unsigned int level);
+/* Any of desc, extent, flags may be NULL. The extent is the array's (0 where it has no such
+ * dimension, as the driver's descriptor says). */
+EXTMEM_API cudaError_t CUDARTAPI cudaArrayGetInfo(struct cudaChannelFormatDesc *desc, struct cudaExtent *extent,
+                                                  unsigned int *flags, cudaArray_t array);
+EXTMEM_API cudaError_t CUDARTAPI cudaArrayGetPlane(cudaArray_t *pPlaneArray, cudaArray_t hArray,
+                                                   unsigned int planeIdx);
+EXTMEM_API cudaError_t CUDARTAPI cudaArrayGetMemoryRequirements(struct cudaArrayMemoryRequirements *memoryRequirements,
+                                                                cudaArray_t array, int device);
+EXTMEM_API cudaError_t CUDARTAPI cudaMipmappedArrayGetMemoryRequirements(
+    struct cudaArrayMemoryRequirements *memoryRequirements, cudaMipmappedArray_t mipmap, int device);
+EXTMEM_API cudaError_t CUDARTAPI cudaArrayGetSparseProperties(struct cudaArraySparseProperties *sparseProperties,
+                                                              cudaArray_t array);
+EXTMEM_API cudaError_t CUDARTAPI cudaMipmappedArrayGetSparseProperties(
+    struct cudaArraySparseProperties *sparseProperties, cudaMipmappedArray_t mipmap);
+EXTMEM_API cudaError_t CUDARTAPI cudaGetChannelDesc(struct cudaChannelFormatDesc *desc, cudaArray_const_t array);
+/* Copies with arrays. Offsets and widths are in bytes (rows and layers for y and z); the
+ * deprecated 1D forms copy count bytes from (wOffset, hOffset) on through the following rows,
+ * as the runtime always has. cudaMemcpy3D's positions and extent are in the array's elements
+ * where an array takes part (bytes otherwise). The kind says which side a pointer is on:
+ * cudaErrorInvalidMemcpyDirection for one that contradicts the array's side (an array is
+ * device memory), cudaErrorInvalidPitchValue for a pitch below width; the driver's copy codes
+ * otherwise. */
+EXTMEM_API cudaError_t CUDARTAPI cudaMemcpy2DToArray(cudaArray_t dst, size_t wOffset, size_t hOffset, const void *src,
+                                                     size_t spitch, size_t width, size_t height,
+                                                     enum cudaMemcpyKind kind);
+EXTMEM_API cudaError_t CUDARTAPI cudaMemcpy2DFromArray(void *dst, size_t dpitch, cudaArray_const_t src,
+                                                       size_t wOffset, size_t hOffset, size_t width, size_t height,
+                                                       enum cudaMemcpyKind kind);
+EXTMEM_API cudaError_t CUDARTAPI cudaMemcpy2DArrayToArray(cudaArray_t dst, size_t wOffsetDst, size_t hOffsetDst,
+                                                          cudaArray_const_t src, size_t wOffsetSrc, size_t hOffsetSrc,
+                                                          size_t width, size_t height,
+                                                          enum cudaMemcpyKind kind
+                                                              EXTMEM_RT_DEFAULT(cudaMemcpyDeviceToDevice));
+EXTMEM_API cudaError_t CUDARTAPI cudaMemcpy2DToArrayAsync(cudaArray_t dst, size_t wOffset, size_t hOffset,
+                                                          const void *src, size_t spitch, size_t width, size_t height,
+                                                          enum cudaMemcpyKind kind,
+                                                          cudaStream_t stream EXTMEM_RT_DEFAULT(0));
+EXTMEM_API cudaError_t CUDARTAPI cudaMemcpy2DFromArrayAsync(void *dst, size_t dpitch, cudaArray_const_t src,
+                                                            size_t wOffset, size_t hOffset, size_t width,
+                                                            size_t height, enum cudaMemcpyKind kind,
+                                                            cudaStream_t stream EXTMEM_RT_DEFAULT(0));
+EXTMEM_API cudaError_t CUDARTAPI cudaMemcpyToArray(cudaArray_t dst, size_t wOffset, size_t hOffset, const void *src,
+                                                   size_t count, enum cudaMemcpyKind kind);
+EXTMEM_API cudaError_t CUDARTAPI cudaMemcpyFromArray(void *dst, cudaArray_const_t src, size_t wOffset, size_t hOffset,
+                                                     size_t count, enum cudaMemcpyKind kind);
+EXTMEM_API cudaError_t CUDARTAPI cudaMemcpyArrayToArray(cudaArray_t dst, size_t wOffsetDst, size_t hOffsetDst,
+                                                        cudaArray_const_t src, size_t wOffsetSrc, size_t hOffsetSrc,
+                                                        size_t count,
+                                                        enum cudaMemcpyKind kind
+                                                            EXTMEM_RT_DEFAULT(cudaMemcpyDeviceToDevice));
+EXTMEM_API cudaError_t CUDARTAPI cudaMemcpyToArrayAsync(cudaArray_t dst, size_t wOffset, size_t hOffset,
+                                                        const void *src, size_t count, enum cudaMemcpyKind kind,
+                                                        cudaStream_t stream EXTMEM_RT_DEFAULT(0));
+EXTMEM_API cudaError_t CUDARTAPI cudaMemcpyFromArrayAsync(void *dst, cudaArray_const_t src, size_t wOffset,
+                                                          size_t hOffset, size_t count, enum cudaMemcpyKind kind,
+                                                          cudaStream_t stream EXTMEM_RT_DEFAULT(0));
+/* The per-thread default stream forms (what the names above become under
+ * CUDA_API_PER_THREAD_DEFAULT_STREAM). */
+EXTMEM_API cudaError_t CUDARTAPI cudaMemcpy2DToArray_ptds(cudaArray_t dst, size_t wOffset, size_t hOffset,
+                                                          const void *src, size_t spitch, size_t width, size_t height,
+                                                          enum cudaMemcpyKind kind);
+EXTMEM_API cudaError_t CUDARTAPI cudaMemcpy2DFromArray_ptds(void *dst, size_t dpitch, cudaArray_const_t src,
+                                                            size_t wOffset, size_t hOffset, size_t width,
+                                                            size_t height, enum cudaMemcpyKind kind);
+EXTMEM_API cudaError_t CUDARTAPI cudaMemcpy2DArrayToArray_ptds(cudaArray_t dst, size_t wOffsetDst, size_t hOffsetDst,
+                                                               cudaArray_const_t src, size_t wOffsetSrc,
+                                                               size_t hOffsetSrc, size_t width, size_t height,
+                                                               enum cudaMemcpyKind kind);
+EXTMEM_API cudaError_t CUDARTAPI cudaMemcpy2DToArrayAsync_ptsz(cudaArray_t dst, size_t wOffset, size_t hOffset,
+                                                               const void *src, size_t spitch, size_t width,
+                                                               size_t height, enum cudaMemcpyKind kind,
+                                                               cudaStream_t stream);
+EXTMEM_API cudaError_t CUDARTAPI cudaMemcpy2DFromArrayAsync_ptsz(void *dst, size_t dpitch, cudaArray_const_t src,
+                                                                 size_t wOffset, size_t hOffset, size_t width,
+                                                                 size_t height, enum cudaMemcpyKind kind,
+                                                                 cudaStream_t stream);
+EXTMEM_API cudaError_t CUDARTAPI cudaMemcpyToArray_ptds(cudaArray_t dst, size_t wOffset, size_t hOffset,
+                                                        const void *src, size_t count, enum cudaMemcpyKind kind);
+EXTMEM_API cudaError_t CUDARTAPI cudaMemcpyFromArray_ptds(void *dst, cudaArray_const_t src, size_t wOffset,
+                                                          size_t hOffset, size_t count, enum cudaMemcpyKind kind);
+EXTMEM_API cudaError_t CUDARTAPI cudaMemcpyArrayToArray_ptds(cudaArray_t dst, size_t wOffsetDst, size_t hOffsetDst,
+                                                             cudaArray_const_t src, size_t wOffsetSrc,
+                                                             size_t hOffsetSrc, size_t count,
+                                                             enum cudaMemcpyKind kind);
+EXTMEM_API cudaError_t CUDARTAPI cudaMemcpyToArrayAsync_ptsz(cudaArray_t dst, size_t wOffset, size_t hOffset,
+                                                             const void *src, size_t count, enum cudaMemcpyKind kind,
+                                                             cudaStream_t stream);
+EXTMEM_API cudaError_t CUDARTAPI cudaMemcpyFromArrayAsync_ptsz(void *dst, cudaArray_const_t src, size_t wOffset,
+                                                               size_t hOffset, size_t count, enum cudaMemcpyKind kind,
+                                                               cudaStream_t stream);
 
 /* ---- Streams ---------------------------------------------------------------------------
  * NULL (and cudaStreamLegacy) is the legacy default stream, cudaStreamPerThread the

@@ -662,7 +662,37 @@ enum cudaChannelFormatKind {
     cudaChannelFormatKindUnsigned = 1,
     cudaChannelFormatKindFloat = 2,
     cudaChannelFormatKindNone = 3,
-    cudaChannelFormatKindNV12 = 4
+    cudaChannelFormatKindNV12 = 4,
+    /* Normalized integers: the channel count is the kind's (8X2: two 8-bit channels). */
+    cudaChannelFormatKindUnsignedNormalized8X1 = 5,
+    cudaChannelFormatKindUnsignedNormalized8X2 = 6,
+    cudaChannelFormatKindUnsignedNormalized8X4 = 7,
+    cudaChannelFormatKindUnsignedNormalized16X1 = 8,
+    cudaChannelFormatKindUnsignedNormalized16X2 = 9,
+    cudaChannelFormatKindUnsignedNormalized16X4 = 10,
+    cudaChannelFormatKindSignedNormalized8X1 = 11,
+    cudaChannelFormatKindSignedNormalized8X2 = 12,
+    cudaChannelFormatKindSignedNormalized8X4 = 13,
+    cudaChannelFormatKindSignedNormalized16X1 = 14,
+    cudaChannelFormatKindSignedNormalized16X2 = 15,
+    cudaChannelFormatKindSignedNormalized16X4 = 16,
+    /* Block-compressed (BC1 to BC7, 4x4 texels a block). */
+    cudaChannelFormatKindUnsignedBlockCompressed1 = 17,
+    cudaChannelFormatKindUnsignedBlockCompressed1SRGB = 18,
+    cudaChannelFormatKindUnsignedBlockCompressed2 = 19,
+    cudaChannelFormatKindUnsignedBlockCompressed2SRGB = 20,
+    cudaChannelFormatKindUnsignedBlockCompressed3 = 21,
+    cudaChannelFormatKindUnsignedBlockCompressed3SRGB = 22,
+    cudaChannelFormatKindUnsignedBlockCompressed4 = 23,
+    cudaChannelFormatKindSignedBlockCompressed4 = 24,
+    cudaChannelFormatKindUnsignedBlockCompressed5 = 25,
+    cudaChannelFormatKindSignedBlockCompressed5 = 26,
+    cudaChannelFormatKindUnsignedBlockCompressed6H = 27,
+    cudaChannelFormatKindSignedBlockCompressed6H = 28,
+    cudaChannelFormatKindUnsignedBlockCompressed7 = 29,
+    cudaChannelFormatKindUnsignedBlockCompressed7SRGB = 30,
+    /* Three 10-bit channels and a 2-bit one, normalized. */
+    cudaChannelFormatKindUnsignedNormalized1010102 = 31
 };
 struct cudaChannelFormatDesc {
     int x;
@@ -859,8 +889,34 @@ struct cudaMemLocation {
 };
 
 /* ---- Pitched and 3D linear memory ----------------------------------------------------- */
-/* Arrays have their own calls; here the handle only names one (which these copies refuse). */
+/* A CUDA array (cudaMallocArray, cudaMalloc3DArray, a mipmapped array's level): the driver's
+ * CUarray, the same value. The const form is what copies read from. */
 typedef struct cudaArray *cudaArray_t;
+typedef const struct cudaArray *cudaArray_const_t;
+/* A mipmapped array (cudaMallocMipmappedArray): the driver's CUmipmappedArray. */
+typedef struct cudaMipmappedArray *cudaMipmappedArray_t;
+typedef const struct cudaMipmappedArray *cudaMipmappedArray_const_t;
+
+/* A sparse array's tiles (no array of the software device is sparse). */
+#define cudaArraySparsePropertiesSingleMipTail 0x1
+struct cudaArraySparseProperties {
+    struct {
+        unsigned int width;
+        unsigned int height;
+        unsigned int depth;
+    } tileExtent;
+    unsigned int miptailFirstLevel;
+    unsigned long long miptailSize;
+    unsigned int flags;
+    unsigned int reserved[4];
+};
+
+/* What a cudaArrayDeferredMapping array needs of the memory it would be given. */
+struct cudaArrayMemoryRequirements {
+    size_t size;
+    size_t alignment;
+    unsigned int reserved[4];
+};
 
 /* Linear memory with its row pitch (bytes) and the logical width (bytes) and height it was
  * made for (cudaMalloc3D). */

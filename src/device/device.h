@@ -76,6 +76,8 @@ typedef enum obj_status {
     OBJ_UNKNOWN     /* never issued by extmem */
 } obj_status;
 
+/* The type a handle value names (object.c's encoding: its low 5 bits). */
+#define OBJ_HANDLE_TYPE(handle) ((obj_type)((uint64_t)(handle) & 0x1f))
 /* Registers o (one reference, owned by the registry) and returns its handle value, or 0 when
  * out of memory. */
 uint64_t obj_register(struct obj *o, obj_type type, void (*destroy)(struct obj *));
@@ -147,12 +149,15 @@ struct ctx_step {
  *    RANGE_MODULE range on the context's list that the module frees through its own pointer;
  *    freeing the context's memory first would free it twice (module.h: freed only after the
  *    drain, which has happened);
+ *  - IMAGES (src/image/array.c) before MEMORY: an array's memory is a RANGE_ARRAY range on the
+ *    context's list that the array frees through its own pointer, as modules do;
  *  - MEMORY last (src/memory/memory.c): every allocation still listed, once nothing that could
  *    reach it (a stream, a module) is left. */
 enum {
     CTX_STEP_STREAMS = 10,
     CTX_STEP_EVENTS = 20,
     CTX_STEP_MODULES = 30,
+    CTX_STEP_IMAGES = 35,
     CTX_STEP_MEMORY = 40,
 };
 #define CTX_STEPS_MAX 8

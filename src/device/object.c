@@ -3,9 +3,10 @@
  * a slot of the registry, a generation and the object's type, so a destroyed, forged or
  * wrong-type handle is recognised as such without touching memory it might point to.
  *
- *   handle = generation << 32 | (slot + 1) << 4 | type
+ *   handle = generation << 32 | (slot + 1) << 5 | type
  *
- * The smallest handle is 17, so NULL and the special stream values 1 and 2 never collide.
+ * The type takes 5 bits (OBJ_HANDLE_TYPE, device.h): the image objects took the types past 15.
+ * The smallest handle is 33, so NULL and the special stream values 1 and 2 never collide.
  */
 #include "device/device.h"
 
@@ -40,7 +41,7 @@ __attribute__((destructor)) static void registry_unload(void)
 
 static uint64_t make_handle(uint32_t slot, uint32_t generation, obj_type type)
 {
-    return (uint64_t)generation << 32 | (uint64_t)(slot + 1) << 4 | (uint64_t)type;
+    return (uint64_t)generation << 32 | (uint64_t)(slot + 1) << 5 | (uint64_t)type;
 }
 
 /* Puts o in a free slot; with the lock held. Returns 0 when out of memory. */
@@ -87,9 +88,9 @@ obj_status obj_lookup(uint64_t handle, obj_type type, struct obj **out)
     *out = NULL;
     if (handle == 0)
         return OBJ_NULL;
-    uint64_t slot_plus_one = (handle >> 4) & 0x0fffffffu;
+    uint64_t slot_plus_one = (handle >> 5) & 0x07ffffffu;
     uint32_t generation = (uint32_t)(handle >> 32);
-    obj_type htype = (obj_type)(handle & 0xf);
+    obj_type htype = OBJ_HANDLE_TYPE(handle);
     if (slot_plus_one == 0 || htype == 0 || htype >= OBJ_TYPE_COUNT)
         return OBJ_UNKNOWN;
     uint32_t s = (uint32_t)slot_plus_one - 1;
@@ -198,7 +199,7 @@ const char *obj_status_text(obj_status status, obj_type wanted, uint64_t handle)
     case OBJ_DESTROYED: snprintf(buf, sizeof(buf), "%s 0x%llx was destroyed", obj_type_name(wanted), (unsigned long long)handle); break;
     case OBJ_WRONG_TYPE:
         snprintf(buf, sizeof(buf), "0x%llx is %s handle, not %s handle", (unsigned long long)handle,
-                 article_name((obj_type)(handle & 0xf)), article_name(wanted));
+                 article_name(OBJ_HANDLE_TYPE(handle)), article_name(wanted));
         break;
     case OBJ_UNKNOWN: snprintf(buf, sizeof(buf), "0x%llx is not a %s handle extmem issued", (unsigned long long)handle, obj_type_name(wanted)); break;
     }

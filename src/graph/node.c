@@ -89,9 +89,25 @@ static CUresult memcpy_copy(const char *fn, struct ctx *ctx, const CUDA_MEMCPY_N
         return fail(CUDA_ERROR_INVALID_VALUE, "%s: the memcpy node's flags and reserved must be 0", fn);
     const CUmemorytype types[2] = {c->srcMemoryType, c->dstMemoryType};
     for (int i = 0; i < 2; ++i) {
-        if (types[i] == CU_MEMORYTYPE_ARRAY)
-            return fail(CUDA_ERROR_NOT_SUPPORTED, "%s: the copy's %s is a CUarray: the software device has no arrays "
-                        "yet (docs/coverage.md)", fn, i ? "destination" : "source");
+        if (types[i] == CU_MEMORYTYPE_ARRAY) {
+            /* The array's region is checked as cuMemcpy3D checks it (src/image's resolver); the
+             * node keeps the handle, which the launch's cuMemcpy3DAsync resolves again. */
+            CUarray a = i ? c->dstArray : c->srcArray;
+            mem_array_resolver resolve = atomic_load(&mem_array_hook);
+            uintptr_t addr;
+            size_t pitch, slice;
+            if (!a)
+                return fail(CUDA_ERROR_INVALID_VALUE, "%s: %sArray is NULL", fn, i ? "dst" : "src");
+            if (!resolve)
+                return fail(CUDA_ERROR_INVALID_HANDLE, "%s: %sArray is not an array extmem made", fn, i ? "dst" : "src");
+            if (i ? c->dstLOD : c->srcLOD)
+                return fail(CUDA_ERROR_INVALID_VALUE, "%s: %sLOD must be 0", fn, i ? "dst" : "src");
+            CUresult r = resolve(fn, i ? "dst" : "src", a, i ? c->dstXInBytes : c->srcXInBytes, i ? c->dstY : c->srcY,
+                                 i ? c->dstZ : c->srcZ, c->WidthInBytes, c->Height, c->Depth, &addr, &pitch, &slice);
+            if (r)
+                return r;
+            continue;
+        }
         if (types[i] != CU_MEMORYTYPE_HOST && types[i] != CU_MEMORYTYPE_DEVICE && types[i] != CU_MEMORYTYPE_UNIFIED)
             return fail(CUDA_ERROR_INVALID_VALUE, "%s: %sMemoryType %d is not a CUmemorytype", fn, i ? "dst" : "src",
                         (int)types[i]);
@@ -104,6 +120,8 @@ static CUresult memcpy_copy(const char *fn, struct ctx *ctx, const CUDA_MEMCPY_N
     for (int i = 0; i < 2; ++i) {
         bool src = i == 0;
         CUmemorytype type = src ? c->srcMemoryType : c->dstMemoryType;
+        if (type == CU_MEMORYTYPE_ARRAY)
+            continue; /* checked above */
         uintptr_t base = type == CU_MEMORYTYPE_HOST ? (uintptr_t)(src ? c->srcHost : c->dstHost)
                                                     : (uintptr_t)(src ? c->srcDevice : c->dstDevice);
         size_t pitch = src ? c->srcPitch : c->dstPitch, height = src ? c->srcHeight : c->dstHeight;

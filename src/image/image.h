@@ -73,4 +73,19 @@ unsigned image_element_bytes(CUarray_format format, unsigned channels);
  * names no live object of that kind. */
 bool image_for_kernel(uint64_t handle, bool surface, struct kimage *out);
 
+
+/* ---- Arrays (array.c, mipmap.c; docs/images.md) ----
+ * How the levels above read, for every array and level extmem makes or wraps:
+ *  - width and height are the level's extent in texels (a 1D array: height 1); a BC format's
+ *    rows are rows of 4x4 blocks (ceil(height / 4) of them), elem_bytes one block;
+ *  - depth is a 3D level's depth; layered arrays and cubemaps have depth 1 and
+ *    desc.Depth layers (faces included), slice_pitch apart; size covers every layer;
+ *  - a planar (video) array's level is its luma plane; cuArrayGetPlane's planes are arrays;
+ *  - image_array.ctx / image_mipmap.ctx are not references: a context's teardown takes the
+ *    handles and the memory of its arrays (image_array_get fails from then on), while an
+ *    object someone still holds stays allocated, with no memory.
+ * image_array_get and image_mipmap_get answer CUDA_ERROR_INVALID_HANDLE for NULL, destroyed,
+ * forged and wrong-type handles (callers whose call answers INVALID_VALUE for NULL check it
+ * first). image_mipmap_wrap refuses 0 levels or more than KIMAGE_MAX_LEVELS. */
+
 #endif /* EXTMEM_IMAGE_IMAGE_H */

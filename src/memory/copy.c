@@ -390,9 +390,34 @@ CUresult CUDAAPI cuMemcpyDtoDAsync(CUdeviceptr dstDevice, CUdeviceptr srcDevice,
     return copy1d("cuMemcpyDtoDAsync", (uintptr_t)dstDevice, (uintptr_t)srcDevice, ByteCount, hStream, BOTH_DEVICE);
 }
 
-/* The address one side of a 2D copy names, from its memory type. */
+_Atomic(mem_array_resolver) mem_array_hook;
+
+CUresult mem_copy_bytes(const char *fn, CUstream stream, bool sync, uintptr_t dst, uintptr_t src, size_t n,
+                        bool dst_device, bool src_device)
+{
+    struct copy_region g = {.dst = dst, .src = src, .dst_pitch = n, .src_pitch = n, .width = n, .height = 1,
+                            .depth = 1};
+    return mem_copy(fn, stream, sync, &g, (dst_device ? DST_DEVICE : 0) | (src_device ? SRC_DEVICE : 0));
+}
+
+/* An array side of a copy, through the resolver src/image registers (memory.h). */
+CUresult mem_array_side(const char *fn, const char *side, CUarray array, size_t x, size_t y, size_t z, size_t width,
+                        size_t height, size_t depth, uintptr_t *addr, size_t *pitch, size_t *slice)
+{
+    if (!array)
+        return fail(CUDA_ERROR_INVALID_VALUE, "%s: %sArray is NULL", fn, side);
+    mem_array_resolver resolve = atomic_load(&mem_array_hook);
+    if (!resolve)
+        return fail(CUDA_ERROR_INVALID_HANDLE, "%s: %sArray 0x%llx is not an array extmem made (none was made)", fn,
+                    side, (unsigned long long)(uintptr_t)array);
+    return resolve(fn, side, array, x, y, z, width, height, depth, addr, pitch, slice);
+}
+
+/* The address and pitch one side of a 2D copy names, from its memory type: an array's pitch
+ * is its own (the descriptor's is ignored, as the driver ignores it). */
 static CUresult side_address(const char *fn, const char *side, CUmemorytype type, const void *host, CUdeviceptr device,
-                             CUarray array, size_t x, size_t y, size_t pitch, uintptr_t *out, bool *device_only)
+                             CUarray array, size_t x, size_t y, size_t width, size_t height, size_t *pitch,
+                             uintptr_t *out, bool *device_only)
 {
     uintptr_t base;
     *device_only = type == CU_MEMORYTYPE_DEVICE; /* UNIFIED takes any address, as cuMemcpy does */
@@ -400,17 +425,22 @@ static CUresult side_address(const char *fn, const char *side, CUmemorytype type
     case CU_MEMORYTYPE_HOST: base = (uintptr_t)host; break;
     case CU_MEMORYTYPE_DEVICE:
     case CU_MEMORYTYPE_UNIFIED: base = (uintptr_t)device; break;
-    case CU_MEMORYTYPE_ARRAY:
-        (void)array;
-        return fail(CUDA_ERROR_NOT_SUPPORTED, "%s: %s is a CUarray: the software device has no arrays", fn, side);
+    case CU_MEMORYTYPE_ARRAY: {
+        size_t slice;
+        *device_only = true;
+        return mem_array_side(fn, side, array, x, y, 0, width, height, 1, out, pitch, &slice);
+    }
     default:
         return fail(CUDA_ERROR_INVALID_VALUE, "%s: %sMemoryType %d is not a CUmemorytype", fn, side, (int)type);
     }
     if (!base)
         return fail(CUDA_ERROR_INVALID_VALUE, "%s: the %s pointer is NULL", fn, side);
-    if (y && pitch > (UINTPTR_MAX - base - x) / y)
+    if (height > 1 && *pitch < width)
+        return fail(CUDA_ERROR_INVALID_VALUE, "%s: %sPitch %zu is smaller than WidthInBytes %zu", fn, side, *pitch,
+                    width);
+    if (y && *pitch > (UINTPTR_MAX - base - x) / y)
         return fail(CUDA_ERROR_INVALID_VALUE, "%s: the %s offset overflows", fn, side);
-    *out = base + x + y * pitch;
+    *out = base + x + y * *pitch;
     return CUDA_SUCCESS;
 }
 
@@ -419,19 +449,17 @@ static CUresult copy2d(const char *fn, const CUDA_MEMCPY2D *p, CUstream stream)
     REQUIRE_INIT(fn);
     if (!p)
         return fail(CUDA_ERROR_INVALID_VALUE, "%s: pCopy is NULL", fn);
-    if (p->Height > 1 && (p->srcPitch < p->WidthInBytes || p->dstPitch < p->WidthInBytes))
-        return fail(CUDA_ERROR_INVALID_VALUE, "%s: a pitch (src %zu, dst %zu) is smaller than WidthInBytes %zu", fn,
-                    p->srcPitch, p->dstPitch, p->WidthInBytes);
     uintptr_t src = 0, dst = 0; /* gcc -O3 cannot see that a failed side_address returns */
+    size_t src_pitch = p->srcPitch, dst_pitch = p->dstPitch;
     bool src_device = false, dst_device = false;
     CUresult r = side_address(fn, "src", p->srcMemoryType, p->srcHost, p->srcDevice, p->srcArray, p->srcXInBytes,
-                              p->srcY, p->srcPitch, &src, &src_device);
+                              p->srcY, p->WidthInBytes, p->Height, &src_pitch, &src, &src_device);
     if (!r)
         r = side_address(fn, "dst", p->dstMemoryType, p->dstHost, p->dstDevice, p->dstArray, p->dstXInBytes, p->dstY,
-                         p->dstPitch, &dst, &dst_device);
+                         p->WidthInBytes, p->Height, &dst_pitch, &dst, &dst_device);
     if (r)
         return r;
-    return submit_copy(fn, stream, dst, p->dstPitch, src, p->srcPitch, p->WidthInBytes, p->Height,
+    return submit_copy(fn, stream, dst, dst_pitch, src, src_pitch, p->WidthInBytes, p->Height,
                        (dst_device ? DST_DEVICE : 0) | (src_device ? SRC_DEVICE : 0));
 }
 

@@ -35,4 +35,9 @@ struct copy_batch_item {
 CUresult mem_copy_batch(const char *fn, CUstream stream, const struct copy_batch_item *items, size_t count,
                         size_t *fail_idx);
 
+/* An array side of a copy (CU_MEMORYTYPE_ARRAY): a NULL array is INVALID_VALUE; the rest is
+ * mem_array_hook's (memory.h). */
+CUresult mem_array_side(const char *fn, const char *side, CUarray array, size_t x, size_t y, size_t z, size_t width,
+                        size_t height, size_t depth, uintptr_t *addr, size_t *pitch, size_t *slice);
+
 #endif /* EXTMEM_MEMORY_COPY_H */

@@ -9,8 +9,8 @@
  * height below Y + Height (where there is more than one layer, or the height is given), a
  * pitch above CU_DEVICE_ATTRIBUTE_MAX_PITCH, a LOD or reserved field that is not 0 are
  * CUDA_ERROR_INVALID_VALUE; so is a Z offset with no layer height to step by (the address
- * would ignore it). CUDA arrays, which the software device does not have yet, are
- * CUDA_ERROR_NOT_SUPPORTED with a reason naming them.
+ * would ignore it). A CUDA array side is resolved by src/image (mem_array_hook): its region
+ * must lie inside the array, whose own pitches are used.
  *
  * The software device is one device: the contexts of a peer copy are checked as handles, and
  * the copy is an ordinary one between addresses of the same device.
@@ -47,8 +47,13 @@ static CUresult side3d_address(const char *fn, const struct side3d *s, size_t wi
     case CU_MEMORYTYPE_DEVICE:
     case CU_MEMORYTYPE_UNIFIED: base = (uintptr_t)s->device; break;
     case CU_MEMORYTYPE_ARRAY:
-        return fail(CUDA_ERROR_NOT_SUPPORTED, "%s: %sMemoryType is CU_MEMORYTYPE_ARRAY: CUDA arrays are not "
-                    "supported by the software device's copies (linear memory only)", fn, s->name);
+        /* The array's own pitches; the descriptor's pitch and height are ignored, as the
+         * driver ignores them (docs/probes/images/arrays). A level is an array of its own. */
+        *device = true;
+        if (s->lod)
+            return fail(CUDA_ERROR_INVALID_VALUE, "%s: %sLOD is %zu: it must be 0 (a mipmapped array's level is an "
+                        "array of its own, cuMipmappedArrayGetLevel)", fn, s->name, s->lod);
+        return mem_array_side(fn, s->name, s->array, s->x, s->y, s->z, width, height, depth, addr, pitch, slice);
     default:
         return fail(CUDA_ERROR_INVALID_VALUE, "%s: %sMemoryType %d is not a CUmemorytype", fn, s->name, (int)s->type);
     }

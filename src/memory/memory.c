@@ -207,6 +207,7 @@ static const char *kind_name(range_kind kind)
     case RANGE_HOST: return "host memory";
     case RANGE_EXTERNAL: return "an external memory buffer";
     case RANGE_REGISTERED: return "host memory registered with cuMemHostRegister";
+    case RANGE_ARRAY: return "a CUDA array's memory";
     default: return "a VMM mapping (cuMemMap)";
     }
 }

@@ -20,6 +20,7 @@ typedef enum range_kind {
     RANGE_RESERVATION, /* cuMemAddressReserve: a struct reservation (vmm.h) */
     RANGE_MODULE,      /* a module's .global and .const variables: freed by cuModuleUnload only */
     RANGE_REGISTERED,  /* cuMemHostRegister: the caller's own pages (host_register.c) */
+    RANGE_ARRAY,       /* a CUDA array's memory (src/image): freed by its array or its context only */
 } range_kind;
 
 struct range {
@@ -126,6 +127,22 @@ extern bool (*_Atomic mem_graph_free_hook)(const char *fn, CUdeviceptr dptr, CUr
 /* Creates one allocation of ctx of `size` bytes (cuMemAlloc's memory, RANGE_DEVICE), with m
  * (NULL: none) as its managed record, which the range owns from then on, freed or not. */
 CUresult mem_alloc_device(const char *fn, struct ctx *ctx, size_t size, struct managed *m, uintptr_t *base);
+
+/* ---- Copies with CUDA arrays (src/image sets the hook; copy.c and copy3d.c call it) ----
+ * An array side (CU_MEMORYTYPE_ARRAY) of a 2D or 3D copy: checks that the region of width
+ * bytes x height rows x depth slices or layers at (x bytes, y, z) lies inside the array
+ * `array` (not NULL), and gives its first byte, row pitch and slice pitch, which are device
+ * memory. NULL until the first array is made (then no handle can name one: the copy answers
+ * INVALID_HANDLE). */
+typedef CUresult (*mem_array_resolver)(const char *fn, const char *side, CUarray array, size_t x, size_t y, size_t z,
+                                       size_t width, size_t height, size_t depth, uintptr_t *addr, size_t *pitch,
+                                       size_t *slice);
+extern _Atomic(mem_array_resolver) mem_array_hook;
+/* A copy of n bytes between addresses the caller resolved (src/image's 1D array copies): the
+ * engine's checks and stream order, as cuMemcpy's (dst_device, src_device: the side must be
+ * device memory). sync: the call returns once the copy is done. */
+CUresult mem_copy_bytes(const char *fn, CUstream stream, bool sync, uintptr_t dst, uintptr_t src, size_t n,
+                        bool dst_device, bool src_device);
 
 /* The memory object a VMM mapping (RANGE_MAPPING) maps, from the object's offset 0 (cuMemMap
  * maps an allocation from its start). With the maps locked. */

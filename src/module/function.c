@@ -13,7 +13,7 @@ CUresult function_lookup(const char *fn, CUfunction handle, struct function **ou
     uint64_t h = (uint64_t)(uintptr_t)handle;
     struct obj *o;
     obj_status st = obj_lookup(h, OBJ_FUNCTION, &o);
-    if (st == OBJ_WRONG_TYPE && (h & 0xf) == OBJ_KERNEL)
+    if (st == OBJ_WRONG_TYPE && OBJ_HANDLE_TYPE(h) == OBJ_KERNEL)
         return kernel_function(fn, h, out); /* the driver takes a CUkernel for a CUfunction */
     if (st == OBJ_DESTROYED)
         return fail(CUDA_ERROR_INVALID_HANDLE, "%s: function 0x%llx belonged to a module that was unloaded (or its "

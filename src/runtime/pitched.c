@@ -239,6 +239,30 @@ cudaError_t rt_copy3d_to_cu(const char *fn, const struct cudaMemcpy3DParms *p, C
     RT_COPY3D_GEOMETRY(*c, p);
     c->srcHost = p->srcPtr.ptr;
     c->dstHost = p->dstPtr.ptr;
+    return rt_copy3d_elements_to_bytes(c->srcArray, c->dstArray, &c->srcXInBytes, &c->dstXInBytes,
+                                       &c->WidthInBytes);
+}
+
+cudaError_t rt_copy3d_elements_to_bytes(CUarray src, CUarray dst, size_t *src_x, size_t *dst_x, size_t *width)
+{
+    /* Where an array takes part, x and the width are in its elements (a pointer's x in bytes). */
+    size_t se = 1, de = 1;
+    cudaError_t err = cudaSuccess;
+    CUresult init = src || dst ? rt_driver_init() : CUDA_SUCCESS;
+    if (init != CUDA_SUCCESS)
+        return rt_cu(init);
+    if (src)
+        err = rt_array_element_bytes(src, &se);
+    if (err == cudaSuccess && dst)
+        err = rt_array_element_bytes(dst, &de);
+    if (err != cudaSuccess)
+        return err;
+    size_t we = src ? se : de;
+    if (*src_x > SIZE_MAX / se || *dst_x > SIZE_MAX / de || *width > SIZE_MAX / we)
+        return rt_fail(cudaErrorInvalidValue, "a 3D copy's position or extent overflows in bytes");
+    *src_x *= se;
+    *dst_x *= de;
+    *width *= we;
     return cudaSuccess;
 }
 
@@ -273,6 +297,17 @@ void rt_copy3d_from_cu(const CUDA_MEMCPY3D *c, struct cudaMemcpy3DParms *p)
     p->extent.width = c->WidthInBytes;
     p->extent.height = c->Height;
     p->extent.depth = c->Depth;
+    /* An array's positions and extent are in its elements for the runtime. */
+    size_t se = 0, de = 0;
+    if (c->srcMemoryType == CU_MEMORYTYPE_ARRAY && rt_array_element_bytes(c->srcArray, &se) == cudaSuccess && se) {
+        p->srcPos.x /= se;
+        p->extent.width /= se;
+    }
+    if (c->dstMemoryType == CU_MEMORYTYPE_ARRAY && rt_array_element_bytes(c->dstArray, &de) == cudaSuccess && de) {
+        p->dstPos.x /= de;
+        if (!se)
+            p->extent.width /= de;
+    }
     bool src_host = c->srcMemoryType == CU_MEMORYTYPE_HOST, dst_host = c->dstMemoryType == CU_MEMORYTYPE_HOST;
     bool src_dev = c->srcMemoryType == CU_MEMORYTYPE_DEVICE || c->srcMemoryType == CU_MEMORYTYPE_ARRAY;
     bool dst_dev = c->dstMemoryType == CU_MEMORYTYPE_DEVICE || c->dstMemoryType == CU_MEMORYTYPE_ARRAY;
@@ -348,6 +383,9 @@ static cudaError_t rt_memcpy3d_peer(const char *fn, const struct cudaMemcpy3DPee
         return err;
     c.srcContext = c.dstContext = ctx;
     RT_COPY3D_GEOMETRY(c, p);
+    if ((err = rt_copy3d_elements_to_bytes(c.srcArray, c.dstArray, &c.srcXInBytes, &c.dstXInBytes,
+                                           &c.WidthInBytes)) != cudaSuccess)
+        return err;
     CUresult r = order == RT_SYNC_LEGACY ? cuMemcpy3DPeer(&c) : cuMemcpy3DPeerAsync(&c, rt_stream(order, stream));
     return rt_cu(rt_finish(order, r));
 }

@@ -116,6 +116,22 @@ cudaError_t rt_copy3d_to_cu(const char *fn, const struct cudaMemcpy3DParms *p, C
  * kind follows the two memory types (cudaMemcpyDefault for unified ones). */
 void rt_copy3d_from_cu(const CUDA_MEMCPY3D *c, struct cudaMemcpy3DParms *p);
 
+/* Where an array takes part in a 3D copy (src or dst not NULL), turns its x positions and the
+ * width from the arrays' elements into bytes, as the runtime counts them (NVIDIA's runtime
+ * reads positions and extents in elements of the array; a pointer side's x is in bytes). */
+cudaError_t rt_copy3d_elements_to_bytes(CUarray src, CUarray dst, size_t *src_x, size_t *dst_x, size_t *width);
+
+/* ---- Arrays (array.c) ---- */
+/* A channel descriptor as NVIDIA's runtime maps it to an array format and channel count:
+ * cudaErrorInvalidChannelDescriptor (with a reason naming fn) when it names none. */
+cudaError_t rt_format_from_desc(const char *fn, const struct cudaChannelFormatDesc *d, CUarray_format *format,
+                                unsigned int *channels);
+/* And back (cudaGetChannelDesc): the kind and bits cudaCreateChannelDesc<T> would give; the
+ * video formats without a kind are cudaChannelFormatKindNone with no bits. */
+void rt_desc_from_format(CUarray_format format, unsigned int channels, struct cudaChannelFormatDesc *d);
+/* Bytes of one element of array (one 4x4 block for a BC format): the lookup's error otherwise. */
+cudaError_t rt_array_element_bytes(CUarray array, size_t *bytes);
+
 /* ---- Streams (stream.c) ---- */
 
 /* The stream a _ptsz form means: NULL is the per-thread stream there. */

@@ -19,13 +19,13 @@ struct ldevice *layer_device(const void *dispatchable)
     return dev;
 }
 
-/* Whether the application enabled VK_KHR_external_semaphore_fd: the layer takes part in a
- * device only then (with nothing to export or import it has nothing to do, and the driver sees
- * the application's create info unchanged). */
-static bool asks_for_fd(const VkDeviceCreateInfo *info)
+/* Whether the application enabled extension `name`: the layer takes part in a device only for
+ * the extensions it enabled (with nothing to export or import the layer has nothing to do, and
+ * the driver sees the application's create info unchanged). */
+static bool asks_for(const VkDeviceCreateInfo *info, const char *name)
 {
     for (uint32_t i = 0; i < info->enabledExtensionCount; ++i)
-        if (strcmp(info->ppEnabledExtensionNames[i], VK_KHR_EXTERNAL_SEMAPHORE_FD_EXTENSION_NAME) == 0)
+        if (strcmp(info->ppEnabledExtensionNames[i], name) == 0)
             return true;
     return false;
 }
@@ -40,27 +40,37 @@ static VkResult driver_create_info(const VkDeviceCreateInfo *info, bool timeline
                                    struct layer_arena *arena, VkDeviceCreateInfo *out)
 {
     *out = *info;
-    const char **names = layer_alloc(arena, (info->enabledExtensionCount + 1) * sizeof(char *));
+    const char **names = layer_alloc(arena, (info->enabledExtensionCount + 2) * sizeof(char *));
     if (!names)
         return VK_ERROR_OUT_OF_HOST_MEMORY;
     uint32_t n = 0;
-    bool timeline_named = false;
+    bool timeline_named = false, host_named = false;
     for (uint32_t i = 0; i < info->enabledExtensionCount; ++i) {
         const char *name = info->ppEnabledExtensionNames[i];
-        if (strcmp(name, VK_KHR_EXTERNAL_SEMAPHORE_FD_EXTENSION_NAME) == 0) {
+        if (dev->active && strcmp(name, VK_KHR_EXTERNAL_SEMAPHORE_FD_EXTENSION_NAME) == 0) {
             dev->fd_enabled = true;
             continue;
         }
+        if (dev->dmabuf_added && strcmp(name, VK_EXT_EXTERNAL_MEMORY_DMA_BUF_EXTENSION_NAME) == 0)
+            continue; /* the layer's, not the driver's */
         if (strcmp(name, VK_KHR_TIMELINE_SEMAPHORE_EXTENSION_NAME) == 0)
             timeline_named = dev->timeline_khr = true;
         if (strcmp(name, VK_KHR_SYNCHRONIZATION_2_EXTENSION_NAME) == 0)
             dev->sync2_khr = true;
+        if (strcmp(name, VK_EXT_EXTERNAL_MEMORY_HOST_EXTENSION_NAME) == 0)
+            host_named = true;
         names[n++] = name;
     }
-    if (dev->version < VK_API_VERSION_1_2 && timeline_ext && !timeline_named)
+    if (dev->active && dev->version < VK_API_VERSION_1_2 && timeline_ext && !timeline_named)
         names[n++] = VK_KHR_TIMELINE_SEMAPHORE_EXTENSION_NAME;
+    /* Imported memory reaches the driver as host memory (memory.c); the extension needs
+     * VK_KHR_external_memory, which VK_KHR_external_memory_fd needs too. */
+    if (dev->memory_active && !host_named)
+        names[n++] = VK_EXT_EXTERNAL_MEMORY_HOST_EXTENSION_NAME;
     out->enabledExtensionCount = n;
     out->ppEnabledExtensionNames = names;
+    if (!dev->active)
+        return VK_SUCCESS;
 
     if (!layer_find(info->pNext, VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TIMELINE_SEMAPHORE_FEATURES) &&
         !layer_find(info->pNext, VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES)) {
@@ -78,6 +88,39 @@ static VkResult driver_create_info(const VkDeviceCreateInfo *info, bool timeline
 /* The driver's commands the layer calls, by the names the device's effective version gives
  * them: the core name where the version has it, else the extension's (enabled by the
  * application or, for timeline semaphores, by the layer). */
+/* The driver's minImportedHostPointerAlignment, where it has VK_EXT_external_memory_host and
+ * VK_KHR_external_memory_fd (the properties query by the name the application's version gives
+ * it: an application of 1.0 that enabled the external memory extensions enabled
+ * VK_KHR_get_physical_device_properties2 with them). False where memory is not the layer's. */
+static bool host_alignment(struct linstance *inst, VkPhysicalDevice physical, VkDeviceSize *out)
+{
+    uint32_t count = 0;
+    if (inst->EnumerateDeviceExtensionProperties(physical, NULL, &count, NULL) != VK_SUCCESS)
+        return false;
+    VkExtensionProperties *props = calloc(count + 1, sizeof(*props));
+    bool host = false, fd = false;
+    if (props && inst->EnumerateDeviceExtensionProperties(physical, NULL, &count, props) == VK_SUCCESS)
+        for (uint32_t i = 0; i < count; ++i) {
+            host |= strcmp(props[i].extensionName, VK_EXT_EXTERNAL_MEMORY_HOST_EXTENSION_NAME) == 0;
+            fd |= strcmp(props[i].extensionName, VK_KHR_EXTERNAL_MEMORY_FD_EXTENSION_NAME) == 0;
+        }
+    free(props);
+    if (!host || !fd)
+        return false;
+    PFN_vkGetPhysicalDeviceProperties2 get =
+        (PFN_vkGetPhysicalDeviceProperties2)inst->gipa(inst->handle, inst->api_version >= VK_API_VERSION_1_1
+                                                                          ? "vkGetPhysicalDeviceProperties2"
+                                                                          : "vkGetPhysicalDeviceProperties2KHR");
+    if (!get)
+        return false;
+    VkPhysicalDeviceExternalMemoryHostPropertiesEXT hp = {
+        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTERNAL_MEMORY_HOST_PROPERTIES_EXT};
+    VkPhysicalDeviceProperties2 p2 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, .pNext = &hp};
+    get(physical, &p2);
+    *out = hp.minImportedHostPointerAlignment ? hp.minImportedHostPointerAlignment : 4096;
+    return true;
+}
+
 static void load_commands(struct ldevice *dev)
 {
     VkDevice d = dev->handle;
@@ -92,6 +135,13 @@ static void load_commands(struct ldevice *dev)
     dev->SignalSemaphore = BY_VERSION(SignalSemaphore, VK_API_VERSION_1_2, dev->active);
     dev->WaitSemaphores = BY_VERSION(WaitSemaphores, VK_API_VERSION_1_2, dev->active);
     dev->GetSemaphoreCounterValue = BY_VERSION(GetSemaphoreCounterValue, VK_API_VERSION_1_2, dev->active);
+    dev->AllocateMemory = GET(AllocateMemory);
+    dev->CreateBuffer = GET(CreateBuffer);
+    dev->CreateImage = GET(CreateImage);
+    dev->FreeMemory = GET(FreeMemory);
+    dev->GetMemoryFdKHR = GET(GetMemoryFdKHR);
+    dev->GetMemoryFdPropertiesKHR = GET(GetMemoryFdPropertiesKHR);
+    dev->GetMemoryHostPointerPropertiesEXT = dev->memory_active ? GET(GetMemoryHostPointerPropertiesEXT) : NULL;
 #undef BY_VERSION
 #undef GET
 }
@@ -120,16 +170,27 @@ VKAPI_ATTR VkResult VKAPI_CALL layer_CreateDevice(VkPhysicalDevice physical, con
     dev->inst = inst;
     dev->gdpa = gdpa;
     bool timeline_ext = false;
-    dev->active = layer_adds_extension(inst, physical, &timeline_ext, &dev->version) && asks_for_fd(info) &&
+    dev->active = layer_adds_extension(inst, physical, &timeline_ext, &dev->version) &&
+                  asks_for(info, VK_KHR_EXTERNAL_SEMAPHORE_FD_EXTENSION_NAME) &&
                   (dev->version >= VK_API_VERSION_1_2 || timeline_ext);
+    dev->dmabuf_added = layer_adds_dmabuf(inst, physical);
+    dev->memory_active = (asks_for(info, VK_KHR_EXTERNAL_MEMORY_FD_EXTENSION_NAME) ||
+                          asks_for(info, VK_EXT_EXTERNAL_MEMORY_DMA_BUF_EXTENSION_NAME)) &&
+                         host_alignment(inst, physical, &dev->host_alignment);
     VkDeviceCreateInfo down = *info;
     VkResult r = VK_SUCCESS;
-    if (dev->active && (r = driver_create_info(info, timeline_ext, dev, &arena, &down)) != VK_SUCCESS)
+    if ((dev->active || dev->memory_active) &&
+        (r = driver_create_info(info, timeline_ext, dev, &arena, &down)) != VK_SUCCESS)
         goto fail;
     if ((r = create(physical, &down, alloc, out)) != VK_SUCCESS)
         goto fail;
     dev->handle = *out;
     load_commands(dev);
+    if (dev->memory_active && !dev->GetMemoryHostPointerPropertiesEXT) {
+        layer_error(VK_SUCCESS, "vkCreateDevice: the driver's device has no vkGetMemoryHostPointerPropertiesEXT: "
+                                "memory from other exporters is not imported by the layer");
+        dev->memory_active = false;
+    }
     if (dev->active && (!dev->SignalSemaphore || !dev->WaitSemaphores || !dev->GetSemaphoreCounterValue)) {
         layer_error(VK_SUCCESS, "vkCreateDevice: the driver's device has no vkSignalSemaphore: the layer stays out "
                                 "of its way and VK_KHR_external_semaphore_fd is not there");
@@ -176,6 +237,7 @@ VKAPI_ATTR void VKAPI_CALL layer_DestroyDevice(VkDevice device, const VkAllocati
     }
     layer_semaphores_free(dev);
     dev->DestroyDevice(device, alloc);
+    layer_memories_free(dev); /* the driver has let go of the pages */
     os_cond_destroy(&dev->work);
     os_mutex_destroy(&dev->lock);
     free(dev);
@@ -185,7 +247,25 @@ PFN_vkVoidFunction layer_device_command(struct ldevice *dev, const char *name)
 {
     if (strcmp(name, "vkDestroyDevice") == 0)
         return (PFN_vkVoidFunction)layer_DestroyDevice;
-    if (!dev->active || strncmp(name, "vk", 2) != 0)
+    if (strncmp(name, "vk", 2) != 0)
+        return NULL;
+    if (dev->memory_active) {
+        static const struct {
+            const char *name;
+            PFN_vkVoidFunction fn;
+        } memory[] = {
+            {"vkAllocateMemory", (PFN_vkVoidFunction)layer_AllocateMemory},
+            {"vkFreeMemory", (PFN_vkVoidFunction)layer_FreeMemory},
+            {"vkGetMemoryFdKHR", (PFN_vkVoidFunction)layer_GetMemoryFdKHR},
+            {"vkGetMemoryFdPropertiesKHR", (PFN_vkVoidFunction)layer_GetMemoryFdPropertiesKHR},
+            {"vkCreateBuffer", (PFN_vkVoidFunction)layer_CreateBuffer},
+            {"vkCreateImage", (PFN_vkVoidFunction)layer_CreateImage},
+        };
+        for (size_t i = 0; i < sizeof(memory) / sizeof(memory[0]); ++i)
+            if (strcmp(name, memory[i].name) == 0)
+                return dev->gdpa(dev->handle, name) || (i == 3 && dev->dmabuf_added) ? memory[i].fn : NULL;
+    }
+    if (!dev->active)
         return NULL;
     /* A name answers as the device's effective version and the application's extensions give
      * it: a core name from its version, a KHR name where the application enabled its

@@ -70,6 +70,9 @@ static VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL layer_GetInstanceProcAddr(VkInst
          (PFN_vkVoidFunction)layer_GetPhysicalDeviceExternalSemaphoreProperties},
         {"vkGetPhysicalDeviceExternalSemaphorePropertiesKHR",
          (PFN_vkVoidFunction)layer_GetPhysicalDeviceExternalSemaphoreProperties},
+        {"vkGetPhysicalDeviceExternalBufferProperties", (PFN_vkVoidFunction)layer_GetPhysicalDeviceExternalBufferProperties},
+        {"vkGetPhysicalDeviceExternalBufferPropertiesKHR",
+         (PFN_vkVoidFunction)layer_GetPhysicalDeviceExternalBufferProperties},
     };
     for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); ++i)
         if (strcmp(name, commands[i].name) == 0)

@@ -10,8 +10,11 @@
 static os_mutex instances_lock = OS_MUTEX_INITIALIZER;
 static struct lmap instances; /* dispatch key -> struct linstance */
 
-static const VkExtensionProperties added = {VK_KHR_EXTERNAL_SEMAPHORE_FD_EXTENSION_NAME,
-                                            VK_KHR_EXTERNAL_SEMAPHORE_FD_SPEC_VERSION};
+/* The device extensions the layer implements, for drivers that lack them. */
+static const VkExtensionProperties added[] = {
+    {VK_KHR_EXTERNAL_SEMAPHORE_FD_EXTENSION_NAME, VK_KHR_EXTERNAL_SEMAPHORE_FD_SPEC_VERSION},
+    {VK_EXT_EXTERNAL_MEMORY_DMA_BUF_EXTENSION_NAME, VK_EXT_EXTERNAL_MEMORY_DMA_BUF_SPEC_VERSION},
+};
 
 struct linstance *layer_instance(const void *dispatchable)
 {
@@ -56,6 +59,13 @@ VKAPI_ATTR VkResult VKAPI_CALL layer_CreateInstance(const VkInstanceCreateInfo *
         inst->GetPhysicalDeviceExternalSemaphoreProperties =
             (PFN_vkGetPhysicalDeviceExternalSemaphoreProperties)GET(GetPhysicalDeviceExternalSemaphorePropertiesKHR);
     inst->GetPhysicalDeviceProperties = GET(GetPhysicalDeviceProperties);
+    /* Core in 1.1, else the KHR name (the application enabled VK_KHR_external_memory_capabilities
+     * if it asks for these properties at all). */
+    if (info->pApplicationInfo && info->pApplicationInfo->apiVersion >= VK_API_VERSION_1_1)
+        inst->GetPhysicalDeviceExternalBufferProperties = GET(GetPhysicalDeviceExternalBufferProperties);
+    else
+        inst->GetPhysicalDeviceExternalBufferProperties =
+            (PFN_vkGetPhysicalDeviceExternalBufferProperties)GET(GetPhysicalDeviceExternalBufferPropertiesKHR);
 #undef GET
     inst->api_version = info->pApplicationInfo && info->pApplicationInfo->apiVersion
                             ? info->pApplicationInfo->apiVersion
@@ -118,7 +128,7 @@ bool layer_adds_extension(struct linstance *inst, VkPhysicalDevice physical, boo
     *version = VK_API_VERSION_1_0;
     if (!props)
         return false;
-    bool lacks = !has(props, count, added.extensionName);
+    bool lacks = !has(props, count, added[0].extensionName);
     *timeline_ext = has(props, count, VK_KHR_TIMELINE_SEMAPHORE_EXTENSION_NAME);
     free(props);
     if (!inst->GetPhysicalDeviceProperties)
@@ -131,6 +141,19 @@ bool layer_adds_extension(struct linstance *inst, VkPhysicalDevice physical, boo
     /* Vulkan 1.2 requires timelineSemaphore, and so does VK_KHR_timeline_semaphore where a
      * device names it (the spec's "Feature Requirements"). */
     return lacks && (dp.apiVersion >= VK_API_VERSION_1_2 || *timeline_ext);
+}
+
+bool layer_adds_dmabuf(struct linstance *inst, VkPhysicalDevice physical)
+{
+    uint32_t count;
+    VkExtensionProperties *props = driver_extensions(inst, physical, &count);
+    if (!props)
+        return false;
+    bool adds = !has(props, count, VK_EXT_EXTERNAL_MEMORY_DMA_BUF_EXTENSION_NAME) &&
+                has(props, count, VK_EXT_EXTERNAL_MEMORY_HOST_EXTENSION_NAME) &&
+                has(props, count, VK_KHR_EXTERNAL_MEMORY_FD_EXTENSION_NAME);
+    free(props);
+    return adds;
 }
 
 /* The usual two-call protocol: copy what fits, VK_INCOMPLETE when not everything did. */
@@ -150,19 +173,30 @@ VKAPI_ATTR VkResult VKAPI_CALL layer_EnumerateDeviceExtensionProperties(VkPhysic
                                                                         uint32_t *count, VkExtensionProperties *props)
 {
     if (layer && strcmp(layer, LAYER_NAME) == 0)
-        return answer(&added, 1, count, props);
+        return answer(added, sizeof(added) / sizeof(added[0]), count, props);
     struct linstance *inst = layer_instance(physical);
     if (!inst)
         return VK_ERROR_INITIALIZATION_FAILED;
     bool timeline_ext;
     uint32_t version;
-    if (layer || !layer_adds_extension(inst, physical, &timeline_ext, &version))
+    const bool semaphores = !layer && layer_adds_extension(inst, physical, &timeline_ext, &version);
+    const bool dmabuf = !layer && layer_adds_dmabuf(inst, physical);
+    if (!semaphores && !dmabuf)
         return inst->EnumerateDeviceExtensionProperties(physical, layer, count, props);
     uint32_t n;
     VkExtensionProperties *all = driver_extensions(inst, physical, &n);
     if (!all)
         return VK_ERROR_OUT_OF_HOST_MEMORY;
-    all[n++] = added;
+    VkExtensionProperties *grown = realloc(all, (n + 2) * sizeof(*all));
+    if (!grown) {
+        free(all);
+        return VK_ERROR_OUT_OF_HOST_MEMORY;
+    }
+    all = grown;
+    if (semaphores)
+        all[n++] = added[0];
+    if (dmabuf)
+        all[n++] = added[1];
     VkResult r = answer(all, n, count, props);
     free(all);
     return r;

@@ -92,6 +92,7 @@ struct linstance {
     PFN_vkEnumerateDeviceExtensionProperties EnumerateDeviceExtensionProperties;
     PFN_vkGetPhysicalDeviceExternalSemaphoreProperties GetPhysicalDeviceExternalSemaphoreProperties;
     PFN_vkGetPhysicalDeviceProperties GetPhysicalDeviceProperties;
+    PFN_vkGetPhysicalDeviceExternalBufferProperties GetPhysicalDeviceExternalBufferProperties;
     /* The Vulkan version the application asked for (VkApplicationInfo.apiVersion; 1.0 without
      * one). Every call the layer makes of its own keeps to what the application's instance and
      * devices have: a layer below it (validation) checks them as the application's. */
@@ -105,6 +106,12 @@ struct linstance *layer_instance(const void *dispatchable);
  * *timeline_ext: the driver names VK_KHR_timeline_semaphore. *version: the device's effective
  * Vulkan version for this application (the lower of its apiVersion and the device's). */
 bool layer_adds_extension(struct linstance *inst, VkPhysicalDevice physical, bool *timeline_ext, uint32_t *version);
+/* True when the layer adds VK_EXT_external_memory_dma_buf to physical: the driver lacks it and
+ * has VK_EXT_external_memory_host and VK_KHR_external_memory_fd (memory.c imports a dma-buf as
+ * host memory). */
+bool layer_adds_dmabuf(struct linstance *inst, VkPhysicalDevice physical);
+VKAPI_ATTR void VKAPI_CALL layer_GetPhysicalDeviceExternalBufferProperties(
+    VkPhysicalDevice physical, const VkPhysicalDeviceExternalBufferInfo *info, VkExternalBufferProperties *props);
 
 VKAPI_ATTR VkResult VKAPI_CALL layer_CreateInstance(const VkInstanceCreateInfo *info, const VkAllocationCallbacks *alloc,
                                                     VkInstance *out);
@@ -162,6 +169,18 @@ struct ldevice {
     bool fd_enabled; /* the application enabled it */
     bool timeline_khr, sync2_khr; /* the application enabled these (their KHR names answer) */
     uint32_t version;     /* the device's effective Vulkan version (layer_adds_extension) */
+    /* Imported memory (memory.c): the application enabled VK_KHR_external_memory_fd or the
+     * dma-buf extension and the driver has VK_EXT_external_memory_host, which the layer enables. */
+    bool memory_active;
+    bool dmabuf_added;        /* the layer provides VK_EXT_external_memory_dma_buf here */
+    VkDeviceSize host_alignment; /* the driver's minImportedHostPointerAlignment */
+    PFN_vkAllocateMemory AllocateMemory;
+    PFN_vkFreeMemory FreeMemory;
+    PFN_vkGetMemoryFdKHR GetMemoryFdKHR;
+    PFN_vkGetMemoryFdPropertiesKHR GetMemoryFdPropertiesKHR;
+    PFN_vkGetMemoryHostPointerPropertiesEXT GetMemoryHostPointerPropertiesEXT;
+    PFN_vkCreateBuffer CreateBuffer;
+    PFN_vkCreateImage CreateImage;
     PFN_vkGetDeviceProcAddr gdpa; /* the next layer's */
     PFN_vkDestroyDevice DestroyDevice;
     PFN_vkCreateSemaphore CreateSemaphore;
@@ -175,6 +194,7 @@ struct ldevice {
 
     os_mutex lock; /* guards everything below */
     struct lmap semaphores; /* VkSemaphore -> struct lsemaphore */
+    struct lmap memories;   /* VkDeviceMemory -> struct lmemory (memory.c) */
     struct lgate *free_gates;
     struct ljob *jobs, *jobs_tail;
     os_cond work; /* a job was queued, or the device is closing */
@@ -183,6 +203,20 @@ struct ldevice {
     _Atomic bool closing;
 };
 struct ldevice *layer_device(const void *dispatchable); /* a VkDevice or a VkQueue */
+
+/* ---- Imported memory (memory.c) ---- */
+VKAPI_ATTR VkResult VKAPI_CALL layer_AllocateMemory(VkDevice device, const VkMemoryAllocateInfo *info,
+                                                    const VkAllocationCallbacks *alloc, VkDeviceMemory *out);
+VKAPI_ATTR void VKAPI_CALL layer_FreeMemory(VkDevice device, VkDeviceMemory memory, const VkAllocationCallbacks *alloc);
+VKAPI_ATTR VkResult VKAPI_CALL layer_GetMemoryFdKHR(VkDevice device, const VkMemoryGetFdInfoKHR *info, int *fd);
+VKAPI_ATTR VkResult VKAPI_CALL layer_GetMemoryFdPropertiesKHR(VkDevice device, VkExternalMemoryHandleTypeFlagBits type,
+                                                              int fd, VkMemoryFdPropertiesKHR *props);
+VKAPI_ATTR VkResult VKAPI_CALL layer_CreateBuffer(VkDevice device, const VkBufferCreateInfo *info,
+                                                  const VkAllocationCallbacks *alloc, VkBuffer *out);
+VKAPI_ATTR VkResult VKAPI_CALL layer_CreateImage(VkDevice device, const VkImageCreateInfo *info,
+                                                 const VkAllocationCallbacks *alloc, VkImage *out);
+/* Unmaps and closes what the device still holds (vkDestroyDevice). */
+void layer_memories_free(struct ldevice *dev);
 
 VKAPI_ATTR VkResult VKAPI_CALL layer_CreateDevice(VkPhysicalDevice physical, const VkDeviceCreateInfo *info,
                                                   const VkAllocationCallbacks *alloc, VkDevice *out);
