@@ -574,15 +574,22 @@ TEST(ArrayContext, DestroyingAContext_FreesItsArraysAndMipmappedArrays)
     CUDA_ARRAY3D_DESCRIPTOR d = desc3(1024, 1024, 0, F32, 4); // 16 MiB
     ASSERT_OK(cuArray3DCreate(&a, &d));
     ASSERT_OK(cuMipmappedArrayCreate(&m, &d, 4));
-    CUarray level = nullptr;
+    CUarray level = nullptr, plane = nullptr, nv12 = nullptr;
     ASSERT_OK(cuMipmappedArrayGetLevel(&level, m, 2));
+    CUDA_ARRAY3D_DESCRIPTOR dv = desc3(64, 32, 0, CU_AD_FORMAT_NV12, 3, CUDA_ARRAY3D_VIDEO_ENCODE_DECODE);
+    ASSERT_OK(cuArray3DCreate(&nv12, &dv));
+    ASSERT_OK(cuArrayGetPlane(&plane, nv12, 1));
     (void)free_before;
     (void)total;
+    int fds = open_fd_count();
     ASSERT_OK(cuCtxDestroy(c));
+    EXPECT_EQ(fds - 3, open_fd_count()); // the three arrays' memory (memfds) is closed
     ASSERT_OK(cuCtxCreate(&c, nullptr, 0, 0));
     CUDA_ARRAY3D_DESCRIPTOR g;
     EXPECT_CU(CUDA_ERROR_INVALID_HANDLE, cuArray3DGetDescriptor(&g, a));
     EXPECT_CU(CUDA_ERROR_INVALID_HANDLE, cuArray3DGetDescriptor(&g, level));
+    EXPECT_CU(CUDA_ERROR_INVALID_HANDLE, cuArray3DGetDescriptor(&g, plane));
+    EXPECT_CU(CUDA_ERROR_INVALID_HANDLE, cuArray3DGetDescriptor(&g, nv12));
     CUarray l = nullptr;
     EXPECT_CU(CUDA_ERROR_INVALID_HANDLE, cuMipmappedArrayGetLevel(&l, m, 0));
     EXPECT_CU(CUDA_ERROR_INVALID_HANDLE, cuArrayDestroy(a));
@@ -1053,4 +1060,73 @@ TEST_F(Array, MemcpyNodesWithArraySides_CopyTheSameBytesWhenLaunched)
     EXPECT_TRUE(in == out);
     EXPECT_OK(cuGraphExecDestroy(e));
     EXPECT_OK(cuGraphDestroy(g));
+}
+
+// The CUDA 3.1 forms under the unversioned names (32-bit extents and offsets): the _v2 calls.
+extern "C" {
+struct ArrayDescV1 {
+    unsigned int Width, Height;
+    CUarray_format Format;
+    unsigned int NumChannels;
+};
+struct Array3DDescV1 {
+    unsigned int Width, Height, Depth;
+    CUarray_format Format;
+    unsigned int NumChannels, Flags;
+};
+#undef cuArrayCreate
+#undef cuArray3DCreate
+#undef cuArrayGetDescriptor
+#undef cuArray3DGetDescriptor
+#undef cuMemcpyHtoA
+#undef cuMemcpyAtoH
+#undef cuMemcpyAtoA
+#undef cuMemcpyHtoAAsync
+#undef cuMemcpyAtoHAsync
+CUresult CUDAAPI cuArrayCreate(CUarray *pHandle, const ArrayDescV1 *pAllocateArray);
+CUresult CUDAAPI cuArray3DCreate(CUarray *pHandle, const Array3DDescV1 *pAllocateArray);
+CUresult CUDAAPI cuArrayGetDescriptor(ArrayDescV1 *pArrayDescriptor, CUarray hArray);
+CUresult CUDAAPI cuArray3DGetDescriptor(Array3DDescV1 *pArrayDescriptor, CUarray hArray);
+CUresult CUDAAPI cuMemcpyHtoA(CUarray dstArray, unsigned int dstOffset, const void *srcHost, unsigned int ByteCount);
+CUresult CUDAAPI cuMemcpyAtoH(void *dstHost, CUarray srcArray, unsigned int srcOffset, unsigned int ByteCount);
+CUresult CUDAAPI cuMemcpyAtoA(CUarray dstArray, unsigned int dstOffset, CUarray srcArray, unsigned int srcOffset,
+                              unsigned int ByteCount);
+CUresult CUDAAPI cuMemcpyHtoAAsync(CUarray dstArray, unsigned int dstOffset, const void *srcHost,
+                                   unsigned int ByteCount, CUstream hStream);
+CUresult CUDAAPI cuMemcpyAtoHAsync(void *dstHost, CUarray srcArray, unsigned int srcOffset, unsigned int ByteCount,
+                                   CUstream hStream);
+}
+
+TEST_F(Array, UnversionedCuda31Forms_AreTheV2CallsWith32BitExtents)
+{
+    ArrayDescV1 d = {16, 2, CU_AD_FORMAT_UNSIGNED_INT32, 1};
+    CUarray a = nullptr, b = nullptr;
+    ASSERT_OK(cuArrayCreate(&a, &d));
+    arrays.push_back(a);
+    Array3DDescV1 d3 = {16, 2, 0, CU_AD_FORMAT_UNSIGNED_INT32, 1, CUDA_ARRAY3D_SURFACE_LDST};
+    ASSERT_OK(cuArray3DCreate(&b, &d3));
+    arrays.push_back(b);
+    ArrayDescV1 g;
+    Array3DDescV1 g3;
+    ASSERT_OK(cuArrayGetDescriptor(&g, a));
+    EXPECT_EQ(16u, g.Width);
+    EXPECT_EQ(2u, g.Height);
+    ASSERT_OK(cuArray3DGetDescriptor(&g3, b));
+    EXPECT_EQ(0u, g3.Depth);
+    EXPECT_EQ((unsigned)CUDA_ARRAY3D_SURFACE_LDST, g3.Flags);
+    uint32_t in[16], out[16] = {0};
+    for (int i = 0; i < 16; ++i)
+        in[i] = 0x1000u + (uint32_t)i;
+    ASSERT_OK(cuMemcpyHtoA(a, 0, in, sizeof(in)));
+    ASSERT_OK(cuMemcpyAtoA(b, 4, a, 0, 60));
+    ASSERT_OK(cuMemcpyHtoAAsync(b, 0, in, 4, nullptr));
+    ASSERT_OK(cuMemcpyAtoHAsync(out, b, 0, sizeof(out), nullptr));
+    ASSERT_OK(cuStreamSynchronize(nullptr));
+    EXPECT_EQ(in[0], out[0]);
+    EXPECT_EQ(0, memcmp(in, out + 1, 60));
+    ASSERT_OK(cuMemcpyAtoH(out, a, 0, sizeof(out)));
+    EXPECT_EQ(0, memcmp(in, out, sizeof(in)));
+    EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuArrayCreate(&a, nullptr));
+    EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuArrayGetDescriptor(nullptr, a));
+    EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuMemcpyAtoH(out, a, 0, sizeof(out) + 4));
 }

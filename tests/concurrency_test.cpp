@@ -179,3 +179,63 @@ TEST_F(Concurrency, CtxDestroyWhileAnotherThreadFreesItsAllocations_FreesEachOnc
                            "destroy / free");
     }
 }
+
+TEST_F(Concurrency, ArraysDestroyedWhileOtherThreadsCopyAndQueryThem_AnswerOrRefuseCleanly)
+{
+    // Threads copy into, read back and query arrays that a third thread destroys, and a fourth
+    // destroys the context of a second set: every call succeeds or answers INVALID_HANDLE
+    // (a destroyed array) or, for a copy whose array went between its lookup and the check of
+    // its addresses, INVALID_VALUE (the memory is no longer there); each array's memory is
+    // freed once (src/image/array.c).
+    CUdevice dev;
+    ASSERT_OK(cuDeviceGet(&dev, 0));
+    for (int round = 0; round < 40; ++round) {
+        CUDA_ARRAY3D_DESCRIPTOR d;
+        memset(&d, 0, sizeof(d));
+        d.Width = 64, d.Height = 8, d.Format = CU_AD_FORMAT_UNSIGNED_INT8, d.NumChannels = 4;
+        std::vector<CUarray> arrays(8);
+        for (auto &a : arrays)
+            ASSERT_OK(cuArray3DCreate(&a, &d));
+        CUcontext victim;
+        ASSERT_OK(cuCtxCreate(&victim, nullptr, 0, dev));
+        std::vector<CUarray> theirs(4);
+        CUmipmappedArray mip;
+        for (auto &a : theirs)
+            ASSERT_OK(cuArray3DCreate(&a, &d));
+        ASSERT_OK(cuMipmappedArrayCreate(&mip, &d, 3));
+        ASSERT_OK(cuCtxPopCurrent(nullptr));
+        auto user = [&](const std::vector<CUarray> &set) {
+            cuCtxSetCurrent(ctx);
+            std::vector<unsigned char> buf(256 * 8, (unsigned char)round);
+            for (int k = 0; k < 4; ++k)
+                for (CUarray a : set) {
+                    CUresult r = cuMemcpyHtoA(a, 0, buf.data(), 256);
+                    ASSERT_TRUE(r == CUDA_SUCCESS || r == CUDA_ERROR_INVALID_HANDLE || r == CUDA_ERROR_INVALID_VALUE)
+                        << r;
+                    r = cuMemcpyAtoH(buf.data(), a, 0, 256);
+                    ASSERT_TRUE(r == CUDA_SUCCESS || r == CUDA_ERROR_INVALID_HANDLE || r == CUDA_ERROR_INVALID_VALUE)
+                        << r;
+                    CUDA_ARRAY3D_DESCRIPTOR g;
+                    r = cuArray3DGetDescriptor(&g, a);
+                    ASSERT_TRUE(r == CUDA_SUCCESS || r == CUDA_ERROR_INVALID_HANDLE) << r;
+                }
+        };
+        run_threads_within(20,
+                           {[&] { user(arrays); }, [&] { user(theirs); },
+                            [&] {
+                                cuCtxSetCurrent(ctx);
+                                for (CUarray a : arrays)
+                                    EXPECT_OK(cuArrayDestroy(a));
+                            },
+                            [&] {
+                                CUarray level;
+                                CUresult r = cuMipmappedArrayGetLevel(&level, mip, 1);
+                                EXPECT_TRUE(r == CUDA_SUCCESS || r == CUDA_ERROR_INVALID_HANDLE) << r;
+                                EXPECT_OK(cuCtxDestroy(victim));
+                            }},
+                           "arrays: destroy / copy / query");
+        CUDA_ARRAY3D_DESCRIPTOR g;
+        for (CUarray a : theirs)
+            EXPECT_CU(CUDA_ERROR_INVALID_HANDLE, cuArray3DGetDescriptor(&g, a));
+    }
+}

@@ -3138,6 +3138,42 @@ EXTMEM_API CUresult CUDAAPI cuGraphUpload(CUgraphExec hGraphExec, CUstream hStre
 EXTMEM_API CUresult CUDAAPI cuGraphLaunch(CUgraphExec hGraphExec, CUstream hStream);
 EXTMEM_API CUresult CUDAAPI cuGraphExecDestroy(CUgraphExec hGraphExec);
 
+/* ---- Texture and surface objects ----
+ * Every bad argument or descriptor is CUDA_ERROR_INVALID_VALUE, as on the driver (docs/images.md
+ * lists each check). */
+/* A texture object over pResDesc (an array, a mipmapped array, linear or pitch-2D memory),
+ * sampled as pTexDesc says, through the view pResViewDesc (NULL: none; arrays only reinterpret).
+ * INVALID_VALUE: a NULL pointer; resType unknown or flags not 0; a NULL, destroyed or unknown
+ * array; linear or pitch-2D memory not aligned to CU_DEVICE_ATTRIBUTE_TEXTURE_ALIGNMENT, a pitch
+ * not a multiple of TEXTURE_PITCH_ALIGNMENT, a format other than 8/16/32-bit integers, half,
+ * float and UNORM_INT_101010_2, channels other than 1, 2, 4, an extent past the
+ * TEXTURE2D_LINEAR limits, a linear size over 4 GiB; an address mode of a dimension the resource
+ * has, a filter mode or mipmap filter mode out of range, unknown flags, SEAMLESS_CUBEMAP on a
+ * resource that is no cubemap, reserved words not 0; a view whose element size, extent, depth,
+ * levels or layers are not the array's. INVALID_CONTEXT: no current context. */
+EXTMEM_API CUresult CUDAAPI cuTexObjectCreate(CUtexObject *pTexObject, const CUDA_RESOURCE_DESC *pResDesc,
+                                              const CUDA_TEXTURE_DESC *pTexDesc,
+                                              const CUDA_RESOURCE_VIEW_DESC *pResViewDesc);
+/* CUDA_SUCCESS, also for 0 and a handle that names no texture object (as the driver answers). */
+EXTMEM_API CUresult CUDAAPI cuTexObjectDestroy(CUtexObject texObject);
+/* The descriptors the object was made with. INVALID_VALUE: a NULL pointer, or texObject names no
+ * live texture object of the current context. An array destroyed since reads as NULL;
+ * cuTexObjectGetTextureDesc leaves borderColor and reserved as they were, and
+ * cuTexObjectGetResourceViewDesc writes nothing for an object made without a view (both as the
+ * driver does). */
+EXTMEM_API CUresult CUDAAPI cuTexObjectGetResourceDesc(CUDA_RESOURCE_DESC *pResDesc, CUtexObject texObject);
+EXTMEM_API CUresult CUDAAPI cuTexObjectGetTextureDesc(CUDA_TEXTURE_DESC *pTexDesc, CUtexObject texObject);
+EXTMEM_API CUresult CUDAAPI cuTexObjectGetResourceViewDesc(CUDA_RESOURCE_VIEW_DESC *pResViewDesc,
+                                                           CUtexObject texObject);
+/* A surface object over an array (made with CUDA_ARRAY3D_SURFACE_LDST, as the documentation
+ * asks; driver 580 takes one without, and so does extmem). INVALID_VALUE: a NULL pointer, a
+ * resource that is no array, a NULL, destroyed or unknown array. */
+EXTMEM_API CUresult CUDAAPI cuSurfObjectCreate(CUsurfObject *pSurfObject, const CUDA_RESOURCE_DESC *pResDesc);
+/* CUDA_SUCCESS, also for 0 and a handle that names no surface object (as the driver answers). */
+EXTMEM_API CUresult CUDAAPI cuSurfObjectDestroy(CUsurfObject surfObject);
+/* INVALID_VALUE: NULL, or surfObject names no live surface object of the current context. */
+EXTMEM_API CUresult CUDAAPI cuSurfObjectGetResourceDesc(CUDA_RESOURCE_DESC *pResDesc, CUsurfObject surfObject);
+
 /* ---- Entry points by name ---- */
 /* symbol is the base name ("cuMemAlloc"); the newest variant introduced at or before
  * cudaVersion is returned. CUDA_ERROR_NOT_FOUND with *symbolStatus SYMBOL_NOT_FOUND or

@@ -60,6 +60,7 @@
 
 #if defined(__CUDA__)
 #include "extmem/cuda_builtins.h"
+#include "extmem/texture_functions.h"
 #endif
 
 #if defined(__cplusplus)

@@ -29,6 +29,8 @@
 
 #include "extmem/driver_types.h"
 #include "extmem/export.h"
+#include "extmem/surface_types.h"
+#include "extmem/texture_types.h"
 
 /* This header stands in for NVIDIA's: keep the include guard that code tests for. */
 #ifndef __CUDA_RUNTIME_API_H__
@@ -972,6 +974,34 @@ EXTMEM_API cudaError_t CUDARTAPI cudaGraphInstantiateWithFlags(cudaGraphExec_t *
 EXTMEM_API cudaError_t CUDARTAPI cudaGraphInstantiateWithParams(cudaGraphExec_t *pGraphExec, cudaGraph_t graph,
                                                                 cudaGraphInstantiateParams *instantiateParams);
 EXTMEM_API cudaError_t CUDARTAPI cudaGraphExecGetFlags(cudaGraphExec_t graphExec, unsigned long long *flags);
+
+/* ---- Texture and surface objects ----
+ * The driver's cuTexObject* and cuSurfObject* with the runtime's descriptors: the channel
+ * descriptor of linear memory becomes a CUarray_format and channel count, and the texture
+ * descriptor's readMode, sRGB, normalizedCoords, disableTrilinearOptimization and seamlessCubemap
+ * become CU_TRSF_* flags (readMode cudaReadModeElementType: CU_TRSF_READ_AS_INTEGER).
+ * cudaErrorInvalidValue for what the driver refuses (extmem/cuda.h lists it);
+ * cudaErrorInvalidChannelDescriptor for a channel descriptor that names no format,
+ * cudaErrorInvalidNormSetting for a normalized kind or normalized reads of anything but 8 and
+ * 16-bit integers, cudaErrorInvalidFilterSetting for linear filtering of integers read as
+ * integers, cudaErrorInvalidResourceHandle for a NULL cudaTextureDesc (as NVIDIA's runtime
+ * answers). Destroying 0 or a handle that names no object is cudaSuccess. */
+EXTMEM_API cudaError_t CUDARTAPI cudaCreateTextureObject(cudaTextureObject_t *pTexObject,
+                                                         const struct cudaResourceDesc *pResDesc,
+                                                         const struct cudaTextureDesc *pTexDesc,
+                                                         const struct cudaResourceViewDesc *pResViewDesc);
+EXTMEM_API cudaError_t CUDARTAPI cudaDestroyTextureObject(cudaTextureObject_t texObject);
+EXTMEM_API cudaError_t CUDARTAPI cudaGetTextureObjectResourceDesc(struct cudaResourceDesc *pResDesc,
+                                                                  cudaTextureObject_t texObject);
+EXTMEM_API cudaError_t CUDARTAPI cudaGetTextureObjectTextureDesc(struct cudaTextureDesc *pTexDesc,
+                                                                 cudaTextureObject_t texObject);
+EXTMEM_API cudaError_t CUDARTAPI cudaGetTextureObjectResourceViewDesc(struct cudaResourceViewDesc *pResViewDesc,
+                                                                      cudaTextureObject_t texObject);
+EXTMEM_API cudaError_t CUDARTAPI cudaCreateSurfaceObject(cudaSurfaceObject_t *pSurfObject,
+                                                         const struct cudaResourceDesc *pResDesc);
+EXTMEM_API cudaError_t CUDARTAPI cudaDestroySurfaceObject(cudaSurfaceObject_t surfObject);
+EXTMEM_API cudaError_t CUDARTAPI cudaGetSurfaceObjectResourceDesc(struct cudaResourceDesc *pResDesc,
+                                                                  cudaSurfaceObject_t surfObject);
 EXTMEM_API cudaError_t CUDARTAPI cudaGraphExecUpdate(cudaGraphExec_t hGraphExec, cudaGraph_t hGraph,
                                                      cudaGraphExecUpdateResultInfo *resultInfo);
 EXTMEM_API cudaError_t CUDARTAPI cudaGraphExecNodeSetParams(cudaGraphExec_t graphExec, cudaGraphNode_t node,

@@ -1460,6 +1460,97 @@ enum cudaAtomicOperation {
     cudaAtomicOperationFloatMax         = 12
 };
 
+/* ---- What texture and surface objects read (cudaCreateTextureObject) ------------------ */
+enum cudaResourceType {
+    cudaResourceTypeArray = 0x00,
+    cudaResourceTypeMipmappedArray = 0x01,
+    cudaResourceTypeLinear = 0x02,
+    cudaResourceTypePitch2D = 0x03
+};
+
+/* A view's element format: the driver's CU_RES_VIEW_FORMAT_* values, in the runtime's names
+ * (channels of 8, 16 or 32-bit integers, half or float, or a block-compressed format). */
+enum cudaResourceViewFormat {
+    cudaResViewFormatNone = 0x00,
+    cudaResViewFormatUnsignedChar1 = 0x01,
+    cudaResViewFormatUnsignedChar2 = 0x02,
+    cudaResViewFormatUnsignedChar4 = 0x03,
+    cudaResViewFormatSignedChar1 = 0x04,
+    cudaResViewFormatSignedChar2 = 0x05,
+    cudaResViewFormatSignedChar4 = 0x06,
+    cudaResViewFormatUnsignedShort1 = 0x07,
+    cudaResViewFormatUnsignedShort2 = 0x08,
+    cudaResViewFormatUnsignedShort4 = 0x09,
+    cudaResViewFormatSignedShort1 = 0x0a,
+    cudaResViewFormatSignedShort2 = 0x0b,
+    cudaResViewFormatSignedShort4 = 0x0c,
+    cudaResViewFormatUnsignedInt1 = 0x0d,
+    cudaResViewFormatUnsignedInt2 = 0x0e,
+    cudaResViewFormatUnsignedInt4 = 0x0f,
+    cudaResViewFormatSignedInt1 = 0x10,
+    cudaResViewFormatSignedInt2 = 0x11,
+    cudaResViewFormatSignedInt4 = 0x12,
+    cudaResViewFormatHalf1 = 0x13,
+    cudaResViewFormatHalf2 = 0x14,
+    cudaResViewFormatHalf4 = 0x15,
+    cudaResViewFormatFloat1 = 0x16,
+    cudaResViewFormatFloat2 = 0x17,
+    cudaResViewFormatFloat4 = 0x18,
+    cudaResViewFormatUnsignedBlockCompressed1 = 0x19,
+    cudaResViewFormatUnsignedBlockCompressed2 = 0x1a,
+    cudaResViewFormatUnsignedBlockCompressed3 = 0x1b,
+    cudaResViewFormatUnsignedBlockCompressed4 = 0x1c,
+    cudaResViewFormatSignedBlockCompressed4 = 0x1d,
+    cudaResViewFormatUnsignedBlockCompressed5 = 0x1e,
+    cudaResViewFormatSignedBlockCompressed5 = 0x1f,
+    cudaResViewFormatUnsignedBlockCompressed6H = 0x20,
+    cudaResViewFormatSignedBlockCompressed6H = 0x21,
+    cudaResViewFormatUnsignedBlockCompressed7 = 0x22
+};
+
+/* The memory a texture or surface object reads, by resType; linear memory's elements are
+ * given as a channel descriptor. flags must be 0. */
+struct cudaResourceDesc {
+    enum cudaResourceType resType;
+    union {
+        struct {
+            cudaArray_t array;
+        } array;
+        struct {
+            cudaMipmappedArray_t mipmap;
+        } mipmap;
+        struct {
+            void *devPtr;
+            struct cudaChannelFormatDesc desc;
+            size_t sizeInBytes;
+        } linear;
+        struct {
+            void *devPtr;
+            struct cudaChannelFormatDesc desc;
+            size_t width;  /* elements */
+            size_t height; /* rows */
+            size_t pitchInBytes;
+        } pitch2D;
+        struct {
+            int reserved[32];
+        } reserved;
+    } res;
+    unsigned int flags;
+};
+
+/* Part of a resource in another element format (the driver's CUDA_RESOURCE_VIEW_DESC). */
+struct cudaResourceViewDesc {
+    enum cudaResourceViewFormat format;
+    size_t width;
+    size_t height;
+    size_t depth;
+    unsigned int firstMipmapLevel;
+    unsigned int lastMipmapLevel;
+    unsigned int firstLayer;
+    unsigned int lastLayer;
+    unsigned int reserved[16];
+};
+
 #ifdef __cplusplus
 }
 #endif

@@ -64,11 +64,13 @@ static struct ctx *ctx_new(CUdevice dev, unsigned int flags, bool is_primary)
 
 void ctx_add_teardown(struct ctx *ctx, const struct ctx_step *step)
 {
+    /* Registered already? Two subsystems' steps may share an order: look at all of them. */
+    for (unsigned int j = 0; j < ctx->nsteps; ++j)
+        if (ctx->steps[j] == step)
+            return;
     unsigned int i = 0;
-    while (i < ctx->nsteps && ctx->steps[i]->order < step->order)
+    while (i < ctx->nsteps && ctx->steps[i]->order <= step->order)
         i++;
-    if (i < ctx->nsteps && ctx->steps[i] == step)
-        return;
     if (ctx->nsteps == CTX_STEPS_MAX)
         abort(); /* a subsystem registers one step: CTX_STEPS_MAX counts the subsystems */
     for (unsigned int j = ctx->nsteps; j > i; --j)

@@ -114,6 +114,15 @@ int device_sm(void);
 #define DEVICE_THREADS_PER_SM 2048
 #define DEVICE_BLOCKS_PER_SM 32
 #define DEVICE_REGISTERS_PER_SM 65536
+/* Texture objects over linear memory: the H100's alignments and limits as driver 580 reports
+ * them (CU_DEVICE_ATTRIBUTE_TEXTURE_ALIGNMENT, TEXTURE_PITCH_ALIGNMENT,
+ * MAXIMUM_TEXTURE1D_LINEAR_WIDTH, MAXIMUM_TEXTURE2D_LINEAR_*), enforced by src/image/texture.c. */
+#define DEVICE_TEXTURE_ALIGNMENT 512
+#define DEVICE_TEXTURE_PITCH_ALIGNMENT 32
+#define DEVICE_TEXTURE1D_LINEAR_WIDTH 268435456
+#define DEVICE_TEXTURE2D_LINEAR_WIDTH 131072
+#define DEVICE_TEXTURE2D_LINEAR_HEIGHT 65000
+#define DEVICE_TEXTURE2D_LINEAR_PITCH 2097120
 
 /* ---- Contexts (context.c) ---- */
 struct stream;
@@ -149,6 +158,8 @@ struct ctx_step {
  *    RANGE_MODULE range on the context's list that the module frees through its own pointer;
  *    freeing the context's memory first would free it twice (module.h: freed only after the
  *    drain, which has happened);
+ *  - IMAGE_OBJECTS (src/image/texture.c) before the arrays and MEMORY: texture and surface
+ *    objects' handles die and drop the arrays they held;
  *  - IMAGES (src/image/array.c) before MEMORY: an array's memory is a RANGE_ARRAY range on the
  *    context's list that the array frees through its own pointer, as modules do;
  *  - MEMORY last (src/memory/memory.c): every allocation still listed, once nothing that could
@@ -157,6 +168,7 @@ enum {
     CTX_STEP_STREAMS = 10,
     CTX_STEP_EVENTS = 20,
     CTX_STEP_MODULES = 30,
+    CTX_STEP_IMAGE_OBJECTS = 34,
     CTX_STEP_IMAGES = 35,
     CTX_STEP_MEMORY = 40,
 };

@@ -39,6 +39,8 @@ __attribute__((destructor)) static void registry_unload(void)
 }
 #endif
 
+_Static_assert(OBJ_TYPE_COUNT <= 32, "a handle keeps its type in 5 bits");
+
 static uint64_t make_handle(uint32_t slot, uint32_t generation, obj_type type)
 {
     return (uint64_t)generation << 32 | (uint64_t)(slot + 1) << 5 | (uint64_t)type;

@@ -471,7 +471,9 @@ static bool make_planes(struct array_impl *a, const struct image_level planes[IM
             free(pa);
             return false;
         }
+        os_mutex_lock(&images_lock);
         a->plane[a->nplanes++] = pa;
+        os_mutex_unlock(&images_lock);
     }
     return true;
 }

@@ -60,9 +60,6 @@ struct mipmap_impl {
 extern os_mutex images_lock;
 extern struct list_node images_owners; /* array_impl.node: arrays that own memory */
 
-/* Checks desc for fn as cuArray3DCreate does (mipmapped: as cuMipmappedArrayCreate does, whose
- * limits are the mipmapped ones). */
-CUresult image_check_desc(const char *fn, const CUDA_ARRAY3D_DESCRIPTOR *desc, bool mipmapped);
 /* Lays out one level of extent w x h x d (d: 3D depth, or layers) at offset `at` of base;
  * returns the offset after it (TEXTURE_ALIGNMENT-aligned). */
 uint64_t image_layout_level(const CUDA_ARRAY3D_DESCRIPTOR *desc, unsigned elem_bytes, size_t w, size_t h, size_t d,

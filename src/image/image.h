@@ -87,5 +87,47 @@ bool image_for_kernel(uint64_t handle, bool surface, struct kimage *out);
  * image_array_get and image_mipmap_get answer CUDA_ERROR_INVALID_HANDLE for NULL, destroyed,
  * forged and wrong-type handles (callers whose call answers INVALID_VALUE for NULL check it
  * first). image_mipmap_wrap refuses 0 levels or more than KIMAGE_MAX_LEVELS. */
+/* ---- Texture and surface objects (texture.c, surface.c, kernel_view.c) ---- */
+/* A CUtexObject or CUsurfObject. Everything is fixed at creation: the descriptors as the caller
+ * gave them, the array or mipmapped array it holds a reference on (so the array's memory stays
+ * while the object lives, whatever happens to the array's handle), and what a kernel sees of it
+ * (struct kimage), made once. */
+struct image_view {
+    struct obj obj;                /* OBJ_TEXTURE or OBJ_SURFACE */
+    struct ctx *ctx;               /* a reference: objects are the context's, as on the driver */
+    CUDA_RESOURCE_DESC res;
+    CUDA_TEXTURE_DESC tex;         /* zero for a surface */
+    CUDA_RESOURCE_VIEW_DESC view;
+    bool has_view;
+    struct image_array *array;     /* a reference, for CU_RESOURCE_TYPE_ARRAY */
+    struct image_mipmap *mipmap;   /* a reference, for CU_RESOURCE_TYPE_MIPMAPPED_ARRAY */
+    struct kimage k;
+    struct list_node node;         /* on the list of live objects (texture.c) */
+};
+
+/* Checks a resource descriptor for a texture (surface: false) or surface object and takes the
+ * references it needs into *v (res, array, mipmap); on failure nothing is held. */
+CUresult image_resource_take(const char *fn, const CUDA_RESOURCE_DESC *res, bool surface, struct image_view *v);
+/* Registers v (every field filled) as type OBJ_TEXTURE or OBJ_SURFACE: its handle. */
+uint64_t image_view_register(struct image_view *v, obj_type type);
+/* Looks up a live object of type made in the current context, for fn's getters: with a
+ * reference (image_view_put), or the driver's code (CUDA_ERROR_INVALID_VALUE) with a reason. */
+CUresult image_view_get(const char *fn, uint64_t handle, obj_type type, struct image_view **out);
+void image_view_put(struct image_view *v);
+/* cuTexObjectDestroy and cuSurfObjectDestroy: as on the driver, a handle that names no live
+ * object of type is answered with CUDA_SUCCESS (with a warning). */
+CUresult image_view_destroy(const char *fn, uint64_t handle, obj_type type);
+/* The resource descriptor as the getters hand it back: an array whose handle was destroyed
+ * reads as NULL, as on the driver. */
+void image_view_resource(const struct image_view *v, CUDA_RESOURCE_DESC *out);
+/* Fills v->k from the resource, the view and the texture descriptor (kernel_view.c). */
+void image_view_fill_kernel(struct image_view *v, bool surface);
+/* The CUarray_format and channels of a resource view format (0 for NONE and unknown ones), and
+ * whether it is block compressed. */
+CUarray_format image_view_format(CUresourceViewFormat f, unsigned *channels, bool *block);
+/* Checks desc for fn as cuArray3DCreate does, with the H100's codes and reasons (mipmapped: as
+ * cuMipmappedArrayCreate does, with the mipmapped limits): format, channels, extent, flags and
+ * limits (docs/images.md). For callers that make arrays of their own (imported images). */
+CUresult image_check_desc(const char *fn, const CUDA_ARRAY3D_DESCRIPTOR *desc, bool mipmapped);
 
 #endif /* EXTMEM_IMAGE_IMAGE_H */

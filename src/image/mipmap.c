@@ -157,7 +157,9 @@ static CUresult mipmap_make(const char *fn, struct ctx *ctx, const CUDA_ARRAY3D_
             free(a);
             goto oom;
         }
+        os_mutex_lock(&images_lock);
         m->levels[l] = a;
+        os_mutex_unlock(&images_lock);
     }
     os_mutex_lock(&images_lock);
     list_add(&mipmaps, &m->node);
@@ -266,7 +268,7 @@ CUresult CUDAAPI cuMipmappedArrayGetLevel(CUarray *pLevelArray, CUmipmappedArray
         r = fail(CUDA_ERROR_INVALID_VALUE, "%s: level %u: the mipmapped array has %u levels", fn, level, im->nlevels);
     } else {
         os_mutex_lock(&images_lock);
-        if (m->gone)
+        if (m->gone || !m->levels[level]) /* destroyed, or still being made (a guessed handle) */
             r = fail(CUDA_ERROR_INVALID_HANDLE, "%s: hMipmappedArray was destroyed by another thread", fn);
         else
             *pLevelArray = (CUarray)(uintptr_t)m->levels[level]->a.obj.handle;

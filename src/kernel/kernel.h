@@ -520,7 +520,9 @@ enum kimage_geometry {
 };
 struct kimage_level {
     uintptr_t base;                /* element (0, 0, 0) of layer 0 */
-    uint32_t width, height, depth; /* in elements: 1 where the geometry has no such dimension */
+    uint32_t width, height, depth; /* in elements: 1 where the geometry has no such dimension
+                                      (a block-compressed format: in texels, its rows being
+                                      rows of 4x4 blocks, as src/image/image.h says of arrays) */
     uint64_t row_pitch;            /* bytes from one row to the next */
     uint64_t slice_pitch;          /* bytes from one depth slice or layer to the next */
 };
@@ -543,8 +545,13 @@ struct kimage {
     uint32_t max_anisotropy;
     float mip_bias, min_lod_clamp, max_lod_clamp;
     float border[4];
-    uint32_t first_level, first_layer; /* a resource view's first mip level and layer */
-    uintptr_t lo, hi;         /* every byte of the resource */
+    /* A resource view's first mip level and layer in the resource. level[] and layers are
+     * already the view's (level[0] is its first level, each base its first layer): these are
+     * for txq and messages, not to be applied again. */
+    uint32_t first_level, first_layer;
+    /* Every byte of the resource, clipped to the device memory under it when khost.image is
+     * asked (a texel outside faults: the driver takes a linear texture larger than its memory). */
+    uintptr_t lo, hi;
 };
 
 /* The library the engine runs in, for the threads the native tier starts (a compile runs on a

@@ -5,6 +5,7 @@
 #include "module/module.h"
 #include "exec/exec.h"
 #include "exec/per_thread.h"
+#include "image/image.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -55,6 +56,7 @@ static bool set_conditional(uint64_t handle, uint32_t value)
 /* The host: the device's threads and the library's unload (drain.c). */
 static const struct khost host = {
     .set_conditional = set_conditional,
+    .image = image_for_kernel,
     .unloading = device_unloading,
     .thread_started = device_worker_started,
     .thread_unstarted = device_worker_leaving_unstarted,

@@ -454,7 +454,7 @@ static cudaError_t copy2d(const char *fn, const struct side *dst, const struct s
     if (err != cudaSuccess)
         return err;
     const struct side *p = src->array ? dst : src; /* the pointer side, if there is one */
-    if (!(src->array && dst->array) && p->pitch < width && height > 1)
+    if (!(src->array && dst->array) && p->pitch < width) /* as cudaMemcpy2D checks its pitches */
         return rt_fail(cudaErrorInvalidPitchValue, "%s: %s %zu is smaller than width %zu", fn,
                        p == src ? "spitch" : "dpitch", p->pitch, width);
     if ((err = rt_context()) != cudaSuccess)

@@ -186,7 +186,7 @@ cudaError_t CUDARTAPI cudaMemcpy2DAsync_ptsz(void *dst, size_t dpitch, const voi
 }
 
 /* One side of a 3D copy: an array or a pointer, exactly one. An array is handed to the driver
- * as CU_MEMORYTYPE_ARRAY, which names why it is refused. */
+ * as CU_MEMORYTYPE_ARRAY (its x and the width become bytes: rt_copy3d_elements_to_bytes). */
 static cudaError_t rt_side3d(const char *fn, const char *side, cudaArray_t array, const struct cudaPitchedPtr *ptr,
                              CUmemorytype type, CUmemorytype *out_type, CUarray *out_array)
 {
