@@ -273,7 +273,7 @@ TEST_F(D3D12, ABufferOfACpuVisibleHeap_ImportsAsAResource)
     EXPECT_EQ(0u, upload->Release());
 }
 
-TEST_F(D3D12, TexturesAndHeapsThatDenyBuffers_AreNotSupported_WithWhatToDoInstead)
+TEST_F(D3D12, HeapsThatDenyBuffers_AreNotSupported_WithWhatToDoInstead)
 {
     D3D12_HEAP_DESC desc = {};
     desc.SizeInBytes = 1 << 20;
@@ -295,10 +295,20 @@ TEST_F(D3D12, TexturesAndHeapsThatDenyBuffers_AreNotSupported_WithWhatToDoInstea
     ID3D12Resource *texture = nullptr;
     ASSERT_TRUE(SUCCEEDED(device->CreateCommittedResource(&p, D3D12_HEAP_FLAG_NONE, &tex, D3D12_RESOURCE_STATE_COMMON,
                                                           nullptr, IID_PPV_ARGS(&texture))));
-    EXPECT_CU(CUDA_ERROR_NOT_SUPPORTED, extmem_d3d12_import_resource(texture, &ext));
-    EXPECT_DETAIL_HAS("texture");
+    // A texture imports (staged in its copyable layout), but a buffer of it is no texture.
+    ASSERT_OK(extmem_d3d12_import_resource(texture, &ext));
     texture->Release();
-    EXPECT_EQ(nullptr, ext);
+    CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC md = {};
+    md.arrayDesc.Width = 64;
+    md.arrayDesc.Height = 64;
+    md.arrayDesc.Format = CU_AD_FORMAT_UNSIGNED_INT8;
+    md.arrayDesc.NumChannels = 4;
+    md.numLevels = 1;
+    CUmipmappedArray mm = nullptr;
+    ASSERT_OK(cuExternalMemoryGetMappedMipmappedArray(&mm, ext, &md));
+    EXPECT_OK(cuMipmappedArrayDestroy(mm));
+    EXPECT_OK(cuDestroyExternalMemory(ext));
+    ext = nullptr;
     EXPECT_CU(CUDA_ERROR_INVALID_VALUE, extmem_d3d12_import_heap(nullptr, &ext));
     EXPECT_CU(CUDA_ERROR_INVALID_VALUE, extmem_d3d12_create_shareable_heap(device, 0, &heap));
     EXPECT_CU(CUDA_ERROR_INVALID_VALUE, extmem_d3d12_create_shareable_heap(nullptr, 65536, &heap));
@@ -383,6 +393,183 @@ TEST_F(D3D12, DefaultHeapMemory_IsStaged_CoherentAtSemaphoreWaitsAndSignals)
     upload->Release();
     gpu->Release();
     EXPECT_EQ(0u, heap->Release()) << "the import still holds the heap";
+}
+
+// A texture (a DEFAULT heap's, as Direct3D shares them) is staged in the layout Direct3D gives
+// texture copies (GetCopyableFootprints) and maps as a mipmapped array over that copy: filled at
+// the import, copied in at a semaphore wait, out before a signal, every subresource
+// (docs/d3d-interop.md, docs/images.md). 13x7 RGBA8, 3 levels, 2 layers.
+TEST_F(D3D12, DefaultTexture_MapsAsAMipmappedArray_CoherentAtSemaphoreWaitsAndSignals)
+{
+    const UINT levels = 3, layers = 2, n = levels * layers;
+    D3D12_RESOURCE_DESC td = buffer_desc(13);
+    td.Dimension = D3D12_RESOURCE_DIMENSION_TEXTURE2D;
+    td.Height = 7;
+    td.DepthOrArraySize = layers;
+    td.MipLevels = levels;
+    td.Format = DXGI_FORMAT_R8G8B8A8_UNORM;
+    td.Layout = D3D12_TEXTURE_LAYOUT_UNKNOWN;
+    D3D12_HEAP_PROPERTIES p = heap_props(D3D12_HEAP_TYPE_DEFAULT);
+    ID3D12Resource *texture = nullptr;
+    ASSERT_TRUE(SUCCEEDED(device->CreateCommittedResource(&p, D3D12_HEAP_FLAG_NONE, &td, D3D12_RESOURCE_STATE_COMMON,
+                                                          nullptr, IID_PPV_ARGS(&texture))));
+    std::vector<D3D12_PLACED_SUBRESOURCE_FOOTPRINT> fp(n);
+    std::vector<UINT> rows(n);
+    std::vector<UINT64> row_bytes(n);
+    UINT64 total = 0;
+    device->GetCopyableFootprints(&td, 0, n, 0, fp.data(), rows.data(), row_bytes.data(), &total);
+    ID3D12Resource *upload = committed(D3D12_HEAP_TYPE_UPLOAD, total, D3D12_RESOURCE_STATE_GENERIC_READ);
+    ID3D12Resource *readback = committed(D3D12_HEAP_TYPE_READBACK, total, D3D12_RESOURCE_STATE_COPY_DEST);
+    ASSERT_TRUE(upload && readback);
+    auto texel = [](uint32_t seed, UINT sub, UINT x, UINT y) { return seed * 0x01000193u ^ (sub << 16) ^ (y << 8) ^ x; };
+    auto copy_all = [&](bool to_texture, ID3D12Resource *buffer) {
+        allocator->Reset();
+        list->Reset(allocator, nullptr);
+        D3D12_RESOURCE_BARRIER b = {};
+        b.Type = D3D12_RESOURCE_BARRIER_TYPE_TRANSITION;
+        b.Transition.pResource = texture;
+        b.Transition.Subresource = D3D12_RESOURCE_BARRIER_ALL_SUBRESOURCES;
+        b.Transition.StateBefore = D3D12_RESOURCE_STATE_COMMON;
+        b.Transition.StateAfter = to_texture ? D3D12_RESOURCE_STATE_COPY_DEST : D3D12_RESOURCE_STATE_COPY_SOURCE;
+        list->ResourceBarrier(1, &b);
+        for (UINT i = 0; i < n; ++i) {
+            D3D12_TEXTURE_COPY_LOCATION t = {}, f = {};
+            t.pResource = texture;
+            t.Type = D3D12_TEXTURE_COPY_TYPE_SUBRESOURCE_INDEX;
+            t.SubresourceIndex = i;
+            f.pResource = buffer;
+            f.Type = D3D12_TEXTURE_COPY_TYPE_PLACED_FOOTPRINT;
+            f.PlacedFootprint = fp[i];
+            if (to_texture)
+                list->CopyTextureRegion(&t, 0, 0, 0, &f, nullptr);
+            else
+                list->CopyTextureRegion(&f, 0, 0, 0, &t, nullptr);
+        }
+        std::swap(b.Transition.StateBefore, b.Transition.StateAfter);
+        list->ResourceBarrier(1, &b);
+        list->Close();
+        ID3D12CommandList *lists[] = {list};
+        queue->ExecuteCommandLists(1, lists);
+        queue->Signal(fence, ++fence_value);
+        fence->SetEventOnCompletion(fence_value, done);
+        WaitForSingleObject(done, INFINITE);
+    };
+    uint8_t *up = nullptr;
+    ASSERT_TRUE(SUCCEEDED(upload->Map(0, nullptr, (void **)&up)));
+    for (UINT i = 0; i < n; ++i)
+        for (UINT y = 0; y < fp[i].Footprint.Height; ++y)
+            for (UINT x = 0; x < fp[i].Footprint.Width; ++x) {
+                uint32_t v = texel(1, i, x, y);
+                memcpy(up + fp[i].Offset + (size_t)y * fp[i].Footprint.RowPitch + 4 * x, &v, 4);
+            }
+    upload->Unmap(0, nullptr);
+    copy_all(true, upload); // Direct3D writes the texture before the import
+
+    CUexternalMemory ext = nullptr;
+    ASSERT_OK(extmem_d3d12_import_resource(texture, &ext));
+    CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC md = {};
+    md.arrayDesc.Width = 13;
+    md.arrayDesc.Height = 7;
+    md.arrayDesc.Depth = layers;
+    md.arrayDesc.Format = CU_AD_FORMAT_UNSIGNED_INT8;
+    md.arrayDesc.NumChannels = 4;
+    md.arrayDesc.Flags = CUDA_ARRAY3D_LAYERED;
+    md.numLevels = levels;
+    CUmipmappedArray mm = nullptr;
+    // A descriptor that is not the texture's is refused.
+    CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC bad = md;
+    bad.arrayDesc.Width = 12;
+    EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuExternalMemoryGetMappedMipmappedArray(&mm, ext, &bad));
+    bad = md;
+    bad.numLevels = levels + 1;
+    EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuExternalMemoryGetMappedMipmappedArray(&mm, ext, &bad));
+    bad = md;
+    bad.arrayDesc.Format = CU_AD_FORMAT_FLOAT;
+    EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuExternalMemoryGetMappedMipmappedArray(&mm, ext, &bad));
+    ASSERT_OK(cuExternalMemoryGetMappedMipmappedArray(&mm, ext, &md));
+
+    // Every texel of every level and layer, as the arrays read them.
+    auto read_level = [&](UINT m, std::vector<uint32_t> *out) {
+        CUarray level = nullptr;
+        ASSERT_OK(cuMipmappedArrayGetLevel(&level, mm, m));
+        UINT w = fp[m].Footprint.Width, h = fp[m].Footprint.Height;
+        out->assign((size_t)w * h * layers, 0);
+        CUDA_MEMCPY3D c = {};
+        c.srcMemoryType = CU_MEMORYTYPE_ARRAY;
+        c.srcArray = level;
+        c.dstMemoryType = CU_MEMORYTYPE_HOST;
+        c.dstHost = out->data();
+        c.dstPitch = 4 * w;
+        c.dstHeight = h;
+        c.WidthInBytes = 4 * w;
+        c.Height = h;
+        c.Depth = layers;
+        ASSERT_OK(cuMemcpy3D(&c));
+    };
+    for (UINT m = 0; m < levels; ++m) {
+        std::vector<uint32_t> got;
+        read_level(m, &got);
+        UINT w = fp[m].Footprint.Width, h = fp[m].Footprint.Height;
+        size_t bad_texels = 0;
+        for (UINT l = 0; l < layers; ++l)
+            for (UINT y = 0; y < h; ++y)
+                for (UINT x = 0; x < w; ++x)
+                    bad_texels += got[((size_t)l * h + y) * w + x] != texel(1, l * levels + m, x, y);
+        EXPECT_EQ(0u, bad_texels) << "level " << m;
+    }
+
+    // CUDA writes level 1 of layer 1, signals; Direct3D reads it back after the signal.
+    ID3D12Fence *sync = nullptr;
+    ASSERT_TRUE(SUCCEEDED(device->CreateFence(0, D3D12_FENCE_FLAG_NONE, IID_PPV_ARGS(&sync))));
+    CUexternalSemaphore sem = nullptr;
+    ASSERT_OK(extmem_d3d12_import_fence(sync, &sem));
+    CUstream s;
+    ASSERT_OK(cuStreamCreate(&s, CU_STREAM_NON_BLOCKING));
+    const UINT m = 1, w = fp[m].Footprint.Width, h = fp[m].Footprint.Height;
+    std::vector<uint32_t> mine((size_t)w * h);
+    for (UINT y = 0; y < h; ++y)
+        for (UINT x = 0; x < w; ++x)
+            mine[(size_t)y * w + x] = texel(2, levels + m, x, y);
+    CUarray level = nullptr;
+    ASSERT_OK(cuMipmappedArrayGetLevel(&level, mm, m));
+    CUDA_MEMCPY3D c = {};
+    c.srcMemoryType = CU_MEMORYTYPE_HOST;
+    c.srcHost = mine.data();
+    c.srcPitch = 4 * w;
+    c.srcHeight = h;
+    c.dstMemoryType = CU_MEMORYTYPE_ARRAY;
+    c.dstArray = level;
+    c.dstZ = 1; // layer 1
+    c.WidthInBytes = 4 * w;
+    c.Height = h;
+    c.Depth = 1;
+    ASSERT_OK(cuMemcpy3DAsync(&c, s));
+    CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS sp = {};
+    sp.params.fence.value = 1;
+    ASSERT_OK(cuSignalExternalSemaphoresAsync(&sem, &sp, 1, s));
+    ASSERT_TRUE(SUCCEEDED(queue->Wait(sync, 1)));
+    copy_all(false, readback);
+    uint8_t *rb = nullptr;
+    ASSERT_TRUE(SUCCEEDED(readback->Map(0, nullptr, (void **)&rb)));
+    size_t bad_texels = 0;
+    for (UINT i = 0; i < n; ++i)
+        for (UINT y = 0; y < fp[i].Footprint.Height; ++y)
+            for (UINT x = 0; x < fp[i].Footprint.Width; ++x) {
+                uint32_t v;
+                memcpy(&v, rb + fp[i].Offset + (size_t)y * fp[i].Footprint.RowPitch + 4 * x, 4);
+                bad_texels += v != texel(i == levels + m ? 2 : 1, i, x, y);
+            }
+    readback->Unmap(0, nullptr);
+    EXPECT_EQ(0u, bad_texels) << "Direct3D does not read back what the arrays hold";
+
+    ASSERT_OK(cuStreamDestroy(s));
+    EXPECT_OK(cuDestroyExternalSemaphore(sem));
+    EXPECT_OK(cuDestroyExternalMemory(ext));
+    EXPECT_OK(cuMipmappedArrayDestroy(mm)); // the last holder of the staging copy
+    sync->Release();
+    readback->Release();
+    upload->Release();
+    EXPECT_EQ(0u, texture->Release()) << "the staging copy still holds the texture";
 }
 
 TEST_F(D3D12, DefaultBuffer_IsStagedToo_AndOutlivesTheApplicationsReference)

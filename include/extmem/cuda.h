@@ -2383,6 +2383,24 @@ EXTMEM_API CUresult CUDAAPI cuImportExternalMemory(CUexternalMemory *extMem_out,
 /* The buffer maps the very same pages (no copy); free it with cuMemFree. */
 EXTMEM_API CUresult CUDAAPI cuExternalMemoryGetMappedBuffer(CUdeviceptr *devPtr, CUexternalMemory extMem,
                                                             const CUDA_EXTERNAL_MEMORY_BUFFER_DESC *bufferDesc);
+/* A mipmapped array over the very bytes of an imported image (no copy), its levels laid out as
+ * the exporter lays them out: Mesa's llvmpipe for Vulkan memory, Direct3D's copyable layout for
+ * a Direct3D texture's staging copy (docs/images.md, "External images"); free it with
+ * cuMipmappedArrayDestroy. It outlives cuDestroyExternalMemory.
+ *   CUDA_ERROR_INVALID_VALUE: mipmap or mipmapDesc NULL, extMem NULL; reserved fields not 0;
+ *     a format and channel count that is no array format, a video format, a block-compressed
+ *     format with Height 0; undefined flags, or SPARSE, DEFERRED_MAPPING, VIDEO_ENCODE_DECODE,
+ *     DEPTH_TEXTURE; Width 0; a shape CUDA has no array of (LAYERED with Depth 0, a cubemap not
+ *     square or not 6 faces, Height 0 with a depth); an extent past the device's mipmapped
+ *     limits; numLevels 0 or past the full chain; an offset other than 0 in dedicated memory,
+ *     or not a multiple of 16; the image at offset running past the imported size or the
+ *     object; a descriptor that is not the Direct3D texture's own.
+ *   CUDA_ERROR_INVALID_HANDLE: extMem is no live external memory.
+ *   CUDA_ERROR_NOT_SUPPORTED: DMABUF_FD memory (the specification), Direct3D buffers and heaps,
+ *     SURFACE_LDST over a block-compressed format.
+ *   CUDA_ERROR_OPERATING_SYSTEM, CUDA_ERROR_OUT_OF_MEMORY: mapping the memory failed. */
+EXTMEM_API CUresult CUDAAPI cuExternalMemoryGetMappedMipmappedArray(CUmipmappedArray *mipmap, CUexternalMemory extMem,
+                                                                    const CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC *mipmapDesc);
 /* Buffers still mapped stay usable until cuMemFree, as on the driver. */
 EXTMEM_API CUresult CUDAAPI cuDestroyExternalMemory(CUexternalMemory extMem);
 

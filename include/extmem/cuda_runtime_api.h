@@ -288,6 +288,13 @@ EXTMEM_API cudaError_t CUDARTAPI cudaImportExternalMemory(cudaExternalMemory_t *
                                                           const struct cudaExternalMemoryHandleDesc *memHandleDesc);
 EXTMEM_API cudaError_t CUDARTAPI cudaExternalMemoryGetMappedBuffer(void **devPtr, cudaExternalMemory_t extMem,
                                                                    const struct cudaExternalMemoryBufferDesc *bufferDesc);
+/* The image's levels as a mipmapped array over the very bytes (cuExternalMemoryGetMappedMipmappedArray);
+ * free it with cudaFreeMipmappedArray. cudaErrorInvalidValue for a NULL pointer, a bad
+ * descriptor or an image past the memory; cudaErrorInvalidChannelDescriptor for a channel
+ * descriptor that is no array format; cudaErrorInvalidResourceHandle for a handle that is no
+ * live external memory. */
+EXTMEM_API cudaError_t CUDARTAPI cudaExternalMemoryGetMappedMipmappedArray(
+    cudaMipmappedArray_t *mipmap, cudaExternalMemory_t extMem, const struct cudaExternalMemoryMipmappedArrayDesc *mipmapDesc);
 EXTMEM_API cudaError_t CUDARTAPI cudaDestroyExternalMemory(cudaExternalMemory_t extMem);
 
 /* ---- External semaphores ----

@@ -935,6 +935,18 @@ struct cudaExtent {
     size_t depth;
 };
 
+/* ---- Imported images as mipmapped arrays ------------------------------------------------- */
+/* cudaExternalMemoryGetMappedMipmappedArray: numLevels levels of an image at offset, level 0
+ * of extent (elements; depth 0 for 1D and 2D, layers with cudaArrayLayered) in formatDesc. */
+struct cudaExternalMemoryMipmappedArrayDesc {
+    unsigned long long offset;
+    struct cudaChannelFormatDesc formatDesc;
+    struct cudaExtent extent;
+    unsigned int flags;
+    unsigned int numLevels;
+    unsigned int reserved[16];
+};
+
 /* A position: x in bytes for linear memory, y a row, z a layer. */
 struct cudaPos {
     size_t x;

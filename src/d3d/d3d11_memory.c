@@ -105,8 +105,9 @@ static CUresult staged_buffer(const char *fn, ID3D11Resource *resource, unsigned
     HRESULT hr = ID3D11Resource_QueryInterface(resource, &IID_ID3D11Buffer, (void **)&buffer);
     ID3D11Resource_Release(resource);
     if (FAILED(hr))
-        return fail(CUDA_ERROR_NOT_SUPPORTED, "%s: the resource is a texture, whose layout only Direct3D knows: the "
-                    "software device imports buffers (copy the texture into one)", fn);
+        return fail(CUDA_ERROR_NOT_SUPPORTED, "%s: the resource is a Direct3D 11 texture, which extmem stages only "
+                    "through Direct3D 12: share it by NT handle (D3D11_RESOURCE_MISC_SHARED_NTHANDLE, type "
+                    "D3D11_RESOURCE) and map it as a mipmapped array, or copy it into a buffer", fn);
     D3D11_BUFFER_DESC desc;
     ID3D11Buffer_GetDesc(buffer, &desc);
     if (size > desc.ByteWidth) {

@@ -214,7 +214,8 @@ static CUresult source_from_buffer(const char *fn, ID3D12Resource *resource, ID3
     w->heap = heap;
     if (heap)
         ID3D12Heap_AddRef(heap);
-    *out = (struct ext_source){ptr, size, w, owner_retain, owner_release};
+    *out = (struct ext_source){
+        .ptr = ptr, .size = size, .owner = w, .retain = owner_retain, .release = owner_release};
     return CUDA_SUCCESS;
 }
 
@@ -256,9 +257,10 @@ static CUresult source_from_resource(const char *fn, ID3D12Resource *resource, s
 {
     D3D12_RESOURCE_DESC desc;
     resource->lpVtbl->GetDesc(resource, &desc);
+    /* A texture's own layout only Direct3D knows: it is staged in the layout Direct3D gives
+     * texture copies (GetCopyableFootprints), wherever it lives, and mapped as CUDA arrays. */
     if (desc.Dimension != D3D12_RESOURCE_DIMENSION_BUFFER)
-        return fail(CUDA_ERROR_NOT_SUPPORTED, "%s: the resource is a texture, whose layout only Direct3D knows: the "
-                    "software device imports buffers (copy the texture into one)", fn);
+        return d3d12_staged_source(fn, resource, NULL, 0, out);
     D3D12_HEAP_PROPERTIES props;
     D3D12_HEAP_FLAGS flags;
     HRESULT hr = ID3D12Resource_GetHeapProperties(resource, &props, &flags);

@@ -11,6 +11,11 @@
  * the memory in once it has passed, a signal copies it out before it is made (both in stream
  * order; d3d_staged_sync), and the import copies it in once. Between those points each side
  * sees only its own writes, which is all that CUDA's interop rules promise.
+ *
+ * A texture is staged the same way into a buffer laid out as Direct3D lays textures out for
+ * copies (GetCopyableFootprints: each subresource at its placed footprint, rows RowPitch apart),
+ * copied with CopyTextureRegion per subresource; that layout is what the CUDA arrays mapped over
+ * it use (struct ext_texture, cuExternalMemoryGetMappedMipmappedArray).
  */
 #define COBJMACROS
 #ifndef WIN32_LEAN_AND_MEAN
@@ -41,6 +46,10 @@ struct stager {
     ID3D12Resource *staging; /* CPU-visible, mapped at `ptr` */
     void *ptr;
     size_t size;
+    /* A texture: its subresources' footprints in the staging buffer. */
+    UINT subresources;
+    D3D12_PLACED_SUBRESOURCE_FOOTPRINT *footprints;
+    struct ext_texture texture;
 };
 
 static void stager_free(struct staged *base)
@@ -58,7 +67,34 @@ static void stager_free(struct staged *base)
     D3D_RELEASE(s->device);
     if (s->done)
         CloseHandle(s->done);
+    free(s->footprints);
     free(s);
+}
+
+/* A texture's copies: every subresource, from COMMON (the state a texture shared with another
+ * API is in at the semaphore points) to the copy state and back. */
+static void copy_texture(struct stager *s, bool in)
+{
+    D3D12_RESOURCE_BARRIER b = {0};
+    b.Type = D3D12_RESOURCE_BARRIER_TYPE_TRANSITION;
+    b.Transition.pResource = s->target;
+    b.Transition.Subresource = D3D12_RESOURCE_BARRIER_ALL_SUBRESOURCES;
+    b.Transition.StateBefore = D3D12_RESOURCE_STATE_COMMON;
+    b.Transition.StateAfter = in ? D3D12_RESOURCE_STATE_COPY_SOURCE : D3D12_RESOURCE_STATE_COPY_DEST;
+    ID3D12GraphicsCommandList_ResourceBarrier(s->list, 1, &b);
+    for (UINT i = 0; i < s->subresources; ++i) {
+        D3D12_TEXTURE_COPY_LOCATION tex = {.pResource = s->target, .Type = D3D12_TEXTURE_COPY_TYPE_SUBRESOURCE_INDEX};
+        tex.SubresourceIndex = i;
+        D3D12_TEXTURE_COPY_LOCATION buf = {.pResource = s->staging, .Type = D3D12_TEXTURE_COPY_TYPE_PLACED_FOOTPRINT};
+        buf.PlacedFootprint = s->footprints[i];
+        if (in)
+            ID3D12GraphicsCommandList_CopyTextureRegion(s->list, &buf, 0, 0, 0, &tex, NULL);
+        else
+            ID3D12GraphicsCommandList_CopyTextureRegion(s->list, &tex, 0, 0, 0, &buf, NULL);
+    }
+    b.Transition.StateBefore = b.Transition.StateAfter;
+    b.Transition.StateAfter = D3D12_RESOURCE_STATE_COMMON;
+    ID3D12GraphicsCommandList_ResourceBarrier(s->list, 1, &b);
 }
 
 /* One copy, `in` (Direct3D's memory to the staging buffer) or out, waited for. */
@@ -72,7 +108,9 @@ static HRESULT stage(struct staged *base, bool in)
     if (SUCCEEDED(hr)) {
         /* Buffers go from COMMON to COPY_SOURCE / COPY_DEST and back by themselves (implicit
          * state promotion and decay), so no barriers are needed. */
-        if (in)
+        if (s->footprints)
+            copy_texture(s, in);
+        else if (in)
             ID3D12GraphicsCommandList_CopyBufferRegion(s->list, s->staging, 0, s->target, 0, s->size);
         else
             ID3D12GraphicsCommandList_CopyBufferRegion(s->list, s->target, 0, s->staging, 0, s->size);
@@ -91,6 +129,68 @@ static HRESULT stage(struct staged *base, bool in)
     }
     ReleaseSRWLockExclusive(&s->lock);
     return hr;
+}
+
+/* The texture's footprints in the staging buffer (s->device set): s->size, s->footprints and
+ * s->texture. NOT_SUPPORTED for what CUDA arrays cannot be over (compressed or planar formats,
+ * multisampled textures, array slices not equally spaced). */
+static CUresult texture_layout(const char *fn, struct stager *s)
+{
+    D3D12_RESOURCE_DESC d;
+    s->target->lpVtbl->GetDesc(s->target, &d);
+    bool three_d = d.Dimension == D3D12_RESOURCE_DIMENSION_TEXTURE3D;
+    UINT levels = d.MipLevels ? d.MipLevels : 1, layers = three_d ? 1 : d.DepthOrArraySize;
+    if (d.SampleDesc.Count > 1)
+        return fail(CUDA_ERROR_NOT_SUPPORTED, "%s: the texture is multisampled: no CUDA array is", fn);
+    if (levels > 16)
+        return fail(CUDA_ERROR_NOT_SUPPORTED, "%s: the texture has %u levels: CUDA arrays have 16 at most", fn, levels);
+    UINT n = levels * layers;
+    UINT *rows = calloc(n, sizeof(*rows));
+    UINT64 *row_bytes = calloc(n, sizeof(*row_bytes)), total = 0;
+    s->footprints = calloc(n, sizeof(*s->footprints));
+    if (!rows || !row_bytes || !s->footprints) {
+        free(rows);
+        free(row_bytes);
+        return fail(CUDA_ERROR_OUT_OF_MEMORY, "%s: out of host memory", fn);
+    }
+    ID3D12Device_GetCopyableFootprints(s->device, &d, 0, n, 0, s->footprints, rows, row_bytes, &total);
+    s->subresources = n;
+    struct ext_texture *t = &s->texture;
+    t->width = (uint32_t)d.Width;
+    t->height = d.Height;
+    t->depth = three_d ? d.DepthOrArraySize : 1;
+    t->layers = layers;
+    t->levels = levels;
+    t->one_d = d.Dimension == D3D12_RESOURCE_DIMENSION_TEXTURE1D;
+    /* A texel's bytes from the first row (uncompressed formats: the row is the width's texels). */
+    t->elem_bytes = d.Width && row_bytes[0] % d.Width == 0 && rows[0] == d.Height ? (unsigned)(row_bytes[0] / d.Width) : 0;
+    CUresult r = CUDA_SUCCESS;
+    if (total == UINT64_MAX || total > SIZE_MAX)
+        r = fail(CUDA_ERROR_NOT_SUPPORTED, "%s: GetCopyableFootprints gives the texture no copyable layout", fn);
+    else if (!t->elem_bytes)
+        r = fail(CUDA_ERROR_NOT_SUPPORTED, "%s: the texture's format (DXGI %d) is compressed or planar: CUDA arrays "
+                 "over Direct3D textures have whole texels", fn, (int)d.Format);
+    for (UINT m = 0; m < levels && !r; ++m) {
+        const D3D12_PLACED_SUBRESOURCE_FOOTPRINT *f = &s->footprints[m];
+        struct ext_layout_level *o = &t->level[m];
+        o->offset = f->Offset;
+        o->width = f->Footprint.Width;
+        o->height = f->Footprint.Height;
+        o->row_pitch = f->Footprint.RowPitch;
+        uint64_t image = (uint64_t)f->Footprint.RowPitch * rows[m];
+        o->depth = three_d ? f->Footprint.Depth : layers;
+        o->slice_pitch = three_d || layers == 1 ? image : s->footprints[levels + m].Offset - f->Offset;
+        /* Layers of a level must be equally spaced to be one CUDA level. */
+        for (UINT l = 1; l < layers && !r; ++l)
+            if (s->footprints[l * levels + m].Offset != f->Offset + l * o->slice_pitch)
+                r = fail(CUDA_ERROR_NOT_SUPPORTED, "%s: the texture's array slices are not equally spaced in its "
+                         "copyable layout", fn);
+        o->size = three_d ? image * f->Footprint.Depth : o->slice_pitch * (layers - 1) + image;
+    }
+    free(rows);
+    free(row_bytes);
+    s->size = (size_t)total;
+    return r;
 }
 
 CUresult d3d12_staged_source(const char *fn, ID3D12Resource *target, ID3D12Heap *heap, size_t size,
@@ -136,6 +236,15 @@ CUresult d3d12_staged_source(const char *fn, ID3D12Resource *target, ID3D12Heap 
         call = "CreateEvent";
         hr = HRESULT_FROM_WIN32(GetLastError());
     }
+    if (SUCCEEDED(hr) && size == 0) {
+        /* A texture: the staging buffer holds its copyable layout. */
+        CUresult r = texture_layout(fn, s);
+        if (r) {
+            stager_free(&s->base);
+            return r;
+        }
+        size = s->size;
+    }
     if (SUCCEEDED(hr)) {
         D3D12_HEAP_PROPERTIES p = {D3D12_HEAP_TYPE_CUSTOM, D3D12_CPU_PAGE_PROPERTY_WRITE_BACK, D3D12_MEMORY_POOL_L0, 1,
                                    1};
@@ -162,6 +271,9 @@ CUresult d3d12_staged_source(const char *fn, ID3D12Resource *target, ID3D12Heap 
     s->base.size = size;
     s->base.api = "Direct3D 12";
     staged_add(&s->base, s->ptr, out);
-    log_info("%s: %zu bytes of Direct3D 12 memory the CPU cannot reach, through a staging copy", fn, size);
+    if (s->footprints)
+        out->texture = &s->texture;
+    log_info("%s: %zu bytes of Direct3D 12 %s the CPU cannot reach, through a staging copy", fn, size,
+             s->footprints ? "texture" : "memory");
     return CUDA_SUCCESS;
 }

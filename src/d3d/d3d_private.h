@@ -58,8 +58,9 @@ CUresult staged_failure(const char *fn, const char *api, const char *call, HRESU
 
 /* Direct3D 12 memory the CPU cannot reach, made *out through a CPU-visible staging copy on
  * the memory's own device (d3d12_staging.c): `target` is a buffer of `size` bytes (the memory,
- * or a buffer placed over `heap`, which is then held too). Filled from target before it returns;
- * then kept coherent by d3d_staged_sync. */
+ * or a buffer placed over `heap`, which is then held too), or (size 0) a texture, staged in its
+ * copyable layout (out->texture says where its subresources are). Filled from target before it
+ * returns; then kept coherent by d3d_staged_sync. */
 CUresult d3d12_staged_source(const char *fn, ID3D12Resource *target, ID3D12Heap *heap, size_t size,
                              struct ext_source *out);
 

@@ -32,7 +32,8 @@ void staged_add(struct staged *s, void *ptr, struct ext_source *out)
     list_add(&entries, &s->node);
     InterlockedIncrement(&count);
     ReleaseSRWLockExclusive(&registry);
-    *out = (struct ext_source){ptr, s->size, s, staged_retain, staged_release};
+    *out = (struct ext_source){
+        .ptr = ptr, .size = s->size, .owner = s, .retain = staged_retain, .release = staged_release};
 }
 
 CUresult staged_failure(const char *fn, const char *api, const char *call, HRESULT hr)

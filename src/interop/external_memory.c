@@ -4,9 +4,13 @@
  * 001_a59e0c8da9f21121.txt; BEHAVIOR.md's external memory table; docs/external-memory.md).
  *
  * A mapped buffer is a shared mapping of the object's own pages: no copy. It lives on its
- * own, so destroying the external memory leaves live buffers usable, as on the driver.
+ * own, so destroying the external memory leaves live buffers usable, as on the driver. A mapped
+ * mipmapped array (cuExternalMemoryGetMappedMipmappedArray) is the same: its levels are the
+ * object's pages, laid out as the exporter lays the image out (external_image.c).
  */
 #include "interop/interop.h"
+#include "interop/image_layout.h"
+#include "image/image.h"
 #include "memory/memory.h"
 #include "d3d/d3d.h"
 
@@ -21,6 +25,7 @@ struct ext_memory {
     os_external object; /* what it is and where its bytes are */
     unsigned long long size; /* the size the application imported */
     CUexternalMemoryHandleType type;
+    bool dedicated; /* imported with CUDA_EXTERNAL_MEMORY_DEDICATED: the memory is one image */
 };
 
 static void ext_free(struct obj *o)
@@ -182,6 +187,7 @@ CUresult CUDAAPI cuImportExternalMemory(CUexternalMemory *extMem_out, const CUDA
     e->object = object;
     e->size = d->size;
     e->type = d->type;
+    e->dedicated = d->flags & CUDA_EXTERNAL_MEMORY_DEDICATED;
     if (!obj_register(&e->base, OBJ_EXTERNAL_MEMORY, ext_free)) {
         ext_free(&e->base); /* closes own; the caller's handle is untouched */
         return fail(CUDA_ERROR_OUT_OF_MEMORY, "%s: out of host memory for the handle table%s", fn, stays);
@@ -209,6 +215,11 @@ CUresult ext_import_source(const char *fn, const struct ext_source *src, unsigne
     e->object = (os_external){.kind = OS_EXTERNAL_SECTION, .data_offset = 0, .data_size = src->size};
     e->size = size ? size : src->size;
     e->type = type;
+    /* These types are dedicated allocations by the specification (cuImportExternalMemory
+     * demands the flag; extmem's own import calls imply it). */
+    e->dedicated = type == CU_EXTERNAL_MEMORY_HANDLE_TYPE_D3D12_RESOURCE ||
+                   type == CU_EXTERNAL_MEMORY_HANDLE_TYPE_D3D11_RESOURCE ||
+                   type == CU_EXTERNAL_MEMORY_HANDLE_TYPE_D3D11_RESOURCE_KMT;
     if (!obj_register(&e->base, OBJ_EXTERNAL_MEMORY, ext_free)) {
         ext_free(&e->base);
         return fail(CUDA_ERROR_OUT_OF_MEMORY, "%s: out of host memory for the handle table", fn);
@@ -309,6 +320,139 @@ CUresult CUDAAPI cuExternalMemoryGetMappedBuffer(CUdeviceptr *devPtr, CUexternal
         mem_register(ctx, range);
     }
     *devPtr = (CUdeviceptr)(uintptr_t)ptr;
+out:
+    if (e)
+        obj_release(&e->base);
+    ctx_release(ctx);
+    return r;
+}
+
+/* A descriptor of a Direct3D texture's levels: the texture's own extent, element size and
+ * layers, and no more levels than it has (its layout is Direct3D's, the descriptor only names
+ * which part of it CUDA sees). */
+static CUresult match_texture(const char *fn, const struct ext_texture *t, const CUDA_ARRAY3D_DESCRIPTOR *d,
+                              unsigned nlevels, unsigned elem_bytes)
+{
+    bool layered = d->Flags & (CUDA_ARRAY3D_LAYERED | CUDA_ARRAY3D_CUBEMAP);
+    size_t height = t->one_d ? 0 : t->height;
+    size_t depth = t->depth > 1 ? t->depth : t->layers > 1 || layered ? t->layers : 0;
+    if (elem_bytes != t->elem_bytes || d->Width != t->width || d->Height != height || d->Depth != depth ||
+        (t->depth > 1 && layered) || nlevels > t->levels)
+        return fail(CUDA_ERROR_INVALID_VALUE, "%s: arrayDesc (%zux%zux%zu%s, %u-byte elements, %u level%s) does not "
+                    "describe the Direct3D texture (%zux%zux%zu, %u-byte texels, %u level%s)", fn, d->Width, d->Height,
+                    d->Depth, layered ? " layered" : "", elem_bytes, nlevels, nlevels == 1 ? "" : "s", (size_t)t->width,
+                    height, depth, t->elem_bytes, t->levels, t->levels == 1 ? "" : "s");
+    return CUDA_SUCCESS;
+}
+
+/* Which layout the image in e has: what extmem knows of the exporter is the object itself
+ * (os_external_identify, ext_source). A Mesa memory fd is lavapipe's (or another Mesa driver with
+ * llvmpipe's layout); extmem's own memfds and sections of other programs carry no image
+ * layout of their own, and the software device's Vulkan partner is lavapipe on every
+ * platform, so they are read with llvmpipe's layout too: a lavapipe image bound to memory
+ * lavapipe imported from extmem has exactly that layout. A Direct3D texture is staged in the
+ * layout Direct3D gives its copies (src/d3d: GetCopyableFootprints); Direct3D buffers and heaps
+ * have no texture layout: refused. */
+static CUresult image_layout(const char *fn, const struct ext_memory *e, const CUDA_ARRAY3D_DESCRIPTOR *d,
+                             unsigned nlevels, unsigned elem_bytes, struct ext_layout_level *levels, uint64_t *total)
+{
+    if (e->type == CU_EXTERNAL_MEMORY_HANDLE_TYPE_DMABUF_FD)
+        return fail(CUDA_ERROR_NOT_SUPPORTED, "%s: memory imported as DMABUF_FD cannot be mapped as a mipmapped array "
+                    "(the specification: not supported); map a buffer", fn);
+    if (e->source.owner && !e->source.texture)
+        return fail(CUDA_ERROR_NOT_SUPPORTED, "%s: this %s memory is a Direct3D buffer or heap, which has no texture "
+                    "layout; map a buffer, or import the texture itself", fn, type_name(e->type));
+    if (e->source.owner) {
+        const struct ext_texture *t = e->source.texture;
+        CUresult r = match_texture(fn, t, d, nlevels, elem_bytes);
+        if (r)
+            return r;
+        *total = 0;
+        for (unsigned l = 0; l < nlevels; ++l) {
+            levels[l] = t->level[l];
+            if (levels[l].offset + levels[l].size > *total)
+                *total = levels[l].offset + levels[l].size;
+        }
+        return CUDA_SUCCESS;
+    }
+    if (!ext_image_layout_llvmpipe(d, nlevels, elem_bytes, levels, total))
+        return fail(CUDA_ERROR_INVALID_VALUE, "%s: arrayDesc: the image's size overflows", fn);
+    return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI cuExternalMemoryGetMappedMipmappedArray(CUmipmappedArray *mipmap, CUexternalMemory extMem,
+                                                         const CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC *mipmapDesc)
+{
+    static const char fn[] = "cuExternalMemoryGetMappedMipmappedArray";
+    struct ctx *ctx;
+    CUresult r = ctx_current(fn, &ctx);
+    if (r)
+        return r;
+    struct ext_memory *e = NULL;
+    const CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC *m = mipmapDesc;
+    unsigned elem_bytes = 0;
+    struct ext_layout_level levels[KIMAGE_MAX_LEVELS];
+    uint64_t total = 0;
+    if (!mipmap || !m) {
+        r = fail(CUDA_ERROR_INVALID_VALUE, "%s: %s is NULL", fn, !mipmap ? "mipmap" : "mipmapDesc");
+        goto out;
+    }
+    if ((r = lookup(fn, extMem, &e)) || (r = ext_image_check(fn, m, &elem_bytes)) ||
+        (r = image_layout(fn, e, &m->arrayDesc, m->numLevels, elem_bytes, levels, &total)))
+        goto out;
+    /* Dedicated memory is one image, which starts at its start: the driver refuses every other
+     * offset, even one that leaves room (docs/probes/images/extmem_array). Other memory holds the
+     * image where the exporter bound it: lavapipe aligns images to 16 bytes. */
+    if (e->dedicated && m->offset != 0) {
+        r = fail(CUDA_ERROR_INVALID_VALUE, "%s: offset %llu: memory imported with CUDA_EXTERNAL_MEMORY_DEDICATED is one "
+                 "image, which starts at offset 0", fn, m->offset);
+        goto out;
+    }
+    if (m->offset % 16) {
+        r = fail(CUDA_ERROR_INVALID_VALUE, "%s: offset %llu is not where an image can start: the exporter aligns images "
+                 "to 16 bytes", fn, m->offset);
+        goto out;
+    }
+    /* The image must lie inside both the imported size and the object itself. */
+    unsigned long long limit = e->size < e->object.data_size ? e->size : e->object.data_size;
+    if (m->offset > limit || total > limit - m->offset) {
+        r = fail(CUDA_ERROR_INVALID_VALUE, "%s: the image (%llu bytes as the exporter lays %zux%zux%zu out, %u level%s) "
+                 "at offset %llu runs past the end of the memory (%llu bytes)", fn, (unsigned long long)total,
+                 m->arrayDesc.Width, m->arrayDesc.Height, m->arrayDesc.Depth, m->numLevels,
+                 m->numLevels == 1 ? "" : "s", m->offset, limit);
+        goto out;
+    }
+    if (total > SIZE_MAX) {
+        r = fail(CUDA_ERROR_OUT_OF_MEMORY, "%s: %llu bytes do not fit this address space", fn,
+                 (unsigned long long)total);
+        goto out;
+    }
+    struct ext_image_bytes bytes = {.size = total};
+    int err = 0;
+    if (e->source.owner) {
+        /* The staging copy of a Direct3D texture: one address, held as a mapped buffer holds it. */
+        e->source.retain(e->source.owner);
+        bytes.ptr = (char *)e->source.ptr + m->offset;
+        bytes.owner = e->source.owner;
+        bytes.release = e->source.release;
+    } else {
+        err = os_external_map(e->handle, e->object.data_offset + m->offset, (size_t)total, &bytes.ptr,
+                              &bytes.unmap_base, &bytes.unmap_len);
+    }
+    if (err) {
+        char text[128];
+        r = fail(os_error_is_out_of_memory(err) ? CUDA_ERROR_OUT_OF_MEMORY : CUDA_ERROR_OPERATING_SYSTEM,
+                 "%s: mapping the memory failed: %s", fn, os_error_string(err, text, sizeof(text)));
+        goto out;
+    }
+    struct image_mipmap *mm;
+    if (!(r = ext_image_map(fn, ctx, &m->arrayDesc, m->numLevels, levels, &bytes, &mm))) {
+        log_info("%s: %u level%s of %zux%zux%zu (%llu bytes) at offset %llu of 0x%llx as 0x%llx", fn, m->numLevels,
+                 m->numLevels == 1 ? "" : "s", m->arrayDesc.Width, m->arrayDesc.Height, m->arrayDesc.Depth,
+                 (unsigned long long)total, m->offset, (unsigned long long)e->base.handle,
+                 (unsigned long long)mm->obj.handle);
+        *mipmap = (CUmipmappedArray)(uintptr_t)mm->obj.handle;
+    }
 out:
     if (e)
         obj_release(&e->base);

@@ -7,21 +7,61 @@
 #define EXTMEM_INTEROP_INTEROP_H
 
 #include "device/device.h"
+#include "interop/image_layout.h"
 
 /* ---- External memory that another API owns (src/d3d) ----
  * Memory extmem reaches at an address of this process, kept alive by a reference to its owner
  * (a Direct3D resource mapped for the CPU): imported as external memory without an OS handle. */
+struct ext_texture;
 struct ext_source {
     void *ptr;   /* its bytes, in this process */
     size_t size; /* how many */
     void *owner;
     void (*retain)(void *owner);
     void (*release)(void *owner);
+    const struct ext_texture *texture; /* a texture's staging copy: how its subresources lie in
+                                        * the bytes (the owner keeps it); NULL for a buffer or heap */
+};
+
+/* A Direct3D texture as its staging copy holds it (GetCopyableFootprints): what
+ * cuExternalMemoryGetMappedMipmappedArray maps its levels with. */
+struct ext_texture {
+    uint32_t width, height, depth; /* level 0; depth 1 unless 3D */
+    uint32_t layers;               /* array slices (cube faces included); 1 for 3D */
+    uint32_t levels;
+    bool one_d;                    /* a 1D texture (CUDA's Height 0) */
+    unsigned elem_bytes;           /* one texel */
+    struct ext_layout_level level[16]; /* layer 0 of each level; slice_pitch: the next layer
+                                        * (arrays) or depth slice (3D) */
 };
 /* Registers src as external memory of `type`, `size` bytes as the application gave them (0:
  * src's size); takes the caller's reference to src's owner whatever happens. */
 CUresult ext_import_source(const char *fn, const struct ext_source *src, unsigned long long size,
                            CUexternalMemoryHandleType type, CUexternalMemory *out);
+
+/* ---- Imported images as CUDA arrays (external_image.c) ---- */
+struct image_level;
+struct image_mipmap;
+/* The checks on a mipmapped array descriptor that need no memory (reserved fields, format and
+ * channels, flags, extent against the device's limits, numLevels against the chain); on
+ * success *elem_bytes is one element's size. */
+CUresult ext_image_check(const char *fn, const CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC *m, unsigned *elem_bytes);
+/* The bytes an imported array is: size bytes at ptr, either a mapping of extmem's (unmapped
+ * at the end) or memory of another API held by owner (released at the end). */
+struct ext_image_bytes {
+    void *ptr;
+    unsigned long long size;
+    void *unmap_base;
+    size_t unmap_len;
+    void *owner;
+    void (*release)(void *owner);
+};
+/* Makes the mipmapped array over bytes, its levels as `levels` lays them out from bytes->ptr
+ * (image_layout.h); takes bytes whatever happens. */
+struct ext_layout_level;
+CUresult ext_image_map(const char *fn, struct ctx *ctx, const CUDA_ARRAY3D_DESCRIPTOR *d, unsigned nlevels,
+                       const struct ext_layout_level *levels, const struct ext_image_bytes *bytes,
+                       struct image_mipmap **out);
 
 /* ---- The Windows handle rules of external memory and semaphores (external_handle.c) ---- */
 /* A descriptor's handle and name for `type` (its name in messages): a KMT type takes a handle

@@ -60,3 +60,30 @@ cudaError_t CUDARTAPI cudaDestroyExternalMemory(cudaExternalMemory_t extMem)
         return err;
     return rt_cu(cuDestroyExternalMemory((CUexternalMemory)(void *)extMem));
 }
+
+cudaError_t CUDARTAPI cudaExternalMemoryGetMappedMipmappedArray(cudaMipmappedArray_t *mipmap, cudaExternalMemory_t extMem,
+                                                                const struct cudaExternalMemoryMipmappedArrayDesc *mipmapDesc)
+{
+    static const char fn[] = "cudaExternalMemoryGetMappedMipmappedArray";
+    cudaError_t err = rt_context();
+    if (err != cudaSuccess)
+        return err;
+    if (!mipmap || !mipmapDesc)
+        return rt_fail(cudaErrorInvalidValue, "%s: %s is NULL", fn, !mipmap ? "mipmap" : "mipmapDesc");
+    CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC d;
+    memset(&d, 0, sizeof(d));
+    if ((err = rt_format_from_desc(fn, &mipmapDesc->formatDesc, &d.arrayDesc.Format, &d.arrayDesc.NumChannels)))
+        return err;
+    d.offset = mipmapDesc->offset;
+    d.arrayDesc.Width = mipmapDesc->extent.width;
+    d.arrayDesc.Height = mipmapDesc->extent.height;
+    d.arrayDesc.Depth = mipmapDesc->extent.depth;
+    d.arrayDesc.Flags = mipmapDesc->flags;
+    d.numLevels = mipmapDesc->numLevels;
+    memcpy(d.reserved, mipmapDesc->reserved, sizeof(d.reserved));
+    CUmipmappedArray m = NULL;
+    err = rt_cu(cuExternalMemoryGetMappedMipmappedArray(&m, (CUexternalMemory)(void *)extMem, &d));
+    if (err == cudaSuccess)
+        *mipmap = (cudaMipmappedArray_t)(void *)m;
+    return err;
+}
