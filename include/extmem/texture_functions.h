@@ -461,28 +461,70 @@ EXTMEM_SU_ELEM(int4, 4) EXTMEM_SU_ELEM(uint4, 4) EXTMEM_SU_ELEM(float4, 4)
 EXTMEM_SU_ELEM(longlong2, 8) EXTMEM_SU_ELEM(ulonglong2, 8) EXTMEM_SU_ELEM(double2, 8)
 #undef EXTMEM_SU_ELEM
 
+/* A type's bytes to and from the words the instructions move: 8-bit elements travel one per
+ * 16-bit register, so each is narrowed or widened on its own (a union would pair two bytes in
+ * one word); wider elements are the words themselves. */
+template <class T, class W> struct extmem_su_pack {
+    static __device__ __inline__ T from(const W *w)
+    {
+        union {
+            W w[4];
+            T t;
+        } u;
+        for (int i = 0; i < 4; ++i)
+            u.w[i] = w[i];
+        return u.t;
+    }
+    static __device__ __inline__ void to(T t, W *w)
+    {
+        union {
+            W w[4];
+            T t;
+        } u;
+        u.t = t;
+        for (int i = 0; i < 4; ++i)
+            w[i] = u.w[i];
+    }
+};
+template <class T> struct extmem_su_pack<T, extmem_su_b8> {
+    static __device__ __inline__ T from(const extmem_su_b8 *w)
+    {
+        union {
+            unsigned char b[4];
+            T t;
+        } u;
+        for (int i = 0; i < 4; ++i)
+            u.b[i] = (unsigned char)w[i].v;
+        return u.t;
+    }
+    static __device__ __inline__ void to(T t, extmem_su_b8 *w)
+    {
+        union {
+            unsigned char b[4];
+            T t;
+        } u;
+        u.t = t;
+        for (int i = 0; i < 4; ++i)
+            w[i].v = u.b[i];
+    }
+};
+
 template <class T>
 static __device__ __inline__ T extmem_surf_read(int g, cudaSurfaceObject_t s, int x, int y, int z, int layer, int mode)
 {
     typedef typename extmem_su_word<extmem_su_shape<T>::elem>::type W;
-    union {
-        W w[4];
-        T t;
-    } u;
-    extmem_suld(u.w, g, mode, s, x, y, z, layer, extmem_su_shape<T>::n);
-    return u.t;
+    W w[4] = {};
+    extmem_suld(w, g, mode, s, x, y, z, layer, extmem_su_shape<T>::n);
+    return extmem_su_pack<T, W>::from(w);
 }
 template <class T>
 static __device__ __inline__ void extmem_surf_write(T data, int g, cudaSurfaceObject_t s, int x, int y, int z,
                                                     int layer, int mode)
 {
     typedef typename extmem_su_word<extmem_su_shape<T>::elem>::type W;
-    union {
-        W w[4];
-        T t;
-    } u;
-    u.t = data;
-    extmem_sust(u.w, g, mode, s, x, y, z, layer, extmem_su_shape<T>::n);
+    W w[4] = {};
+    extmem_su_pack<T, W>::to(data, w);
+    extmem_sust(w, g, mode, s, x, y, z, layer, extmem_su_shape<T>::n);
 }
 
 /* ---- The surface object API (x in bytes) ---- */

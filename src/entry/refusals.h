@@ -8,7 +8,8 @@
  * device or the platform (cuda.h: "the attempted operation is not supported on the current
  * system or device").
  */
-REFUSAL(IMAGES, CUDA_ERROR_NOT_SUPPORTED, "CUDA arrays, mipmapped arrays, textures and surfaces are not implemented yet on the software device")
+REFUSAL(TEXREF, CUDA_ERROR_NOT_SUPPORTED, "texture and surface references (CUtexref, CUsurfref, .texref/.surfref in PTX) are the API CUDA 12 removed from the toolkit; the software device has texture and surface objects (cuTexObjectCreate, cuSurfObjectCreate): docs/images.md")
+REFUSAL(SPARSE, CUDA_ERROR_NOT_SUPPORTED, "sparse and deferred-mapping arrays are not implemented on the software device: its arrays always have their own memory (docs/images.md)")
 REFUSAL(GRAPHS, CUDA_ERROR_NOT_SUPPORTED, "CUDA graphs and stream capture are not implemented yet on the software device")
 REFUSAL(LINKING, CUDA_ERROR_NOT_SUPPORTED, "linking (cuLink*) is not implemented yet; load PTX or a fat binary with cuModuleLoadData instead")
 REFUSAL(COOPERATIVE, CUDA_ERROR_NOT_SUPPORTED, "cooperative launches are not implemented yet on the software device")

@@ -78,7 +78,12 @@ static inline bool ktype_float(ktype t) { return t >= KT_F16 && t <= KT_F64; }
     X(ex2) X(tanh) X(sin) X(cos) X(lg2) X(rcp) X(sqrt) X(rsqrt) X(mem) X(proxy) X(async) X(alias) X(b32) X(u32)        \
     X(s32) X(f32) X(pred) X(shiftamount) X(sel) X(gl) X(unified) X(nohint) X(warp) X(NaN) X(L1) X(L2)                 \
     X(shared__cta) X(shared__cluster) X(finite) X(infinite) X(number) X(notanumber) X(normal) X(subnormal) X(l) X(r)  \
-    X(commit_group) X(wait_group) X(wait_all) X(uni_) 
+    X(commit_group) X(wait_group) X(wait_all) X(uni_)                                                                  \
+    /* textures and surfaces (ops_tex.c, ops_surf.c); .1d .2d .3d are spelled d1 d2 d3 */                              \
+    X(d1) X(d2) X(d3) X(a1d) X(a2d) X(cube) X(acube) X(level) X(grad) X(base) X(b) X(g) X(a) X(p) X(trap) X(zero)      \
+    X(width) X(height) X(depth) X(channel_data_type) X(channel_order) X(normalized_coords) X(filter_mode)              \
+    X(addr_mode_0) X(addr_mode_1) X(addr_mode_2) X(num_mipmap_levels) X(num_samples) X(array_size) X(memory_layout)   \
+    X(force_unnormalized_coords) X(texref) X(samplerref) X(surfref)
 typedef enum kmod {
 #define X(m) KM_##m,
     KMODS(X)
@@ -342,6 +347,10 @@ struct kparsed_op {
     kopnd vec[4];     /* KO_VEC: slots (KOPND_NONE for _) */
     ktype vec_type[4];
     const char *sym;  /* KO_SYM / KO_ADDR: the name, for calls and messages */
+    /* KO_ADDR of a texture or surface instruction, [handle, {c0, ...}] or [handle, c0]: the
+     * handle is the base (.slot, a register), the coordinates are vec[0 .. nvec) with their
+     * types in vec_type (KT_NONE for an immediate). */
+    bool image;
 };
 
 struct kparsed {
@@ -402,7 +411,7 @@ struct klower_entry {
 };
 /* The families' tables (ops_*.c), each ended by {NULL, NULL}. */
 extern const struct klower_entry kops_int[], kops_float[], kops_cvt[], kops_mem[], kops_atom[], kops_warp[],
-    kops_misc[], kops_control[];
+    kops_misc[], kops_control[], kops_tex[], kops_surf[];
 /* Lowers p into in through the first family that claims it; false with lw->why set when none
  * does (or the claiming family refuses). */
 bool klower_run(struct klower *lw, const struct kparsed *p, struct kinsn *in);
@@ -465,6 +474,10 @@ bool ktok_punct(const struct ktok *t, char c);
 /* Records an INVALID_PTX error at the current line ("name:line: ..."); returns false. */
 bool kparse_error(struct kparser *ps, const char *fmt, ...) EXTMEM_PRINTF_FORMAT(2, 3);
 bool kparse_error_at(struct kparser *ps, uint32_t line, const char *fmt, ...) EXTMEM_PRINTF_FORMAT(3, 4);
+/* The same with another code than INVALID_PTX (an instruction the GPU's driver refuses with
+ * CUDA_ERROR_NOT_SUPPORTED). */
+bool kparse_error_code(struct kparser *ps, CUresult code, uint32_t line, const char *fmt, ...)
+    EXTMEM_PRINTF_FORMAT(4, 5);
 
 /* String-keyed hash (ptx_lex.c), for symbols. */
 struct khash *khash_new(void);

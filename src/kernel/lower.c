@@ -9,7 +9,8 @@
 #include <stdio.h>
 
 static const struct klower_entry *const families[] = {kops_control, kops_misc, kops_int, kops_float,
-                                                      kops_cvt,     kops_mem,  kops_atom, kops_warp};
+                                                      kops_cvt,     kops_mem,  kops_atom, kops_warp,
+                                                      kops_tex,     kops_surf};
 
 bool klower_run(struct klower *lw, const struct kparsed *p, struct kinsn *in)
 {

@@ -40,6 +40,10 @@ static bool classify_suffix(struct kparser *ps, struct kparsed *p, const char *s
             return kparse_error(ps, "malformed opcode suffix '.%.*s'", (int)n, s);
     }
     buf[j] = 0;
+    if (j == 2 && buf[0] >= '1' && buf[0] <= '3' && buf[1] == 'd') { /* .1d .2d .3d: KM_d1 ... */
+        buf[1] = buf[0];
+        buf[0] = 'd';
+    }
     for (int t = KT_PRED; t < KT_COUNT; ++t) {
         if (strcmp(buf, ktype_name((ktype)t)) == 0) {
             if (p->ntypes >= 4)
@@ -163,6 +167,51 @@ static bool parse_number(struct kparser *ps, struct kparsed_op *op, bool neg)
     return true;
 }
 
+static bool parse_vector(struct kparser *ps, struct kparsed_op *op);
+
+/* The rest of a texture or surface address after `[handle`: `, {c0, ...}]` or `, c0]`. The
+ * handle is a 64-bit register holding a texture or surface object (unified mode, what nvcc and
+ * clang write for cudaTextureObject_t parameters). A .texref, .samplerref or .surfref name, or a
+ * separate sampler operand (independent mode), is refused: CUDA 13's compilers never write them
+ * (docs/kernels.md, "Textures and surfaces"). */
+static bool parse_image_address(struct kparser *ps, struct kparsed_op *op, const struct kparsed_op *base)
+{
+    if (base->kind != KO_REG)
+        return kparse_error(ps, "the texture or surface '%s' is not a register holding an object handle: .texref, "
+                                ".samplerref and .surfref variables are not supported (CUDA 13 makes none)",
+                            base->sym ? base->sym : "?");
+    if (ktype_size(base->type) != 8)
+        return kparse_error(ps, "a texture or surface handle must be a 64-bit register");
+    op->image = true;
+    klex_next(ps); /* ',' */
+    if (ktok_punct(&ps->tok, '{')) {
+        if (!parse_vector(ps, op))
+            return false;
+        op->kind = KO_ADDR; /* the vector is the address's coordinates */
+    } else if (ps->tok.kind == KTK_WORD) {
+        struct kparsed_op e = {0};
+        if (!parse_name(ps, &e))
+            return false;
+        if (e.kind != KO_REG)
+            return kparse_error(ps, "a separate sampler ('%.*s') needs .samplerref objects (independent texturing "
+                                    "mode), which are not supported",
+                                (int)ps->tok.len, ps->tok.s);
+        klex_next(ps);
+        if (ktok_punct(&ps->tok, ','))
+            return kparse_error(ps, "a separate sampler operand (independent texturing mode) is not supported");
+        op->vec[0] = e.slot;
+        op->vec_type[0] = e.type;
+        op->nvec = 1;
+    } else {
+        return kparse_error(ps, "expected the coordinates of a texture or surface access, found '%.*s'",
+                            (int)ps->tok.len, ps->tok.s);
+    }
+    if (!ktok_punct(&ps->tok, ']'))
+        return kparse_error(ps, "expected ']' after the coordinates, found '%.*s'", (int)ps->tok.len, ps->tok.s);
+    klex_next(ps);
+    return true;
+}
+
 /* [base], [base+imm], [base+-imm], [imm] */
 static bool parse_address(struct kparser *ps, struct kparsed_op *op)
 {
@@ -187,6 +236,8 @@ static bool parse_address(struct kparser *ps, struct kparsed_op *op)
         }
         op->has_base = true;
         klex_next(ps);
+        if (ktok_punct(&ps->tok, ','))
+            return parse_image_address(ps, op, &base);
         if (ktok_punct(&ps->tok, '+') || ktok_punct(&ps->tok, '-')) {
             bool neg = ktok_punct(&ps->tok, '-');
             klex_next(ps);
@@ -212,13 +263,23 @@ static bool parse_address(struct kparser *ps, struct kparsed_op *op)
     return true;
 }
 
+static bool parse_scalar(struct kparser *ps, struct kparsed_op *op);
+
 static bool parse_operand(struct kparser *ps, struct kparsed_op *op)
 {
     struct ktok *t = &ps->tok;
     if (ktok_punct(t, '[')) {
         return parse_address(ps, op);
     }
-    if (ktok_punct(t, '{')) {
+    if (ktok_punct(t, '{'))
+        return parse_vector(ps, op);
+    return parse_scalar(ps, op);
+}
+
+/* {a, b, c, d}: registers, sinks or immediates. */
+static bool parse_vector(struct kparser *ps, struct kparsed_op *op)
+{
+    {
         klex_next(ps);
         op->kind = KO_VEC;
         while (!ktok_punct(&ps->tok, '}')) {
@@ -255,6 +316,11 @@ static bool parse_operand(struct kparser *ps, struct kparsed_op *op)
         klex_next(ps);
         return true;
     }
+}
+
+static bool parse_scalar(struct kparser *ps, struct kparsed_op *op)
+{
+    struct ktok *t = &ps->tok;
     bool neg = false;
     if (ktok_punct(t, '!')) {
         op->neg = true;

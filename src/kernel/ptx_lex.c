@@ -173,15 +173,28 @@ bool ktok_is(const struct ktok *t, const char *s)
 
 bool ktok_punct(const struct ktok *t, char c) { return t->kind == KTK_PUNCT && t->s[0] == c; }
 
-static bool vparse_error(struct kparser *ps, uint32_t line, const char *fmt, va_list ap)
+static bool vparse_error_code(struct kparser *ps, CUresult code, uint32_t line, const char *fmt, va_list ap)
 {
     if (ps->err)
         return false; /* the first error is the one to report */
     char what[384];
     vsnprintf(what, sizeof(what), fmt, ap);
-    ps->err = CUDA_ERROR_INVALID_PTX;
+    ps->err = code;
     klog_printf(ps->log, "%s:%u: %s\n", ps->name, line, what);
-    fail(CUDA_ERROR_INVALID_PTX, "%s: %s:%u: %s", ps->fn, ps->name, line, what);
+    fail(code, "%s: %s:%u: %s", ps->fn, ps->name, line, what);
+    return false;
+}
+static bool vparse_error(struct kparser *ps, uint32_t line, const char *fmt, va_list ap)
+{
+    return vparse_error_code(ps, CUDA_ERROR_INVALID_PTX, line, fmt, ap);
+}
+
+bool kparse_error_code(struct kparser *ps, CUresult code, uint32_t line, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vparse_error_code(ps, code, line, fmt, ap);
+    va_end(ap);
     return false;
 }
 

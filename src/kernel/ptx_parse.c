@@ -253,6 +253,11 @@ static bool parse_decl_head(struct kparser *ps, struct decl *d)
             break;
         }
     }
+    if (ktok_is(&ps->tok, ".texref") || ktok_is(&ps->tok, ".samplerref") || ktok_is(&ps->tok, ".surfref"))
+        return kparse_error(ps,
+                            "%.*s variables (texture, sampler and surface references) are not supported: CUDA 13's "
+                            "nvcc and clang pass texture and surface objects as .u64 handles instead",
+                            (int)ps->tok.len, ps->tok.s);
     d->type = type_of_word(&ps->tok);
     if (d->type == KT_NONE)
         return kparse_error(ps, "expected a type (.b32, .f32, .u64 ...), found '%.*s'", (int)ps->tok.len, ps->tok.s);
