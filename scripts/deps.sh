@@ -11,6 +11,9 @@ packages+=(libzstd-dev liblz4-dev)
 # Vulkan interop (src/vk, the Vulkan demo and tests/vk): the loader and headers, volk, Mesa's
 # lavapipe (the software device's Vulkan partner) and glslangValidator for the shaders.
 packages+=(libvulkan-dev libvulkan-volk-dev mesa-vulkan-drivers glslang-tools)
+# The windowed image sample's test (samples/vulkan_image.cu, tests/vk/xvfb_screenshot.sh): an X
+# server of its own (Xvfb) and XCB's headers for the window.
+packages+=(xvfb libxcb1-dev)
 # The Khronos validation layers, which the semaphore layer's tests run above it (tests/vk).
 packages+=(vulkan-validationlayers)
 # The dma-buf VM test (scripts/vm, docs/dmabuf.md): qemu, a static busybox and cpio for the
