@@ -185,7 +185,11 @@ static CUresult texture_layout(const char *fn, struct stager *s)
             if (s->footprints[l * levels + m].Offset != f->Offset + l * o->slice_pitch)
                 r = fail(CUDA_ERROR_NOT_SUPPORTED, "%s: the texture's array slices are not equally spaced in its "
                          "copyable layout", fn);
-        o->size = three_d ? image * f->Footprint.Depth : o->slice_pitch * (layers - 1) + image;
+        /* The last row of the last slice ends at its bytes, not at a whole RowPitch: the copyable
+         * layout's total (the staging buffer's size) counts it so (GetCopyableFootprints'
+         * RowSizeInBytes). */
+        uint64_t last = (uint64_t)f->Footprint.RowPitch * (rows[m] - 1) + row_bytes[m];
+        o->size = three_d ? image * (f->Footprint.Depth - 1) + last : o->slice_pitch * (layers - 1) + last;
     }
     free(rows);
     free(row_bytes);
