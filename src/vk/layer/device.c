@@ -94,18 +94,8 @@ static VkResult driver_create_info(const VkDeviceCreateInfo *info, bool timeline
  * VK_KHR_get_physical_device_properties2 with them). False where memory is not the layer's. */
 static bool host_alignment(struct linstance *inst, VkPhysicalDevice physical, VkDeviceSize *out)
 {
-    uint32_t count = 0;
-    if (inst->EnumerateDeviceExtensionProperties(physical, NULL, &count, NULL) != VK_SUCCESS)
-        return false;
-    VkExtensionProperties *props = calloc(count + 1, sizeof(*props));
-    bool host = false, fd = false;
-    if (props && inst->EnumerateDeviceExtensionProperties(physical, NULL, &count, props) == VK_SUCCESS)
-        for (uint32_t i = 0; i < count; ++i) {
-            host |= strcmp(props[i].extensionName, VK_EXT_EXTERNAL_MEMORY_HOST_EXTENSION_NAME) == 0;
-            fd |= strcmp(props[i].extensionName, VK_KHR_EXTERNAL_MEMORY_FD_EXTENSION_NAME) == 0;
-        }
-    free(props);
-    if (!host || !fd)
+    bool dmabuf;
+    if (!layer_driver_imports_host(inst, physical, &dmabuf))
         return false;
     PFN_vkGetPhysicalDeviceProperties2 get =
         (PFN_vkGetPhysicalDeviceProperties2)inst->gipa(inst->handle, inst->api_version >= VK_API_VERSION_1_1

@@ -143,17 +143,23 @@ bool layer_adds_extension(struct linstance *inst, VkPhysicalDevice physical, boo
     return lacks && (dp.apiVersion >= VK_API_VERSION_1_2 || *timeline_ext);
 }
 
-bool layer_adds_dmabuf(struct linstance *inst, VkPhysicalDevice physical)
+bool layer_driver_imports_host(struct linstance *inst, VkPhysicalDevice physical, bool *dmabuf)
 {
     uint32_t count;
     VkExtensionProperties *props = driver_extensions(inst, physical, &count);
     if (!props)
         return false;
-    bool adds = !has(props, count, VK_EXT_EXTERNAL_MEMORY_DMA_BUF_EXTENSION_NAME) &&
-                has(props, count, VK_EXT_EXTERNAL_MEMORY_HOST_EXTENSION_NAME) &&
+    bool host = has(props, count, VK_EXT_EXTERNAL_MEMORY_HOST_EXTENSION_NAME) &&
                 has(props, count, VK_KHR_EXTERNAL_MEMORY_FD_EXTENSION_NAME);
+    *dmabuf = has(props, count, VK_EXT_EXTERNAL_MEMORY_DMA_BUF_EXTENSION_NAME);
     free(props);
-    return adds;
+    return host;
+}
+
+bool layer_adds_dmabuf(struct linstance *inst, VkPhysicalDevice physical)
+{
+    bool dmabuf;
+    return layer_driver_imports_host(inst, physical, &dmabuf) && !dmabuf;
 }
 
 /* The usual two-call protocol: copy what fits, VK_INCOMPLETE when not everything did. */

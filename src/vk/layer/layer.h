@@ -110,6 +110,9 @@ bool layer_adds_extension(struct linstance *inst, VkPhysicalDevice physical, boo
  * has VK_EXT_external_memory_host and VK_KHR_external_memory_fd (memory.c imports a dma-buf as
  * host memory). */
 bool layer_adds_dmabuf(struct linstance *inst, VkPhysicalDevice physical);
+/* True when the driver has VK_EXT_external_memory_host and VK_KHR_external_memory_fd, which
+ * the layer's imports need; *dmabuf: it names VK_EXT_external_memory_dma_buf itself. */
+bool layer_driver_imports_host(struct linstance *inst, VkPhysicalDevice physical, bool *dmabuf);
 VKAPI_ATTR void VKAPI_CALL layer_GetPhysicalDeviceExternalBufferProperties(
     VkPhysicalDevice physical, const VkPhysicalDeviceExternalBufferInfo *info, VkExternalBufferProperties *props);
 
