@@ -117,9 +117,10 @@ void image_view_put(struct image_view *v);
 /* cuTexObjectDestroy and cuSurfObjectDestroy: as on the driver, a handle that names no live
  * object of type is answered with CUDA_SUCCESS (with a warning). */
 CUresult image_view_destroy(const char *fn, uint64_t handle, obj_type type);
-/* The resource descriptor as the getters hand it back: an array whose handle was destroyed
- * reads as NULL, as on the driver. */
-void image_view_resource(const struct image_view *v, CUDA_RESOURCE_DESC *out);
+/* cuTexObjectGetResourceDesc and cuSurfObjectGetResourceDesc: the resource descriptor of the
+ * live object `handle` of type, as the driver hands it back (an array whose handle was destroyed
+ * reads as NULL), or the getter's code with a reason. */
+CUresult image_view_resource_desc(const char *fn, CUDA_RESOURCE_DESC *out, uint64_t handle, obj_type type);
 /* Fills v->k from the resource, the view and the texture descriptor (kernel_view.c). */
 void image_view_fill_kernel(struct image_view *v, bool surface);
 /* The CUarray_format and channels of a resource view format (0 for NONE and unknown ones), and

@@ -52,15 +52,5 @@ CUresult CUDAAPI cuSurfObjectDestroy(CUsurfObject surfObject)
 
 CUresult CUDAAPI cuSurfObjectGetResourceDesc(CUDA_RESOURCE_DESC *pResDesc, CUsurfObject surfObject)
 {
-    static const char fn[] = "cuSurfObjectGetResourceDesc";
-    REQUIRE_INIT(fn);
-    if (!pResDesc)
-        return fail(CUDA_ERROR_INVALID_VALUE, "%s: pResDesc is NULL", fn);
-    struct image_view *v;
-    CUresult r = image_view_get(fn, surfObject, OBJ_SURFACE, &v);
-    if (r)
-        return r;
-    image_view_resource(v, pResDesc);
-    image_view_put(v);
-    return CUDA_SUCCESS;
+    return image_view_resource_desc("cuSurfObjectGetResourceDesc", pResDesc, surfObject, OBJ_SURFACE);
 }

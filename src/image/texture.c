@@ -129,7 +129,7 @@ CUresult image_view_destroy(const char *fn, uint64_t handle, obj_type type)
     return CUDA_SUCCESS;
 }
 
-void image_view_resource(const struct image_view *v, CUDA_RESOURCE_DESC *out)
+static void view_resource(const struct image_view *v, CUDA_RESOURCE_DESC *out)
 {
     *out = v->res;
     /* The driver hands back a NULL array once the array's handle was destroyed (the texture
@@ -146,6 +146,20 @@ void image_view_resource(const struct image_view *v, CUDA_RESOURCE_DESC *out)
         else
             out->res.mipmap.hMipmappedArray = NULL;
     }
+}
+
+CUresult image_view_resource_desc(const char *fn, CUDA_RESOURCE_DESC *out, uint64_t handle, obj_type type)
+{
+    REQUIRE_INIT(fn);
+    if (!out)
+        return fail(CUDA_ERROR_INVALID_VALUE, "%s: pResDesc is NULL", fn);
+    struct image_view *v;
+    CUresult r = image_view_get(fn, handle, type, &v);
+    if (r)
+        return r;
+    view_resource(v, out);
+    image_view_put(v);
+    return CUDA_SUCCESS;
 }
 
 /* ---- The resource descriptor ---- */
@@ -515,17 +529,7 @@ CUresult CUDAAPI cuTexObjectDestroy(CUtexObject texObject)
 
 CUresult CUDAAPI cuTexObjectGetResourceDesc(CUDA_RESOURCE_DESC *pResDesc, CUtexObject texObject)
 {
-    static const char fn[] = "cuTexObjectGetResourceDesc";
-    REQUIRE_INIT(fn);
-    if (!pResDesc)
-        return fail(CUDA_ERROR_INVALID_VALUE, "%s: pResDesc is NULL", fn);
-    struct image_view *v;
-    CUresult r = image_view_get(fn, texObject, OBJ_TEXTURE, &v);
-    if (r)
-        return r;
-    image_view_resource(v, pResDesc);
-    image_view_put(v);
-    return CUDA_SUCCESS;
+    return image_view_resource_desc("cuTexObjectGetResourceDesc", pResDesc, texObject, OBJ_TEXTURE);
 }
 
 CUresult CUDAAPI cuTexObjectGetTextureDesc(CUDA_TEXTURE_DESC *pTexDesc, CUtexObject texObject)
