@@ -1,0 +1,504 @@
+// The sm_89 and sm_90 tensor-core forms (PTX ISA 9.0, "Warp-level matrix multiply-accumulate
+// instructions"; issue 25): mma.sync on e4m3/e5m2 (sm_89) and the f64 shapes m16n8k4/k8/k16
+// (sm_90), and stmatrix (sm_90). Written by scripts/gen-mma-corpus.py. nvcc compiles this module for
+// compute_90 (scripts/kernels-nvcc-ptx.sh); clang's PTX (.target sm_80) cannot carry these
+// instructions, so its kernels write zeros.
+#include "corpus.h"
+
+#if defined(__NVCC__)
+#define NVCC_ONLY 1
+#else
+#define NVCC_ONLY 0
+#endif
+
+KERNEL mma_e4m3_f32(KPARAMS) {
+    int i = GID;
+    if (i >= n) return;
+    const uint *pa = (const uint *)a_ + (long long)i * 4;
+    uint a[4];
+    for (int k = 0; k < 4; ++k) a[k] = pa[k] & 0xffffffffu;
+    const uint *pb = (const uint *)b_ + (long long)i * 2;
+    uint b[2];
+    for (int k = 0; k < 2; ++k) b[k] = pb[k] & 0xffffffffu;
+    const uint *pc = (const uint *)c_ + (long long)i * 4;
+    float c[4];
+    for (int k = 0; k < 4; ++k) c[k] = __int_as_float((int)(pc[k] & 0xffffffffu));
+    float d[4];
+#if NVCC_ONLY
+    asm volatile("mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%10, %11, %12, %13};"
+                 : "=f"(d[0]), "=f"(d[1]), "=f"(d[2]), "=f"(d[3])
+                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]), "f"(c[0]), "f"(c[1]), "f"(c[2]), "f"(c[3]));
+#else
+    for (int k = 0; k < 4; ++k) d[k] = 0;
+#endif
+    uint *o = (uint *)out_ + (long long)i * 4;
+    for (int k = 0; k < 4; ++k) o[k] = (uint)__float_as_int(d[k]);
+}
+
+KERNEL mma_e4m3_f32_tame(KPARAMS) {
+    int i = GID;
+    if (i >= n) return;
+    const uint *pa = (const uint *)a_ + (long long)i * 4;
+    uint a[4];
+    for (int k = 0; k < 4; ++k) a[k] = pa[k] & 0xffffffffu;
+    const uint *pb = (const uint *)b_ + (long long)i * 2;
+    uint b[2];
+    for (int k = 0; k < 2; ++k) b[k] = pb[k] & 0xffffffffu;
+    const uint *pc = (const uint *)c_ + (long long)i * 4;
+    float c[4];
+    for (int k = 0; k < 4; ++k) c[k] = __int_as_float((int)(pc[k] & 0xbfffffffu));
+    float d[4];
+#if NVCC_ONLY
+    asm volatile("mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%10, %11, %12, %13};"
+                 : "=f"(d[0]), "=f"(d[1]), "=f"(d[2]), "=f"(d[3])
+                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]), "f"(c[0]), "f"(c[1]), "f"(c[2]), "f"(c[3]));
+#else
+    for (int k = 0; k < 4; ++k) d[k] = 0;
+#endif
+    uint *o = (uint *)out_ + (long long)i * 4;
+    for (int k = 0; k < 4; ++k) o[k] = (uint)__float_as_int(d[k]);
+}
+
+KERNEL mma_e5m2_f32(KPARAMS) {
+    int i = GID;
+    if (i >= n) return;
+    const uint *pa = (const uint *)a_ + (long long)i * 4;
+    uint a[4];
+    for (int k = 0; k < 4; ++k) a[k] = pa[k] & 0xffffffffu;
+    const uint *pb = (const uint *)b_ + (long long)i * 2;
+    uint b[2];
+    for (int k = 0; k < 2; ++k) b[k] = pb[k] & 0xffffffffu;
+    const uint *pc = (const uint *)c_ + (long long)i * 4;
+    float c[4];
+    for (int k = 0; k < 4; ++k) c[k] = __int_as_float((int)(pc[k] & 0xffffffffu));
+    float d[4];
+#if NVCC_ONLY
+    asm volatile("mma.sync.aligned.m16n8k32.row.col.f32.e5m2.e5m2.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%10, %11, %12, %13};"
+                 : "=f"(d[0]), "=f"(d[1]), "=f"(d[2]), "=f"(d[3])
+                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]), "f"(c[0]), "f"(c[1]), "f"(c[2]), "f"(c[3]));
+#else
+    for (int k = 0; k < 4; ++k) d[k] = 0;
+#endif
+    uint *o = (uint *)out_ + (long long)i * 4;
+    for (int k = 0; k < 4; ++k) o[k] = (uint)__float_as_int(d[k]);
+}
+
+KERNEL mma_e5m2_f32_tame(KPARAMS) {
+    int i = GID;
+    if (i >= n) return;
+    const uint *pa = (const uint *)a_ + (long long)i * 4;
+    uint a[4];
+    for (int k = 0; k < 4; ++k) a[k] = pa[k] & 0xffffffffu;
+    const uint *pb = (const uint *)b_ + (long long)i * 2;
+    uint b[2];
+    for (int k = 0; k < 2; ++k) b[k] = pb[k] & 0xffffffffu;
+    const uint *pc = (const uint *)c_ + (long long)i * 4;
+    float c[4];
+    for (int k = 0; k < 4; ++k) c[k] = __int_as_float((int)(pc[k] & 0xbfffffffu));
+    float d[4];
+#if NVCC_ONLY
+    asm volatile("mma.sync.aligned.m16n8k32.row.col.f32.e5m2.e5m2.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%10, %11, %12, %13};"
+                 : "=f"(d[0]), "=f"(d[1]), "=f"(d[2]), "=f"(d[3])
+                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]), "f"(c[0]), "f"(c[1]), "f"(c[2]), "f"(c[3]));
+#else
+    for (int k = 0; k < 4; ++k) d[k] = 0;
+#endif
+    uint *o = (uint *)out_ + (long long)i * 4;
+    for (int k = 0; k < 4; ++k) o[k] = (uint)__float_as_int(d[k]);
+}
+
+KERNEL mma_e4m3e5m2_f32(KPARAMS) {
+    int i = GID;
+    if (i >= n) return;
+    const uint *pa = (const uint *)a_ + (long long)i * 4;
+    uint a[4];
+    for (int k = 0; k < 4; ++k) a[k] = pa[k] & 0xffffffffu;
+    const uint *pb = (const uint *)b_ + (long long)i * 2;
+    uint b[2];
+    for (int k = 0; k < 2; ++k) b[k] = pb[k] & 0xffffffffu;
+    const uint *pc = (const uint *)c_ + (long long)i * 4;
+    float c[4];
+    for (int k = 0; k < 4; ++k) c[k] = __int_as_float((int)(pc[k] & 0xffffffffu));
+    float d[4];
+#if NVCC_ONLY
+    asm volatile("mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e5m2.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%10, %11, %12, %13};"
+                 : "=f"(d[0]), "=f"(d[1]), "=f"(d[2]), "=f"(d[3])
+                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]), "f"(c[0]), "f"(c[1]), "f"(c[2]), "f"(c[3]));
+#else
+    for (int k = 0; k < 4; ++k) d[k] = 0;
+#endif
+    uint *o = (uint *)out_ + (long long)i * 4;
+    for (int k = 0; k < 4; ++k) o[k] = (uint)__float_as_int(d[k]);
+}
+
+KERNEL mma_e4m3e5m2_f32_tame(KPARAMS) {
+    int i = GID;
+    if (i >= n) return;
+    const uint *pa = (const uint *)a_ + (long long)i * 4;
+    uint a[4];
+    for (int k = 0; k < 4; ++k) a[k] = pa[k] & 0xffffffffu;
+    const uint *pb = (const uint *)b_ + (long long)i * 2;
+    uint b[2];
+    for (int k = 0; k < 2; ++k) b[k] = pb[k] & 0xffffffffu;
+    const uint *pc = (const uint *)c_ + (long long)i * 4;
+    float c[4];
+    for (int k = 0; k < 4; ++k) c[k] = __int_as_float((int)(pc[k] & 0xbfffffffu));
+    float d[4];
+#if NVCC_ONLY
+    asm volatile("mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e5m2.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%10, %11, %12, %13};"
+                 : "=f"(d[0]), "=f"(d[1]), "=f"(d[2]), "=f"(d[3])
+                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]), "f"(c[0]), "f"(c[1]), "f"(c[2]), "f"(c[3]));
+#else
+    for (int k = 0; k < 4; ++k) d[k] = 0;
+#endif
+    uint *o = (uint *)out_ + (long long)i * 4;
+    for (int k = 0; k < 4; ++k) o[k] = (uint)__float_as_int(d[k]);
+}
+
+KERNEL mma_e4m3_f16(KPARAMS) {
+    int i = GID;
+    if (i >= n) return;
+    const uint *pa = (const uint *)a_ + (long long)i * 4;
+    uint a[4];
+    for (int k = 0; k < 4; ++k) a[k] = pa[k] & 0xffffffffu;
+    const uint *pb = (const uint *)b_ + (long long)i * 2;
+    uint b[2];
+    for (int k = 0; k < 2; ++k) b[k] = pb[k] & 0xffffffffu;
+    const uint *pc = (const uint *)c_ + (long long)i * 2;
+    uint c[2];
+    for (int k = 0; k < 2; ++k) c[k] = pc[k] & 0xffffffffu;
+    uint d[2];
+#if NVCC_ONLY
+    asm volatile("mma.sync.aligned.m16n8k32.row.col.f16.e4m3.e4m3.f16 {%0, %1}, {%2, %3, %4, %5}, {%6, %7}, {%8, %9};"
+                 : "=r"(d[0]), "=r"(d[1])
+                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]), "r"(c[0]), "r"(c[1]));
+#else
+    for (int k = 0; k < 2; ++k) d[k] = 0;
+#endif
+    uint *o = (uint *)out_ + (long long)i * 2;
+    for (int k = 0; k < 2; ++k) o[k] = d[k];
+}
+
+KERNEL mma_e4m3_f16_tame(KPARAMS) {
+    int i = GID;
+    if (i >= n) return;
+    const uint *pa = (const uint *)a_ + (long long)i * 4;
+    uint a[4];
+    for (int k = 0; k < 4; ++k) a[k] = pa[k] & 0xffffffffu;
+    const uint *pb = (const uint *)b_ + (long long)i * 2;
+    uint b[2];
+    for (int k = 0; k < 2; ++k) b[k] = pb[k] & 0xffffffffu;
+    const uint *pc = (const uint *)c_ + (long long)i * 2;
+    uint c[2];
+    for (int k = 0; k < 2; ++k) c[k] = pc[k] & 0xbfffbfffu;
+    uint d[2];
+#if NVCC_ONLY
+    asm volatile("mma.sync.aligned.m16n8k32.row.col.f16.e4m3.e4m3.f16 {%0, %1}, {%2, %3, %4, %5}, {%6, %7}, {%8, %9};"
+                 : "=r"(d[0]), "=r"(d[1])
+                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]), "r"(c[0]), "r"(c[1]));
+#else
+    for (int k = 0; k < 2; ++k) d[k] = 0;
+#endif
+    uint *o = (uint *)out_ + (long long)i * 2;
+    for (int k = 0; k < 2; ++k) o[k] = d[k];
+}
+
+KERNEL mma_e5m2_f16(KPARAMS) {
+    int i = GID;
+    if (i >= n) return;
+    const uint *pa = (const uint *)a_ + (long long)i * 4;
+    uint a[4];
+    for (int k = 0; k < 4; ++k) a[k] = pa[k] & 0xffffffffu;
+    const uint *pb = (const uint *)b_ + (long long)i * 2;
+    uint b[2];
+    for (int k = 0; k < 2; ++k) b[k] = pb[k] & 0xffffffffu;
+    const uint *pc = (const uint *)c_ + (long long)i * 2;
+    uint c[2];
+    for (int k = 0; k < 2; ++k) c[k] = pc[k] & 0xffffffffu;
+    uint d[2];
+#if NVCC_ONLY
+    asm volatile("mma.sync.aligned.m16n8k32.row.col.f16.e5m2.e5m2.f16 {%0, %1}, {%2, %3, %4, %5}, {%6, %7}, {%8, %9};"
+                 : "=r"(d[0]), "=r"(d[1])
+                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]), "r"(c[0]), "r"(c[1]));
+#else
+    for (int k = 0; k < 2; ++k) d[k] = 0;
+#endif
+    uint *o = (uint *)out_ + (long long)i * 2;
+    for (int k = 0; k < 2; ++k) o[k] = d[k];
+}
+
+KERNEL mma_e5m2_f16_tame(KPARAMS) {
+    int i = GID;
+    if (i >= n) return;
+    const uint *pa = (const uint *)a_ + (long long)i * 4;
+    uint a[4];
+    for (int k = 0; k < 4; ++k) a[k] = pa[k] & 0xffffffffu;
+    const uint *pb = (const uint *)b_ + (long long)i * 2;
+    uint b[2];
+    for (int k = 0; k < 2; ++k) b[k] = pb[k] & 0xffffffffu;
+    const uint *pc = (const uint *)c_ + (long long)i * 2;
+    uint c[2];
+    for (int k = 0; k < 2; ++k) c[k] = pc[k] & 0xbfffbfffu;
+    uint d[2];
+#if NVCC_ONLY
+    asm volatile("mma.sync.aligned.m16n8k32.row.col.f16.e5m2.e5m2.f16 {%0, %1}, {%2, %3, %4, %5}, {%6, %7}, {%8, %9};"
+                 : "=r"(d[0]), "=r"(d[1])
+                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]), "r"(c[0]), "r"(c[1]));
+#else
+    for (int k = 0; k < 2; ++k) d[k] = 0;
+#endif
+    uint *o = (uint *)out_ + (long long)i * 2;
+    for (int k = 0; k < 2; ++k) o[k] = d[k];
+}
+
+KERNEL mma_f64_m16n8k4(KPARAMS) {
+    int i = GID;
+    if (i >= n) return;
+    const ull *pa = (const ull *)a_ + (long long)i * 2;
+    double a[2];
+    for (int k = 0; k < 2; ++k) { ull v = pa[k] & 0xffffffffu; a[k] = __longlong_as_double((long long)v); }
+    const ull *pb = (const ull *)b_ + (long long)i * 1;
+    double b[1];
+    for (int k = 0; k < 1; ++k) { ull v = pb[k] & 0xffffffffu; b[k] = __longlong_as_double((long long)v); }
+    const ull *pc = (const ull *)c_ + (long long)i * 4;
+    double c[4];
+    for (int k = 0; k < 4; ++k) { ull v = pc[k] & 0xffffffffu; c[k] = __longlong_as_double((long long)v); }
+    double d[4];
+#if NVCC_ONLY
+    asm volatile("mma.sync.aligned.m16n8k4.row.col.f64.f64.f64.f64 {%0, %1, %2, %3}, {%4, %5}, {%6}, {%7, %8, %9, %10};"
+                 : "=d"(d[0]), "=d"(d[1]), "=d"(d[2]), "=d"(d[3])
+                 : "d"(a[0]), "d"(a[1]), "d"(b[0]), "d"(c[0]), "d"(c[1]), "d"(c[2]), "d"(c[3]));
+#else
+    for (int k = 0; k < 4; ++k) d[k] = 0;
+#endif
+    ull *o = (ull *)out_ + (long long)i * 4;
+    for (int k = 0; k < 4; ++k) o[k] = (ull)__double_as_longlong(d[k]);
+}
+
+KERNEL mma_f64_m16n8k4_tame(KPARAMS) {
+    int i = GID;
+    if (i >= n) return;
+    const ull *pa = (const ull *)a_ + (long long)i * 2;
+    double a[2];
+    for (int k = 0; k < 2; ++k) { ull v = pa[k] & 0xbfffffffffffffffull; a[k] = __longlong_as_double((long long)v); }
+    const ull *pb = (const ull *)b_ + (long long)i * 1;
+    double b[1];
+    for (int k = 0; k < 1; ++k) { ull v = pb[k] & 0xbfffffffffffffffull; b[k] = __longlong_as_double((long long)v); }
+    const ull *pc = (const ull *)c_ + (long long)i * 4;
+    double c[4];
+    for (int k = 0; k < 4; ++k) { ull v = pc[k] & 0xbfffffffffffffffull; c[k] = __longlong_as_double((long long)v); }
+    double d[4];
+#if NVCC_ONLY
+    asm volatile("mma.sync.aligned.m16n8k4.row.col.f64.f64.f64.f64 {%0, %1, %2, %3}, {%4, %5}, {%6}, {%7, %8, %9, %10};"
+                 : "=d"(d[0]), "=d"(d[1]), "=d"(d[2]), "=d"(d[3])
+                 : "d"(a[0]), "d"(a[1]), "d"(b[0]), "d"(c[0]), "d"(c[1]), "d"(c[2]), "d"(c[3]));
+#else
+    for (int k = 0; k < 4; ++k) d[k] = 0;
+#endif
+    ull *o = (ull *)out_ + (long long)i * 4;
+    for (int k = 0; k < 4; ++k) o[k] = (ull)__double_as_longlong(d[k]);
+}
+
+KERNEL mma_f64_m16n8k8(KPARAMS) {
+    int i = GID;
+    if (i >= n) return;
+    const ull *pa = (const ull *)a_ + (long long)i * 4;
+    double a[4];
+    for (int k = 0; k < 4; ++k) { ull v = pa[k] & 0xffffffffu; a[k] = __longlong_as_double((long long)v); }
+    const ull *pb = (const ull *)b_ + (long long)i * 2;
+    double b[2];
+    for (int k = 0; k < 2; ++k) { ull v = pb[k] & 0xffffffffu; b[k] = __longlong_as_double((long long)v); }
+    const ull *pc = (const ull *)c_ + (long long)i * 4;
+    double c[4];
+    for (int k = 0; k < 4; ++k) { ull v = pc[k] & 0xffffffffu; c[k] = __longlong_as_double((long long)v); }
+    double d[4];
+#if NVCC_ONLY
+    asm volatile("mma.sync.aligned.m16n8k8.row.col.f64.f64.f64.f64 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%10, %11, %12, %13};"
+                 : "=d"(d[0]), "=d"(d[1]), "=d"(d[2]), "=d"(d[3])
+                 : "d"(a[0]), "d"(a[1]), "d"(a[2]), "d"(a[3]), "d"(b[0]), "d"(b[1]), "d"(c[0]), "d"(c[1]), "d"(c[2]), "d"(c[3]));
+#else
+    for (int k = 0; k < 4; ++k) d[k] = 0;
+#endif
+    ull *o = (ull *)out_ + (long long)i * 4;
+    for (int k = 0; k < 4; ++k) o[k] = (ull)__double_as_longlong(d[k]);
+}
+
+KERNEL mma_f64_m16n8k8_tame(KPARAMS) {
+    int i = GID;
+    if (i >= n) return;
+    const ull *pa = (const ull *)a_ + (long long)i * 4;
+    double a[4];
+    for (int k = 0; k < 4; ++k) { ull v = pa[k] & 0xbfffffffffffffffull; a[k] = __longlong_as_double((long long)v); }
+    const ull *pb = (const ull *)b_ + (long long)i * 2;
+    double b[2];
+    for (int k = 0; k < 2; ++k) { ull v = pb[k] & 0xbfffffffffffffffull; b[k] = __longlong_as_double((long long)v); }
+    const ull *pc = (const ull *)c_ + (long long)i * 4;
+    double c[4];
+    for (int k = 0; k < 4; ++k) { ull v = pc[k] & 0xbfffffffffffffffull; c[k] = __longlong_as_double((long long)v); }
+    double d[4];
+#if NVCC_ONLY
+    asm volatile("mma.sync.aligned.m16n8k8.row.col.f64.f64.f64.f64 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%10, %11, %12, %13};"
+                 : "=d"(d[0]), "=d"(d[1]), "=d"(d[2]), "=d"(d[3])
+                 : "d"(a[0]), "d"(a[1]), "d"(a[2]), "d"(a[3]), "d"(b[0]), "d"(b[1]), "d"(c[0]), "d"(c[1]), "d"(c[2]), "d"(c[3]));
+#else
+    for (int k = 0; k < 4; ++k) d[k] = 0;
+#endif
+    ull *o = (ull *)out_ + (long long)i * 4;
+    for (int k = 0; k < 4; ++k) o[k] = (ull)__double_as_longlong(d[k]);
+}
+
+KERNEL mma_f64_m16n8k16(KPARAMS) {
+    int i = GID;
+    if (i >= n) return;
+    const ull *pa = (const ull *)a_ + (long long)i * 8;
+    double a[8];
+    for (int k = 0; k < 8; ++k) { ull v = pa[k] & 0xffffffffu; a[k] = __longlong_as_double((long long)v); }
+    const ull *pb = (const ull *)b_ + (long long)i * 4;
+    double b[4];
+    for (int k = 0; k < 4; ++k) { ull v = pb[k] & 0xffffffffu; b[k] = __longlong_as_double((long long)v); }
+    const ull *pc = (const ull *)c_ + (long long)i * 4;
+    double c[4];
+    for (int k = 0; k < 4; ++k) { ull v = pc[k] & 0xffffffffu; c[k] = __longlong_as_double((long long)v); }
+    double d[4];
+#if NVCC_ONLY
+    asm volatile("mma.sync.aligned.m16n8k16.row.col.f64.f64.f64.f64 {%0, %1, %2, %3}, {%4, %5, %6, %7, %8, %9, %10, %11}, {%12, %13, %14, %15}, {%16, %17, %18, %19};"
+                 : "=d"(d[0]), "=d"(d[1]), "=d"(d[2]), "=d"(d[3])
+                 : "d"(a[0]), "d"(a[1]), "d"(a[2]), "d"(a[3]), "d"(a[4]), "d"(a[5]), "d"(a[6]), "d"(a[7]), "d"(b[0]), "d"(b[1]), "d"(b[2]), "d"(b[3]), "d"(c[0]), "d"(c[1]), "d"(c[2]), "d"(c[3]));
+#else
+    for (int k = 0; k < 4; ++k) d[k] = 0;
+#endif
+    ull *o = (ull *)out_ + (long long)i * 4;
+    for (int k = 0; k < 4; ++k) o[k] = (ull)__double_as_longlong(d[k]);
+}
+
+KERNEL mma_f64_m16n8k16_tame(KPARAMS) {
+    int i = GID;
+    if (i >= n) return;
+    const ull *pa = (const ull *)a_ + (long long)i * 8;
+    double a[8];
+    for (int k = 0; k < 8; ++k) { ull v = pa[k] & 0xbfffffffffffffffull; a[k] = __longlong_as_double((long long)v); }
+    const ull *pb = (const ull *)b_ + (long long)i * 4;
+    double b[4];
+    for (int k = 0; k < 4; ++k) { ull v = pb[k] & 0xbfffffffffffffffull; b[k] = __longlong_as_double((long long)v); }
+    const ull *pc = (const ull *)c_ + (long long)i * 4;
+    double c[4];
+    for (int k = 0; k < 4; ++k) { ull v = pc[k] & 0xbfffffffffffffffull; c[k] = __longlong_as_double((long long)v); }
+    double d[4];
+#if NVCC_ONLY
+    asm volatile("mma.sync.aligned.m16n8k16.row.col.f64.f64.f64.f64 {%0, %1, %2, %3}, {%4, %5, %6, %7, %8, %9, %10, %11}, {%12, %13, %14, %15}, {%16, %17, %18, %19};"
+                 : "=d"(d[0]), "=d"(d[1]), "=d"(d[2]), "=d"(d[3])
+                 : "d"(a[0]), "d"(a[1]), "d"(a[2]), "d"(a[3]), "d"(a[4]), "d"(a[5]), "d"(a[6]), "d"(a[7]), "d"(b[0]), "d"(b[1]), "d"(b[2]), "d"(b[3]), "d"(c[0]), "d"(c[1]), "d"(c[2]), "d"(c[3]));
+#else
+    for (int k = 0; k < 4; ++k) d[k] = 0;
+#endif
+    ull *o = (ull *)out_ + (long long)i * 4;
+    for (int k = 0; k < 4; ++k) o[k] = (ull)__double_as_longlong(d[k]);
+}
+
+static __device__ __forceinline__ uint smem_addr(const void *p) {
+    ull g = (ull)p, s;
+    asm("cvta.to.shared.u64 %0, %1;" : "=l"(s) : "l"(g));
+    return (uint)s;
+}
+
+KERNEL stmatrix_x1(KPARAMS) {
+    __shared__ uint rows[4][32 * 4];
+    int i = GID;
+    int w = threadIdx.x / 32, lane = threadIdx.x & 31;
+    const uint *pa = (const uint *)a_ + (long long)i * 4;
+    uint v[4];
+    for (int k = 0; k < 4; ++k) { v[k] = pa[k]; rows[w][lane * 4 + k] = 0xdeadbeefu; }
+    __syncwarp(0xffffffffu);
+#if NVCC_ONLY
+    uint addr = smem_addr(&rows[w][((7 * lane + 3) & 31) * 4]);
+    asm volatile("stmatrix.sync.aligned.m8n8.x1.shared.b16 [%0], {%1};" :: "r"(addr), "r"(v[0]) : "memory");
+#endif
+    __syncwarp(0xffffffffu);
+    uint *o = (uint *)out_ + (long long)i * 4;
+    for (int k = 0; k < 4; ++k) o[k] = rows[w][lane * 4 + k];
+}
+
+KERNEL stmatrix_x1_trans(KPARAMS) {
+    __shared__ uint rows[4][32 * 4];
+    int i = GID;
+    int w = threadIdx.x / 32, lane = threadIdx.x & 31;
+    const uint *pa = (const uint *)a_ + (long long)i * 4;
+    uint v[4];
+    for (int k = 0; k < 4; ++k) { v[k] = pa[k]; rows[w][lane * 4 + k] = 0xdeadbeefu; }
+    __syncwarp(0xffffffffu);
+#if NVCC_ONLY
+    uint addr = smem_addr(&rows[w][((7 * lane + 3) & 31) * 4]);
+    asm volatile("stmatrix.sync.aligned.m8n8.x1.trans.shared.b16 [%0], {%1};" :: "r"(addr), "r"(v[0]) : "memory");
+#endif
+    __syncwarp(0xffffffffu);
+    uint *o = (uint *)out_ + (long long)i * 4;
+    for (int k = 0; k < 4; ++k) o[k] = rows[w][lane * 4 + k];
+}
+
+KERNEL stmatrix_x2(KPARAMS) {
+    __shared__ uint rows[4][32 * 4];
+    int i = GID;
+    int w = threadIdx.x / 32, lane = threadIdx.x & 31;
+    const uint *pa = (const uint *)a_ + (long long)i * 4;
+    uint v[4];
+    for (int k = 0; k < 4; ++k) { v[k] = pa[k]; rows[w][lane * 4 + k] = 0xdeadbeefu; }
+    __syncwarp(0xffffffffu);
+#if NVCC_ONLY
+    uint addr = smem_addr(&rows[w][((7 * lane + 3) & 31) * 4]);
+    asm volatile("stmatrix.sync.aligned.m8n8.x2.shared.b16 [%0], {%1, %2};" :: "r"(addr), "r"(v[0]), "r"(v[1]) : "memory");
+#endif
+    __syncwarp(0xffffffffu);
+    uint *o = (uint *)out_ + (long long)i * 4;
+    for (int k = 0; k < 4; ++k) o[k] = rows[w][lane * 4 + k];
+}
+
+KERNEL stmatrix_x2_trans(KPARAMS) {
+    __shared__ uint rows[4][32 * 4];
+    int i = GID;
+    int w = threadIdx.x / 32, lane = threadIdx.x & 31;
+    const uint *pa = (const uint *)a_ + (long long)i * 4;
+    uint v[4];
+    for (int k = 0; k < 4; ++k) { v[k] = pa[k]; rows[w][lane * 4 + k] = 0xdeadbeefu; }
+    __syncwarp(0xffffffffu);
+#if NVCC_ONLY
+    uint addr = smem_addr(&rows[w][((7 * lane + 3) & 31) * 4]);
+    asm volatile("stmatrix.sync.aligned.m8n8.x2.trans.shared.b16 [%0], {%1, %2};" :: "r"(addr), "r"(v[0]), "r"(v[1]) : "memory");
+#endif
+    __syncwarp(0xffffffffu);
+    uint *o = (uint *)out_ + (long long)i * 4;
+    for (int k = 0; k < 4; ++k) o[k] = rows[w][lane * 4 + k];
+}
+
+KERNEL stmatrix_x4(KPARAMS) {
+    __shared__ uint rows[4][32 * 4];
+    int i = GID;
+    int w = threadIdx.x / 32, lane = threadIdx.x & 31;
+    const uint *pa = (const uint *)a_ + (long long)i * 4;
+    uint v[4];
+    for (int k = 0; k < 4; ++k) { v[k] = pa[k]; rows[w][lane * 4 + k] = 0xdeadbeefu; }
+    __syncwarp(0xffffffffu);
+#if NVCC_ONLY
+    uint addr = smem_addr(&rows[w][((7 * lane + 3) & 31) * 4]);
+    asm volatile("stmatrix.sync.aligned.m8n8.x4.shared.b16 [%0], {%1, %2, %3, %4};" :: "r"(addr), "r"(v[0]), "r"(v[1]), "r"(v[2]), "r"(v[3]) : "memory");
+#endif
+    __syncwarp(0xffffffffu);
+    uint *o = (uint *)out_ + (long long)i * 4;
+    for (int k = 0; k < 4; ++k) o[k] = rows[w][lane * 4 + k];
+}
+
+KERNEL stmatrix_x4_trans(KPARAMS) {
+    __shared__ uint rows[4][32 * 4];
+    int i = GID;
+    int w = threadIdx.x / 32, lane = threadIdx.x & 31;
+    const uint *pa = (const uint *)a_ + (long long)i * 4;
+    uint v[4];
+    for (int k = 0; k < 4; ++k) { v[k] = pa[k]; rows[w][lane * 4 + k] = 0xdeadbeefu; }
+    __syncwarp(0xffffffffu);
+#if NVCC_ONLY
+    uint addr = smem_addr(&rows[w][((7 * lane + 3) & 31) * 4]);
+    asm volatile("stmatrix.sync.aligned.m8n8.x4.trans.shared.b16 [%0], {%1, %2, %3, %4};" :: "r"(addr), "r"(v[0]), "r"(v[1]), "r"(v[2]), "r"(v[3]) : "memory");
+#endif
+    __syncwarp(0xffffffffu);
+    uint *o = (uint *)out_ + (long long)i * 4;
+    for (int k = 0; k < 4; ++k) o[k] = rows[w][lane * 4 + k];
+}
