@@ -349,6 +349,11 @@ static void compute(const struct mma_aux *x, struct mats *s)
                 if (x->satfinite)
                     acc = acc > INT32_MAX ? INT32_MAX : acc < INT32_MIN ? INT32_MIN : acc;
                 d = (uint32_t)acc;
+            } else if (x->kind == MK_WMMA && x->ta == MT_TF32) {
+                /* wmma.mma's m16n16k8 on .tf32 adds k = 0..3, then k = 4..7 to that (an f32 in
+                 * between), as two m16n8k4 would (probed: tests/cuda/wmma.expected) */
+                d = fdot(4, arow, x->ta, bcol, x->tb, c, x->tc, MT_F32);
+                d = fdot(K - 4, arow + 4, x->ta, bcol + 4, x->tb, d, MT_F32, x->td);
             } else {
                 d = fdot(K, arow, x->ta, bcol, x->tb, c, x->tc, x->td);
             }
@@ -458,13 +463,20 @@ static void wmma_mem(struct kwarp *w, const struct kinsn *in, uint32_t mask, boo
     unsigned epr = bits == 64 ? 1 : 32 / bits;         /* elements per register */
     unsigned chunk = per_access * epr;                  /* elements per access, consecutive in memory */
     unsigned abytes = bits == 64 ? 8 : 4 * per_access;  /* bytes per access */
+    /* An accumulator's fragment is in row order whatever its layout in memory: stored in columns,
+     * its elements are accessed one by one. */
+    bool frag_col = which == 2 ? false : colmajor;
+    if (which == 2 && colmajor) {
+        chunk = 1;
+        abytes = bits / 8;
+    }
     KFOR_LANES(mask, l)
     {
         uint64_t ld = st ? (uint32_t)st[l] : (colmajor ? rows : cols); /* the stride, in elements */
         uint64_t a0 = base[l] + (uint64_t)x->imm;
         for (unsigned i0 = 0; i0 < E; i0 += chunk) {
             unsigned r, c;
-            wmma_pos(rows, cols, which == 2 ? colmajor : colmajor, l * E + i0, &r, &c);
+            wmma_pos(rows, cols, frag_col, l * E + i0, &r, &c);
             uint64_t outer = colmajor ? c : r, inner = colmajor ? r : c;
             uint64_t bitoff = (outer * ld + inner) * bits;
             uint64_t addr = a0 + bitoff / 8;
