@@ -194,8 +194,6 @@ forms90 = [
     ("mma_e4m3_f32", "mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32", (4, "r"), (2, "r"), (4, "f"), (4, "f")),
     ("mma_e5m2_f32", "mma.sync.aligned.m16n8k32.row.col.f32.e5m2.e5m2.f32", (4, "r"), (2, "r"), (4, "f"), (4, "f")),
     ("mma_e4m3e5m2_f32", "mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e5m2.f32", (4, "r"), (2, "r"), (4, "f"), (4, "f")),
-    ("mma_e4m3_f16", "mma.sync.aligned.m16n8k32.row.col.f16.e4m3.e4m3.f16", (4, "r"), (2, "r"), (2, "r"), (2, "r")),
-    ("mma_e5m2_f16", "mma.sync.aligned.m16n8k32.row.col.f16.e5m2.e5m2.f16", (4, "r"), (2, "r"), (2, "r"), (2, "r")),
     ("mma_f64_m16n8k4", "mma.sync.aligned.m16n8k4.row.col.f64.f64.f64.f64", (2, "d"), (1, "d"), (4, "d"), (4, "d")),
     ("mma_f64_m16n8k8", "mma.sync.aligned.m16n8k8.row.col.f64.f64.f64.f64", (4, "d"), (2, "d"), (4, "d"), (4, "d")),
     ("mma_f64_m16n8k16", "mma.sync.aligned.m16n8k16.row.col.f64.f64.f64.f64", (8, "d"), (4, "d"), (4, "d"), (4, "d")),

@@ -813,6 +813,10 @@ static bool lower_mma(struct klower *lw, const struct kparsed *p, struct kinsn *
     if (!ok)
         return kl_refuse(lw, "'%s': .%s.%s is not an accumulator pair for .%s inputs (ptxas: .dtype and .ctype must "
                          "match the inputs' accumulators)", p->text, mty_names[td], mty_names[tc], mty_names[ta]);
+    if (cls == AB_F8 && td == MT_F16)
+        return kl_refuse(lw, "'%s': e4m3/e5m2 mma with .f16 accumulators is not implemented by the software device: "
+                         "the GPU's partial sums overflow f16's range where an exact sum does not, and were not "
+                         "fitted (docs/kernels.md, \"Tensor cores\")", p->text);
     if (sat && (cls != AB_I8 && cls != AB_I4))
         return kl_refuse(lw, "'%s': .satfinite is defined for integer mma only", p->text);
     if ((cls == AB_B1) != (bop != 0))
