@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes tests/kernels/corpus/mma.cu (the corpus module of the tensor-core instructions, issue 25)
+"""Writes tests/kernels/corpus/mma_*.cu and mma90_*.cu (the corpus modules of the tensor-core instructions, issue 25)
 and prints the cases for tests/kernels/cases.c. One kernel per instruction form: each thread reads
 its fragment registers of A, B and C from the inputs (masked for the 'tame' kernels, which keep
 floating-point magnitudes below 2 so that sums stay finite and show their rounding), runs one
@@ -46,9 +46,18 @@ tame = {"mma_f16_k8_f32", "mma_f16_k16_f32", "mma_f16_k16_f16", "mma_bf16_k16", 
         "mma_bf16_k8", "mma_f16_k8_f16"}
 
 ctype = {"r": "uint", "f": "float", "d": "double"}
-out = []
+# The kernels go into several modules, each small enough for the native tier to compile (its
+# generated C must stay below EXTMEM_CC_MAX_SOURCE, 256 KiB).
+mods = {}
 cases = []
-out.append("""// Tensor-core instructions in software (PTX ISA 9.0, "Warp-level matrix multiply-accumulate
+def emit(mod, text):
+    mods.setdefault(mod, []).append(text)
+def module80(name):
+    if any(t in name for t in ("_s8", "_u8", "_s4", "_u4", "_b1")): return "mma_int"
+    if "_tf32" in name or "_f64" in name: return "mma_tf32"
+    if name.startswith("mma_"): return "mma_f16"
+    return "mma_ld"
+HEADER80 = """// Tensor-core instructions in software (PTX ISA 9.0, "Warp-level matrix multiply-accumulate
 // instructions"; issue 25): one kernel per mma.sync form, ldmatrix and movmatrix. Written by
 // scripts/gen-mma-corpus.py (edit that, not this). Each thread reads its fragment registers of A, B
 // and C from the inputs a, b, c, runs one instruction and writes its D registers: the H100's D
@@ -62,7 +71,7 @@ out.append("""// Tensor-core instructions in software (PTX ISA 9.0, "Warp-level 
 #else
 #define NVCC_ONLY 0
 #endif
-""")
+"""
 
 def operand_list(start, n):
     return "{" + ", ".join("%%%d" % (start + i) for i in range(n)) + "}"
@@ -129,7 +138,7 @@ for f in forms:
         else:
             variants.append((name + "_tame", F16T if ab16 else F32T, F16T if C[1] == "r" else F32T))
     for vname, am, cm in variants:
-        out.append(kernel(vname, insn, A, B, C, D, am, cm, nvcc_only))
+        emit(module80(vname), kernel(vname, insn, A, B, C, D, am, cm, nvcc_only))
         def inp(reg):
             cnt, k = reg
             if k == "d": return "{GEN_F64, %d, 0, 0}" % cnt
@@ -139,23 +148,24 @@ for f in forms:
             return "{GEN_U32, %d, 0, 0}" % cnt
         cinp = inp(C) if not (isfloat and C[1] == "r") else "{GEN_F16, %d, 0, 0}" % (2 * C[0])
         esz = 8 if D[1] == "d" else 4
-        cases.append('    { .name = "%s", .module = "mma", .kernel = "%s", .n = 2048, .grid = G0, .block = B1(128),\n'
-                     '      .in = {%s, %s, %s}, OUT(2048, %d, %d) },' % (vname, vname, inp(A), inp(B), cinp, D[0], esz))
+        cases.append('    { .name = "%s", .module = "%s", .kernel = "%s", .n = 2048, .grid = G0, .block = B1(128),\n'
+                     '      .in = {%s, %s, %s}, OUT(2048, %d, %d) },' % (vname, module80(vname), vname, inp(A), inp(B), cinp, D[0], esz))
 
 # ldmatrix and movmatrix: each warp writes 32 rows of 16 bytes (its threads' inputs) to shared
 # memory, then lane l gives the address of row (7 l + 3) mod 32.
-out.append("""static __device__ __forceinline__ uint smem_addr(const void *p) {
+SMEM = """static __device__ __forceinline__ uint smem_addr(const void *p) {
     ull g = (ull)p, s;
     asm("cvta.to.shared.u64 %0, %1;" : "=l"(s) : "l"(g));
     return (uint)s;
 }
-""")
+"""
+emit("mma_ld", SMEM)
 for x in (1, 2, 4):
     for trans in ("", ".trans"):
         nm = "ldmatrix_x%d%s" % (x, "_trans" if trans else "")
         regs = ", ".join("%%%d" % j for j in range(x))
         outs = ", ".join('"=r"(d[%d])' % j for j in range(x))
-        out.append("""KERNEL %s(KPARAMS) {
+        emit("mma_ld", """KERNEL %s(KPARAMS) {
     __shared__ uint rows[4][32 * 4];
     int i = GID;
     int w = threadIdx.x / 32, lane = threadIdx.x & 31;
@@ -169,9 +179,9 @@ for x in (1, 2, 4):
     for (int k = 0; k < %d; ++k) o[k] = d[k];
 }
 """ % (nm, x, x, trans, regs, x, outs, x, x))
-        cases.append('    { .name = "%s", .module = "mma", .kernel = "%s", .n = 512, .grid = G0, .block = B1(128),\n'
+        cases.append('    { .name = "%s", .module = "mma_ld", .kernel = "%s", .n = 512, .grid = G0, .block = B1(128),\n'
                      '      .in = {{GEN_U32, 4, 0, 0}, {GEN_NONE, 0, 0, 0}, {GEN_NONE, 0, 0, 0}}, OUT(512, %d, 4) },' % (nm, nm, x))
-out.append("""// movmatrix is PTX ISA 7.8: nvcc's PTX only (clang's writes 0).
+emit("mma_ld", """// movmatrix is PTX ISA 7.8: nvcc's PTX only (clang's writes 0).
 KERNEL movmatrix_trans(KPARAMS) {
     int i = GID;
     uint a = ((const uint *)a_)[i], d;
@@ -183,9 +193,11 @@ KERNEL movmatrix_trans(KPARAMS) {
     ((uint *)out_)[i] = d;
 }
 """)
-cases.append('    { .name = "movmatrix_trans", .module = "mma", .kernel = "movmatrix_trans", .n = 512, .grid = G0, .block = B1(128),\n'
+cases.append('    { .name = "movmatrix_trans", .module = "mma_ld", .kernel = "movmatrix_trans", .n = 512, .grid = G0, .block = B1(128),\n'
              '      .in = N1(GEN_U32), OUT(512, 1, 4) },')
-open(os.path.join(root, "tests/kernels/corpus/mma.cu"), "w").write("\n".join(out))
+for mod, texts in mods.items():
+    open(os.path.join(root, "tests/kernels/corpus/%s.cu" % mod), "w").write("\n".join([HEADER80] + texts))
+mods = {}
 
 
 # ---- mma90.cu: the sm_89/sm_90 forms (nvcc's PTX for compute_90 only; clang's, .target sm_80,
@@ -198,7 +210,9 @@ forms90 = [
     ("mma_f64_m16n8k8", "mma.sync.aligned.m16n8k8.row.col.f64.f64.f64.f64", (4, "d"), (2, "d"), (4, "d"), (4, "d")),
     ("mma_f64_m16n8k16", "mma.sync.aligned.m16n8k16.row.col.f64.f64.f64.f64", (8, "d"), (4, "d"), (4, "d"), (4, "d")),
 ]
-out = ["""// The sm_89 and sm_90 tensor-core forms (PTX ISA 9.0, "Warp-level matrix multiply-accumulate
+def module90(name):
+    return "mma90_st" if name.startswith("stmatrix") else "mma90_f64" if "_f64" in name else "mma90_f8"
+HEADER90 = """// The sm_89 and sm_90 tensor-core forms (PTX ISA 9.0, "Warp-level matrix multiply-accumulate
 // instructions"; issue 25): mma.sync on e4m3/e5m2 (sm_89) and the f64 shapes m16n8k4/k8/k16
 // (sm_90), and stmatrix (sm_90). Written by scripts/gen-mma-corpus.py. nvcc compiles this module for
 // compute_90 (scripts/kernels-nvcc-ptx.sh); clang's PTX (.target sm_80) cannot carry these
@@ -210,7 +224,7 @@ out = ["""// The sm_89 and sm_90 tensor-core forms (PTX ISA 9.0, "Warp-level mat
 #else
 #define NVCC_ONLY 0
 #endif
-"""]
+"""
 for f in forms90:
     name, insn, A, B, C, D = f
     fp8 = ".e4m3" in insn or ".e5m2" in insn
@@ -221,7 +235,7 @@ for f in forms90:
         # e4m3/e5m2 inputs as they come (every byte is a value or NaN); tame C only
         variants.append((name + "_tame", ALL, F16T if C[1] == "r" else F32T))
     for vname, am, cm in variants:
-        out.append(kernel(vname, insn, A, B, C, D, am, cm, True))
+        emit(module90(vname), kernel(vname, insn, A, B, C, D, am, cm, True))
         def inp(reg):
             cnt, k = reg
             if k == "d": return "{GEN_F64, %d, 0, 0}" % cnt
@@ -229,20 +243,15 @@ for f in forms90:
             if reg is C or reg is D: return "{GEN_F16, %d, 0, 0}" % (2 * cnt)
             return "{GEN_U32, %d, 0, 0}" % cnt
         esz = 8 if D[1] == "d" else 4
-        cases.append('    { .name = "%s", .module = "mma90", .kernel = "%s", .n = 2048, .grid = G0, .block = B1(128),\n'
-                     '      .in = {%s, %s, %s}, OUT(2048, %d, %d) },' % (vname, vname, inp(A), inp(B), inp(C), D[0], esz))
-out.append("""static __device__ __forceinline__ uint smem_addr(const void *p) {
-    ull g = (ull)p, s;
-    asm("cvta.to.shared.u64 %0, %1;" : "=l"(s) : "l"(g));
-    return (uint)s;
-}
-""")
+        cases.append('    { .name = "%s", .module = "%s", .kernel = "%s", .n = 2048, .grid = G0, .block = B1(128),\n'
+                     '      .in = {%s, %s, %s}, OUT(2048, %d, %d) },' % (vname, module90(vname), vname, inp(A), inp(B), inp(C), D[0], esz))
+emit("mma90_st", SMEM)
 for x in (1, 2, 4):
     for trans in ("", ".trans"):
         nm = "stmatrix_x%d%s" % (x, "_trans" if trans else "")
         regs = ", ".join("%%%d" % (j + 1) for j in range(x))
         ins = ", ".join('"r"(v[%d])' % j for j in range(x))
-        out.append("""KERNEL %s(KPARAMS) {
+        emit("mma90_st", """KERNEL %s(KPARAMS) {
     __shared__ uint rows[4][32 * 4];
     int i = GID;
     int w = threadIdx.x / 32, lane = threadIdx.x & 31;
@@ -259,8 +268,9 @@ for x in (1, 2, 4):
     for (int k = 0; k < 4; ++k) o[k] = rows[w][lane * 4 + k];
 }
 """ % (nm, x, trans, regs, ins))
-        cases.append('    { .name = "%s", .module = "mma90", .kernel = "%s", .n = 512, .grid = G0, .block = B1(128),\n'
+        cases.append('    { .name = "%s", .module = "mma90_st", .kernel = "%s", .n = 512, .grid = G0, .block = B1(128),\n'
                      '      .in = {{GEN_U32, 4, 0, 0}, {GEN_NONE, 0, 0, 0}, {GEN_NONE, 0, 0, 0}}, OUT(512, 4, 4) },' % (nm, nm))
-open(os.path.join(root, "tests/kernels/corpus/mma90.cu"), "w").write("\n".join(out))
+for mod, texts in mods.items():
+    open(os.path.join(root, "tests/kernels/corpus/%s.cu" % mod), "w").write("\n".join([HEADER90] + texts))
 print("\n".join(cases[-100:]) if False else "", end="")
 print("\n".join(cases))

@@ -25,6 +25,7 @@
  *    or the and of the rows and columns.
  */
 #include "kernel.h"
+#include "softfloat.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -302,6 +303,14 @@ static uint64_t fma64_bits(uint64_t a, uint64_t b, uint64_t c)
         return a | 0x0008000000000000ull;
     if (z != z)
         return c | 0x0008000000000000ull;
+    uint64_t soft;
+#if defined(_WIN32)
+    /* mingw-w64's fma() is not exact under wine (ops_float.c, SOFT_FMA64) */
+    if (ksf_fma64(a, b, c, KSF_RN, &soft))
+        return soft;
+#else
+    (void)soft;
+#endif
     double r = fma(x, y, z);
     if (r != r)
         return 0xfff8000000000000ull;
