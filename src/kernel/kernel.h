@@ -83,7 +83,12 @@ static inline bool ktype_float(ktype t) { return t >= KT_F16 && t <= KT_F64; }
     X(d1) X(d2) X(d3) X(a1d) X(a2d) X(cube) X(acube) X(level) X(grad) X(base) X(b) X(g) X(a) X(p) X(trap) X(zero)      \
     X(width) X(height) X(depth) X(channel_data_type) X(channel_order) X(normalized_coords) X(filter_mode)              \
     X(addr_mode_0) X(addr_mode_1) X(addr_mode_2) X(num_mipmap_levels) X(num_samples) X(array_size) X(memory_layout)   \
-    X(force_unnormalized_coords) X(texref) X(samplerref) X(surfref)
+    X(force_unnormalized_coords) X(texref) X(samplerref) X(surfref)                                                   \
+    /* mma: tensor-core instructions (ops_mma.c): shapes, layouts, element types that are not \
+     * register types, ldmatrix's counts */                                                                            \
+    X(m8n8k4) X(m16n8k4) X(m16n8k8) X(m16n8k16) X(m16n8k32) X(m16n8k64) X(m16n8k128) X(m16n8k256) X(m8n8k16)          \
+    X(m8n8k32) X(m8n8k128) X(m16n16k16) X(m32n8k16) X(m8n32k16) X(m16n16k8) X(m8n8) X(m8n16) X(m16n16) X(row) X(col)  \
+    X(b1) X(s4) X(u4) X(e4m3) X(e5m2) X(x1) X(x2) X(x4) X(trans) X(load) X(store) X(mma) X(c) X(d)
 typedef enum kmod {
 #define X(m) KM_##m,
     KMODS(X)
@@ -344,8 +349,8 @@ struct kparsed_op {
     uint32_t label;   /* KO_LABEL: the instruction index, or UINT32_MAX when defined later */
     const struct ksym *symbol; /* KO_SYM / KO_ADDR / KO_LABEL: what the name names */
     uint32_t nvec;
-    kopnd vec[4];     /* KO_VEC: slots (KOPND_NONE for _) */
-    ktype vec_type[4];
+    kopnd vec[8];     /* KO_VEC: slots (KOPND_NONE for _); more than 4 only for mma and wmma */
+    ktype vec_type[8];
     const char *sym;  /* KO_SYM / KO_ADDR: the name, for calls and messages */
     /* KO_ADDR of a texture or surface instruction, [handle, {c0, ...}] or [handle, c0]: the
      * handle is the base (.slot, a register), the coordinates are vec[0 .. nvec) with their
@@ -412,6 +417,8 @@ struct klower_entry {
 /* The families' tables (ops_*.c), each ended by {NULL, NULL}. */
 extern const struct klower_entry kops_int[], kops_float[], kops_cvt[], kops_mem[], kops_atom[], kops_warp[],
     kops_misc[], kops_control[], kops_tex[], kops_surf[];
+/* mma: the tensor-core family (ops_mma.c) */
+extern const struct klower_entry kops_mma[];
 /* Lowers p into in through the first family that claims it; false with lw->why set when none
  * does (or the claiming family refuses). */
 bool klower_run(struct klower *lw, const struct kparsed *p, struct kinsn *in);
