@@ -83,7 +83,12 @@ static inline bool ktype_float(ktype t) { return t >= KT_F16 && t <= KT_F64; }
     X(d1) X(d2) X(d3) X(a1d) X(a2d) X(cube) X(acube) X(level) X(grad) X(base) X(b) X(g) X(a) X(p) X(trap) X(zero)      \
     X(width) X(height) X(depth) X(channel_data_type) X(channel_order) X(normalized_coords) X(filter_mode)              \
     X(addr_mode_0) X(addr_mode_1) X(addr_mode_2) X(num_mipmap_levels) X(num_samples) X(array_size) X(memory_layout)   \
-    X(force_unnormalized_coords) X(texref) X(samplerref) X(surfref)
+    X(force_unnormalized_coords) X(texref) X(samplerref) X(surfref)                                                   \
+    /* async copies and barriers (ops_async.c) */                                                                      \
+    X(bulk) X(mbarrier) X(noinc) X(init) X(inval) X(arrive_drop) X(expect_tx) X(complete_tx) X(test_wait)             \
+    X(try_wait) X(parity) X(pending_count) X(noComplete) X(mbarrier__complete_tx__bytes) X(bulk_group) X(read)       \
+    X(prefetch) X(wait) X(mbarrier_init) X(tensormap__generic) X(multicast__cluster) X(cp_mask) X(reduce) X(tensor)   \
+    X(im2col)
 typedef enum kmod {
 #define X(m) KM_##m,
     KMODS(X)
@@ -148,6 +153,11 @@ typedef enum kkind {
     KK_BAR,     /* bar.sync / barrier.sync / bar.arrive / bar.red: in->aux is NULL, mods in in->flags */
     KK_TRAP,
     KK_NOP,     /* membar and the like on a device whose lanes run in order */
+    /* async copies and barriers (ops_async.c): in->exec runs, then the lanes in w->retry stay at
+     * this instruction and, when w->yield is set, the warp gives the block's other warps a turn
+     * (a failed mbarrier.test_wait/try_wait, barrier.cluster.wait). The native tier returns to
+     * the scheduler here. */
+    KK_WAIT,
 } kkind;
 
 /* in->flags bits the scheduler and the common code read; a family keeps its own meanings in
@@ -412,6 +422,8 @@ struct klower_entry {
 /* The families' tables (ops_*.c), each ended by {NULL, NULL}. */
 extern const struct klower_entry kops_int[], kops_float[], kops_cvt[], kops_mem[], kops_atom[], kops_warp[],
     kops_misc[], kops_control[], kops_tex[], kops_surf[];
+/* async copies and barriers (ops_async.c) */
+extern const struct klower_entry kops_async[];
 /* Lowers p into in through the first family that claims it; false with lw->why set when none
  * does (or the claiming family refuses). */
 bool klower_run(struct klower *lw, const struct kparsed *p, struct kinsn *in);
@@ -632,6 +644,12 @@ struct kwarp {
     /* Recently used extents of memory kernels may touch: two for loads, one for stores (the
      * native tier reads them in this order: knat_ctx.ok). */
     uintptr_t ok_lo, ok_hi, okw_lo, okw_hi, ok2_lo, ok2_hi;
+    /* async copies and barriers (ops_async.c, KK_WAIT) */
+    uint32_t retry;               /* lanes that run the KK_WAIT instruction again */
+    bool yield;                   /* a wait failed: let the block's other warps run */
+    bool yield_pending;           /* the warp's last turn ended at a failed wait ... */
+    const struct kinsn *wait_at;  /* ... this one */
+    uint32_t cl_phase[KLANES];    /* barrier.cluster: the phase each lane last arrived in */
 };
 
 /* The block being run: its warps, shared window and barriers. */
@@ -652,6 +670,11 @@ struct kblock {
     } bar[16];
     uint32_t index;         /* linear block index */
     uint64_t uniform[KSP_COUNT][KLANES]; /* the special registers every warp of the block shares */
+    /* async copies and barriers (ops_async.c) */
+    uint64_t mbar_epoch;    /* counts changes of the block's mbarriers (deadlock detection) */
+    uint32_t idle_rounds;   /* scheduling rounds in which every warp that ran only failed waits */
+    uint32_t cl_phase;      /* barrier.cluster (a cluster of one block): completed phases */
+    uint32_t cl_arrived;    /* threads arrived in the current phase */
 };
 
 /* A launch of an entry: set up by the API layer, run block by block on the pool. */
@@ -696,6 +719,9 @@ void klaunch_run(struct klaunch *l);
  * blocks not yet started do not run. The caller orders its writes before the launch's end is
  * read (klaunch_finish), as the faults of its blocks are ordered by the pool. */
 bool klaunch_cancel(struct klaunch *l, CUresult code, const char *reason);
+/* Scheduling rounds in a row in which every running warp of a block only fails waits before the
+ * block is a deadlock (async copies and barriers, exec.c). */
+#define KWAIT_IDLE_ROUNDS 65536u
 /* Runs block `index` (x fastest) of the launch; a fault is recorded in l. */
 void klaunch_run_block(struct klaunch *l, uint64_t index);
 /* Flushes printf output and frees what klaunch_init took. Returns the fault, if any. */
