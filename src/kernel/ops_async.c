@@ -99,7 +99,9 @@ static unsigned char *shared_at(struct kwarp *w, const struct kinsn *in, uint32_
     if (space == KS_GENERIC) {
         uintptr_t sh = (uintptr_t)w->b->shared;
         if (addr < sh || addr - sh >= w->b->shared_size) {
-            kfault(w, in, lane, CUDA_ERROR_ILLEGAL_ADDRESS, "%s at generic address 0x%llx, which is not shared memory",
+            /* The H100 answers an mbarrier operation on a generic address outside shared memory
+             * with an illegal instruction (docs/probes/kernels/async). */
+            kfault(w, in, lane, CUDA_ERROR_ILLEGAL_INSTRUCTION, "%s at generic address 0x%llx, which is not shared memory",
                    what, (unsigned long long)addr);
             return NULL;
         }
@@ -131,8 +133,13 @@ static void cp_async_exec(struct kwarp *w, const struct kinsn *in, uint32_t mask
     KFOR_LANES(mask, l)
     {
         unsigned n = cp;
-        if (ss && (uint32_t)ss[l] < cp)
-            n = (uint32_t)ss[l]; /* a src-size above cp-size is undefined: the whole cp-size is read */
+        if (ss) {
+            /* A src-size above cp-size is undefined; the H100 copies src-size % cp-size bytes
+             * (docs/probes/kernels/async: 20 and 12 of 8 copy 4, 6 of 4 copies 2, 17 and 40
+             * of 16 copy 1 and 8). */
+            uint32_t v = (uint32_t)ss[l];
+            n = v <= cp ? v : v % cp;
+        }
         if (ig && (ig[l] != 0) != (in->mods & 1))
             n = 0;
         uint64_t da = d[l] + (uint64_t)(int64_t)off_lo(in), sa = s[l] + (uint64_t)(int64_t)off_hi(in);
@@ -462,12 +469,11 @@ static void bulk_exec(struct kwarp *w, const struct kinsn *in, uint32_t mask)
     bool to_shared = (in->mods & (BK_TO_SHARED | BK_S2S)) != 0;
     KFOR_LANES(mask, l)
     {
-        uint32_t size = (uint32_t)n[l];
+        /* A size that is not a multiple of 16 is undefined; the H100 moves the whole 16-byte
+         * chunks and completes that many bytes on the mbarrier, without a fault
+         * (docs/probes/kernels/async: 24 bytes move 16, 8 bytes move none). */
+        uint32_t size = (uint32_t)n[l] & ~15u;
         uint64_t da = d[l] + (uint64_t)(int64_t)off_lo(in), sa = s[l] + (uint64_t)(int64_t)off_hi(in);
-        if (size % 16) {
-            kfault(w, in, l, CUDA_ERROR_MISALIGNED_ADDRESS, "bulk copy size %u is not a multiple of 16", size);
-            return;
-        }
         unsigned char *dp;
         const unsigned char *sp;
         if (to_shared) {
@@ -618,8 +624,6 @@ static bool lower_bulk(struct klower *lw, const struct kparsed *p, struct kinsn 
     if (!addr_operand(lw, p, 0, &in->src[0], &doff) || !addr_operand(lw, p, 1, &in->src[1], &soff) ||
         !kl_src(lw, p, 2, KT_U32, &in->src[2]))
         return false;
-    if (p->ops[2].kind == KO_IMM && p->ops[2].imm % 16)
-        return kl_refuse(lw, "'%s': size %lld is not a multiple of 16", p->text, (long long)p->ops[2].imm);
     in->imm = pack_offs(doff, soff);
     in->exec = bulk_exec;
     return true;

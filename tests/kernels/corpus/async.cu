@@ -100,6 +100,7 @@ KERNEL async_pipeline(KPARAMS) {
     cp_wait_all();
     // Small copies: 4 bytes with src-size 0 or 4, 8 bytes with src-size 0, 4 or 8; 16 through .ca.
     uint sz = b[t] & 7;
+    small[4 * t + 1] = 0; // no copy below writes this word
     cp_ca4(smem(&small[4 * t]), &a[4 * t], sz & 4);
     cp_ca8(smem(&small[4 * t + 2]), &a[4 * t + 2], sz & 1 ? 8 : sz & 4);
     cp_commit();
