@@ -240,7 +240,7 @@ static void flush_group(struct kframe *f)
 /* Picks the group at the lowest pc among the frame's runnable lanes; false when none. */
 static bool regroup(struct kwarp *w, struct kframe *f)
 {
-    uint32_t runnable = f->lanes & ~w->blocked;
+    uint32_t runnable = f->lanes & ~w->blocked & ~w->parked;
     if (!runnable)
         return false;
     uint32_t min = UINT32_MAX, mask = 0, next = UINT32_MAX;
@@ -266,7 +266,7 @@ static bool regroup(struct kwarp *w, struct kframe *f)
 /* Lanes waiting at cur_pc join the running group. */
 static void merge_waiting(struct kwarp *w, struct kframe *f)
 {
-    uint32_t runnable = f->lanes & ~w->blocked & ~f->cur_mask;
+    uint32_t runnable = f->lanes & ~w->blocked & ~w->parked & ~f->cur_mask;
     uint32_t next = UINT32_MAX;
     for (uint32_t m = runnable; m; m &= m - 1) {
         uint32_t l = (uint32_t)kctz(m);
@@ -581,11 +581,15 @@ static void run_warp(struct kwarp *w)
         .params = l->params, .param_bytes = l->fn->param_bytes, .ok = &w->ok_lo, .faulted = &l->faulted,
         .kmem = kmem,
     };
+    w->parked = 0;
     for (;;) {
         struct kframe *f = w->top;
         if (!f->cur_mask) {
-            if (!regroup(w, f))
+            if (!regroup(w, f)) {
+                if (w->parked)
+                    w->yield_pending = true; /* every runnable lane failed a wait */
                 return;
+            }
         } else if (f->cur_pc == f->wait_min) {
             merge_waiting(w, f);
         }
@@ -724,8 +728,17 @@ static void run_warp(struct kwarp *w)
                 f->cur_pc++;
             }
             if (w->yield) {
-                w->yield_pending = true;
                 w->wait_at = in;
+                /* Lanes of this frame on other paths may be the ones that arrive (a GPU runs
+                 * them independently): the waiting group steps aside until they have had
+                 * their turn too. */
+                if (f->lanes & ~w->blocked & ~w->parked & ~mask) {
+                    if (f->cur_mask)
+                        flush_group(f);
+                    w->parked |= mask;
+                    break;
+                }
+                w->yield_pending = true;
                 return;
             }
             break;
@@ -898,6 +911,7 @@ void klaunch_run_block(struct klaunch *l, uint64_t index)
         w->retry = 0;
         w->yield = false;
         w->yield_pending = false;
+        w->parked = 0;
         w->wait_at = NULL;
         memset(w->cl_phase, 0, sizeof(w->cl_phase));
         /* What this thread learnt in the launch's earlier blocks: memory cannot go away while a

@@ -649,6 +649,7 @@ struct kwarp {
     bool yield;                   /* a wait failed: let the block's other warps run */
     bool yield_pending;           /* the warp's last turn ended at a failed wait ... */
     const struct kinsn *wait_at;  /* ... this one */
+    uint32_t parked;              /* lanes that failed a wait this turn: the others run first */
     uint32_t cl_phase[KLANES];    /* barrier.cluster: the phase each lane last arrived in */
 };
 

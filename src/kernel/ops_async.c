@@ -176,8 +176,15 @@ static bool lower_cp_async(struct klower *lw, const struct kparsed *p, struct ki
     bool ca = kp_has(p, KM_ca), cg = kp_has(p, KM_cg);
     if (ca == cg)
         return kl_refuse(lw, "'%s': cp.async needs .ca or .cg", p->text);
-    if (!(kp_has(p, KM_shared) || kp_has(p, KM_shared__cta)) || !kp_has(p, KM_global))
-        return kl_refuse(lw, "'%s': cp.async copies from .global to .shared{::cta}", p->text);
+    int at_shared = -1, at_global = -1;
+    for (uint32_t i = 0; i < p->nmods; ++i) {
+        if (p->mods[i] == KM_shared || p->mods[i] == KM_shared__cta)
+            at_shared = (int)i;
+        else if (p->mods[i] == KM_global)
+            at_global = (int)i;
+    }
+    if (at_shared < 0 || at_global < at_shared)
+        return kl_refuse(lw, "'%s': cp.async copies from .global to .shared{::cta} (written .shared.global)", p->text);
     bool hint = kp_has(p, KM_L2__cache_hint);
     uint32_t nops = p->nops - (hint ? 1 : 0);
     if (nops < 3 || nops > 4)
