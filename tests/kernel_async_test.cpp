@@ -402,6 +402,26 @@ DONE:)"), 32, &o));
     EXPECT_EQ(0x4du, o[16]);
 }
 
+TEST_F(KernelAsync, BulkCopyOf64BytesAtA16ByteBoundary_IsAligned)
+{
+    std::vector<uint32_t> o;
+    ASSERT_OK(run(kernel(R"(
+    mbarrier.init.shared::cta.b64 [b], 1;
+    mbarrier.arrive.expect_tx.shared::cta.b64 _, [b], 64;
+    add.u64 %rd3, %rd2, 16;
+    cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [s+16], [%rd3], 64, [b];
+WAIT:
+    mbarrier.try_wait.parity.shared::cta.b64 %p2, [b], 0;
+    @!%p2 bra WAIT;
+    cp.async.bulk.global.shared::cta.bulk_group [%rd1+48], [s+16], 64;
+    cp.async.bulk.commit_group;
+    cp.async.bulk.wait_group 0;)"), 1, &o));
+    EXPECT_EQ(0x4du, o[11]);
+    for (int i = 12; i < 28; ++i)
+        EXPECT_EQ(0x11111111u, o[i]) << i;
+    EXPECT_EQ(0x4du, o[28]);
+}
+
 // ---- barrier.cluster ----
 
 TEST_F(KernelAsync, ClusterBarrierOfOneBlock_WaitsForEveryLiveThread)

@@ -228,6 +228,25 @@ void *kmem(struct kwarp *w, const struct kinsn *in, uint32_t lane, kspace space,
     return NULL;
 }
 
+/* async copies and barriers (ops_async.c): a bulk copy's range, whose alignment (16 bytes) its
+ * instruction checks, so that a 64-byte range at a 16-byte boundary is not misaligned here. */
+void *kmem_span(struct kwarp *w, const struct kinsn *in, uint32_t lane, kspace space, uint64_t addr, uint32_t size,
+                bool write)
+{
+    struct kblock *b = w->b;
+    if (space == KS_GLOBAL)
+        return global_access(w, in, lane, addr, size, write);
+    if (space == KS_SHARED && addr < b->shared_size && size <= b->shared_size - addr)
+        return b->shared + addr;
+    if (space == KS_SHARED) {
+        kfault(w, in, lane, CUDA_ERROR_ILLEGAL_ADDRESS,
+               "%s of %u bytes at shared address 0x%llx is outside the shared window", write ? "store" : "load", size,
+               (unsigned long long)addr);
+        return NULL;
+    }
+    return kmem(w, in, lane, space, addr, size, write);
+}
+
 /* ---- Scheduling ---- */
 /* Puts the running group's pc back into its lanes' entries, so the next step regroups. */
 static void flush_group(struct kframe *f)

@@ -835,6 +835,10 @@ static inline void *kmem_fast(struct kwarp *w, const struct kinsn *in, uint32_t 
     }
     return kmem(w, in, lane, space, addr, size, write);
 }
+/* async copies and barriers: kmem for a range of `size` bytes that need no alignment of their own
+ * (.global and .shared; the caller has checked the instruction's alignment). */
+void *kmem_span(struct kwarp *w, const struct kinsn *in, uint32_t lane, kspace space, uint64_t addr, uint32_t size,
+                bool write);
 /* Records a fault for the launch (the first one wins) with the reason's prefix "kernel name,
  * block (x,y,z), thread (x,y,z), PTX line N (instruction):". */
 void kfault(struct kwarp *w, const struct kinsn *in, uint32_t lane, CUresult code, const char *fmt, ...)

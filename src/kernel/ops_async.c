@@ -112,7 +112,7 @@ static unsigned char *shared_at(struct kwarp *w, const struct kinsn *in, uint32_
                what, (unsigned long long)addr, align);
         return NULL;
     }
-    return kmem(w, in, lane, KS_SHARED, addr, size, true);
+    return kmem_span(w, in, lane, KS_SHARED, addr, size, true);
 }
 
 static uint64_t *mbar_at(struct kwarp *w, const struct kinsn *in, uint32_t lane, uint64_t addr)
@@ -494,7 +494,7 @@ static void bulk_exec(struct kwarp *w, const struct kinsn *in, uint32_t mask)
                        (unsigned long long)sa);
                 return;
             } else
-                sp = size ? kmem(w, in, l, KS_GLOBAL, sa, size, false) : dp;
+                sp = size ? kmem_span(w, in, l, KS_GLOBAL, sa, size, false) : dp;
         } else {
             sp = shared_at(w, in, l, KS_SHARED, sa, size ? size : 1, 16, "bulk copy source");
             if (!sp)
@@ -504,7 +504,7 @@ static void bulk_exec(struct kwarp *w, const struct kinsn *in, uint32_t mask)
                        "bulk copy destination 0x%llx is not aligned to 16 bytes", (unsigned long long)da);
                 return;
             }
-            dp = size ? kmem(w, in, l, KS_GLOBAL, da, size, true) : (unsigned char *)(uintptr_t)sp;
+            dp = size ? kmem_span(w, in, l, KS_GLOBAL, da, size, true) : (unsigned char *)(uintptr_t)sp;
         }
         if (!sp || !dp)
             return;
