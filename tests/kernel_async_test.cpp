@@ -422,6 +422,38 @@ WAIT:
     EXPECT_EQ(0x4du, o[28]);
 }
 
+TEST_F(KernelAsync, BulkCopyAndReductionWithinSharedMemory_CompleteOnTheMbarrier)
+{
+    std::vector<uint32_t> o;
+    ASSERT_OK(run(kernel(R"(
+    st.shared.v4.u32 [s], {1, 2, 3, 4};
+    st.shared.v4.u32 [s+32], {10, 20, 30, 40};
+    st.shared.v4.u32 [s+64], {100, 200, 300, 400};
+    mbarrier.init.shared::cta.b64 [b], 1;
+    mbarrier.arrive.expect_tx.shared::cta.b64 _, [b], 32;
+    cp.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes [s+16], [s], 16, [b];
+    cp.reduce.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes.add.u32 [s+32], [s+64], 16, [b];
+WAIT:
+    mbarrier.try_wait.parity.shared::cta.b64 %p2, [b], 0;
+    @!%p2 bra WAIT;
+    ld.shared.v4.u32 {%r10, %r11, %r12, %r13}, [s+16];
+    ld.shared.v4.u32 {%r14, %r15, %r16, %r17}, [s+32];
+    st.global.v4.u32 [%rd1], {%r10, %r11, %r12, %r13};
+    st.global.v4.u32 [%rd1+16], {%r14, %r15, %r16, %r17};)"), 1, &o));
+    const uint32_t want[8] = {1, 2, 3, 4, 110, 220, 330, 440};
+    for (int i = 0; i < 8; ++i)
+        EXPECT_EQ(want[i], o[i]) << i;
+}
+
+TEST_F(KernelAsync, TensorAndMulticastBulkCopies_AreInvalidPtxNamingTheForm)
+{
+    EXPECT_CU(CUDA_ERROR_INVALID_PTX,
+              load_only("    cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [s], [%rd2, {%r1, %r1}], [b];"));
+    EXPECT_DETAIL_HAS("cp.async.bulk.tensor");
+    EXPECT_CU(CUDA_ERROR_INVALID_PTX, load_only("    cp.reduce.async.bulk.global.shared::cta.bulk_group.add.noftz.f16 [%rd1], [s], 16;"));
+    EXPECT_DETAIL_HAS("cp.reduce.async.bulk");
+}
+
 // ---- barrier.cluster ----
 
 TEST_F(KernelAsync, ClusterBarrierOfOneBlock_WaitsForEveryLiveThread)
