@@ -228,6 +228,25 @@ void *kmem(struct kwarp *w, const struct kinsn *in, uint32_t lane, kspace space,
     return NULL;
 }
 
+/* async copies and barriers (ops_async.c): a bulk copy's range, whose alignment (16 bytes) its
+ * instruction checks, so that a 64-byte range at a 16-byte boundary is not misaligned here. */
+void *kmem_span(struct kwarp *w, const struct kinsn *in, uint32_t lane, kspace space, uint64_t addr, uint32_t size,
+                bool write)
+{
+    struct kblock *b = w->b;
+    if (space == KS_GLOBAL)
+        return global_access(w, in, lane, addr, size, write);
+    if (space == KS_SHARED && addr < b->shared_size && size <= b->shared_size - addr)
+        return b->shared + addr;
+    if (space == KS_SHARED) {
+        kfault(w, in, lane, CUDA_ERROR_ILLEGAL_ADDRESS,
+               "%s of %u bytes at shared address 0x%llx is outside the shared window", write ? "store" : "load", size,
+               (unsigned long long)addr);
+        return NULL;
+    }
+    return kmem(w, in, lane, space, addr, size, write);
+}
+
 /* ---- Scheduling ---- */
 /* Puts the running group's pc back into its lanes' entries, so the next step regroups. */
 static void flush_group(struct kframe *f)
@@ -240,7 +259,7 @@ static void flush_group(struct kframe *f)
 /* Picks the group at the lowest pc among the frame's runnable lanes; false when none. */
 static bool regroup(struct kwarp *w, struct kframe *f)
 {
-    uint32_t runnable = f->lanes & ~w->blocked;
+    uint32_t runnable = f->lanes & ~w->blocked & ~w->parked;
     if (!runnable)
         return false;
     uint32_t min = UINT32_MAX, mask = 0, next = UINT32_MAX;
@@ -266,7 +285,7 @@ static bool regroup(struct kwarp *w, struct kframe *f)
 /* Lanes waiting at cur_pc join the running group. */
 static void merge_waiting(struct kwarp *w, struct kframe *f)
 {
-    uint32_t runnable = f->lanes & ~w->blocked & ~f->cur_mask;
+    uint32_t runnable = f->lanes & ~w->blocked & ~w->parked & ~f->cur_mask;
     uint32_t next = UINT32_MAX;
     for (uint32_t m = runnable; m; m &= m - 1) {
         uint32_t l = (uint32_t)kctz(m);
@@ -581,11 +600,15 @@ static void run_warp(struct kwarp *w)
         .params = l->params, .param_bytes = l->fn->param_bytes, .ok = &w->ok_lo, .faulted = &l->faulted,
         .kmem = kmem,
     };
+    w->parked = 0;
     for (;;) {
         struct kframe *f = w->top;
         if (!f->cur_mask) {
-            if (!regroup(w, f))
+            if (!regroup(w, f)) {
+                if (w->parked)
+                    w->yield_pending = true; /* every runnable lane failed a wait */
                 return;
+            }
         } else if (f->cur_pc == f->wait_min) {
             merge_waiting(w, f);
         }
@@ -701,6 +724,44 @@ static void run_warp(struct kwarp *w)
             if (!do_barrier(w, f, in, exec))
                 return;
             break;
+        case KK_WAIT: {
+            /* async copies and barriers (ops_async.c): the lanes in w->retry run this
+             * instruction again; a failed wait gives the block's other warps their turn. */
+            w->retry = 0;
+            w->yield = false;
+            if (exec) {
+                in->exec(w, in, exec);
+                if (atomic_load_explicit(&l->faulted, memory_order_relaxed))
+                    return;
+            }
+            uint32_t retry = w->retry & mask;
+            if (retry == mask) {
+                /* the whole group waits here */
+            } else if (retry) {
+                for (uint32_t m = mask; m; m &= m - 1) {
+                    uint32_t lane = (uint32_t)kctz(m);
+                    f->pc[lane] = (retry >> lane & 1) ? f->cur_pc : f->cur_pc + 1;
+                }
+                f->cur_mask = 0;
+            } else {
+                f->cur_pc++;
+            }
+            if (w->yield) {
+                w->wait_at = in;
+                /* Lanes of this frame on other paths may be the ones that arrive (a GPU runs
+                 * them independently): the waiting group steps aside until they have had
+                 * their turn too. */
+                if (f->lanes & ~w->blocked & ~w->parked & ~mask) {
+                    if (f->cur_mask)
+                        flush_group(f);
+                    w->parked |= mask;
+                    break;
+                }
+                w->yield_pending = true;
+                return;
+            }
+            break;
+        }
         case KK_TRAP:
             if (exec) {
                 kfault(w, in, (uint32_t)kctz(exec), CUDA_ERROR_LAUNCH_FAILED, "trap");
@@ -866,6 +927,12 @@ void klaunch_run_block(struct klaunch *l, uint64_t index)
         w->local_stride = stride;
         w->local = stride ? TAKE(unsigned char, (size_t)stride * KLANES) : NULL;
         w->local_used = 0;
+        w->retry = 0;
+        w->yield = false;
+        w->yield_pending = false;
+        w->parked = 0;
+        w->wait_at = NULL;
+        memset(w->cl_phase, 0, sizeof(w->cl_phase));
         /* What this thread learnt in the launch's earlier blocks: memory cannot go away while a
          * launch runs (frees wait for queued work), so the extents stay true for all of it. */
         if (ok_seed.serial == l->serial) {
@@ -879,21 +946,52 @@ void klaunch_run_block(struct klaunch *l, uint64_t index)
 #undef TAKE
     for (;;) {
         bool progress = false, done = true;
+        /* A round in which every warp that ran only failed waits (KK_WAIT) and no mbarrier
+         * changed is idle; many idle rounds in a row are a deadlock (below). */
+        bool busy = false;
+        uint64_t epoch = b->mbar_epoch;
         for (uint32_t i = 0; i < nwarps; ++i) {
             struct kwarp *w = &b->warps[i];
             if (!w->live)
                 continue;
             done = false;
             if (w->top->lanes & ~w->blocked) {
+                w->yield_pending = false;
                 run_warp(w);
                 progress = true;
+                if (!w->yield_pending)
+                    busy = true;
                 if (atomic_load_explicit(&l->faulted, memory_order_relaxed))
                     goto out;
             }
         }
         if (done)
             break;
-        if (!check_barriers(b) && !progress) {
+        bool released = check_barriers(b);
+        if (progress && !busy && !released && epoch == b->mbar_epoch) {
+            /* Every warp waits on an mbarrier (or barrier.cluster) that nothing in the block
+             * can complete any more: a GPU would hang; the launch fails instead. A waiting
+             * warp re-runs its loop each round, so a loop that gives up by itself after fewer
+             * rounds than this is not mistaken for one. */
+            if (++b->idle_rounds >= KWAIT_IDLE_ROUNDS) {
+                struct kwarp *w = NULL;
+                for (uint32_t i = 0; i < nwarps && !w; ++i)
+                    if (b->warps[i].live && b->warps[i].yield_pending)
+                        w = &b->warps[i];
+                if (!w)
+                    w = &b->warps[0];
+                uint32_t lanes = w->top->lanes & ~w->blocked;
+                kfault(w, w->yield_pending ? w->wait_at : NULL, lanes ? (uint32_t)kctz(lanes) : 0,
+                       CUDA_ERROR_LAUNCH_FAILED,
+                       "every warp of the block waits (mbarrier test_wait/try_wait, barrier.cluster.wait or a "
+                       "barrier) and none can complete: %u rounds without an arrival (a GPU would hang here)",
+                       b->idle_rounds);
+                goto out;
+            }
+        } else {
+            b->idle_rounds = 0;
+        }
+        if (!released && !progress) {
             struct kwarp *w = NULL;
             for (uint32_t i = 0; i < nwarps && !w; ++i)
                 if (b->warps[i].live)

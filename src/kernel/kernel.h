@@ -88,7 +88,12 @@ static inline bool ktype_float(ktype t) { return t >= KT_F16 && t <= KT_F64; }
      * register types, ldmatrix's counts */                                                                            \
     X(m8n8k4) X(m16n8k4) X(m16n8k8) X(m16n8k16) X(m16n8k32) X(m16n8k64) X(m16n8k128) X(m16n8k256) X(m8n8k16)          \
     X(m8n8k32) X(m8n8k128) X(m16n16k16) X(m32n8k16) X(m8n32k16) X(m16n16k8) X(m8n8) X(m8n16) X(m16n16) X(row) X(col)  \
-    X(b1) X(s4) X(u4) X(e4m3) X(e5m2) X(x1) X(x2) X(x4) X(trans) X(load) X(store) X(mma) X(c) X(d)
+    X(b1) X(s4) X(u4) X(e4m3) X(e5m2) X(x1) X(x2) X(x4) X(trans) X(load) X(store) X(mma) X(c) X(d)        \
+    /* async copies and barriers (ops_async.c) */                                                                      \
+    X(bulk) X(mbarrier) X(noinc) X(init) X(inval) X(arrive_drop) X(expect_tx) X(complete_tx) X(test_wait)             \
+    X(try_wait) X(parity) X(pending_count) X(noComplete) X(mbarrier__complete_tx__bytes) X(bulk_group) X(read)       \
+    X(prefetch) X(wait) X(mbarrier_init) X(tensormap__generic) X(multicast__cluster) X(cp_mask) X(reduce) X(tensor)   \
+    X(im2col)
 typedef enum kmod {
 #define X(m) KM_##m,
     KMODS(X)
@@ -153,6 +158,11 @@ typedef enum kkind {
     KK_BAR,     /* bar.sync / barrier.sync / bar.arrive / bar.red: in->aux is NULL, mods in in->flags */
     KK_TRAP,
     KK_NOP,     /* membar and the like on a device whose lanes run in order */
+    /* async copies and barriers (ops_async.c): in->exec runs, then the lanes in w->retry stay at
+     * this instruction and, when w->yield is set, the warp gives the block's other warps a turn
+     * (a failed mbarrier.test_wait/try_wait, barrier.cluster.wait). The native tier returns to
+     * the scheduler here. */
+    KK_WAIT,
 } kkind;
 
 /* in->flags bits the scheduler and the common code read; a family keeps its own meanings in
@@ -419,6 +429,8 @@ extern const struct klower_entry kops_int[], kops_float[], kops_cvt[], kops_mem[
     kops_misc[], kops_control[], kops_tex[], kops_surf[];
 /* mma: the tensor-core family (ops_mma.c) */
 extern const struct klower_entry kops_mma[];
+/* async copies and barriers (ops_async.c) */
+extern const struct klower_entry kops_async[];
 /* Lowers p into in through the first family that claims it; false with lw->why set when none
  * does (or the claiming family refuses). */
 bool klower_run(struct klower *lw, const struct kparsed *p, struct kinsn *in);
@@ -639,6 +651,13 @@ struct kwarp {
     /* Recently used extents of memory kernels may touch: two for loads, one for stores (the
      * native tier reads them in this order: knat_ctx.ok). */
     uintptr_t ok_lo, ok_hi, okw_lo, okw_hi, ok2_lo, ok2_hi;
+    /* async copies and barriers (ops_async.c, KK_WAIT) */
+    uint32_t retry;               /* lanes that run the KK_WAIT instruction again */
+    bool yield;                   /* a wait failed: let the block's other warps run */
+    bool yield_pending;           /* the warp's last turn ended at a failed wait ... */
+    const struct kinsn *wait_at;  /* ... this one */
+    uint32_t parked;              /* lanes that failed a wait this turn: the others run first */
+    uint32_t cl_phase[KLANES];    /* barrier.cluster: the phase each lane last arrived in */
 };
 
 /* The block being run: its warps, shared window and barriers. */
@@ -659,6 +678,11 @@ struct kblock {
     } bar[16];
     uint32_t index;         /* linear block index */
     uint64_t uniform[KSP_COUNT][KLANES]; /* the special registers every warp of the block shares */
+    /* async copies and barriers (ops_async.c) */
+    uint64_t mbar_epoch;    /* counts changes of the block's mbarriers (deadlock detection) */
+    uint32_t idle_rounds;   /* scheduling rounds in which every warp that ran only failed waits */
+    uint32_t cl_phase;      /* barrier.cluster (a cluster of one block): completed phases */
+    uint32_t cl_arrived;    /* threads arrived in the current phase */
 };
 
 /* A launch of an entry: set up by the API layer, run block by block on the pool. */
@@ -703,6 +727,9 @@ void klaunch_run(struct klaunch *l);
  * blocks not yet started do not run. The caller orders its writes before the launch's end is
  * read (klaunch_finish), as the faults of its blocks are ordered by the pool. */
 bool klaunch_cancel(struct klaunch *l, CUresult code, const char *reason);
+/* Scheduling rounds in a row in which every running warp of a block only fails waits before the
+ * block is a deadlock (async copies and barriers, exec.c). */
+#define KWAIT_IDLE_ROUNDS 65536u
 /* Runs block `index` (x fastest) of the launch; a fault is recorded in l. */
 void klaunch_run_block(struct klaunch *l, uint64_t index);
 /* Flushes printf output and frees what klaunch_init took. Returns the fault, if any. */
@@ -815,6 +842,10 @@ static inline void *kmem_fast(struct kwarp *w, const struct kinsn *in, uint32_t 
     }
     return kmem(w, in, lane, space, addr, size, write);
 }
+/* async copies and barriers: kmem for a range of `size` bytes that need no alignment of their own
+ * (.global and .shared; the caller has checked the instruction's alignment). */
+void *kmem_span(struct kwarp *w, const struct kinsn *in, uint32_t lane, kspace space, uint64_t addr, uint32_t size,
+                bool write);
 /* Records a fault for the launch (the first one wins) with the reason's prefix "kernel name,
  * block (x,y,z), thread (x,y,z), PTX line N (instruction):". */
 void kfault(struct kwarp *w, const struct kinsn *in, uint32_t lane, CUresult code, const char *fmt, ...)

@@ -11,7 +11,8 @@
 static const struct klower_entry *const families[] = {kops_control, kops_misc, kops_int, kops_float,
                                                       kops_cvt,     kops_mem,  kops_atom, kops_warp,
                                                       kops_tex,     kops_surf,
-                                                      /* mma */ kops_mma};
+                                                      /* mma */ kops_mma,
+                                                      /* async copies and barriers */ kops_async};
 
 bool klower_run(struct klower *lw, const struct kparsed *p, struct kinsn *in)
 {

@@ -142,9 +142,9 @@ static bool lower_trap(struct klower *lw, const struct kparsed *p, struct kinsn 
  * the warp family's. */
 static bool lower_bar(struct klower *lw, const struct kparsed *p, struct kinsn *in)
 {
-    if (kp_has(p, KM_warp)) {
+    if (kp_has(p, KM_warp) || kp_has(p, KM_cluster)) {
         lw->why[0] = 0;
-        return false; /* not mine */
+        return false; /* not mine: bar.warp.sync (ops_warp.c), barrier.cluster (ops_async.c) */
     }
     in->kind = KK_BAR;
     uint32_t first = 0;

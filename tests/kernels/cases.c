@@ -300,5 +300,16 @@ const struct kcase corpus_cases[] = {
       .in = {{GEN_U32, 4, 0, 0}, {GEN_NONE, 0, 0, 0}, {GEN_NONE, 0, 0, 0}}, OUT(512, 4, 4) },
     { .name = "stmatrix_x4_trans", .module = "mma90_st", .kernel = "stmatrix_x4_trans", .n = 512, .grid = G0, .block = B1(128),
       .in = {{GEN_U32, 4, 0, 0}, {GEN_NONE, 0, 0, 0}, {GEN_NONE, 0, 0, 0}}, OUT(512, 4, 4) },
+    /* ---- asynchronous copies and barriers (async.cu; issue 25) ---- */
+    { .name = "async_pipeline", .module = "async", .kernel = "async_pipeline", .n = 256, .grid = G0, .block = B1(128),
+      .in = {{GEN_U32, 16, 0, 0}, {GEN_U32, 16, 0, 0}, {GEN_NONE, 0, 0, 0}}, OUT(256, 9, 4) },
+    { .name = "async_mbarrier_phases", .module = "async", .kernel = "async_mbarrier_phases", .n = 256, .grid = G0,
+      .block = B1(128), .in = N1(GEN_U32), OUT(256, 12, 4) },
+    { .name = "async_cp_mbarrier", .module = "async", .kernel = "async_cp_mbarrier", .n = 256, .grid = G0,
+      .block = B1(128), .in = {{GEN_U32, 4, 0, 0}, {GEN_NONE, 0, 0, 0}, {GEN_NONE, 0, 0, 0}}, OUT(256, 8, 4) },
+    { .name = "async_named_barriers", .module = "async", .kernel = "async_named_barriers", .n = 256, .grid = G0,
+      .block = B1(128), .in = {{GEN_U32, 3, 0, 0}, {GEN_NONE, 0, 0, 0}, {GEN_NONE, 0, 0, 0}}, OUT(256, 1, 4) },
+    { .name = "async_producer_consumer", .module = "async", .kernel = "async_producer_consumer", .n = 256, .grid = G0,
+      .block = B1(128), .in = {{GEN_U32, 8, 0, 0}, {GEN_NONE, 0, 0, 0}, {GEN_NONE, 0, 0, 0}}, OUT(256, 1, 4) },
 };
 const size_t corpus_case_count = sizeof corpus_cases / sizeof corpus_cases[0];
