@@ -42,7 +42,7 @@
 #define KCDP_SLOT 4096     /* a parameter buffer: the device runtime's limit on a launch's parameters */
 #define KCDP_CHUNK 64      /* buffers per piece of the arena */
 #define KCDP_MAX_DEPTH 128 /* nested launches (the C stack of the launching thread holds them) */
-#define KCDP_DEFAULT_PENDING 2048
+#define KCDP_MAX_PENDING (1u << 20)
 
 /* The device runtime's error numbers (cudaError_t). */
 enum {
@@ -167,8 +167,10 @@ static struct kcdp *tree_of(struct klaunch *l)
     if ((t = atomic_load(&root->cdp)))
         return t;
     t = calloc(1, sizeof(*t));
-    uint32_t limit = root->pending_limit ? root->pending_limit : KCDP_DEFAULT_PENDING;
-    uint32_t nchunks = (limit + KCDP_CHUNK - 1) / KCDP_CHUNK;
+    /* The limit as the context gives it (0: no launch can be pending), bounded so that the
+     * arena's index stays small (2^20 buffers of 4 KiB: 4 GiB) */
+    uint32_t limit = root->pending_limit < KCDP_MAX_PENDING ? root->pending_limit : KCDP_MAX_PENDING;
+    uint32_t nchunks = limit ? (limit + KCDP_CHUNK - 1) / KCDP_CHUNK : 1;
     struct kcdp_chunk *_Atomic *chunk = t ? calloc(nchunks, sizeof(*chunk)) : NULL;
     if (!chunk) {
         free(t);

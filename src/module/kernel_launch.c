@@ -416,6 +416,9 @@ CUresult CUDAAPI cuLaunchCooperativeKernelMultiDevice(CUDA_LAUNCH_PARAMS *launch
         return fail(CUDA_ERROR_INVALID_VALUE, "%s: flags 0x%x: only the NO_PRE_LAUNCH_SYNC (1) and "
                     "NO_POST_LAUNCH_SYNC (2) flags are defined", fn, flags);
     const CUDA_LAUNCH_PARAMS *p = launchParamsList;
+    if (!p->hStream)
+        return fail(CUDA_ERROR_INVALID_HANDLE, "%s: launchParamsList[0].hStream is NULL: each launch needs a stream "
+                    "the program created (the H200 refuses the NULL stream too)", fn);
     struct launch c = {{p->gridDimX, p->gridDimY, p->gridDimZ}, {p->blockDimX, p->blockDimY, p->blockDimZ},
                        p->sharedMemBytes, p->hStream, true};
     return launch(fn, p->function, &c, p->kernelParams, NULL);
