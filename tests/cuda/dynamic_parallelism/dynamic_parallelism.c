@@ -2,12 +2,17 @@
  * tests/cuda/dynamic_parallelism/dynamic_parallelism.c: kernels launching kernels (CDP2), run
  * through the driver API from the PTX nvcc -rdc=true makes (kernels.ptx). On extmem the module
  * is loaded as it is (the engine provides the device runtime's functions); on NVIDIA's driver
- * give the path of libcudadevrt.a as the second argument and the PTX is linked with it first.
+ * (built with -DDP_LINK) give the path of libcudadevrt.a as the second argument and the PTX is
+ * linked with it first.
  * Prints what it finds; dynamic_parallelism.expected is an H100's output.
  *
- * Usage: dynamic_parallelism KERNELS.ptx [libcudadevrt.a]
+ * Usage: dynamic_parallelism [KERNELS.ptx [libcudadevrt.a]]   (default: DP_KERNELS_PTX, the build's)
  */
+#ifdef DP_LINK
 #include <cuda.h>
+#else
+#include "extmem/cuda.h"
+#endif
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -175,18 +180,24 @@ static void fill(void)
 
 int main(int argc, char **argv)
 {
+#ifdef DP_KERNELS_PTX
+    const char *ptx_path = argc > 1 ? argv[1] : DP_KERNELS_PTX;
+#else
     if (argc < 2) {
         fprintf(stderr, "usage: %s KERNELS.ptx [libcudadevrt.a]\n", argv[0]);
         return 2;
     }
+    const char *ptx_path = argv[1];
+#endif
     CK(cuInit(0));
     CUdevice dev;
     CUcontext ctx;
     CK(cuDeviceGet(&dev, 0));
     CK(cuDevicePrimaryCtxRetain(&ctx, dev));
     CK(cuCtxSetCurrent(ctx));
-    char *ptx = read_file(argv[1]);
+    char *ptx = read_file(ptx_path);
     if (argc > 2) {
+#ifdef DP_LINK /* built against NVIDIA's cuda.h for the GPU (docs/probes/kernels/grid/README.md) */
         CUlinkState link;
         void *image;
         size_t size;
@@ -196,6 +207,10 @@ int main(int argc, char **argv)
         CK(cuLinkComplete(link, &image, &size));
         CK(cuModuleLoadData(&mod, image));
         CK(cuLinkDestroy(link));
+#else
+        fprintf(stderr, "built without DP_LINK: no linking\n");
+        return 2;
+#endif
     } else {
         CK(cuModuleLoadData(&mod, ptx));
     }
