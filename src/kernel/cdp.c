@@ -598,14 +598,24 @@ void kcdp_call(struct kwarp *w, struct kframe *f, const struct kinsn *in, const 
             break;
         }
         case KB_CDP_DEVICE_GET_LIMIT: {
+            /* The launch's own (cudaLimit numbers); the heap's is the host's to tell. */
             uint64_t v = 0;
-            int r = l->host && l->host->device_limit ? l->host->device_limit((int)(uint32_t)a[1], &v)
-                                                      : CUDA_ERROR_NOT_SUPPORTED;
-            if (r == CUDA_ERROR_UNSUPPORTED_LIMIT)
-                err = CDP_UNSUPPORTED_LIMIT;
-            else if (r)
-                err = CDP_INVALID_VALUE;
-            else if (!store(w, in, lane, a[0], v, 8))
+            switch ((uint32_t)a[1]) {
+            case 0: v = l->stack_bytes; break;                    /* cudaLimitStackSize */
+            case 1: v = l->printf_limit ? l->printf_limit : 8650752; break; /* cudaLimitPrintfFifoSize */
+            case 3: err = CDP_UNSUPPORTED_LIMIT; break;           /* cudaLimitDevRuntimeSyncDepth */
+            case 4: v = l->pending_limit; break;                  /* cudaLimitDevRuntimePendingLaunchCount */
+            case 5: v = 64; break;                                /* cudaLimitMaxL2FetchGranularity */
+            case 6: v = 0; break;                                 /* cudaLimitPersistingL2CacheSize */
+            case 2: {                                             /* cudaLimitMallocHeapSize */
+                int r = l->host && l->host->device_limit ? l->host->device_limit(2, &v) : CUDA_ERROR_NOT_SUPPORTED;
+                if (r)
+                    err = r == CUDA_ERROR_NOT_SUPPORTED ? CDP_NOT_SUPPORTED : CDP_INVALID_VALUE;
+                break;
+            }
+            default: err = CDP_UNSUPPORTED_LIMIT; break;
+            }
+            if (!err && !store(w, in, lane, a[0], v, 8))
                 return;
             break;
         }
