@@ -787,7 +787,7 @@ static void init_block_specials(struct kblock *b)
         {KSP_total_smem_size, b->shared_size}, {KSP_cluster_nctarank, 1}, {KSP_cluster_ctarank, 0},
         {KSP_is_explicit_cluster, 0},
         /* grid (issue 25): the workspace's address (%envreg1 its upper half); %envreg6 and
-         * %envreg10 read 1 and 0x120 on the H100 in every launch (docs/driver-observations.md),
+         * %envreg10 read 1 and 0x120 on the H200 in every launch (docs/driver-observations.md),
          * the others 0 here (%envreg0 is a number of the driver's that varies). */
         {KSP_envreg1, (uint64_t)(uintptr_t)l->workspace >> 32}, {KSP_envreg2, (uint32_t)(uintptr_t)l->workspace},
         {KSP_envreg6, 1}, {KSP_envreg10, 0x120},
