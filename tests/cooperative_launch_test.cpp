@@ -87,11 +87,11 @@ WAITED:
     ret;
 }
 
-// The environment registers and the workspace's first word.
+// The environment registers and the workspace's first word (thread 0 of block 0 writes them).
 .visible .entry env(.param .u64 out)
 {
-    .reg .pred %p<2>;
-    .reg .b32 %r<8>;
+    .reg .pred %p<3>;
+    .reg .b32 %r<10>;
     .reg .b64 %rd<6>;
     ld.param.u64 %rd1, [out];
     mov.u32 %r1, %envreg1;
@@ -105,8 +105,14 @@ WAITED:
     ld.u32 %r6, [%rd4];
     setp.ne.s64 %p1, %rd4, 0;
     selp.u32 %r7, 1, 0, %p1;
+    mov.u32 %r8, %tid.x;
+    mov.u32 %r9, %ctaid.x;
+    or.b32 %r8, %r8, %r9;
+    setp.ne.u32 %p2, %r8, 0;
+    @%p2 bra DONE;
     st.global.v4.u32 [%rd1], {%r7, %r6, %r3, %r4};
     st.global.u32 [%rd1+16], %r5;
+DONE:
     ret;
 }
 )";
