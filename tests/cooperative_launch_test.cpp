@@ -87,6 +87,86 @@ WAITED:
     ret;
 }
 
+// The grid barrier in a function of its own (nvcc's code when it does not inline it): a block
+// gives its thread back in the middle of a call, and resumes there.
+.func gridsync(.param .b64 ws)
+{
+    .reg .pred %p<4>;
+    .reg .b32 %r<16>;
+    .reg .b64 %rd<4>;
+    ld.param.b64 %rd1, [ws];
+    add.s64 %rd2, %rd1, 4;
+    barrier.sync 0;
+    mov.u32 %r1, %tid.x;
+    setp.ne.s32 %p1, %r1, 0;
+    @%p1 bra WAITED;
+    mov.u32 %r2, %ctaid.x;
+    mov.u32 %r3, %nctaid.x;
+    setp.eq.s32 %p2, %r2, 0;
+    mov.u32 %r4, -2147483647;
+    sub.s32 %r5, %r4, %r3;
+    selp.b32 %r6, %r5, 1, %p2;
+    atom.add.release.gpu.u32 %r7, [%rd2], %r6;
+SPIN:
+    ld.acquire.gpu.u32 %r8, [%rd2];
+    xor.b32 %r9, %r8, %r7;
+    setp.gt.s32 %p3, %r9, -1;
+    @%p3 bra SPIN;
+WAITED:
+    barrier.sync 0;
+    ret;
+}
+
+// gcall(out, res): as gsync's rounds, through gridsync, 3 times.
+.visible .entry gcall(.param .u64 out, .param .u64 res)
+{
+    .reg .pred %p<2>;
+    .reg .b32 %r<16>;
+    .reg .b64 %rd<12>;
+    ld.param.u64 %rd1, [out];
+    ld.param.u64 %rd2, [res];
+    mov.u32 %r1, %ctaid.x;
+    mov.u32 %r2, %ntid.x;
+    mov.u32 %r3, %tid.x;
+    mov.u32 %r4, %nctaid.x;
+    mad.lo.s32 %r5, %r1, %r2, %r3;
+    mul.lo.s32 %r6, %r4, %r2;
+    mul.wide.u32 %rd3, %r5, 4;
+    add.s64 %rd4, %rd1, %rd3;
+    add.s64 %rd11, %rd2, %rd3;
+    mov.u32 %r8, %envreg2;
+    cvt.u64.u32 %rd5, %r8;
+    mov.u32 %r9, %envreg1;
+    cvt.u64.u32 %rd6, %r9;
+    bfi.b64 %rd7, %rd6, %rd5, 32, 32;
+    mov.u32 %r10, 0;
+ROUND:
+    add.s32 %r7, %r5, %r10;
+    add.s32 %r7, %r7, 1;
+    st.global.u32 [%rd4], %r7;
+    {
+    .param .b64 param0;
+    st.param.b64 [param0+0], %rd7;
+    call.uni gridsync, (param0);
+    }
+    add.s32 %r11, %r5, %r2;
+    rem.u32 %r12, %r11, %r6;
+    mul.wide.u32 %rd9, %r12, 4;
+    add.s64 %rd10, %rd1, %rd9;
+    ld.global.u32 %r13, [%rd10];
+    sub.s32 %r13, %r13, %r10;
+    st.global.u32 [%rd11], %r13;
+    {
+    .param .b64 param0;
+    st.param.b64 [param0+0], %rd7;
+    call.uni gridsync, (param0);
+    }
+    add.s32 %r10, %r10, 1;
+    setp.lt.u32 %p1, %r10, 3;
+    @%p1 bra ROUND;
+    ret;
+}
+
 // The environment registers and the workspace's first word (thread 0 of block 0 writes them).
 .visible .entry env(.param .u64 out)
 {
@@ -119,7 +199,7 @@ DONE:
 
 struct Module {
     CUmodule module = nullptr;
-    CUfunction gsync = nullptr, env = nullptr;
+    CUfunction gsync = nullptr, env = nullptr, gcall = nullptr;
     Module()
     {
         std::string text = std::string(kHeader) + kGridSync;
@@ -127,6 +207,7 @@ struct Module {
         if (module) {
             EXPECT_OK(cuModuleGetFunction(&gsync, module, "gsync"));
             EXPECT_OK(cuModuleGetFunction(&env, module, "env"));
+            EXPECT_OK(cuModuleGetFunction(&gcall, module, "gcall"));
         }
     }
 };
@@ -194,6 +275,20 @@ TEST_F(CooperativeLaunch, GridSync_AtTheLargestGrid_EveryThreadSeesEveryOthersWr
         ASSERT_OK(cuCtxSynchronize());
         b.expect_synchronised(threads);
     }
+}
+
+// The barrier inside a called function, six grid syncs: blocks give their threads back inside
+// the call and resume there; each round's reads see the round's writes.
+TEST_F(CooperativeLaunch, GridSyncInsideACalledFunction_ResumesInTheCall)
+{
+    Module m;
+    ASSERT_TRUE(m.gcall);
+    unsigned grid = largest(m.gcall, 96, 0);
+    Buffers b((size_t)grid * 96);
+    void *args[] = {&b.out, &b.res};
+    ASSERT_OK(cuLaunchCooperativeKernel(m.gcall, grid, 1, 1, 96, 1, 1, 0, nullptr, args));
+    ASSERT_OK(cuCtxSynchronize());
+    b.expect_synchronised(96);
 }
 
 TEST_F(CooperativeLaunch, GridLargerThanResident_IsCooperativeLaunchTooLarge)
