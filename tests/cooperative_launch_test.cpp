@@ -291,6 +291,21 @@ TEST_F(CooperativeLaunch, GridSyncInsideACalledFunction_ResumesInTheCall)
     b.expect_synchronised(96);
 }
 
+// A plain launch of a kernel that uses the grid group, with a grid the device holds at once: on a
+// GPU every block is resident, so its grid.sync() works; here too (its blocks take turns).
+TEST_F(CooperativeLaunch, PlainLaunchOfAGridThatFits_SynchronisesAsOnAGpu)
+{
+    Module m;
+    ASSERT_TRUE(m.gsync);
+    unsigned grid = largest(m.gsync, 32, 0);
+    Buffers b((size_t)grid * 32);
+    unsigned bad = 0;
+    void *args[] = {&b.out, &b.res, &bad};
+    ASSERT_OK(cuLaunchKernel(m.gsync, grid, 1, 1, 32, 1, 1, 0, nullptr, args, nullptr));
+    ASSERT_OK(cuCtxSynchronize());
+    b.expect_synchronised(32);
+}
+
 TEST_F(CooperativeLaunch, GridLargerThanResident_IsCooperativeLaunchTooLarge)
 {
     Module m;

@@ -299,6 +299,9 @@ struct kmodule {
     char *source_name;         /* for messages: "module 3 (PTX)" or a file name */
     struct khash *names;       /* interned instruction names (kinsn.name) */
     struct knative *native;    /* the native tier's code (native.c), made at the first launch */
+    /* grid (issue 25): a function reads %envreg1 or %envreg2, the grid workspace's address
+     * (cooperative_groups' grid.sync() and is_valid()) */
+    bool reads_workspace;
 };
 
 /* A log for cuModuleLoadDataEx's info and error buffers; the parser appends its messages. */

@@ -78,6 +78,7 @@ struct kernel_work {
     struct module *mod; /* a reference: the decoded code outlives an unload until this ran */
     struct ctx *ctx;    /* a reference, for the sticky error */
     CUfunction handle;  /* for a capture's kernel node */
+    bool cooperative;   /* grid (issue 25): launched as a cooperative launch (a capture's node says so) */
     void *extra[5];     /* describe: the parameters as cuLaunchKernel's `extra` */
     size_t extra_size;
     _Alignas(16) unsigned char params[];
@@ -149,7 +150,7 @@ struct launch {
 
 bool kernel_work_cooperative(const struct work *w)
 {
-    return w->run == run && ((const struct kernel_work *)w)->l.cooperative;
+    return w->run == run && ((const struct kernel_work *)w)->cooperative;
 }
 
 /* grid (issue 25): a cooperative grid must fit on the device at once: at most the occupancy the
@@ -157,12 +158,19 @@ bool kernel_work_cooperative(const struct work *w)
  * (cuOccupancyMaxActiveBlocksPerMultiprocessor x MULTIPROCESSOR_COUNT), as on the GPU.
  * Dynamic shared memory past the kernel's limit leaves room for no block, which the driver
  * answers COOPERATIVE_LAUNCH_TOO_LARGE too (100000 bytes without the opt-in, on the H200). */
+static uint64_t resident_limit(const struct function *f, const struct launch *c)
+{
+    int threads = (int)(c->block[0] * c->block[1] * c->block[2]);
+    int per_sm = c->shared > (unsigned)function_max_dynamic_shared(f) ? 0 : function_occupancy(f, threads, c->shared);
+    return (uint64_t)per_sm * pool_worker_count();
+}
+
 static CUresult check_cooperative(const char *fn, const struct function *f, const struct launch *c)
 {
     uint64_t blocks = (uint64_t)c->grid[0] * c->grid[1] * c->grid[2];
     int threads = (int)(c->block[0] * c->block[1] * c->block[2]);
     int per_sm = c->shared > (unsigned)function_max_dynamic_shared(f) ? 0 : function_occupancy(f, threads, c->shared);
-    uint64_t limit = (uint64_t)per_sm * pool_worker_count();
+    uint64_t limit = resident_limit(f, c);
     if (blocks > limit)
         return fail(CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE, "%s: a cooperative grid of %llu blocks of kernel %s: at "
                     "most %llu are resident at once (%d blocks of %d threads with %u bytes of dynamic shared memory "
@@ -341,7 +349,14 @@ static CUresult launch(const char *fn, CUfunction hf, const struct launch *c, vo
     memcpy(k->l.block, c->block, sizeof(k->l.block));
     k->l.dyn_shared = c->shared;
     k->l.params = k->params;
-    k->l.cooperative = c->cooperative;
+    k->cooperative = c->cooperative;
+    /* A plain launch of a kernel that reads the grid workspace (cooperative_groups' grid group)
+     * whose grid the device holds at once runs as a cooperative one too: on a GPU all its
+     * blocks would be resident, so a grid.sync() that works there works here (a larger grid
+     * deadlocks on both). */
+    k->l.cooperative = c->cooperative ||
+                       (kf->module->reads_workspace &&
+                        (uint64_t)c->grid[0] * c->grid[1] * c->grid[2] <= resident_limit(f, c));
     k->l.parent = NULL;
     k->l.depth = 0;
     os_mutex_lock(&t.ctx->lock);
