@@ -121,7 +121,16 @@ typedef uint32_t kopnd;
     X(lanemask_le, "lanemask_le") X(lanemask_lt, "lanemask_lt") X(lanemask_ge, "lanemask_ge")                          \
     X(lanemask_gt, "lanemask_gt") X(dynamic_smem_size, "dynamic_smem_size")                                            \
     X(total_smem_size, "total_smem_size") X(cluster_nctarank, "cluster_nctarank") X(cluster_ctarank, "cluster_ctarank") \
-    X(is_explicit_cluster, "is_explicit_cluster")
+    X(is_explicit_cluster, "is_explicit_cluster")                                                                   \
+    /* grid (issue 25): the driver's environment registers; %envreg1:%envreg2 is the grid's workspace */                \
+    X(envreg0, "envreg0") X(envreg1, "envreg1") X(envreg2, "envreg2") X(envreg3, "envreg3") X(envreg4, "envreg4")      \
+    X(envreg5, "envreg5") X(envreg6, "envreg6") X(envreg7, "envreg7") X(envreg8, "envreg8") X(envreg9, "envreg9")      \
+    X(envreg10, "envreg10") X(envreg11, "envreg11") X(envreg12, "envreg12") X(envreg13, "envreg13")                    \
+    X(envreg14, "envreg14") X(envreg15, "envreg15") X(envreg16, "envreg16") X(envreg17, "envreg17")                    \
+    X(envreg18, "envreg18") X(envreg19, "envreg19") X(envreg20, "envreg20") X(envreg21, "envreg21")                    \
+    X(envreg22, "envreg22") X(envreg23, "envreg23") X(envreg24, "envreg24") X(envreg25, "envreg25")                    \
+    X(envreg26, "envreg26") X(envreg27, "envreg27") X(envreg28, "envreg28") X(envreg29, "envreg29")                    \
+    X(envreg30, "envreg30") X(envreg31, "envreg31")
 typedef enum kspecial {
 #define X(e, s) KSP_##e,
     KSPECIALS(X)
@@ -207,7 +216,20 @@ struct kcall {
     bool has_ret;
     uint32_t table_count;       /* call through a register: the prototype's callees */
 };
-enum { KB_NONE, KB_VPRINTF, KB_ASSERTFAIL, KB_MALLOC, KB_FREE, KB_SET_CONDITIONAL };
+enum { KB_NONE, KB_VPRINTF, KB_ASSERTFAIL, KB_MALLOC, KB_FREE, KB_SET_CONDITIONAL,
+    /* grid (issue 25): the device runtime (libcudadevrt) of dynamic parallelism, cdp.c */
+    KB_CDP_FIRST = 64,
+    KB_CDP_GET_PARAMETER_BUFFER = KB_CDP_FIRST, KB_CDP_GET_PARAMETER_BUFFER_V2, KB_CDP_LAUNCH_DEVICE,
+    KB_CDP_LAUNCH_DEVICE_V2, KB_CDP_GET_LAST_ERROR, KB_CDP_PEEK_AT_LAST_ERROR, KB_CDP_GET_DEVICE,
+    KB_CDP_GET_DEVICE_COUNT, KB_CDP_DEVICE_GET_ATTRIBUTE, KB_CDP_DEVICE_GET_LIMIT, KB_CDP_RUNTIME_GET_VERSION,
+    KB_CDP_STREAM_CREATE_WITH_FLAGS, KB_CDP_STREAM_DESTROY, KB_CDP_STREAM_WAIT_EVENT, KB_CDP_EVENT_CREATE_WITH_FLAGS,
+    KB_CDP_EVENT_DESTROY, KB_CDP_EVENT_RECORD, KB_CDP_EVENT_RECORD_WITH_FLAGS, KB_CDP_MEMCPY_ASYNC,
+    KB_CDP_MEMSET_ASYNC, KB_CDP_DEVICE_SYNCHRONIZE,
+    KB_CDP_END
+};
+/* grid (issue 25): the device runtime function `name` is (KB_CDP_*), or KB_NONE; *nargs the
+ * arguments it takes. */
+int kcdp_builtin_of(const char *name, uint32_t *nargs);
 
 /* A parameter of an entry or .func. */
 struct kparam {
@@ -292,6 +314,9 @@ struct kmodule {
     char *source_name;         /* for messages: "module 3 (PTX)" or a file name */
     struct khash *names;       /* interned instruction names (kinsn.name) */
     struct knative *native;    /* the native tier's code (native.c), made at the first launch */
+    /* grid (issue 25): a function reads %envreg1 or %envreg2, the grid workspace's address
+     * (cooperative_groups' grid.sync() and is_valid()) */
+    bool reads_workspace;
 };
 
 /* A log for cuModuleLoadDataEx's info and error buffers; the parser appends its messages. */
@@ -600,6 +625,10 @@ struct khost {
     /* The texture (surface: true, a surface) object `handle` names, copied into *out: false
      * when handle names no live object of that kind (the launch faults as the GPU does). */
     bool (*image)(uint64_t handle, bool surface, struct kimage *out);
+    /* grid (issue 25): the device runtime's questions (cudaDeviceGetAttribute, cudaDeviceGetLimit
+     * from a kernel): a CUresult, the value in *value. NULL: not answered (cudaErrorNotSupported). */
+    int (*device_attribute)(int attr, int device, int *value);
+    int (*device_limit)(int limit, uint64_t *value);
 };
 
 /* ---- Execution (exec.c) ---- */
@@ -658,6 +687,7 @@ struct kwarp {
     const struct kinsn *wait_at;  /* ... this one */
     uint32_t parked;              /* lanes that failed a wait this turn: the others run first */
     uint32_t cl_phase[KLANES];    /* barrier.cluster: the phase each lane last arrived in */
+    int32_t dev_error[KLANES]; /* grid (issue 25): each thread's device runtime error (cudaGetLastError) */
 };
 
 /* The block being run: its warps, shared window and barriers. */
@@ -683,6 +713,10 @@ struct kblock {
     uint32_t idle_rounds;   /* scheduling rounds in which every warp that ran only failed waits */
     uint32_t cl_phase;      /* barrier.cluster (a cluster of one block): completed phases */
     uint32_t cl_arrived;    /* threads arrived in the current phase */
+    /* grid (issue 25): a cooperative launch's block is a resumable context (exec.c) */
+    void *scratch;          /* the memory the block lives in */
+    uint32_t slice;         /* backward branches taken in this turn */
+    bool yield;             /* the turn is over: the block goes back to the launch's queue */
 };
 
 /* A launch of an entry: set up by the API layer, run block by block on the pool. */
@@ -713,6 +747,15 @@ struct klaunch {
     const struct kaddr_space *space;
     const struct kworkers *workers;
     const struct khost *host;
+    /* grid (issue 25): cooperative launches and dynamic parallelism. */
+    bool cooperative;             /* set by the caller: every block is resident at once (exec.c) */
+    uint32_t pending_limit;       /* set by the caller: CU_LIMIT_DEV_RUNTIME_PENDING_LAUNCH_COUNT */
+    /* The grid workspace cooperative_groups meets on (grid.sync()), %envreg1:%envreg2: its size
+     * (16) and the barrier word, as the driver lays it out; kernels may read and write it. */
+    _Alignas(16) uint32_t workspace[4];
+    struct kcdp *_Atomic cdp;     /* the launch tree's device runtime (cdp.c): the root's, shared */
+    struct klaunch *parent;       /* the launch whose kernel launched this one (NULL: the host) */
+    uint32_t depth;               /* nesting: 0 for the host's launches */
 };
 /* Prepares l (fn, grid, block, dyn_shared, params, stack_bytes, printf_limit, space, workers
  * and host set by the caller). */
@@ -734,6 +777,18 @@ bool klaunch_cancel(struct klaunch *l, CUresult code, const char *reason);
 void klaunch_run_block(struct klaunch *l, uint64_t index);
 /* Flushes printf output and frees what klaunch_init took. Returns the fault, if any. */
 CUresult klaunch_finish(struct klaunch *l);
+
+/* ---- grid (issue 25): dynamic parallelism (cdp.c) ---- */
+/* A device runtime call (c->builtin >= KB_CDP_FIRST) by the lanes `exec` of the warp. */
+void kcdp_call(struct kwarp *w, struct kframe *f, const struct kinsn *in, const struct kcall *c, uint32_t exec);
+/* True when [addr, addr + size) lies in the launch tree's parameter buffers, with their extent. */
+bool kcdp_extent(const struct kcdp *cdp, uintptr_t addr, size_t size, uintptr_t *lo, uintptr_t *hi);
+/* Runs the tail launches of l (after its blocks), in order. */
+void kcdp_run_tails(struct klaunch *l);
+/* Ends the launches the tree of l runs now (klaunch_cancel of its root). */
+void kcdp_cancel(struct klaunch *l, CUresult code, const char *reason);
+/* Frees the tree's state (the root's klaunch_finish). */
+void kcdp_free(struct kcdp *cdp);
 
 /* Operand access for handlers. */
 static inline uint64_t *kw_slot(struct kwarp *w, kopnd o)

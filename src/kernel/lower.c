@@ -182,6 +182,8 @@ bool kl_src(struct klower *lw, const struct kparsed *p, uint32_t i, ktype type, 
     case KO_SPECIAL:
         if (KOPND_INDEX(op->slot) >= KSP_COUNT)
             return kl_refuse(lw, "'%s': a timer register can only be read with mov", p->text);
+        if (KOPND_INDEX(op->slot) == KSP_envreg1 || KOPND_INDEX(op->slot) == KSP_envreg2)
+            lw->fn->module->reads_workspace = true; /* grid (issue 25): cooperative_groups' grid */
         *out = op->slot;
         return true;
     case KO_SYM:
