@@ -1161,7 +1161,7 @@ static bool block_step(struct kblock *b)
                        "every warp of the block waits (mbarrier test_wait/try_wait, barrier.cluster.wait or a "
                        "barrier) and none can complete: %u rounds without an arrival (a GPU would hang here)",
                        b->idle_rounds);
-                goto out;
+                return true;
             }
         } else {
             b->idle_rounds = 0;
