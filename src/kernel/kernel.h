@@ -193,6 +193,8 @@ struct kcall {
     uint32_t table_count;       /* call through a register: the prototype's callees */
 };
 enum { KB_NONE, KB_VPRINTF, KB_ASSERTFAIL, KB_MALLOC, KB_FREE, KB_SET_CONDITIONAL };
+/* link part: what khost.heap_free answers */
+enum { KHEAP_FREED, KHEAP_NOT_A_BLOCK, KHEAP_OUTSIDE };
 
 /* A parameter of an entry or .func. */
 struct kparam {
@@ -227,6 +229,11 @@ struct kfunc {
     int max_dynamic_shared;
     int preferred_carveout;
     int cache_config;
+    /* link part: how the definition links (PTX ISA, "Linking Directives"): .weak, and the
+     * linking unit (a .version of a linked image) it comes from. */
+    bool link_weak;
+    uint32_t link_unit;
+    bool link_external; /* declared or defined with .visible, .extern, .weak or .common */
 };
 
 /* A .global or .const variable. */
@@ -240,6 +247,12 @@ struct kvar {
      * one takes no host memory, whatever its size. */
     unsigned char *init;
     uint64_t init_bytes;
+    /* link part: declared .extern and not (yet) defined by any unit; .weak or .common; the
+     * unit that defines it (PTX ISA, "Linking Directives"). */
+    bool link_declared;
+    bool link_weak;
+    uint32_t link_unit;
+    bool link_external;
 };
 
 /* A place in the data block that holds the address of a variable (an initialiser like
@@ -277,6 +290,9 @@ struct kmodule {
     char *source_name;         /* for messages: "module 3 (PTX)" or a file name */
     struct khash *names;       /* interned instruction names (kinsn.name) */
     struct knative *native;    /* the native tier's code (native.c), made at the first launch */
+    /* link part */
+    bool uses_heap;            /* a function calls malloc or free: launches get the context's heap */
+    uint32_t link_units;       /* linking units (.version directives) the text held */
 };
 
 /* A log for cuModuleLoadDataEx's info and error buffers; the parser appends its messages. */
@@ -292,6 +308,15 @@ void klog_printf(struct klog *log, const char *fmt, ...) EXTMEM_PRINTF_FORMAT(2,
  * was expected" recorded (fail) and appended to errlog, or CUDA_ERROR_OUT_OF_MEMORY. */
 CUresult kmod_parse(const char *fn, const char *text, size_t len, const char *name, struct klog *errlog,
                     struct kmodule **out);
+/* link part: the same for a linked text, several linking units each starting with its .version
+ * (docs/kernels.md, "Linking"): unit i is named unit_names[i] in messages (NULL, or fewer names:
+ * "name, unit i"), and its lines are counted from its .version. Externs resolve across units;
+ * an unresolved one, or two strong definitions of a name, is CUDA_ERROR_INVALID_PTX. */
+#define KPARSE_RELOCATABLE 0x1u /* externs may stay unresolved (checking one input of a link) */
+#define KFUNC_DEAD_UNIT UINT32_MAX /* kfunc.link_unit, kvar.link_unit of a definition that lost */
+CUresult kmod_parse_units(const char *fn, const char *text, size_t len, const char *name,
+                          const char *const *unit_names, uint32_t nunit_names, unsigned flags, struct klog *errlog,
+                          struct kmodule **out);
 /* Binds the data block to `base` (data_bytes of zeroed device memory the caller owns, aligned
  * to data_align): copies the initial contents there, writes relocations and sets the constant-pool
  * slots that hold variable addresses. */
@@ -466,6 +491,17 @@ struct kparser {
     uint32_t cap_const_is_sym;
     void *fixups_extra; /* ptx_parse.c's private state */
     struct ksym *last_label; /* the label a .branchtargets list belongs to */
+    /* link part: a text of several linking units, each starting with its .version (what
+     * cuLinkComplete makes, docs/kernels.md "Linking"): names with external linkage (.visible,
+     * .extern, .weak, .common) are shared by all units through `linked`, the others are the
+     * unit's own (globals). Messages name the unit and count lines from its start. */
+    struct khash *linked;
+    uint32_t unit, unit_line0;
+    const char *const *unit_names;
+    uint32_t nunit_names;
+    bool external; /* the directive being read has external linkage */
+    bool weak;     /* ... and it is .weak or .common */
+    bool relocatable; /* KPARSE_RELOCATABLE */
 };
 void klex_init(struct kparser *ps, const char *text, size_t len);
 void klex_next(struct kparser *ps);
@@ -581,6 +617,13 @@ struct khost {
     /* The texture (surface: true, a surface) object `handle` names, copied into *out: false
      * when handle names no live object of that kind (the launch faults as the GPU does). */
     bool (*image)(uint64_t handle, bool surface, struct kimage *out);
+    /* link part: the device heap (malloc and free in kernels; src/memory/heap.c). heap_alloc
+     * gives `size` bytes, 16-byte aligned, of the launch's heap (klaunch.heap), or 0 when it is
+     * exhausted; heap_free releases an address heap_alloc gave (KHEAP_FREED), and does nothing
+     * for any other: KHEAP_NOT_A_BLOCK inside the heap (freed already, or inside a block),
+     * KHEAP_OUTSIDE elsewhere. Both are safe from every block at once. */
+    uint64_t (*heap_alloc)(void *heap, uint64_t size);
+    int (*heap_free)(void *heap, uint64_t addr);
 };
 
 /* ---- Execution (exec.c) ---- */
@@ -682,6 +725,7 @@ struct klaunch {
     const struct kaddr_space *space;
     const struct kworkers *workers;
     const struct khost *host;
+    void *heap;  /* link part: the context's device heap, for host->heap_alloc/heap_free (NULL: none) */
 };
 /* Prepares l (fn, grid, block, dyn_shared, params, stack_bytes, printf_limit, space, workers
  * and host set by the caller). */
