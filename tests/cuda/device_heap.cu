@@ -1,6 +1,7 @@
 // The device heap: malloc, free, new and delete in kernels, sized by cudaLimitMallocHeapSize;
-// NULL when it is exhausted; the limit fixed once kernels have used it; a free of a pointer the
-// heap did not give.
+// NULL when it is exhausted; the limit fixed once kernels have used it. (A free of a pointer the
+// heap did not give is tests/link_test.cpp's: the GPU answers it differently from run to run,
+// docs/driver-observations.md.)
 #include <cstdint>
 #include "check.h"
 
@@ -49,6 +50,7 @@ __global__ void exhaust(size_t big, unsigned *results)
 {
     void *p = malloc(big);
     results[0] = p == nullptr;
+    results[3] = (unsigned)(uintptr_t)p; /* a use: clang drops a malloc only compared with NULL */
     // Fill with 64 KiB blocks, then release them all and allocate again.
     void *held[128];
     unsigned count = 0;
@@ -80,8 +82,6 @@ __global__ void with_new(int *out)
     delete[] a;
 }
 
-__global__ void bad_free(int *not_from_heap) { free(not_from_heap); }
-
 int main()
 {
     size_t limit = 0;
@@ -111,7 +111,7 @@ int main()
     std::printf("kept across launches: sum %llu\n", *sum);
 
     unsigned *results;
-    CHECK(cudaMallocManaged(&results, 3 * sizeof *results));
+    CHECK(cudaMallocManaged(&results, 4 * sizeof *results));
     exhaust<<<1, 1>>>(8 << 20, results);
     CHECK(cudaDeviceSynchronize());
     std::printf("8 MiB from a 4 MiB heap: %s\n", results[0] ? "NULL" : "not NULL");
@@ -129,15 +129,5 @@ int main()
     CHECK(cudaDeviceGetLimit(&limit, cudaLimitMallocHeapSize));
     std::printf("heap size now: %zu\n", limit);
 
-    int *dev;
-    CHECK(cudaMalloc(&dev, 256));
-    bad_free<<<1, 1>>>(dev);
-    e = cudaDeviceSynchronize();
-    std::printf("free of a cudaMalloc pointer: %s\n", cudaGetErrorName(e));
-    e = cudaGetLastError();
-    std::printf("cudaGetLastError: %s\n", cudaGetErrorName(e));
-    void *more = nullptr;
-    e = cudaMalloc(&more, 16);
-    std::printf("cudaMalloc afterwards: %s\n", cudaGetErrorName(e));
     return 0;
 }
