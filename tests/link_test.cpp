@@ -568,3 +568,50 @@ TEST_F(Link, ALinkedImage_LinksAgainAsAnInput)
         EXPECT_OK(cuLinkDestroy(s));
     }
 }
+
+TEST_F(Link, WeakVariables_TheFirstWins_AndAStrongOneWinsOverThem)
+{
+    auto var = [](const char *linkage, int value) {
+        return std::string(".version 8.0\n.target sm_80\n.address_size 64\n") + linkage +
+               " .global .align 4 .u32 shared_value = " + std::to_string(value) + ";\n";
+    };
+    const char *user = R"(
+.version 8.0
+.target sm_80
+.address_size 64
+.extern .global .align 4 .u32 shared_value;
+.visible .entry kern(.param .u64 out)
+{
+    .reg .b32 %r<2>;
+    .reg .b64 %rd<2>;
+    ld.param.u64 %rd1, [out];
+    ld.global.u32 %r1, [shared_value];
+    st.u32 [%rd1], %r1;
+    ret;
+}
+)";
+    std::string w1 = var(".weak", 11), w2 = var(".weak", 22), s3 = var(".visible", 33);
+    for (int strong = 0; strong < 2; ++strong) {
+        CUlinkState s;
+        ASSERT_OK(cuLinkCreate(0, nullptr, nullptr, &s));
+        ASSERT_OK(add_ptx(s, user, "user")); // declared before any definition
+        ASSERT_OK(add_ptx(s, w1.c_str(), "w1"));
+        if (strong) {
+            ASSERT_OK(add_ptx(s, s3.c_str(), "s3"));
+        }
+        ASSERT_OK(add_ptx(s, w2.c_str(), "w2"));
+        void *image;
+        size_t size;
+        ASSERT_OK(cuLinkComplete(s, &image, &size));
+        CUmodule m;
+        EXPECT_EQ(strong ? 33u : 11u, run_kern(image, &m)[0]);
+        CUdeviceptr d;
+        size_t bytes = 0;
+        EXPECT_OK(cuModuleGetGlobal(&d, &bytes, m, "shared_value"));
+        unsigned v = 0;
+        EXPECT_OK(cuMemcpyDtoH(&v, d, 4));
+        EXPECT_EQ(strong ? 33u : 11u, v);
+        EXPECT_OK(cuModuleUnload(m));
+        EXPECT_OK(cuLinkDestroy(s));
+    }
+}
