@@ -182,9 +182,7 @@ const char *kMalformed = ".version 8.0\n.target sm_80\n.address_size 64\n.visibl
 
 std::string data_path(const std::string &name)
 {
-    std::string f = __FILE__;
-    size_t slash = f.find_last_of("/\\");
-    return f.substr(0, slash + 1) + "data/link/" + name;
+    return std::string(EXTMEM_TEST_SOURCE_DIR) + "/data/link/" + name;
 }
 
 std::vector<char> read_data(const std::string &name)

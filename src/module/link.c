@@ -822,12 +822,13 @@ CUresult CUDAAPI cuLinkDestroy(CUlinkState state)
 #undef cuLinkCreate
 #undef cuLinkAddData
 #undef cuLinkAddFile
-CUresult CUDAAPI cuLinkCreate(unsigned int numOptions, CUjit_option *options, void **optionValues,
-                              CUlinkState *stateOut);
-CUresult CUDAAPI cuLinkAddData(CUlinkState state, CUjitInputType type, void *data, size_t size, const char *name,
-                               unsigned int numOptions, CUjit_option *options, void **optionValues);
-CUresult CUDAAPI cuLinkAddFile(CUlinkState state, CUjitInputType type, const char *path, unsigned int numOptions,
-                               CUjit_option *options, void **optionValues);
+EXTMEM_API CUresult CUDAAPI cuLinkCreate(unsigned int numOptions, CUjit_option *options, void **optionValues,
+                                         CUlinkState *stateOut);
+EXTMEM_API CUresult CUDAAPI cuLinkAddData(CUlinkState state, CUjitInputType type, void *data, size_t size,
+                                          const char *name, unsigned int numOptions, CUjit_option *options,
+                                          void **optionValues);
+EXTMEM_API CUresult CUDAAPI cuLinkAddFile(CUlinkState state, CUjitInputType type, const char *path,
+                                          unsigned int numOptions, CUjit_option *options, void **optionValues);
 CUresult CUDAAPI cuLinkCreate(unsigned int numOptions, CUjit_option *options, void **optionValues,
                               CUlinkState *stateOut)
 {
