@@ -8,6 +8,7 @@
 #   b.fatbin       a fat binary of the relocatable PTX (nvcc -fatbin -dc)
 #   b_sass.fatbin  the same with SASS for sm_90 only (a CPU cannot run it)
 #   b.cubin        a relocatable cubin for sm_90 (likewise)
+#   libsass.a      an archive whose object has SASS only (as libcudadevrt.a for the software device)
 set -euo pipefail
 nvcc=${NVCC:-/usr/local/cuda/bin/nvcc}
 out=$(cd "$(dirname "$0")/.." && pwd)/tests/data/link
@@ -29,3 +30,6 @@ rm -f "$out/libb.a"
 "$nvcc" -fatbin -dc "${ptx[@]}" "$tmp/b.cu" -o "$out/b.fatbin"
 "$nvcc" -fatbin -dc -gencode arch=compute_90,code=sm_90 --compress-mode=none "$tmp/b.cu" -o "$out/b_sass.fatbin"
 "$nvcc" -cubin -dc -arch=sm_90 "$tmp/b.cu" -o "$out/b.cubin"
+"$nvcc" -dc -gencode arch=compute_90,code=sm_90 --compress-mode=none "$tmp/b.cu" -o "$tmp/b_sass.o"
+rm -f "$out/libsass.a"
+(cd "$tmp" && ar rcs "$out/libsass.a" b_sass.o)

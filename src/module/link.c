@@ -509,9 +509,13 @@ static CUresult add_archive(const char *fn, struct link_state *s, struct jit_opt
         }
         off += 60 + (size_t)msize + (msize & 1);
     }
-    if (!found)
-        return fail(CUDA_ERROR_NO_BINARY_FOR_GPU, "%s: %s: none of its %u members holds device code with PTX for "
-                    "compute capability %d.%d or lower", fn, name, members, device_sm() / 10, device_sm() % 10);
+    /* An archive is searched, not taken whole: one whose members hold no PTX for the device
+     * adds nothing (numba adds libcudadevrt.a, SASS only, whose functions are the engine's own
+     * built-ins); what an input needs from it and nothing defines is an undefined reference at
+     * cuLinkComplete. */
+    if (!found && s->verbose)
+        klog_printf(&s->jo.info, "info    : %s: none of its %u members holds PTX for compute capability %d.%d or "
+                    "lower: nothing taken from it\n", name, members, device_sm() / 10, device_sm() % 10);
     return CUDA_SUCCESS;
 }
 
