@@ -528,6 +528,53 @@ TEST_F(Link, MachineCodeAndMismatchedTypes_AreRefusedWithTheirCodes)
     EXPECT_OK(cuLinkDestroy(s));
 }
 
+TEST_F(Link, ClangRdcObjects_WhosePtxIsEmbeddedAsText_Link)
+{
+    // ExtmemCuda.cmake's clang -fgpu-rdc objects hold the unit's PTX text in __nv_relfatbin: one
+    // made here by hand, an ELF64 object of that one section (and the section names).
+    std::string ptx = kDefs;
+    std::vector<unsigned char> o(64);
+    const char names[] = "\0__nv_relfatbin\0.shstrtab";
+    size_t ptx_at = o.size();
+    o.insert(o.end(), ptx.begin(), ptx.end());
+    o.push_back(0);
+    size_t names_at = o.size();
+    o.insert(o.end(), names, names + sizeof(names));
+    while (o.size() % 8)
+        o.push_back(0);
+    size_t sh_at = o.size();
+    o.resize(sh_at + 3 * 64);
+    auto put = [&](size_t at, uint64_t v, int bytes) {
+        for (int i = 0; i < bytes; ++i)
+            o[at + i] = (unsigned char)(v >> (8 * i));
+    };
+    memcpy(o.data(), "\x7f" "ELF\x02\x01\x01", 7);
+    put(16, 1, 2);     // ET_REL
+    put(18, 62, 2);    // x86-64
+    put(0x28, sh_at, 8);
+    put(0x3a, 64, 2);
+    put(0x3c, 3, 2);
+    put(0x3e, 2, 2);   // .shstrtab
+    size_t s1 = sh_at + 64, s2 = sh_at + 128;
+    put(s1, 1, 4);     // "__nv_relfatbin"
+    put(s1 + 4, 1, 4); // SHT_PROGBITS
+    put(s1 + 0x18, ptx_at, 8);
+    put(s1 + 0x20, ptx.size() + 1, 8);
+    put(s2, 16, 4);    // ".shstrtab"
+    put(s2 + 4, 3, 4);
+    put(s2 + 0x18, names_at, 8);
+    put(s2 + 0x20, sizeof(names), 8);
+    CUlinkState s;
+    ASSERT_OK(cuLinkCreate(0, nullptr, nullptr, &s));
+    ASSERT_OK(add_ptx(s, kUser, "user.ptx"));
+    ASSERT_OK(cuLinkAddData(s, CU_JIT_INPUT_OBJECT, o.data(), o.size(), "clang.o", 0, nullptr, nullptr));
+    void *image;
+    size_t size;
+    ASSERT_OK(cuLinkComplete(s, &image, &size));
+    EXPECT_EQ(4u, run_kern(image)[3]);
+    EXPECT_OK(cuLinkDestroy(s));
+}
+
 TEST_F(Link, AnArchiveWithoutPtxForTheDevice_AddsNothing_AndWhatIsNeededIsThenUndefined)
 {
     // As numba adds libcudadevrt.a (SASS only): the archive is searched, and gives nothing.

@@ -443,7 +443,16 @@ static CUresult add_object(const char *fn, struct link_state *s, struct jit_opti
             continue;
         if (off > size || sz > size - off)
             return fail(CUDA_ERROR_INVALID_IMAGE, "%s: %s: section %s lies outside it", fn, name, sname);
-        CUresult r = add_containers(fn, s, call, p + off, (size_t)sz, name, true, found);
+        CUresult r;
+        if (kptx_looks_like((const char *)p + off, (size_t)sz)) {
+            /* extmem's clang build (ExtmemCuda.cmake) embeds the unit's PTX text itself. */
+            char *text;
+            size_t len;
+            if (!(r = ptx_copy(fn, p + off, (size_t)sz, &text, &len)) && !(r = add_ptx(fn, s, call, text, len, name)))
+                ++*found;
+        } else {
+            r = add_containers(fn, s, call, p + off, (size_t)sz, name, true, found);
+        }
         if (r)
             return r;
     }
