@@ -48,16 +48,70 @@ bool write_ppm(const std::string &path, uint32_t w, uint32_t h, const std::vecto
     return std::fclose(f) == 0 && ok;
 }
 
+static sample_usage usage_text;
+
+[[noreturn]] static void usage(int status)
+{
+    std::fprintf(status ? stderr : stdout,
+                 "usage: %s [--frames N]%s [--screenshot FILE.ppm]\n"
+                 "  --frames N       %s\n"
+                 "%s"
+                 "  --screenshot F   write the window, read back from the X server, to F (binary PPM)\n"
+                 "It needs an X display (DISPLAY); run it through extmem-run, which enables extmem's Vulkan layer\n"
+                 "(exportable semaphores and imports of CUDA's memory for lavapipe).\n",
+                 program, usage_text.synopsis, usage_text.frames, usage_text.lines);
+    std::exit(status);
+}
+
+void bad_option(const std::string &why)
+{
+    std::fprintf(stderr, "%s: %s\n", program, why.c_str());
+    usage(2);
+}
+
 uint32_t number_option(const char *name, const char *text, uint32_t lo, uint32_t hi)
 {
     char *end = nullptr;
     const unsigned long long v = text ? std::strtoull(text, &end, 10) : 0;
-    if (!text || !*text || *end || text[0] == '-' || v < lo || v > hi) {
-        std::fprintf(stderr, "%s: %s wants a number from %u to %u, not \"%s\" (--help lists the options)\n", program,
-                     name, lo, hi, text ? text : "");
-        std::exit(2);
-    }
+    if (!text || !*text || *end || text[0] == '-' || v < lo || v > hi)
+        bad_option(std::string(name) + " wants a number from " + std::to_string(lo) + " to " + std::to_string(hi) +
+                   ", not \"" + (text ? text : "") + "\"");
     return static_cast<uint32_t>(v);
+}
+
+sample_options parse_sample_options(int argc, char **argv, const sample_usage &u, const own_option &own)
+{
+    usage_text = u;
+    sample_options o;
+    for (int i = 1; i < argc; ++i) {
+        const std::string a = argv[i];
+        const char *next = i + 1 < argc ? argv[i + 1] : nullptr;
+        int took = 0;
+        if (a == "--help" || a == "-h")
+            usage(0);
+        else if (a == "--frames")
+            o.frames = number_option("--frames", next, 1, 100000), took = 2;
+        else if (a == "--screenshot") {
+            if (!next || !*next)
+                bad_option("--screenshot wants a file name");
+            o.screenshot = next, took = 2;
+        } else if (own)
+            took = own(a, next);
+        if (took == 0)
+            bad_option("unknown argument \"" + a + "\"");
+        i += took - 1;
+    }
+    return o;
+}
+
+int sample_main(int argc, char **argv, const char *name, const char *frames_help,
+                const std::function<int(const sample_options &)> &run)
+{
+    program = name;
+    std::setvbuf(stdout, nullptr, _IOLBF, 0);
+    sample_usage u;
+    u.frames = frames_help;
+    return run(parse_sample_options(argc, argv, u));
 }
 
 /* ---- The window ---- */
@@ -406,21 +460,16 @@ VkShaderModule window_app::create_shader(const uint32_t *code, size_t bytes)
     return m;
 }
 
-VkPipelineLayout window_app::create_pipeline_layout(VkDescriptorSetLayout set, const VkPushConstantRange *push)
+void window_app::create_pipeline(pipeline_desc d, VkDescriptorSetLayout set, const VkPushConstantRange *push)
 {
-    VkPipelineLayoutCreateInfo info = {};
-    info.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO;
-    info.setLayoutCount = set != VK_NULL_HANDLE ? 1 : 0;
-    info.pSetLayouts = &set;
-    info.pushConstantRangeCount = push ? 1 : 0;
-    info.pPushConstantRanges = push;
-    VkPipelineLayout layout;
-    VK(vkCreatePipelineLayout(device, &info, nullptr, &layout));
-    return layout;
-}
-
-VkPipeline window_app::create_pipeline(const pipeline_desc &d)
-{
+    VkPipelineLayoutCreateInfo li = {};
+    li.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO;
+    li.setLayoutCount = set != VK_NULL_HANDLE ? 1 : 0;
+    li.pSetLayouts = &set;
+    li.pushConstantRangeCount = push ? 1 : 0;
+    li.pPushConstantRanges = push;
+    VK(vkCreatePipelineLayout(device, &li, nullptr, &pipeline_layout));
+    d.layout = pipeline_layout;
     VkShaderModule vert = create_shader(d.vert, d.vert_bytes);
     VkShaderModule frag = create_shader(d.frag, d.frag_bytes);
     VkPipelineShaderStageCreateInfo stages[2] = {};
@@ -476,11 +525,9 @@ VkPipeline window_app::create_pipeline(const pipeline_desc &d)
     info.pColorBlendState = &cb;
     info.layout = d.layout;
     info.renderPass = render_pass;
-    VkPipeline pipeline;
     VK(vkCreateGraphicsPipelines(device, VK_NULL_HANDLE, 1, &info, nullptr, &pipeline));
     vkDestroyShaderModule(device, vert, nullptr);
     vkDestroyShaderModule(device, frag, nullptr);
-    return pipeline;
 }
 
 uint32_t window_app::memory_type(uint32_t bits, VkMemoryPropertyFlags want)
@@ -491,6 +538,21 @@ uint32_t window_app::memory_type(uint32_t bits, VkMemoryPropertyFlags want)
         if ((bits & (1u << i)) && (mp.memoryTypes[i].propertyFlags & want) == want)
             return i;
     fail("no Vulkan memory type fits");
+}
+
+VkDeviceMemory window_app::allocate_exportable(const VkMemoryRequirements &req)
+{
+    VkExportMemoryAllocateInfo export_info = {};
+    export_info.sType = VK_STRUCTURE_TYPE_EXPORT_MEMORY_ALLOCATE_INFO;
+    export_info.handleTypes = VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT;
+    VkMemoryAllocateInfo ai = {};
+    ai.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO;
+    ai.pNext = &export_info;
+    ai.allocationSize = req.size;
+    ai.memoryTypeIndex = memory_type(req.memoryTypeBits, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
+    VkDeviceMemory memory;
+    VK(vkAllocateMemory(device, &ai, nullptr, &memory));
+    return memory;
 }
 
 void *window_app::create_host_buffer(VkDeviceSize bytes, VkBufferUsageFlags usage, VkBuffer *buffer,
@@ -532,6 +594,11 @@ VkSemaphore window_app::create_exported_semaphore(bool timeline)
     VkSemaphore s;
     VK(vkCreateSemaphore(device, &si, nullptr, &s));
     return s;
+}
+
+void window_app::create_readback(VkDeviceSize bytes)
+{
+    readback_map = create_host_buffer(bytes, VK_BUFFER_USAGE_TRANSFER_DST_BIT, &readback, &readback_memory);
 }
 
 /* One-time commands: recorded, submitted (waiting for wait, if any) and waited for. */
@@ -578,6 +645,35 @@ uint32_t window_app::acquire_frame(uint32_t f)
     return image_index;
 }
 
+void window_app::render_loop(uint32_t frames, const std::function<void(uint32_t)> &draw,
+                             const std::function<void()> &finish)
+{
+    const double t0 = now_ms();
+    for (uint32_t k = 0; k < frames; ++k) {
+        poll_window_events();
+        draw(k);
+    }
+    VK(vkDeviceWaitIdle(device));
+    finish();
+    const double ms = now_ms() - t0;
+    std::printf("drew %u frames in %.0f ms (%.1f frames/s)\n", frames, ms, ms > 0 ? frames * 1e3 / ms : 0.0);
+}
+
+void window_app::begin_commands(VkCommandBuffer cmd)
+{
+    VK(vkResetCommandBuffer(cmd, 0));
+    VkCommandBufferBeginInfo bi = {};
+    bi.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO;
+    bi.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
+    VK(vkBeginCommandBuffer(cmd, &bi));
+}
+
+void window_app::end_render_pass(VkCommandBuffer cmd)
+{
+    vkCmdEndRenderPass(cmd);
+    VK(vkEndCommandBuffer(cmd));
+}
+
 void window_app::begin_render_pass(VkCommandBuffer cmd, uint32_t image_index)
 {
     VkClearValue clear = {};
@@ -590,6 +686,7 @@ void window_app::begin_render_pass(VkCommandBuffer cmd, uint32_t image_index)
     rp.clearValueCount = 1;
     rp.pClearValues = &clear;
     vkCmdBeginRenderPass(cmd, &rp, VK_SUBPASS_CONTENTS_INLINE);
+    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline);
 }
 
 void window_app::submit_frame(uint32_t f, uint32_t image_index, const frame_submit &s)
@@ -728,6 +825,10 @@ bool window_app::check_window(const std::vector<uint8_t> &want, const std::strin
 
 void window_app::close_window()
 {
+    vkDestroyBuffer(device, readback, nullptr);
+    vkFreeMemory(device, readback_memory, nullptr);
+    vkDestroyPipeline(device, pipeline, nullptr);
+    vkDestroyPipelineLayout(device, pipeline_layout, nullptr);
     for (uint32_t f = 0; f < FRAMES_IN_FLIGHT; ++f) {
         vkDestroySemaphore(device, image_available[f], nullptr);
         vkDestroySemaphore(device, render_finished[f], nullptr);

@@ -21,6 +21,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -45,7 +46,38 @@ constexpr uint32_t FRAMES_IN_FLIGHT = 2;
 double now_ms();
 bool write_ppm(const std::string &path, uint32_t w, uint32_t h, const std::vector<uint8_t> &rgb);
 
-/* A whole-number option's value from lo to hi; anything else prints why and exits 2. */
+/* ---- The command line ---- */
+
+/* The options every windowed sample has: --frames N, --screenshot FILE (and --help). */
+struct sample_options {
+    uint32_t frames = 60;
+    std::string screenshot;
+};
+
+/* A program's own option: given an argument and the one after it (null at the end), how many
+ * of the two it takes (1 or 2), or 0 when the argument is not its. */
+using own_option = std::function<int(const std::string &arg, const char *next)>;
+
+/* What --help says: what --frames counts, and the program's own options (their synopsis, such as
+ * " [--size S]", and one line each, as the shared ones are printed). */
+struct sample_usage {
+    const char *frames = "frames drawn (default 60)";
+    const char *synopsis = "";
+    const char *lines = "";
+};
+
+/* Parses the command line: the shared options, then own's. */
+sample_options parse_sample_options(int argc, char **argv, const sample_usage &usage, const own_option &own = nullptr);
+
+/* A program's main when it has only the shared options: names the program, parses the command
+ * line and returns what run returns for the options. */
+int sample_main(int argc, char **argv, const char *name, const char *frames_help,
+                const std::function<int(const sample_options &)> &run);
+
+/* A bad command line: prints why and the usage, and exits 2. */
+[[noreturn]] void bad_option(const std::string &why);
+
+/* A whole-number option's value from lo to hi; anything else is a bad_option. */
 uint32_t number_option(const char *name, const char *text, uint32_t lo, uint32_t hi);
 
 /* What a program asks of the window and the device. */
@@ -80,7 +112,7 @@ struct pipeline_desc {
     std::vector<VkVertexInputBindingDescription> bindings;
     std::vector<VkVertexInputAttributeDescription> attributes;
     VkPrimitiveTopology topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST;
-    VkPipelineLayout layout = VK_NULL_HANDLE;
+    VkPipelineLayout layout = VK_NULL_HANDLE; // set by create_pipeline
 };
 
 class window_app {
@@ -95,17 +127,28 @@ public:
      * then the program records commands[f] (begin_render_pass...), and submit_frame submits
      * them with the frame's fence and presents. */
     uint32_t acquire_frame(uint32_t f);
-    void begin_render_pass(VkCommandBuffer cmd, uint32_t image_index);
+    /* The render loop: draw(k) for each frame k, then the device waited for, then finish()
+     * (the program's own wait, CUDA's), then the frame rate printed. */
+    void render_loop(uint32_t frames, const std::function<void(uint32_t)> &draw, const std::function<void()> &finish);
+    void begin_commands(VkCommandBuffer cmd); // reset, begun for one submission
+    void begin_render_pass(VkCommandBuffer cmd, uint32_t image_index); // cleared to black, pipeline bound
+    void end_render_pass(VkCommandBuffer cmd);                         // and the commands ended
     void submit_frame(uint32_t f, uint32_t image_index, const frame_submit &s);
     void poll_window_events();
 
     /* Helpers for the programs' own objects. */
     VkImageView create_view(VkImage image, VkFormat format, uint32_t mip_levels);
     VkShaderModule create_shader(const uint32_t *code, size_t bytes);
-    VkPipelineLayout create_pipeline_layout(VkDescriptorSetLayout set, const VkPushConstantRange *push);
-    VkPipeline create_pipeline(const pipeline_desc &d);
+    /* The program's pipeline and its layout (pipeline, pipeline_layout; close_window destroys
+     * them): d.layout is set here. */
+    void create_pipeline(pipeline_desc d, VkDescriptorSetLayout set, const VkPushConstantRange *push);
     uint32_t memory_type(uint32_t bits, VkMemoryPropertyFlags want);
+    /* Device-local memory for a resource with these requirements, exportable as OPAQUE_FD (for CUDA). */
+    VkDeviceMemory allocate_exportable(const VkMemoryRequirements &req);
     void *create_host_buffer(VkDeviceSize bytes, VkBufferUsageFlags usage, VkBuffer *buffer, VkDeviceMemory *memory);
+    /* The buffer the checks read back into (readback, mapped at readback_map; close_window
+     * destroys it). */
+    void create_readback(VkDeviceSize bytes);
     VkSemaphore create_exported_semaphore(bool timeline); // OPAQUE_FD, for CUDA; a timeline starts at 0
     VkCommandBuffer begin_once();
     void end_once(VkCommandBuffer cmd, VkSemaphore wait);
@@ -142,6 +185,11 @@ public:
     VkCommandBuffer commands[FRAMES_IN_FLIGHT] = {};
     VkSemaphore image_available[FRAMES_IN_FLIGHT] = {}, render_finished[FRAMES_IN_FLIGHT] = {};
     VkFence in_flight[FRAMES_IN_FLIGHT] = {};
+    VkPipelineLayout pipeline_layout = VK_NULL_HANDLE;
+    VkPipeline pipeline = VK_NULL_HANDLE;
+    VkBuffer readback = VK_NULL_HANDLE;
+    VkDeviceMemory readback_memory = VK_NULL_HANDLE;
+    void *readback_map = nullptr;
 
 private:
     void create_window(const char *title);

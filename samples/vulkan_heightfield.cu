@@ -116,49 +116,6 @@ struct grid_push {
     int32_t n, x0, y0, width, height;
 };
 
-/* ---- Options ---- */
-
-struct options {
-    uint32_t frames = 60;
-    std::string screenshot;
-};
-
-[[noreturn]] void usage(int status)
-{
-    std::fprintf(status ? stderr : stdout,
-                 "usage: %s [--frames N] [--screenshot FILE.ppm]\n"
-                 "  --frames N       frames drawn (default 60)\n"
-                 "  --screenshot F   write the window, read back from the X server, to F (binary PPM)\n"
-                 "It needs an X display (DISPLAY); run it through extmem-run, which enables the layer that\n"
-                 "gives lavapipe exportable semaphores.\n",
-                 PROGRAM);
-    std::exit(status);
-}
-
-options parse_options(int argc, char **argv)
-{
-    options o;
-    for (int i = 1; i < argc; ++i) {
-        const std::string a = argv[i];
-        const char *next = i + 1 < argc ? argv[i + 1] : nullptr;
-        if (a == "--help" || a == "-h")
-            usage(0);
-        else if (a == "--frames")
-            o.frames = number_option("--frames", next, 1, 100000), ++i;
-        else if (a == "--screenshot") {
-            if (!next || !*next) {
-                std::fprintf(stderr, "%s: --screenshot wants a file name\n", PROGRAM);
-                usage(2);
-            }
-            o.screenshot = next, ++i;
-        } else {
-            std::fprintf(stderr, "%s: unknown argument \"%s\"\n", PROGRAM, argv[i]);
-            usage(2);
-        }
-    }
-    return o;
-}
-
 } // namespace
 
 /* ---- The CUDA kernel: frame k's heights into the buffer Vulkan draws from ---- */
@@ -175,7 +132,7 @@ namespace {
 
 class heightfield_sample : private window_app {
 public:
-    explicit heightfield_sample(const options &o) : opt(o) {}
+    explicit heightfield_sample(const sample_options &o) : opt(o) {}
 
     int run()
     {
@@ -205,18 +162,13 @@ public:
     }
 
 private:
-    const options opt;
+    const sample_options opt;
 
     // Vulkan (the window, the device and the swapchain are window_app's)
-    VkPipelineLayout pipeline_layout = VK_NULL_HANDLE;
-    VkPipeline pipeline = VK_NULL_HANDLE;
     VkBuffer heights = VK_NULL_HANDLE;
     VkDeviceMemory heights_memory = VK_NULL_HANDLE;
     VkDeviceSize heights_bytes = 0; // the allocation's size (at least the buffer's)
     VkSemaphore timeline = VK_NULL_HANDLE;
-    VkBuffer readback = VK_NULL_HANDLE;
-    VkDeviceMemory readback_memory = VK_NULL_HANDLE;
-    void *readback_map = nullptr;
 
     // CUDA
     cudaStream_t stream = nullptr;
@@ -232,7 +184,6 @@ private:
     void init_vulkan()
     {
         const VkPushConstantRange push = {VK_SHADER_STAGE_VERTEX_BIT, 0, sizeof(grid_push)};
-        pipeline_layout = create_pipeline_layout(VK_NULL_HANDLE, &push);
         pipeline_desc d;
         d.vert = heightfield_vert_spv;
         d.vert_bytes = sizeof(heightfield_vert_spv);
@@ -241,11 +192,9 @@ private:
         d.bindings = {{0, sizeof(float), VK_VERTEX_INPUT_RATE_VERTEX}};
         d.attributes = {{0, 0, VK_FORMAT_R32_SFLOAT, 0}};
         d.topology = VK_PRIMITIVE_TOPOLOGY_POINT_LIST;
-        d.layout = pipeline_layout;
-        pipeline = create_pipeline(d);
+        create_pipeline(d, VK_NULL_HANDLE, &push);
         create_heights_buffer();
-        readback_map = create_host_buffer(GRID * GRID * sizeof(float), VK_BUFFER_USAGE_TRANSFER_DST_BIT, &readback,
-                                          &readback_memory);
+        create_readback(GRID * GRID * sizeof(float));
         timeline = create_exported_semaphore(true);
     }
 
@@ -264,15 +213,7 @@ private:
         VK(vkCreateBuffer(device, &info, nullptr, &heights));
         VkMemoryRequirements req;
         vkGetBufferMemoryRequirements(device, heights, &req);
-        VkExportMemoryAllocateInfo export_info = {};
-        export_info.sType = VK_STRUCTURE_TYPE_EXPORT_MEMORY_ALLOCATE_INFO;
-        export_info.handleTypes = VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT;
-        VkMemoryAllocateInfo ai = {};
-        ai.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO;
-        ai.pNext = &export_info;
-        ai.allocationSize = req.size;
-        ai.memoryTypeIndex = memory_type(req.memoryTypeBits, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
-        VK(vkAllocateMemory(device, &ai, nullptr, &heights_memory));
+        heights_memory = allocate_exportable(req);
         VK(vkBindBufferMemory(device, heights, heights_memory, 0));
         heights_bytes = req.size;
         std::printf("heights: a %dx%d grid, %" PRIu64 " bytes of exportable Vulkan memory\n", GRID, GRID,
@@ -319,20 +260,14 @@ private:
 
     void record(VkCommandBuffer cmd, uint32_t image_index)
     {
-        VK(vkResetCommandBuffer(cmd, 0));
-        VkCommandBufferBeginInfo bi = {};
-        bi.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO;
-        bi.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
-        VK(vkBeginCommandBuffer(cmd, &bi));
+        begin_commands(cmd);
         begin_render_pass(cmd, image_index);
-        vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline);
         const VkDeviceSize zero = 0;
         vkCmdBindVertexBuffers(cmd, 0, 1, &heights, &zero);
         const grid_push p = {GRID, X0, Y0, static_cast<int32_t>(WIDTH), static_cast<int32_t>(HEIGHT)};
         vkCmdPushConstants(cmd, pipeline_layout, VK_SHADER_STAGE_VERTEX_BIT, 0, sizeof(p), &p);
         vkCmdDraw(cmd, GRID * GRID, 1, 0, 0);
-        vkCmdEndRenderPass(cmd);
-        VK(vkEndCommandBuffer(cmd));
+        end_render_pass(cmd);
     }
 
     /* Frame k: the draw waits for CUDA's heights of frame k (2k + 1) where vertices are read and
@@ -354,15 +289,8 @@ private:
 
     void main_loop()
     {
-        const double t0 = now_ms();
-        for (uint32_t k = 0; k < opt.frames; ++k) {
-            poll_window_events();
-            draw_frame(k);
-        }
-        VK(vkDeviceWaitIdle(device));
-        CUDA(cudaStreamSynchronize(stream));
-        const double ms = now_ms() - t0;
-        std::printf("drew %u frames in %.0f ms (%.1f frames/s)\n", opt.frames, ms, ms > 0 ? opt.frames * 1e3 / ms : 0.0);
+        render_loop(
+            opt.frames, [this](uint32_t k) { draw_frame(k); }, [this] { CUDA(cudaStreamSynchronize(stream)); });
     }
 
     /* ---- The checks ---- */
@@ -392,8 +320,8 @@ private:
                 first = static_cast<uint32_t>(i);
             // Bhaskara's error (0.0017 of the amplitude) and the rounding to 32nds, per wave.
             const int x = i % GRID, y = i / GRID, k = static_cast<int>(made % PERIOD);
-            const double exact = AMPLITUDE / 32.0 *
-                                 (std::sin(two_pi * (2 * x + 3 * k) / PERIOD) + std::sin(two_pi * (3 * y + 2 * k) / PERIOD));
+            const double exact = AMPLITUDE / 32.0 * (std::sin(two_pi * (2 * x + 3 * k) / PERIOD) +
+                                                     std::sin(two_pi * (3 * y + 2 * k) / PERIOD));
             if (std::fabs(static_cast<double>(got[i]) - exact) > 2 * (0.5 + 0.0017 * AMPLITUDE) / 32.0)
                 ++off_sine;
         }
@@ -427,12 +355,8 @@ private:
         CUDA(cudaDestroyExternalSemaphore(cuda_timeline));
         CUDA(cudaStreamDestroy(stream));
         vkDestroySemaphore(device, timeline, nullptr);
-        vkDestroyBuffer(device, readback, nullptr);
-        vkFreeMemory(device, readback_memory, nullptr);
         vkDestroyBuffer(device, heights, nullptr);
         vkFreeMemory(device, heights_memory, nullptr);
-        vkDestroyPipeline(device, pipeline, nullptr);
-        vkDestroyPipelineLayout(device, pipeline_layout, nullptr);
         close_window();
     }
 };
@@ -441,9 +365,6 @@ private:
 
 int main(int argc, char **argv)
 {
-    vkwin::program = PROGRAM;
-    const options o = parse_options(argc, argv);
-    std::setvbuf(stdout, nullptr, _IOLBF, 0);
-    heightfield_sample app(o);
-    return app.run();
+    return sample_main(argc, argv, PROGRAM, "frames drawn (default 60)",
+                       [](const sample_options &o) { return heightfield_sample(o).run(); });
 }

@@ -141,65 +141,39 @@ std::vector<uint8_t> expected_window(uint32_t size, const std::vector<std::vecto
     return rgb;
 }
 
-/* ---- Options ---- */
+/* ---- Options: the samples' own (--frames, --screenshot) and the image's ---- */
 
-struct options {
-    uint32_t frames = 60;
+struct options : sample_options {
     uint32_t size = 128;
     bool cuda = true; // --texture cuda (default) or host
-    std::string screenshot;
 };
-
-[[noreturn]] void usage(int status)
-{
-    std::fprintf(status ? stderr : stdout,
-                 "usage: %s [--frames N] [--size S] [--texture cuda|host] [--screenshot FILE.ppm]\n"
-                 "  --frames N       frames drawn (default 60)\n"
-                 "  --size S         the texture's width and height, a power of two from 4 to 1024 (default 128);\n"
-                 "                   the window is 2S x S\n"
-                 "  --texture cuda   CUDA animates the image and makes its mip levels (default)\n"
-                 "  --texture host   the CPU makes them and Vulkan uploads them: no CUDA at all\n"
-                 "  --screenshot F   write the window, read back from the X server, to F (binary PPM)\n"
-                 "It needs an X display (DISPLAY); run it through extmem-run, which enables the semaphore layer\n"
-                 "lavapipe needs.\n",
-                 PROGRAM);
-    std::exit(status);
-}
 
 options parse_options(int argc, char **argv)
 {
     options o;
-    for (int i = 1; i < argc; ++i) {
-        const std::string a = argv[i];
-        const char *next = i + 1 < argc ? argv[i + 1] : nullptr;
-        if (a == "--help" || a == "-h")
-            usage(0);
-        else if (a == "--frames")
-            o.frames = number_option("--frames", next, 1, 100000), ++i;
-        else if (a == "--size") {
-            o.size = number_option("--size", next, 4, 1024), ++i;
-            if (o.size & (o.size - 1)) {
-                std::fprintf(stderr, "%s: --size %u is not a power of two\n", PROGRAM, o.size);
-                usage(2);
-            }
-        } else if (a == "--texture") {
-            const std::string v = next ? next : "";
-            if (v != "cuda" && v != "host") {
-                std::fprintf(stderr, "%s: --texture wants cuda or host, not \"%s\"\n", PROGRAM, v.c_str());
-                usage(2);
-            }
-            o.cuda = v == "cuda", ++i;
-        } else if (a == "--screenshot") {
-            if (!next || !*next) {
-                std::fprintf(stderr, "%s: --screenshot wants a file name\n", PROGRAM);
-                usage(2);
-            }
-            o.screenshot = next, ++i;
-        } else {
-            std::fprintf(stderr, "%s: unknown argument \"%s\"\n", PROGRAM, argv[i]);
-            usage(2);
+    auto own = [&o](const std::string &a, const char *next) {
+        if (a == "--size") {
+            o.size = number_option("--size", next, 4, 1024);
+            if (o.size & (o.size - 1))
+                bad_option("--size " + std::to_string(o.size) + " is not a power of two");
+            return 2;
         }
-    }
+        if (a == "--texture") {
+            const std::string v = next ? next : "";
+            if (v != "cuda" && v != "host")
+                bad_option("--texture wants cuda or host, not \"" + v + "\"");
+            o.cuda = v == "cuda";
+            return 2;
+        }
+        return 0;
+    };
+    sample_usage u;
+    u.synopsis = " [--size S] [--texture cuda|host]";
+    u.lines = "  --size S         the texture's width and height, a power of two from 4 to 1024 (default 128);\n"
+              "                   the window is 2S x S\n"
+              "  --texture cuda   CUDA animates the image and makes its mip levels (default)\n"
+              "  --texture host   the CPU makes them and Vulkan uploads them: no CUDA at all\n";
+    static_cast<sample_options &>(o) = parse_sample_options(argc, argv, u, own);
     return o;
 }
 
@@ -283,8 +257,6 @@ private:
 
     // Vulkan (the window, the device and the swapchain are window_app's)
     VkDescriptorSetLayout set_layout = VK_NULL_HANDLE;
-    VkPipelineLayout pipeline_layout = VK_NULL_HANDLE;
-    VkPipeline pipeline = VK_NULL_HANDLE;
     VkImage texture = VK_NULL_HANDLE;
     VkDeviceMemory texture_memory = VK_NULL_HANDLE;
     VkDeviceSize texture_bytes = 0;
@@ -300,9 +272,9 @@ private:
     // buffers (one a frame in flight) and the read-back of the checks.
     VkDeviceSize level_bytes_total = 0;
     std::vector<VkDeviceSize> level_offsets;
-    VkBuffer staging[FRAMES_IN_FLIGHT] = {}, readback = VK_NULL_HANDLE;
-    VkDeviceMemory staging_memory[FRAMES_IN_FLIGHT] = {}, readback_memory = VK_NULL_HANDLE;
-    void *staging_map[FRAMES_IN_FLIGHT] = {}, *readback_map = nullptr;
+    VkBuffer staging[FRAMES_IN_FLIGHT] = {};
+    VkDeviceMemory staging_memory[FRAMES_IN_FLIGHT] = {};
+    void *staging_map[FRAMES_IN_FLIGHT] = {};
 
     // CUDA
     cudaStream_t stream = nullptr;
@@ -341,7 +313,6 @@ private:
         sli.pBindings = &binding;
         VK(vkCreateDescriptorSetLayout(device, &sli, nullptr, &set_layout));
         VkPushConstantRange push = {VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, 0, sizeof(quad_push)};
-        pipeline_layout = create_pipeline_layout(set_layout, &push);
         pipeline_desc d;
         d.vert = image_quad_vert_spv;
         d.vert_bytes = sizeof(image_quad_vert_spv);
@@ -351,8 +322,7 @@ private:
         d.attributes = {{0, 0, VK_FORMAT_R32G32_SFLOAT, offsetof(vertex, corner)},
                         {1, 0, VK_FORMAT_R32G32_SFLOAT, offsetof(vertex, uv)}};
         d.topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST;
-        d.layout = pipeline_layout;
-        pipeline = window_app::create_pipeline(d);
+        create_pipeline(d, set_layout, &push);
     }
 
     void create_texture_image()
@@ -377,15 +347,7 @@ private:
         VK(vkCreateImage(device, &info, nullptr, &texture));
         VkMemoryRequirements req;
         vkGetImageMemoryRequirements(device, texture, &req);
-        VkExportMemoryAllocateInfo export_info = {};
-        export_info.sType = VK_STRUCTURE_TYPE_EXPORT_MEMORY_ALLOCATE_INFO;
-        export_info.handleTypes = VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT;
-        VkMemoryAllocateInfo ai = {};
-        ai.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO;
-        ai.pNext = &export_info;
-        ai.allocationSize = req.size;
-        ai.memoryTypeIndex = memory_type(req.memoryTypeBits, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
-        VK(vkAllocateMemory(device, &ai, nullptr, &texture_memory));
+        texture_memory = allocate_exportable(req);
         VK(vkBindImageMemory(device, texture, texture_memory, 0));
         texture_bytes = req.size;
         std::printf("texture: %ux%u R8G8B8A8_UNORM, %u mip levels, %" PRIu64 " bytes of exportable memory\n", size,
@@ -467,8 +429,7 @@ private:
             level_offsets[l] = level_bytes_total;
             level_bytes_total += static_cast<VkDeviceSize>(size >> l) * (size >> l) * 4;
         }
-        readback_map = create_host_buffer(level_bytes_total, VK_BUFFER_USAGE_TRANSFER_DST_BIT, &readback,
-                                          &readback_memory);
+        create_readback(level_bytes_total);
         if (!opt.cuda)
             for (uint32_t f = 0; f < FRAMES_IN_FLIGHT; ++f)
                 staging_map[f] = create_host_buffer(level_bytes_total, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, &staging[f],
@@ -576,11 +537,7 @@ private:
 
     void record(VkCommandBuffer cmd, uint32_t image_index, uint32_t f)
     {
-        VK(vkResetCommandBuffer(cmd, 0));
-        VkCommandBufferBeginInfo bi = {};
-        bi.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO;
-        bi.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
-        VK(vkBeginCommandBuffer(cmd, &bi));
+        begin_commands(cmd);
         if (!opt.cuda) {
             // The host path: this frame's levels from the staging buffer.
             barrier(cmd, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
@@ -600,7 +557,6 @@ private:
                     VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT);
         }
         begin_render_pass(cmd, image_index);
-        vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline);
         const VkDeviceSize zero = 0;
         vkCmdBindVertexBuffers(cmd, 0, 1, &vertex_buffer, &zero);
         vkCmdBindIndexBuffer(cmd, index_buffer, 0, VK_INDEX_TYPE_UINT16);
@@ -615,8 +571,7 @@ private:
                                sizeof(p), &p);
             vkCmdDrawIndexed(cmd, 6, 1, 0, 0, 0);
         }
-        vkCmdEndRenderPass(cmd);
-        VK(vkEndCommandBuffer(cmd));
+        end_render_pass(cmd);
     }
 
     /* Frame k shows level 0 of frame k and the levels made from it; CUDA makes frame k + 1's
@@ -652,16 +607,10 @@ private:
 
     void main_loop()
     {
-        const double t0 = now_ms();
-        for (uint32_t k = 0; k < opt.frames; ++k) {
-            poll_window_events();
-            draw_frame(k);
-        }
-        VK(vkDeviceWaitIdle(device));
-        if (opt.cuda)
-            CUDA(cudaStreamSynchronize(stream));
-        const double ms = now_ms() - t0;
-        std::printf("drew %u frames in %.0f ms (%.1f frames/s)\n", opt.frames, ms, ms > 0 ? opt.frames * 1e3 / ms : 0.0);
+        render_loop(opt.frames, [this](uint32_t k) { draw_frame(k); }, [this] {
+            if (opt.cuda)
+                CUDA(cudaStreamSynchronize(stream));
+        });
     }
 
     /* ---- The checks ---- */
@@ -740,8 +689,6 @@ private:
                 vkDestroyBuffer(device, staging[f], nullptr);
                 vkFreeMemory(device, staging_memory[f], nullptr);
             }
-        vkDestroyBuffer(device, readback, nullptr);
-        vkFreeMemory(device, readback_memory, nullptr);
         vkDestroyDescriptorPool(device, descriptor_pool, nullptr);
         vkDestroyBuffer(device, vertex_buffer, nullptr);
         vkFreeMemory(device, vertex_memory, nullptr);
@@ -751,8 +698,6 @@ private:
         vkDestroyImageView(device, texture_view, nullptr);
         vkDestroyImage(device, texture, nullptr);
         vkFreeMemory(device, texture_memory, nullptr);
-        vkDestroyPipeline(device, pipeline, nullptr);
-        vkDestroyPipelineLayout(device, pipeline_layout, nullptr);
         vkDestroyDescriptorSetLayout(device, set_layout, nullptr);
         close_window();
     }
@@ -763,8 +708,7 @@ private:
 int main(int argc, char **argv)
 {
     vkwin::program = PROGRAM;
-    const options o = parse_options(argc, argv);
     std::setvbuf(stdout, nullptr, _IOLBF, 0);
-    image_sample app(o);
+    image_sample app(parse_options(argc, argv));
     return app.run();
 }

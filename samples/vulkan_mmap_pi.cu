@@ -121,49 +121,6 @@ std::vector<uint8_t> expected_window(uint32_t k)
     return rgb;
 }
 
-/* ---- Options ---- */
-
-struct options {
-    uint32_t frames = 60;
-    std::string screenshot;
-};
-
-[[noreturn]] void usage(int status)
-{
-    std::fprintf(status ? stderr : stdout,
-                 "usage: %s [--frames N] [--screenshot FILE.ppm]\n"
-                 "  --frames N       frames drawn, %u points each (default 60)\n"
-                 "  --screenshot F   write the window, read back from the X server, to F (binary PPM)\n"
-                 "It needs an X display (DISPLAY); run it through extmem-run, which enables the layer that\n"
-                 "gives lavapipe exportable semaphores and imports of CUDA's memory.\n",
-                 PROGRAM, POINTS);
-    std::exit(status);
-}
-
-options parse_options(int argc, char **argv)
-{
-    options o;
-    for (int i = 1; i < argc; ++i) {
-        const std::string a = argv[i];
-        const char *next = i + 1 < argc ? argv[i + 1] : nullptr;
-        if (a == "--help" || a == "-h")
-            usage(0);
-        else if (a == "--frames")
-            o.frames = number_option("--frames", next, 1, 10000), ++i;
-        else if (a == "--screenshot") {
-            if (!next || !*next) {
-                std::fprintf(stderr, "%s: --screenshot wants a file name\n", PROGRAM);
-                usage(2);
-            }
-            o.screenshot = next, ++i;
-        } else {
-            std::fprintf(stderr, "%s: unknown argument \"%s\"\n", PROGRAM, argv[i]);
-            usage(2);
-        }
-    }
-    return o;
-}
-
 /* ---- The driver API's calls are checked as the runtime's are ---- */
 
 [[noreturn]] void failed_cu(const char *call, CUresult r)
@@ -209,7 +166,7 @@ namespace {
 
 class mmap_pi_sample : private window_app {
 public:
-    explicit mmap_pi_sample(const options &o) : opt(o) {}
+    explicit mmap_pi_sample(const sample_options &o) : opt(o) {}
 
     int run()
     {
@@ -238,19 +195,14 @@ public:
     }
 
 private:
-    const options opt;
+    const sample_options opt;
     // The memory's layout: POINTS positions (two floats), then POINTS flags (a float each).
     static constexpr size_t POSITIONS_BYTES = POINTS * 2 * sizeof(float);
     static constexpr size_t DATA_BYTES = POSITIONS_BYTES + POINTS * sizeof(float);
 
     // Vulkan (the window, the device and the swapchain are window_app's)
-    VkPipelineLayout pipeline_layout = VK_NULL_HANDLE;
-    VkPipeline pipeline = VK_NULL_HANDLE;
     VkBuffer points = VK_NULL_HANDLE;
     VkDeviceMemory points_memory = VK_NULL_HANDLE; // CUDA's, imported
-    VkBuffer readback = VK_NULL_HANDLE;
-    VkDeviceMemory readback_memory = VK_NULL_HANDLE;
-    void *readback_map = nullptr;
     // Exported to CUDA: Vulkan signals vk_done after drawing, CUDA signals cuda_done after writing.
     VkSemaphore vk_done = VK_NULL_HANDLE, cuda_done = VK_NULL_HANDLE;
 
@@ -269,19 +221,18 @@ private:
 
     void init_vulkan()
     {
-        pipeline_layout = create_pipeline_layout(VK_NULL_HANDLE, nullptr);
         pipeline_desc d;
         d.vert = mmap_pi_vert_spv;
         d.vert_bytes = sizeof(mmap_pi_vert_spv);
         d.frag = mmap_pi_frag_spv;
         d.frag_bytes = sizeof(mmap_pi_frag_spv);
         // Two bindings over the one buffer (offsets at vkCmdBindVertexBuffers).
-        d.bindings = {{0, 2 * sizeof(float), VK_VERTEX_INPUT_RATE_VERTEX}, {1, sizeof(float), VK_VERTEX_INPUT_RATE_VERTEX}};
+        d.bindings = {{0, 2 * sizeof(float), VK_VERTEX_INPUT_RATE_VERTEX},
+                      {1, sizeof(float), VK_VERTEX_INPUT_RATE_VERTEX}};
         d.attributes = {{0, 0, VK_FORMAT_R32G32_SFLOAT, 0}, {1, 1, VK_FORMAT_R32_SFLOAT, 0}};
         d.topology = VK_PRIMITIVE_TOPOLOGY_POINT_LIST;
-        d.layout = pipeline_layout;
-        pipeline = create_pipeline(d);
-        readback_map = create_host_buffer(DATA_BYTES, VK_BUFFER_USAGE_TRANSFER_DST_BIT, &readback, &readback_memory);
+        create_pipeline(d, VK_NULL_HANDLE, nullptr);
+        create_readback(DATA_BYTES);
         vk_done = create_exported_semaphore(false);
         cuda_done = create_exported_semaphore(false);
     }
@@ -355,7 +306,8 @@ private:
             failed_vk("vkAllocateMemory(VkImportMemoryFdInfoKHR: cuMemExportToShareableHandle's fd)", r);
         }
         VK(vkBindBufferMemory(device, points, points_memory, 0));
-        std::printf("Vulkan: imported CUDA's allocation by fd (VkImportMemoryFdInfoKHR, OPAQUE_FD) as a vertex buffer\n");
+        std::printf("Vulkan: imported CUDA's allocation by fd (VkImportMemoryFdInfoKHR, OPAQUE_FD) as a vertex "
+                    "buffer\n");
     }
 
     float *cuda_positions() const { return reinterpret_cast<float *>(base); }
@@ -381,19 +333,13 @@ private:
 
     void record(VkCommandBuffer cmd, uint32_t image_index)
     {
-        VK(vkResetCommandBuffer(cmd, 0));
-        VkCommandBufferBeginInfo bi = {};
-        bi.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO;
-        bi.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
-        VK(vkBeginCommandBuffer(cmd, &bi));
+        begin_commands(cmd);
         begin_render_pass(cmd, image_index);
-        vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline);
         const VkBuffer buffers[2] = {points, points};
         const VkDeviceSize offsets[2] = {0, POSITIONS_BYTES};
         vkCmdBindVertexBuffers(cmd, 0, 2, buffers, offsets);
         vkCmdDraw(cmd, POINTS, 1, 0, 0);
-        vkCmdEndRenderPass(cmd);
-        VK(vkEndCommandBuffer(cmd));
+        end_render_pass(cmd);
     }
 
     void draw_frame(uint32_t k)
@@ -413,15 +359,8 @@ private:
 
     void main_loop()
     {
-        const double t0 = now_ms();
-        for (uint32_t k = 0; k < opt.frames; ++k) {
-            poll_window_events();
-            draw_frame(k);
-        }
-        VK(vkDeviceWaitIdle(device));
-        CUDA(cudaStreamSynchronize(stream));
-        const double ms = now_ms() - t0;
-        std::printf("drew %u frames in %.0f ms (%.1f frames/s)\n", opt.frames, ms, ms > 0 ? opt.frames * 1e3 / ms : 0.0);
+        render_loop(
+            opt.frames, [this](uint32_t k) { draw_frame(k); }, [this] { CUDA(cudaStreamSynchronize(stream)); });
     }
 
     /* ---- The checks ---- */
@@ -442,7 +381,8 @@ private:
         const double estimate = 4.0 * static_cast<double>(inside) / n;
         const double sigma = 4.0 * std::sqrt(pi / 4 * (1 - pi / 4) / n);
         const bool close = std::fabs(estimate - pi) <= 4 * sigma;
-        std::printf("pi ~ %.6f from %.0f points (%" PRIu64 " inside), off by %.6f, %s 4 sigma = %.6f; CUDA's counts %s\n",
+        std::printf("pi ~ %.6f from %.0f points (%" PRIu64 " inside), off by %.6f, %s 4 sigma = %.6f; "
+                    "CUDA's counts %s\n",
                     estimate, n, inside, std::fabs(estimate - pi), close ? "within" : "WRONG: beyond", 4 * sigma,
                     wrong ? "differ from the CPU's: FAILED" : "equal the CPU's for every frame");
         return close && wrong == 0;
@@ -466,7 +406,8 @@ private:
                 first = i;
         }
         if (wrong)
-            std::printf("points of frame %u: %u of %u WRONG, the first (%u): (%g, %g, %g)\n", made, wrong, POINTS, first,
+            std::printf("points of frame %u: %u of %u WRONG, the first (%u): (%g, %g, %g)\n", made, wrong, POINTS,
+                        first,
                         static_cast<double>(pos[2 * first]), static_cast<double>(pos[2 * first + 1]),
                         static_cast<double>(flag[first]));
         std::printf("points of frame %u made by CUDA, read back through Vulkan's import: %u points, %s\n", made, POINTS,
@@ -495,12 +436,8 @@ private:
         CU(cuMemRelease(allocation));
         vkDestroySemaphore(device, vk_done, nullptr);
         vkDestroySemaphore(device, cuda_done, nullptr);
-        vkDestroyBuffer(device, readback, nullptr);
-        vkFreeMemory(device, readback_memory, nullptr);
         vkDestroyBuffer(device, points, nullptr);
         vkFreeMemory(device, points_memory, nullptr);
-        vkDestroyPipeline(device, pipeline, nullptr);
-        vkDestroyPipelineLayout(device, pipeline_layout, nullptr);
         close_window();
     }
 };
@@ -509,9 +446,6 @@ private:
 
 int main(int argc, char **argv)
 {
-    vkwin::program = PROGRAM;
-    const options o = parse_options(argc, argv);
-    std::setvbuf(stdout, nullptr, _IOLBF, 0);
-    mmap_pi_sample app(o);
-    return app.run();
+    return sample_main(argc, argv, PROGRAM, "frames drawn, 16384 points each (default 60)",
+                       [](const sample_options &o) { return mmap_pi_sample(o).run(); });
 }

@@ -8,6 +8,8 @@
 // server; extmem-run gives lavapipe the exportable semaphores it lacks). On a machine with an
 // NVIDIA GPU and a display, built with nvcc, the same code runs there.
 #define VK_USE_PLATFORM_XCB_KHR
+#include "common.h"
+
 #include <cuda_runtime.h>
 #include <vulkan/vulkan.h>
 #include <xcb/xcb.h>
@@ -19,23 +21,6 @@
 #include <cstring>
 #include <string>
 #include <vector>
-
-#define CHECK_CUDA(call)                                                                           \
-    do {                                                                                           \
-        cudaError_t e_ = (call);                                                                   \
-        if (e_ != cudaSuccess) {                                                                   \
-            std::fprintf(stderr, "window: %s failed: %s\n", #call, cudaGetErrorString(e_));       \
-            std::exit(1);                                                                          \
-        }                                                                                          \
-    } while (0)
-#define CHECK_VK(call)                                                                             \
-    do {                                                                                           \
-        VkResult r_ = (call);                                                                      \
-        if (r_ != VK_SUCCESS) {                                                                    \
-            std::fprintf(stderr, "window: %s failed: VkResult %d\n", #call, static_cast<int>(r_)); \
-            std::exit(1);                                                                          \
-        }                                                                                          \
-    } while (0)
 
 constexpr unsigned W = 256, H = 192;
 
@@ -57,7 +42,8 @@ __global__ void paint_frame(unsigned *pixels, unsigned k, bool bgra)
         return;
     unsigned char c[3];
     paint(x, y, k, c);
-    pixels[y * W + x] = bgra ? (c[2] | c[1] << 8 | c[0] << 16 | 0xffu << 24) : (c[0] | c[1] << 8 | c[2] << 16 | 0xffu << 24);
+    pixels[y * W + x] =
+        bgra ? (c[2] | c[1] << 8 | c[0] << 16 | 0xffu << 24) : (c[0] | c[1] << 8 | c[2] << 16 | 0xffu << 24);
 }
 
 int main(int argc, char **argv)
@@ -104,30 +90,19 @@ int main(int argc, char **argv)
     VkSurfaceKHR surface;
     CHECK_VK(vkCreateXcbSurfaceKHR(instance, &surface_info, nullptr, &surface));
 
-    cudaDeviceProp prop;
-    CHECK_CUDA(cudaGetDeviceProperties(&prop, 0));
-    uint32_t n = 0;
-    CHECK_VK(vkEnumeratePhysicalDevices(instance, &n, nullptr));
-    std::vector<VkPhysicalDevice> physicals(n);
-    CHECK_VK(vkEnumeratePhysicalDevices(instance, &n, physicals.data()));
-    VkPhysicalDevice physical = VK_NULL_HANDLE;
-    for (VkPhysicalDevice p : physicals) {
-        VkPhysicalDeviceIDProperties id = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ID_PROPERTIES};
-        VkPhysicalDeviceProperties2 props = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, &id};
-        vkGetPhysicalDeviceProperties2(p, &props);
-        if (std::memcmp(id.deviceUUID, prop.uuid.bytes, VK_UUID_SIZE) == 0)
-            physical = p;
-    }
+    VkPhysicalDevice physical = cuda_vulkan_device(instance, "window");
+    if (physical == VK_NULL_HANDLE)
+        return 1;
     VkBool32 can_present = VK_FALSE;
-    if (physical != VK_NULL_HANDLE)
-        CHECK_VK(vkGetPhysicalDeviceSurfaceSupportKHR(physical, 0, surface, &can_present));
+    CHECK_VK(vkGetPhysicalDeviceSurfaceSupportKHR(physical, 0, surface, &can_present));
     if (!can_present) {
-        std::fprintf(stderr, "window: no Vulkan device that is the CUDA device can present to the window\n");
+        std::fprintf(stderr, "window: the Vulkan device that is the CUDA device cannot present to the window\n");
         return 1;
     }
     const char *device_ext[] = {VK_KHR_SWAPCHAIN_EXTENSION_NAME, VK_KHR_EXTERNAL_MEMORY_FD_EXTENSION_NAME,
                                 VK_KHR_EXTERNAL_SEMAPHORE_FD_EXTENSION_NAME};
-    VkPhysicalDeviceTimelineSemaphoreFeatures timeline_feature = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TIMELINE_SEMAPHORE_FEATURES};
+    VkPhysicalDeviceTimelineSemaphoreFeatures timeline_feature = {
+        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TIMELINE_SEMAPHORE_FEATURES};
     timeline_feature.timelineSemaphore = VK_TRUE;
     const float priority = 1.0f;
     VkDeviceQueueCreateInfo queue_info = {VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
@@ -146,12 +121,14 @@ int main(int argc, char **argv)
     // The swapchain: images the copy writes (TRANSFER_DST), in a UNORM format.
     VkSurfaceCapabilitiesKHR caps;
     CHECK_VK(vkGetPhysicalDeviceSurfaceCapabilitiesKHR(physical, surface, &caps));
+    uint32_t n = 0;
     CHECK_VK(vkGetPhysicalDeviceSurfaceFormatsKHR(physical, surface, &n, nullptr));
     std::vector<VkSurfaceFormatKHR> formats(n);
     CHECK_VK(vkGetPhysicalDeviceSurfaceFormatsKHR(physical, surface, &n, formats.data()));
     VkFormat format = VK_FORMAT_UNDEFINED;
     for (const VkSurfaceFormatKHR &f : formats)
-        if (format == VK_FORMAT_UNDEFINED && (f.format == VK_FORMAT_B8G8R8A8_UNORM || f.format == VK_FORMAT_R8G8B8A8_UNORM))
+        if (format == VK_FORMAT_UNDEFINED &&
+            (f.format == VK_FORMAT_B8G8R8A8_UNORM || f.format == VK_FORMAT_R8G8B8A8_UNORM))
             format = f.format;
     if (format == VK_FORMAT_UNDEFINED || !(caps.supportedUsageFlags & VK_IMAGE_USAGE_TRANSFER_DST_BIT)) {
         std::fprintf(stderr, "window: the surface takes no UNORM RGBA images written by copies\n");
@@ -217,7 +194,8 @@ int main(int argc, char **argv)
     VkSemaphoreCreateInfo semaphore_info = {VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO, &export_semaphore};
     VkSemaphore timeline;
     CHECK_VK(vkCreateSemaphore(device, &semaphore_info, nullptr, &timeline));
-    auto get_semaphore_fd = reinterpret_cast<PFN_vkGetSemaphoreFdKHR>(vkGetDeviceProcAddr(device, "vkGetSemaphoreFdKHR"));
+    auto get_semaphore_fd =
+        reinterpret_cast<PFN_vkGetSemaphoreFdKHR>(vkGetDeviceProcAddr(device, "vkGetSemaphoreFdKHR"));
     VkSemaphoreGetFdInfoKHR semaphore_fd_info = {VK_STRUCTURE_TYPE_SEMAPHORE_GET_FD_INFO_KHR};
     semaphore_fd_info.semaphore = timeline;
     semaphore_fd_info.handleType = VK_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_FD_BIT;
@@ -232,16 +210,8 @@ int main(int argc, char **argv)
     CHECK_VK(vkCreateSemaphore(device, &semaphore_info, nullptr, &acquired));
     CHECK_VK(vkCreateSemaphore(device, &semaphore_info, nullptr, &copied));
 
-    VkCommandPoolCreateInfo pool_info = {VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
-    pool_info.flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT;
     VkCommandPool pool;
-    CHECK_VK(vkCreateCommandPool(device, &pool_info, nullptr, &pool));
-    VkCommandBufferAllocateInfo cmd_info = {VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
-    cmd_info.commandPool = pool;
-    cmd_info.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
-    cmd_info.commandBufferCount = 1;
-    VkCommandBuffer cmd;
-    CHECK_VK(vkAllocateCommandBuffers(device, &cmd_info, &cmd));
+    VkCommandBuffer cmd = one_command_buffer(device, &pool);
     VkFenceCreateInfo fence_info = {VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
     VkFence done;
     CHECK_VK(vkCreateFence(device, &fence_info, nullptr, &done));
@@ -338,8 +308,9 @@ int main(int argc, char **argv)
         wrong += std::memcmp(&got[i * 3], &want[i * 3], 3) != 0;
     if (!screenshot.empty()) {
         FILE *f = std::fopen(screenshot.c_str(), "wb");
-        if (!f || std::fprintf(f, "P6\n%u %u\n255\n", W, H) < 0 || std::fwrite(got.data(), 1, got.size(), f) != got.size() ||
-            std::fclose(f) != 0) {
+        const bool written = f && std::fprintf(f, "P6\n%u %u\n255\n", W, H) > 0 &&
+                             std::fwrite(got.data(), 1, got.size(), f) == got.size();
+        if (!f || std::fclose(f) != 0 || !written) {
             std::fprintf(stderr, "window: cannot write %s\n", screenshot.c_str());
             return 1;
         }
