@@ -117,9 +117,9 @@ struct pipeline_desc {
 
 class window_app {
 public:
-    /* The window, the instance and its surface, the device paired with nothing yet (the
-     * program pairs CUDA with device_uuid), the swapchain, render pass, framebuffers, a command
-     * pool with a command buffer and the swapchain's semaphores and a fence per frame in flight. */
+    /* The window, the instance and its surface, the device (the program pairs CUDA with it by
+     * device_uuid), the swapchain, its render pass and framebuffers, a command pool, and a command
+     * buffer, the swapchain's two semaphores and a fence per frame in flight. */
     void open_window(const window_config &c);
     void close_window();
 
