@@ -74,16 +74,19 @@ with open(icd, "w") as f:
 base = {k: v for k, v in os.environ.items() if k not in ("LD_PRELOAD",)}
 cases = {
     "LD_LIBRARY_PATH inherited with a line break": ({"LD_LIBRARY_PATH": "/opt/lib" + evil}, []),
-    "VK_INSTANCE_LAYERS inherited with a line break": ({"VK_INSTANCE_LAYERS": "VK_LAYER_other" + evil}, []),
-    "VK_LOADER_LAYERS_ENABLE inherited with a line break": ({"VK_LOADER_LAYERS_ENABLE": "x" + evil}, []),
-    "VK_ADD_LAYER_PATH inherited with a line break": ({"VK_ADD_LAYER_PATH": "/opt/layers" + evil}, []),
-    "VK_LAYER_PATH inherited with a line break": ({"VK_LAYER_PATH": "/opt/layers" + evil}, []),
-    "XDG_DATA_DIRS with a line break (into VK_LAYER_PATH)": ({"XDG_DATA_DIRS": "/usr/share" + evil}, []),
-    "XDG_CONFIG_DIRS with a line break (into VK_LAYER_PATH)": ({"XDG_CONFIG_DIRS": "/etc/xdg" + evil}, []),
+    "VK_INSTANCE_LAYERS inherited with a line break": ({"VK_INSTANCE_LAYERS": "VK_LAYER_other" + evil}, ["--vulkan-layer"]),
+    "VK_LOADER_LAYERS_ENABLE inherited with a line break": ({"VK_LOADER_LAYERS_ENABLE": "x" + evil}, ["--vulkan-layer"]),
+    "VK_ADD_LAYER_PATH inherited with a line break": ({"VK_ADD_LAYER_PATH": "/opt/layers" + evil}, ["--vulkan-layer"]),
+    "VK_LAYER_PATH inherited with a line break": ({"VK_LAYER_PATH": "/opt/layers" + evil}, ["--vulkan-layer"]),
+    "XDG_DATA_DIRS with a line break (into VK_LAYER_PATH)": ({"XDG_DATA_DIRS": "/usr/share" + evil}, ["--vulkan-layer"]),
+    "XDG_CONFIG_DIRS with a line break (into VK_LAYER_PATH)": ({"XDG_CONFIG_DIRS": "/etc/xdg" + evil}, ["--vulkan-layer"]),
     "a carriage return in LD_LIBRARY_PATH": ({"LD_LIBRARY_PATH": "/opt/lib\rLD_PRELOAD=/tmp/evil.so"}, []),
-    "--vulkan-icd with a line break in its name": ({}, ["--vulkan-icd", icd]),
+    "--vulkan-icd with a line break in its name (into EXTMEM_VK_DRIVER_FILE)": ({}, ["--vulkan-icd", icd]),
+    "--vulkan-icd with a line break in its name, --vulkan-layer (into VK_DRIVER_FILES)":
+        ({}, ["--vulkan-layer", "--vulkan-icd", icd]),
     "XDG_DATA_DIRS and XDG_CONFIG_DIRS entries with a space and a '*'":
-        ({"XDG_DATA_DIRS": f"{spaced}:{starred}:/usr/share", "XDG_CONFIG_DIRS": f"{starred}:{spaced}"}, []),
+        ({"XDG_DATA_DIRS": f"{spaced}:{starred}:/usr/share", "XDG_CONFIG_DIRS": f"{starred}:{spaced}"},
+         ["--vulkan-layer"]),
 }
 dump = [sys.executable, "-c", "import json, os; print(json.dumps(dict(os.environ)))"]
 for what, (extra, options) in cases.items():

@@ -1,23 +1,35 @@
 #!/bin/sh
-# layer_order.sh EXTMEM_RUN PROGRAM: with the Khronos validation layer enabled the ways a user
-# enables it from the environment (VK_INSTANCE_LAYERS, VK_LOADER_LAYERS_ENABLE), extmem-run
-# leaves it above extmem's semaphore layer: the loader's own report of the chain it built
-# (VK_LOADER_DEBUG=layer, "callstack setup") lists validation first (nearest the application)
-# and extmem's layer after it, next to the driver.
+# layer_order.sh EXTMEM_RUN PROGRAM MODE: with the Khronos validation layer enabled the ways a
+# user enables it from the environment (VK_INSTANCE_LAYERS, VK_LOADER_LAYERS_ENABLE), the loader's
+# own report of the chain it built (VK_LOADER_DEBUG=layer, "callstack setup") shows validation
+# where it belongs:
+#   MODE driver (extmem-run's default): validation is the only layer, above the driver, which is
+#     extmem's (libvulkan_extmem.so, wrapping lavapipe);
+#   MODE layer (extmem-run --vulkan-layer): validation first (nearest the application) and
+#     extmem's semaphore layer after it, next to the driver.
 set -u
 run=$1
 program=$2
+mode=${3:-layer}
 status=0
+option=""
+[ "$mode" = layer ] && option=--vulkan-layer
 for var in VK_INSTANCE_LAYERS VK_LOADER_LAYERS_ENABLE; do
-  chain=$(env -u VK_INSTANCE_LAYERS -u VK_LOADER_LAYERS_ENABLE -u VK_ADD_LAYER_PATH -u VK_LAYER_PATH \
-    "$var=VK_LAYER_KHRONOS_validation" VK_LOADER_DEBUG=layer "$run" -- "$program" 2>&1 |
+  report=$(env -u VK_INSTANCE_LAYERS -u VK_LOADER_LAYERS_ENABLE -u VK_ADD_LAYER_PATH -u VK_LAYER_PATH \
+    "$var=VK_LAYER_KHRONOS_validation" VK_LOADER_DEBUG=layer,driver "$run" $option -- "$program" 2>&1)
+  chain=$(printf '%s\n' "$report" |
     awk '/callstack setup to/ { on = 1; next } on && /<Drivers>/ { exit } on && $2 ~ /^VK_LAYER_(KHRONOS|EXTMEM)/ { printf "%s ", $2 }')
   echo "$var: $chain"
-  case $chain in
-    "VK_LAYER_KHRONOS_validation VK_LAYER_EXTMEM_external_semaphore ") ;;
-    "") echo "layer_order: no chain in the loader's report for $var (is vulkan-validationlayers installed?)"; status=1 ;;
-    *) echo "layer_order: FAILED for $var: extmem's layer is not below validation"; status=1 ;;
+  case $mode:$chain in
+    "layer:VK_LAYER_KHRONOS_validation VK_LAYER_EXTMEM_external_semaphore ") ;;
+    "driver:VK_LAYER_KHRONOS_validation ")
+      printf '%s\n' "$report" | grep -q "libvulkan_extmem.so" ||
+        { echo "layer_order: FAILED for $var: the loader did not load extmem's driver"; status=1; } ;;
+    *:) echo "layer_order: no chain in the loader's report for $var (is vulkan-validationlayers installed?)"; status=1 ;;
+    *) echo "layer_order: FAILED for $var: the chain is not what $mode mode makes"; status=1 ;;
   esac
 done
-[ $status -ne 0 ] || echo "layer_order: validation above extmem's layer: PASSED"
+if [ $status -eq 0 ]; then
+  if [ "$mode" = layer ]; then echo "layer_order: validation above extmem's layer: PASSED"; else echo "layer_order: validation above extmem's driver: PASSED"; fi
+fi
 exit $status
