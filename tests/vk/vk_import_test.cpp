@@ -7,6 +7,7 @@
 #include "semaphore_harness.h"
 
 #include <fcntl.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include <cstring>
@@ -278,6 +279,61 @@ TEST_F(VulkanImport, SizeBeyondTheAllocation_IsInvalidExternalHandle_AndTheFdSta
     // A failed import takes nothing: the fd is still open, and the caller closes it.
     EXPECT_NE(-1, fcntl(fd, F_GETFD));
     EXPECT_EQ(0, close(fd));
+}
+
+TEST_F(VulkanImport, CudaOutlivesVulkansFree_AndKeepsItsData)
+{
+    int fd = make_cuda();
+    ASSERT_GE(fd, 0);
+    uint32_t types = 0;
+    buffer = make_buffer(size, &types);
+    ASSERT_EQ(VK_SUCCESS, import(fd, size, types, &memory));
+    ASSERT_EQ(VK_SUCCESS, vkBindBufferMemory(d.device, buffer, memory, 0));
+    fill_on_queue(0x7a7a7a7au);
+    // Vulkan lets go of everything it had: the buffer, the memory (and with it the fd it took).
+    vkDestroyBuffer(d.device, buffer, nullptr);
+    vkFreeMemory(d.device, memory, nullptr);
+    buffer = VK_NULL_HANDLE;
+    memory = VK_NULL_HANDLE;
+    // CUDA's allocation is whole: what Vulkan wrote is there, and CUDA writes and reads on.
+    uint32_t word = 0;
+    ASSERT_OK(cuMemcpyDtoH(&word, ptr + size - 4, 4));
+    EXPECT_EQ(0x7a7a7a7au, word);
+    ASSERT_OK(cuMemsetD32(ptr, 0x11u, size / 4));
+    ASSERT_OK(cuMemcpyDtoH(&word, ptr, 4));
+    EXPECT_EQ(0x11u, word);
+}
+
+TEST_F(VulkanImport, AnFdThatIsNotExtmemsOrLavapipes_IsInvalidExternalHandle_AndStaysTheCallers)
+{
+    uint32_t types = 0;
+    buffer = make_buffer(4096, &types);
+    // A plain memfd of the right size (no one's exported memory), and /dev/null.
+    int plain = memfd_create("not-exported-memory", MFD_CLOEXEC);
+    ASSERT_GE(plain, 0);
+    ASSERT_EQ(0, ftruncate(plain, 4096));
+    EXPECT_EQ(VK_ERROR_INVALID_EXTERNAL_HANDLE, import(plain, 4096, types, &memory));
+    EXPECT_EQ(VK_NULL_HANDLE, memory);
+    EXPECT_NE(-1, fcntl(plain, F_GETFD));
+    EXPECT_EQ(0, close(plain));
+    int null = open("/dev/null", O_RDWR | O_CLOEXEC);
+    ASSERT_GE(null, 0);
+    EXPECT_EQ(VK_ERROR_INVALID_EXTERNAL_HANDLE, import(null, 4096, types, &memory));
+    EXPECT_NE(-1, fcntl(null, F_GETFD));
+    EXPECT_EQ(0, close(null));
+}
+
+TEST_F(VulkanImport, AClosedFd_IsInvalidExternalHandle)
+{
+    int fd = make_cuda();
+    ASSERT_GE(fd, 0);
+    ASSERT_EQ(0, close(fd));
+    uint32_t types = 0;
+    buffer = make_buffer(size, &types);
+    ASSERT_EQ(-1, fcntl(fd, F_GETFD)) << "the number was reused in between";
+    EXPECT_EQ(VK_ERROR_INVALID_EXTERNAL_HANDLE, import(fd, size, types, &memory));
+    EXPECT_EQ(VK_NULL_HANDLE, memory);
+    EXPECT_EQ(VK_ERROR_INVALID_EXTERNAL_HANDLE, import(-1, size, types, &memory));
 }
 
 TEST_F(VulkanImport, AMemoryPoolsHandle_IsNoMemory_InvalidExternalHandle)
