@@ -744,6 +744,28 @@ static void init_block_specials(struct kblock *b)
     for (size_t i = 0; i < sizeof(uniform) / sizeof(uniform[0]); ++i)
         for (uint32_t lane = 0; lane < KLANES; ++lane)
             sp[uniform[i][0]][lane] = uniform[i][1];
+    /* isa (issue 25): the rest of the PTX ISA's special registers, as the H100 reads them in a
+     * launch without clusters (docs/probes/kernels/sreg): every block is a cluster of one, so
+     * %clusterid is %ctaid and %nclusterid %nctaid; %gridid is the launch's serial (distinct per
+     * launch); %smid the block's linear index modulo %nsmid (the pool's workers are the SMs);
+     * %nwarpid the warps an SM holds (64, sm_80 to sm_90); the reserved shared memory window
+     * (1 KiB, sm_80 and later) and the sizes as the H100 gives them; the performance monitors
+     * read 0 (no profiler is counting). */
+    const uint64_t more[][2] = {
+        {KSP_clusterid_x, b->ctaid[0]}, {KSP_clusterid_y, b->ctaid[1]}, {KSP_clusterid_z, b->ctaid[2]},
+        {KSP_nclusterid_x, l->grid[0]}, {KSP_nclusterid_y, l->grid[1]}, {KSP_nclusterid_z, l->grid[2]},
+        {KSP_cluster_nctaid_x, 1},      {KSP_cluster_nctaid_y, 1},      {KSP_cluster_nctaid_z, 1},
+        {KSP_gridid, l->serial},        {KSP_nwarpid, KSREG_NWARPID},
+        {KSP_smid, l->workers->count ? b->index % l->workers->count : 0},
+        {KSP_total_smem_size, ksreg_total_smem(b->shared_size)},
+        {KSP_aggr_smem_size, ksreg_total_smem(b->shared_size) + KSREG_RESERVED_SMEM},
+        {KSP_reserved_smem_offset_begin, KSREG_RESERVED_BEGIN}, {KSP_reserved_smem_offset_end, KSREG_RESERVED_END},
+        {KSP_reserved_smem_offset_cap, KSREG_RESERVED_CAP},     {KSP_reserved_smem_offset_0, KSREG_RESERVED_0},
+        {KSP_reserved_smem_offset_1, KSREG_RESERVED_1},
+    };
+    for (size_t i = 0; i < sizeof(more) / sizeof(more[0]); ++i)
+        for (uint32_t lane = 0; lane < KLANES; ++lane)
+            sp[more[i][0]][lane] = more[i][1];
     for (uint32_t lane = 0; lane < KLANES; ++lane) {
         sp[KSP_laneid][lane] = lane;
         sp[KSP_lanemask_eq][lane] = 1u << lane;

@@ -111,7 +111,29 @@ typedef uint32_t kopnd;
     X(lanemask_le, "lanemask_le") X(lanemask_lt, "lanemask_lt") X(lanemask_ge, "lanemask_ge")                          \
     X(lanemask_gt, "lanemask_gt") X(dynamic_smem_size, "dynamic_smem_size")                                            \
     X(total_smem_size, "total_smem_size") X(cluster_nctarank, "cluster_nctarank") X(cluster_ctarank, "cluster_ctarank") \
-    X(is_explicit_cluster, "is_explicit_cluster")
+    X(is_explicit_cluster, "is_explicit_cluster")                                                                    \
+    /* isa (issue 25): the rest of the PTX ISA's "Special Registers" up to sm_90 */                                   \
+    X(clusterid_x, "clusterid.x") X(clusterid_y, "clusterid.y") X(clusterid_z, "clusterid.z")                          \
+    X(nclusterid_x, "nclusterid.x") X(nclusterid_y, "nclusterid.y") X(nclusterid_z, "nclusterid.z")                    \
+    X(cluster_ctaid_x, "cluster_ctaid.x") X(cluster_ctaid_y, "cluster_ctaid.y")                                        \
+    X(cluster_ctaid_z, "cluster_ctaid.z") X(cluster_nctaid_x, "cluster_nctaid.x")                                      \
+    X(cluster_nctaid_y, "cluster_nctaid.y") X(cluster_nctaid_z, "cluster_nctaid.z")                                    \
+    X(aggr_smem_size, "aggr_smem_size") X(reserved_smem_offset_begin, "reserved_smem_offset_begin")                    \
+    X(reserved_smem_offset_end, "reserved_smem_offset_end") X(reserved_smem_offset_cap, "reserved_smem_offset_cap")    \
+    X(reserved_smem_offset_0, "reserved_smem_offset_0") X(reserved_smem_offset_1, "reserved_smem_offset_1")            \
+    X(pm0, "pm0") X(pm1, "pm1") X(pm2, "pm2") X(pm3, "pm3") X(pm4, "pm4") X(pm5, "pm5") X(pm6, "pm6") X(pm7, "pm7")   \
+    X(pm0_64, "pm0_64") X(pm1_64, "pm1_64") X(pm2_64, "pm2_64") X(pm3_64, "pm3_64") X(pm4_64, "pm4_64")                \
+    X(pm5_64, "pm5_64") X(pm6_64, "pm6_64") X(pm7_64, "pm7_64") X(current_graph_exec, "current_graph_exec")
+/* isa (issue 25): the values of the special registers the launch does not set, as the H100
+ * reads them (docs/probes/kernels/sreg/sreg_probe.out). */
+#define KSREG_NWARPID 64u
+#define KSREG_RESERVED_SMEM 1024u
+#define KSREG_RESERVED_BEGIN 0u
+#define KSREG_RESERVED_END 1024u
+#define KSREG_RESERVED_CAP 1024u
+#define KSREG_RESERVED_0 0u
+#define KSREG_RESERVED_1 0u
+static inline uint64_t ksreg_total_smem(uint32_t shared_bytes) { return shared_bytes; }
 typedef enum kspecial {
 #define X(e, s) KSP_##e,
     KSPECIALS(X)

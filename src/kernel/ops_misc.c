@@ -38,6 +38,8 @@ static void mov_timer(struct kwarp *w, const struct kinsn *in, uint32_t mask)
     uint64_t t = now_ns();
     /* %clock and %clock64 count a nominal 1 GHz clock; %globaltimer counts nanoseconds. */
     uint64_t v = in->target == 0 ? (uint32_t)t : in->target == 3 ? (uint32_t)t : in->target == 4 ? (uint32_t)(t >> 32) : t;
+    if (in->target == 5) /* isa: %clock_hi, the upper half of %clock64 */
+        v = (uint32_t)(t >> 32);
     KFOR_LANES(mask, l) d[l] = v;
 }
 
