@@ -83,7 +83,10 @@ static inline bool ktype_float(ktype t) { return t >= KT_F16 && t <= KT_F64; }
     X(d1) X(d2) X(d3) X(a1d) X(a2d) X(cube) X(acube) X(level) X(grad) X(base) X(b) X(g) X(a) X(p) X(trap) X(zero)      \
     X(width) X(height) X(depth) X(channel_data_type) X(channel_order) X(normalized_coords) X(filter_mode)              \
     X(addr_mode_0) X(addr_mode_1) X(addr_mode_2) X(num_mipmap_levels) X(num_samples) X(array_size) X(memory_layout)   \
-    X(force_unnormalized_coords) X(texref) X(samplerref) X(surfref)
+    X(force_unnormalized_coords) X(texref) X(samplerref) X(surfref)                                                 \
+    /* isa (issue 25): fp8 pairs (ops_isa.c; the sm_100a ones to refuse them by name), createpolicy, griddepcontrol */  \
+    X(e4m3x2) X(e5m2x2) X(e2m1x2) X(e2m3x2) X(e3m2x2) X(ue8m0x2) X(fractional) X(range) X(cvt) X(L2__evict_unchanged)  \
+    X(launch_dependents) X(wait)
 typedef enum kmod {
 #define X(m) KM_##m,
     KMODS(X)
@@ -434,6 +437,11 @@ struct klower_entry {
 /* The families' tables (ops_*.c), each ended by {NULL, NULL}. */
 extern const struct klower_entry kops_int[], kops_float[], kops_cvt[], kops_mem[], kops_atom[], kops_warp[],
     kops_misc[], kops_control[], kops_tex[], kops_surf[];
+/* isa (issue 25): ops_isa.c's own opcodes, and the forms other families hand it. */
+extern const struct klower_entry kops_isa[];
+bool kisa_lower_elect(struct klower *lw, const struct kparsed *p, struct kinsn *in);
+bool kisa_lower_half_compare(struct klower *lw, const struct kparsed *p, struct kinsn *in, bool is_set);
+bool kisa_lower_cvt_f8(struct klower *lw, const struct kparsed *p, struct kinsn *in);
 /* Lowers p into in through the first family that claims it; false with lw->why set when none
  * does (or the claiming family refuses). */
 bool klower_run(struct klower *lw, const struct kparsed *p, struct kinsn *in);

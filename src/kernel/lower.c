@@ -10,7 +10,7 @@
 
 static const struct klower_entry *const families[] = {kops_control, kops_misc, kops_int, kops_float,
                                                       kops_cvt,     kops_mem,  kops_atom, kops_warp,
-                                                      kops_tex,     kops_surf};
+                                                      kops_tex,     kops_surf, kops_isa /* isa (issue 25) */};
 
 bool klower_run(struct klower *lw, const struct kparsed *p, struct kinsn *in)
 {

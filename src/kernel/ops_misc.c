@@ -314,6 +314,8 @@ static bool lower_c(struct klower *lw, const struct kparsed *p, uint32_t i, stru
 static bool lower_setp(struct klower *lw, const struct kparsed *p, struct kinsn *in)
 {
     ktype t = kl_type(p, 0);
+    if (t == KT_F16 || t == KT_BF16 || t == KT_F16X2 || t == KT_BF16X2)
+        return kisa_lower_half_compare(lw, p, in, false); /* isa (issue 25): ops_isa.c */
     if (p->ntypes != 1 || t == KT_PRED || ktype_size(t) < 2 || t == KT_F16 || t == KT_BF16 || t == KT_F16X2 ||
         t == KT_BF16X2)
         return kl_refuse(lw, "'%s': comparing .%s is not implemented", p->text, ktype_name(t));
@@ -338,6 +340,8 @@ static bool lower_set(struct klower *lw, const struct kparsed *p, struct kinsn *
     if (p->ntypes != 2)
         return kl_refuse(lw, "'%s' takes a destination and a source type", p->text);
     ktype dt = kl_type(p, 0), t = kl_type(p, 1);
+    if (t == KT_F16 || t == KT_BF16 || t == KT_F16X2 || t == KT_BF16X2)
+        return kisa_lower_half_compare(lw, p, in, true); /* isa (issue 25): ops_isa.c */
     if (dt != KT_U32 && dt != KT_S32 && dt != KT_F32 && dt != KT_B32)
         return kl_refuse(lw, "'%s': the destination type .%s is not implemented", p->text, ktype_name(dt));
     if (ktype_size(t) < 2 || t == KT_F16 || t == KT_BF16 || t == KT_F16X2 || t == KT_BF16X2)
