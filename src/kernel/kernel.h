@@ -86,7 +86,7 @@ static inline bool ktype_float(ktype t) { return t >= KT_F16 && t <= KT_F64; }
     X(force_unnormalized_coords) X(texref) X(samplerref) X(surfref)                                                 \
     /* isa (issue 25): fp8 pairs (ops_isa.c; the sm_100a ones to refuse them by name), createpolicy, griddepcontrol */  \
     X(e4m3x2) X(e5m2x2) X(e2m1x2) X(e2m3x2) X(e3m2x2) X(ue8m0x2) X(fractional) X(range) X(cvt) X(L2__evict_unchanged)  \
-    X(launch_dependents) X(wait)
+    X(launch_dependents) X(wait) X(u16x2) X(s16x2) X(mask) X(pack)
 typedef enum kmod {
 #define X(m) KM_##m,
     KMODS(X)
@@ -132,11 +132,16 @@ typedef uint32_t kopnd;
 #define KSREG_NWARPID 64u
 #define KSREG_RESERVED_SMEM 1024u
 #define KSREG_RESERVED_BEGIN 0u
-#define KSREG_RESERVED_END 1024u
-#define KSREG_RESERVED_CAP 1024u
+#define KSREG_RESERVED_END 0x120u
+#define KSREG_RESERVED_CAP 0x400u
 #define KSREG_RESERVED_0 0u
 #define KSREG_RESERVED_1 0u
-static inline uint64_t ksreg_total_smem(uint32_t shared_bytes) { return shared_bytes; }
+static inline uint64_t ksreg_total_smem(uint64_t static_bytes, uint64_t dyn_bytes)
+{
+    return (static_bytes + dyn_bytes + 127) / 128 * 128;
+}
+/* %globaltimer's resolution on the H200: it moves in steps of 32 ns. */
+#define KSREG_GLOBALTIMER_STEP_NS 32u
 typedef enum kspecial {
 #define X(e, s) KSP_##e,
     KSPECIALS(X)
@@ -442,6 +447,9 @@ extern const struct klower_entry kops_isa[];
 bool kisa_lower_elect(struct klower *lw, const struct kparsed *p, struct kinsn *in);
 bool kisa_lower_half_compare(struct klower *lw, const struct kparsed *p, struct kinsn *in, bool is_set);
 bool kisa_lower_cvt_f8(struct klower *lw, const struct kparsed *p, struct kinsn *in);
+bool kisa_lower_int16x2(struct klower *lw, const struct kparsed *p, struct kinsn *in);
+bool kisa_lower_cvt_pack(struct klower *lw, const struct kparsed *p, struct kinsn *in);
+bool kisa_lower_atom_vec(struct klower *lw, const struct kparsed *p, struct kinsn *in, bool is_red);
 /* Lowers p into in through the first family that claims it; false with lw->why set when none
  * does (or the claiming family refuses). */
 bool klower_run(struct klower *lw, const struct kparsed *p, struct kinsn *in);
@@ -712,6 +720,7 @@ struct klaunch {
     const struct kaddr_space *space;
     const struct kworkers *workers;
     const struct khost *host;
+    uint32_t explicit_cluster; /* isa (issue 25): the launch named a cluster dimension (%is_explicit_cluster) */
 };
 /* Prepares l (fn, grid, block, dyn_shared, params, stack_bytes, printf_limit, space, workers
  * and host set by the caller). */

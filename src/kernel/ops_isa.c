@@ -310,10 +310,11 @@ bool kisa_lower_half_compare(struct klower *lw, const struct kparsed *p, struct 
         return kl_refuse(lw, "'%s': not a half-precision comparison", p->text);
     bool pair = t == KT_F16X2 || t == KT_BF16X2;
     if (is_set) {
-        /* set.CmpOp.dtype.f16: dtype .u16 .s16 .u32 .s32 .f16 .f32 (and .bf16 for bf16);
+        /* set.CmpOp.dtype.f16: dtype .u16 .s16 .u32 .s32 .f16 (and .bf16 for bf16; not .f32: the
+         * H200's ptxas refuses it);
          * set.CmpOp.{f16x2,u32,s32}.f16x2 (.bf16x2 likewise) */
         bool ok = pair ? (dt == t || dt == KT_U32 || dt == KT_S32)
-                       : (dt == KT_U16 || dt == KT_S16 || dt == KT_U32 || dt == KT_S32 || dt == KT_F32 || dt == t);
+                       : (dt == KT_U16 || dt == KT_S16 || dt == KT_U32 || dt == KT_S32 || dt == t);
         if (!ok)
             return kl_refuse(lw, "'%s': the destination type .%s is not defined for comparing .%s", p->text,
                              ktype_name(dt), ktype_name(t));
@@ -596,6 +597,297 @@ static bool lower_mapa(struct klower *lw, const struct kparsed *p, struct kinsn 
     return true;
 }
 
+
+/* ---- 16-bit pairs: add, min, max on .u16x2 / .s16x2 (sm_90) ----
+ * Each half on its own, add wrapping; min and max signed or unsigned; .relu (min and max on
+ * .s16x2) makes a negative half 0. sub has no 16x2 form (the H200's ptxas refuses it). in->mods:
+ * 0 add, 1 min, 2 max | 4 signed | 8 relu. */
+static void op_int16x2(struct kwarp *w, const struct kinsn *in, uint32_t mask)
+{
+    uint64_t *d = KDST(w, in, 0);
+    const uint64_t *a = KSRC(w, in, 0), *b = KSRC(w, in, 1);
+    uint32_t op = in->mods & 3;
+    bool sgn = in->mods & 4, relu = in->mods & 8;
+    KFOR_LANES(mask, l)
+    {
+        uint32_t r = 0;
+        for (int h = 0; h < 2; ++h) {
+            uint32_t x = (uint32_t)a[l] >> (16 * h) & 0xffff, y = (uint32_t)b[l] >> (16 * h) & 0xffff, v;
+            if (op == 0) {
+                v = (x + y) & 0xffff;
+            } else {
+                int32_t sx = sgn ? (int16_t)x : (int32_t)x, sy = sgn ? (int16_t)y : (int32_t)y;
+                int32_t m = op == 1 ? (sx < sy ? sx : sy) : (sx > sy ? sx : sy);
+                if (relu && m < 0)
+                    m = 0;
+                v = (uint32_t)m & 0xffff;
+            }
+            r |= v << (16 * h);
+        }
+        d[l] = r;
+    }
+}
+
+bool kisa_lower_int16x2(struct klower *lw, const struct kparsed *p, struct kinsn *in)
+{
+    bool sgn = kp_has(p, KM_s16x2), relu = kp_has(p, KM_relu);
+    const char *op = p->opcode;
+    uint32_t code = strcmp(op, "add") == 0 ? 0 : strcmp(op, "min") == 0 ? 1 : strcmp(op, "max") == 0 ? 2 : 3;
+    if (code == 3)
+        return kl_refuse(lw, "'%s': %s has no .u16x2/.s16x2 form (sm_90 has add, min and max; ptxas refuses the rest)",
+                         p->text, op);
+    if (p->ntypes || p->nmods != (relu ? 2u : 1u) || (relu && (code == 0 || !sgn)))
+        return kl_refuse(lw, "'%s': the 16x2 forms are add.{u16x2,s16x2} and {min,max}{.relu}.{u16x2,s16x2} (.relu on "
+                             ".s16x2)",
+                         p->text);
+    if (!kl_dst(lw, p, 0, &in->dst[0]) || !kl_src(lw, p, 1, KT_B32, &in->src[0]) ||
+        !kl_src(lw, p, 2, KT_B32, &in->src[1]))
+        return false;
+    in->mods = code | (sgn ? 4u : 0u) | (relu ? 8u : 0u);
+    in->exec = op_int16x2;
+    return true;
+}
+
+/* ---- SIMD video instructions: vadd, vsub, vavrg, vabsdiff, vmin, vmax on 2 or 4 elements ----
+ * vop{2,4}.dtype.atype.btype{.sat} d, a, b, c and vop{2,4}.dtype.atype.btype.add d, a, b, c (PTX ISA,
+ * "SIMD Video Instructions"), with the default selectors and mask: each 16- or 8-bit element of
+ * a and b (signed by its type) gives op(a_i, b_i) in full precision; without .add that is d's
+ * element i (saturated to dtype's element range with .sat, else truncated); with .add d is c plus
+ * the sum of the elements' results. Selectors (.h10, .b3210 ...) and masks on d are refused.
+ * in->mods: op | n4 << 3 | dsign << 4 | asign << 5 | bsign << 6 | sat << 7 | add << 8. */
+enum { VOP_ADD, VOP_SUB, VOP_AVRG, VOP_ABSDIFF, VOP_MIN, VOP_MAX };
+
+static void op_video(struct kwarp *w, const struct kinsn *in, uint32_t mask)
+{
+    uint64_t *d = KDST(w, in, 0);
+    const uint64_t *a = KSRC(w, in, 0), *b = KSRC(w, in, 1), *c = KSRC(w, in, 2);
+    uint32_t m = in->mods, op = m & 7;
+    bool four = m >> 3 & 1, ds = m >> 4 & 1, as = m >> 5 & 1, bs = m >> 6 & 1, sat = m >> 7 & 1, add = m >> 8 & 1;
+    int bits = four ? 8 : 16, n = four ? 4 : 2;
+    int64_t lo = ds ? -(1ll << (bits - 1)) : 0, hi = ds ? (1ll << (bits - 1)) - 1 : (1ll << bits) - 1;
+    KFOR_LANES(mask, l)
+    {
+        uint32_t r = 0;
+        int64_t sum = 0;
+        for (int i = 0; i < n; ++i) {
+            uint32_t xa = (uint32_t)a[l] >> (bits * i) & ((1u << bits) - 1);
+            uint32_t xb = (uint32_t)b[l] >> (bits * i) & ((1u << bits) - 1);
+            int64_t x = as && (xa >> (bits - 1)) ? (int64_t)xa - (1ll << bits) : (int64_t)xa;
+            int64_t y = bs && (xb >> (bits - 1)) ? (int64_t)xb - (1ll << bits) : (int64_t)xb;
+            int64_t t;
+            switch (op) {
+            case VOP_ADD: t = x + y; break;
+            case VOP_SUB: t = x - y; break;
+            case VOP_AVRG: t = (x + y + 1) >> 1; break;
+            case VOP_ABSDIFF: t = x > y ? x - y : y - x; break;
+            case VOP_MIN: t = x < y ? x : y; break;
+            default: t = x > y ? x : y; break;
+            }
+            if (add) {
+                sum += t;
+                continue;
+            }
+            if (sat)
+                t = t < lo ? lo : t > hi ? hi : t;
+            r |= ((uint32_t)t & ((1u << bits) - 1)) << (bits * i);
+        }
+        d[l] = add ? (uint32_t)((int64_t)(uint32_t)c[l] + sum) : r;
+    }
+}
+
+static bool lower_video(struct klower *lw, const struct kparsed *p, struct kinsn *in)
+{
+    static const char *const names[] = {"vadd", "vsub", "vavrg", "vabsdiff", "vmin", "vmax"};
+    const char *op = p->opcode;
+    size_t n = strlen(op);
+    if (n < 2 || (op[n - 1] != '2' && op[n - 1] != '4'))
+        return kl_refuse(lw, "'%s': the scalar video instructions (vadd, vsub, vabsdiff, vmin, vmax, vshl, vshr, vmad, "
+                             "vset) are not implemented by the software device",
+                         p->text);
+    uint32_t code = 6;
+    for (uint32_t i = 0; i < 6; ++i)
+        if (strlen(names[i]) == n - 1 && strncmp(op, names[i], n - 1) == 0)
+            code = i;
+    if (code == 6)
+        return kl_refuse(lw, "'%s': %s (comparisons per element) is not implemented by the software device", p->text,
+                         op);
+    if (p->ntypes != 3)
+        return kl_refuse(lw, "'%s': a SIMD video instruction names .dtype.atype.btype", p->text);
+    for (uint32_t i = 0; i < 3; ++i)
+        if (p->types[i] != KT_U32 && p->types[i] != KT_S32)
+            return kl_refuse(lw, "'%s': the video types are .u32 and .s32", p->text);
+    bool sat = kp_has(p, KM_sat), add = kp_has(p, KM_add);
+    if (p->nmods != (uint32_t)sat + (uint32_t)add || (sat && add) || (sat && code == VOP_MIN) ||
+        (sat && code == VOP_MAX))
+        return kl_refuse(lw, "'%s': modifiers other than .sat or .add (selectors, masks) are not implemented", p->text);
+    if (p->nops != 4)
+        return kl_refuse(lw, "'%s' takes d, a, b, c (selectors and masks are not implemented)", p->text);
+    if (!kl_dst(lw, p, 0, &in->dst[0]) || !kl_src(lw, p, 1, KT_B32, &in->src[0]) ||
+        !kl_src(lw, p, 2, KT_B32, &in->src[1]) || !kl_src(lw, p, 3, KT_B32, &in->src[2]))
+        return false;
+    in->mods = code | (op[n - 1] == '4' ? 1u << 3 : 0) | (p->types[0] == KT_S32 ? 1u << 4 : 0) |
+               (p->types[1] == KT_S32 ? 1u << 5 : 0) | (p->types[2] == KT_S32 ? 1u << 6 : 0) | (sat ? 1u << 7 : 0) |
+               (add ? 1u << 8 : 0);
+    in->exec = op_video;
+    return true;
+}
+
+/* ---- cvt.pack.sat.{u16,s16}.{u32,s32} d, a, b and cvt.pack.sat.{u8,s8}.{u32,s32}.b32 d, a, b, c ----
+ * a and b saturated to the narrow type and packed, a above b; for 8 bits c's low 16 bits fill
+ * d's upper half (PTX ISA, "cvt.pack"; the H200: a = 0x9abcdef0, b = 5, c = 0x12345678 to .s8 gives
+ * 0x56788005). 4-bit destinations (.u4, .s4) are not in the type set the front end reads. */
+static void op_cvt_pack(struct kwarp *w, const struct kinsn *in, uint32_t mask)
+{
+    uint64_t *d = KDST(w, in, 0);
+    const uint64_t *a = KSRC(w, in, 0), *b = KSRC(w, in, 1);
+    const uint64_t *c = in->nsrc > 2 ? KSRC(w, in, 2) : NULL;
+    int bits = in->mods & 0xff;
+    bool dsig = in->mods >> 8 & 1, ssig = in->mods >> 9 & 1;
+    int64_t lo = dsig ? -(1ll << (bits - 1)) : 0, hi = dsig ? (1ll << (bits - 1)) - 1 : (1ll << bits) - 1;
+    KFOR_LANES(mask, l)
+    {
+        int64_t x = ssig ? (int32_t)(uint32_t)a[l] : (int64_t)(uint32_t)a[l];
+        int64_t y = ssig ? (int32_t)(uint32_t)b[l] : (int64_t)(uint32_t)b[l];
+        x = x < lo ? lo : x > hi ? hi : x;
+        y = y < lo ? lo : y > hi ? hi : y;
+        uint32_t m = (1u << bits) - 1;
+        uint32_t r = ((uint32_t)x & m) << bits | ((uint32_t)y & m);
+        if (c)
+            r |= (uint32_t)c[l] << (2 * bits);
+        d[l] = r;
+    }
+}
+
+bool kisa_lower_cvt_pack(struct klower *lw, const struct kparsed *p, struct kinsn *in)
+{
+    ktype dt = kl_type(p, 0), st = kl_type(p, 1);
+    bool eight = dt == KT_U8 || dt == KT_S8, sixteen = dt == KT_U16 || dt == KT_S16;
+    if (!kp_has(p, KM_sat) || p->nmods != 2 || !(eight || sixteen) || (st != KT_U32 && st != KT_S32) ||
+        p->ntypes != (eight ? 3u : 2u) || (eight && kl_type(p, 2) != KT_B32))
+        return kl_refuse(lw, "'%s': the forms are cvt.pack.sat.{u16,s16}.{u32,s32} and "
+                             "cvt.pack.sat.{u8,s8}.{u32,s32}.b32 (4-bit destinations are not implemented)",
+                         p->text);
+    if (p->nops != (eight ? 4u : 3u))
+        return kl_refuse(lw, "'%s' takes %s", p->text, eight ? "d, a, b, c" : "d, a, b");
+    if (!kl_dst(lw, p, 0, &in->dst[0]) || !kl_src(lw, p, 1, st, &in->src[0]) || !kl_src(lw, p, 2, st, &in->src[1]))
+        return false;
+    in->nsrc = 2;
+    if (eight) {
+        if (!kl_src(lw, p, 3, KT_B32, &in->src[2]))
+            return false;
+        in->nsrc = 3;
+    }
+    in->mods = (eight ? 8u : 16u) | (dt == KT_S8 || dt == KT_S16 ? 1u << 8 : 0) | (st == KT_S32 ? 1u << 9 : 0);
+    in->exec = op_cvt_pack;
+    return true;
+}
+
+
+/* ---- Vector atomics: atom/red.global.v2/.v4 .add on .f32, .f16x2, .bf16x2 (sm_90) ----
+ * Each element is its own atomic add (the ISA makes no promise for the vector as a whole), in
+ * element order, as a host compare-exchange on 32 bits. f32 adds as the scalar global atom.add.f32
+ * does on the H100 (subnormal operands and results flushed, NaN canonical: docs/kernels.md,
+ * "Atomics"; the vector form itself was not probed); f16x2 and bf16x2 as atom.add.noftz does
+ * (subnormals kept, NaN 0x7fff). in->mods: n | type << 4 (0 f32, 1 f16x2, 2 bf16x2) | dst << 8;
+ * src[0] the address, src[1..n] the values, dst[0..n-1] the old values. */
+static uint32_t vadd_f32(uint32_t a, uint32_t b)
+{
+    uint32_t x = (a & 0x7f800000u) ? a : a & 0x80000000u, y = (b & 0x7f800000u) ? b : b & 0x80000000u;
+    float r = kf32(x) + kf32(y);
+    if (isnan(r))
+        return 0x7fffffffu;
+    uint32_t v = (uint32_t)kbits32(r);
+    return (v & 0x7f800000u) ? v : v & 0x80000000u;
+}
+
+static uint32_t vadd_half(uint32_t a, uint32_t b, const struct ksf_fmt *f)
+{
+    if (ksf_is_nan(f, a) || ksf_is_nan(f, b))
+        return 0x7fff;
+    double r = ksf_to_double(f, a) + ksf_to_double(f, b); /* exact in a double */
+    if (isnan(r))
+        return 0x7fff;
+    return (uint32_t)ksf_from_double(f, r, KSF_RN) & 0xffff;
+}
+
+static void op_atom_vec(struct kwarp *w, const struct kinsn *in, uint32_t mask)
+{
+    unsigned n = in->mods & 15, type = in->mods >> 4 & 15;
+    bool dst = in->mods >> 8 & 1;
+    const uint64_t *a = KSRC(w, in, 0);
+    KFOR_LANES(mask, l)
+    {
+        uint32_t *p = kmem(w, in, l, (kspace)in->space, a[l] + (uint64_t)in->imm, 4 * n, true);
+        if (!p)
+            return;
+        for (unsigned i = 0; i < n; ++i) {
+            uint32_t b = (uint32_t)KSRC(w, in, 1 + i)[l];
+            _Atomic uint32_t *ap = (_Atomic uint32_t *)(void *)(p + i);
+            uint32_t old = atomic_load_explicit(ap, memory_order_relaxed), nv;
+            do {
+                if (type == 0)
+                    nv = vadd_f32(old, b);
+                else {
+                    const struct ksf_fmt *f = type == 1 ? &ksf_f16 : &ksf_bf16;
+                    nv = vadd_half(old & 0xffff, b & 0xffff, f) | vadd_half(old >> 16, b >> 16, f) << 16;
+                }
+            } while (!atomic_compare_exchange_weak_explicit(ap, &old, nv, memory_order_seq_cst, memory_order_relaxed));
+            if (dst)
+                KDST(w, in, i)[l] = old;
+        }
+    }
+}
+
+bool kisa_lower_atom_vec(struct klower *lw, const struct kparsed *p, struct kinsn *in, bool is_red)
+{
+    unsigned n = kp_has(p, KM_v4) ? 4 : kp_has(p, KM_v2) ? 2 : 8;
+    ktype t = kl_type(p, 0);
+    bool global = kp_has(p, KM_global);
+    for (uint32_t i = 0; i < p->nmods; ++i) {
+        kmod m = p->mods[i];
+        if (!(m == KM_add || m == KM_global || m == KM_v2 || m == KM_v4 || m == KM_noftz || m == KM_relaxed ||
+              m == KM_acquire || m == KM_release || m == KM_acq_rel || m == KM_cta || m == KM_gpu || m == KM_sys ||
+              m == KM_cluster || m == KM_L2__cache_hint))
+            return kl_refuse(lw, "'%s': vector atomics run .add of .f32, .f16x2 and .bf16x2 (.v2, .v4) on .global; "
+                                 ".%s is not implemented",
+                             p->text, kmod_name(m));
+    }
+    if (!kp_has(p, KM_add) || n == 8 || !global || p->ntypes != 1 || (t != KT_F32 && t != KT_F16X2 && t != KT_BF16X2))
+        return kl_refuse(lw, "'%s': vector atomics run .add of .f32, .f16x2 and .bf16x2 (.v2, .v4) on .global", p->text);
+    if (t != KT_F32 && !kp_has(p, KM_noftz))
+        return kl_refuse(lw, "'%s': the PTX ISA requires .noftz on a .%s add", p->text, ktype_name(t));
+    uint32_t first = is_red ? 0 : 1;
+    bool hint = kp_has(p, KM_L2__cache_hint);
+    if (p->nops != first + 2 + hint || p->ops[first].kind != KO_ADDR)
+        return kl_refuse(lw, "'%s' takes %s[a], {b...}", p->text, is_red ? "" : "{d...}, ");
+    const struct kparsed_op *ad = &p->ops[first], *b = &p->ops[first + 1];
+    if (ad->has_base && ad->symbol && ad->symbol->kind != KSYM_REG)
+        return kl_refuse(lw, "'%s': a vector atomic through a variable's name is not implemented", p->text);
+    in->src[0] = ad->has_base ? ad->slot : kl_const(lw, 0);
+    in->imm = ad->imm;
+    if (b->kind != KO_VEC || b->nvec != n)
+        return kl_refuse(lw, "'%s': the values must be a vector of %u registers", p->text, n);
+    for (unsigned i = 0; i < n; ++i) {
+        if (b->vec[i] == KOPND_NONE)
+            return kl_refuse(lw, "'%s': '_' among the values", p->text);
+        in->src[1 + i] = b->vec[i];
+    }
+    in->nsrc = (uint8_t)(1 + n);
+    if (!is_red) {
+        const struct kparsed_op *d = &p->ops[0];
+        if (d->kind != KO_VEC || d->nvec != n)
+            return kl_refuse(lw, "'%s': the destination must be a vector of %u registers", p->text, n);
+        for (unsigned i = 0; i < n; ++i)
+            in->dst[i] = d->vec[i] != KOPND_NONE ? d->vec[i] : KOPND_REG(kfunc_new_reg(lw->ps));
+        in->ndst = (uint8_t)n;
+    }
+    in->space = KS_GLOBAL;
+    in->mods = n | (t == KT_F32 ? 0u : t == KT_F16X2 ? 1u : 2u) << 4 | (is_red ? 0u : 1u << 8);
+    in->kind = KK_OP;
+    in->exec = op_atom_vec;
+    return !lw->ps->err;
+}
+
 const struct klower_entry kops_isa[] = {
     {"bmsk", lower_bmsk},
     {"szext", lower_szext},
@@ -607,5 +899,28 @@ const struct klower_entry kops_isa[] = {
     {"griddepcontrol", lower_griddepcontrol},
     {"setmaxnreg", lower_setmaxnreg},
     {"mapa", lower_mapa},
+    {"vadd2", lower_video},
+    {"vadd4", lower_video},
+    {"vsub2", lower_video},
+    {"vsub4", lower_video},
+    {"vavrg2", lower_video},
+    {"vavrg4", lower_video},
+    {"vabsdiff2", lower_video},
+    {"vabsdiff4", lower_video},
+    {"vmin2", lower_video},
+    {"vmin4", lower_video},
+    {"vmax2", lower_video},
+    {"vmax4", lower_video},
+    {"vset2", lower_video},
+    {"vset4", lower_video},
+    {"vadd", lower_video},
+    {"vsub", lower_video},
+    {"vabsdiff", lower_video},
+    {"vmin", lower_video},
+    {"vmax", lower_video},
+    {"vshl", lower_video},
+    {"vshr", lower_video},
+    {"vmad", lower_video},
+    {"vset", lower_video},
     {NULL, NULL},
 };

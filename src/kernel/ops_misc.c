@@ -40,6 +40,10 @@ static void mov_timer(struct kwarp *w, const struct kinsn *in, uint32_t mask)
     uint64_t v = in->target == 0 ? (uint32_t)t : in->target == 3 ? (uint32_t)t : in->target == 4 ? (uint32_t)(t >> 32) : t;
     if (in->target == 5) /* isa: %clock_hi, the upper half of %clock64 */
         v = (uint32_t)(t >> 32);
+    if (in->target >= 2 && in->target <= 4) { /* isa: %globaltimer moves in the GPU's 32 ns steps */
+        uint64_t g = t / KSREG_GLOBALTIMER_STEP_NS * KSREG_GLOBALTIMER_STEP_NS;
+        v = in->target == 2 ? g : in->target == 3 ? (uint32_t)g : (uint32_t)(g >> 32);
+    }
     KFOR_LANES(mask, l) d[l] = v;
 }
 
@@ -81,6 +85,8 @@ static bool lower_mov(struct klower *lw, const struct kparsed *p, struct kinsn *
     ktype t = kl_type(p, 0);
     if (p->ntypes != 1 || p->nops != 2)
         return kl_refuse(lw, "'%s' takes one type and two operands", p->text);
+    if (t == KT_B128) /* isa (issue 25): no 128-bit registers */
+        return kl_refuse(lw, "'%s': 128-bit registers (.b128) are not implemented by the software device", p->text);
     unsigned size = ktype_size(t);
     const struct kparsed_op *dst = &p->ops[0], *src = &p->ops[1];
     if (dst->kind == KO_VEC) {

@@ -180,6 +180,8 @@ static bool parse_number(struct kparser *ps, struct kparsed_op *op, bool neg)
 }
 
 static bool parse_vector(struct kparser *ps, struct kparsed_op *op);
+/* isa (issue 25): the instruction whose operands are being read, for messages that name it. */
+static OS_THREAD_LOCAL const char *insn_text;
 
 /* The rest of a texture or surface address after `[handle`: `, {c0, ...}]` or `, c0]`. The
  * handle is a 64-bit register holding a texture or surface object (unified mode, what nvcc and
@@ -296,7 +298,9 @@ static bool parse_vector(struct kparser *ps, struct kparsed_op *op)
         op->kind = KO_VEC;
         while (!ktok_punct(&ps->tok, '}')) {
             if (op->nvec >= 4)
-                return kparse_error(ps, "a vector operand has at most 4 elements");
+                return kparse_error(ps, "'%s': a vector operand has at most 4 elements (256-bit .v8 accesses are sm_100 "
+                                        "and later)",
+                                    insn_text ? insn_text : "?");
             struct kparsed_op e = {0};
             if (ktok_is(&ps->tok, "WARP_SZ") && !kparse_lookup(ps, ps->tok.s, ps->tok.len)) {
                 op->vec[op->nvec] = kfunc_const(ps, KLANES); /* isa: WARP_SZ as an element */
@@ -464,6 +468,7 @@ bool kparse_insn(struct kparser *ps)
     p.text = intern(ps, text, text_len);
     if (!p.opcode || !p.text)
         return kparse_error(ps, "out of memory");
+    insn_text = p.text;
     while (dot) {
         const char *s = dot + 1;
         const char *e = text + text_len;

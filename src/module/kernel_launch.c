@@ -137,6 +137,7 @@ struct launch {
     unsigned int grid[3], block[3];
     unsigned int shared;
     CUstream stream;
+    bool explicit_cluster; /* isa (issue 25): a cluster dimension was given (%is_explicit_cluster) */
 };
 
 static CUresult check_dims(const char *fn, const char *what, const unsigned int v[3], const unsigned int max[3])
@@ -305,6 +306,7 @@ static CUresult launch(const char *fn, CUfunction hf, const struct launch *c, vo
     memcpy(k->l.grid, c->grid, sizeof(k->l.grid));
     memcpy(k->l.block, c->block, sizeof(k->l.block));
     k->l.dyn_shared = c->shared;
+    k->l.explicit_cluster = c->explicit_cluster;
     k->l.params = k->params;
     os_mutex_lock(&t.ctx->lock);
     uint32_t stack = t.ctx->stack_limit;
@@ -330,7 +332,7 @@ CUresult CUDAAPI cuLaunchKernel(CUfunction f, unsigned int gridDimX, unsigned in
                                 unsigned int blockDimX, unsigned int blockDimY, unsigned int blockDimZ,
                                 unsigned int sharedMemBytes, CUstream hStream, void **kernelParams, void **extra)
 {
-    struct launch c = {{gridDimX, gridDimY, gridDimZ}, {blockDimX, blockDimY, blockDimZ}, sharedMemBytes, hStream};
+    struct launch c = {{gridDimX, gridDimY, gridDimZ}, {blockDimX, blockDimY, blockDimZ}, sharedMemBytes, hStream, false};
     return launch("cuLaunchKernel", f, &c, kernelParams, extra);
 }
 
@@ -397,7 +399,11 @@ CUresult CUDAAPI cuLaunchKernelEx(const CUlaunchConfig *config, CUfunction f, vo
     struct launch c = {{config->gridDimX, config->gridDimY, config->gridDimZ},
                        {config->blockDimX, config->blockDimY, config->blockDimZ},
                        config->sharedMemBytes,
-                       config->hStream};
+                       config->hStream,
+                       false};
+    for (unsigned i = 0; i < config->numAttrs; ++i) /* checked above */
+        if (config->attrs[i].id == CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION)
+            c.explicit_cluster = true;
     return launch(fn, f, &c, kernelParams, extra);
 }
 
@@ -538,7 +544,7 @@ static CUresult legacy_launch(const char *fn, CUfunction hfunc, int width, int h
         return r;
     /* The state as it is now: later cuParamSet* calls do not reach this launch. */
     struct launch c = {{(unsigned)width, (unsigned)height, 1}, {l->block[0], l->block[1], l->block[2]}, l->shared,
-                       stream};
+                       stream, false};
     size_t size = l->size;
     unsigned char *buf = malloc(LEGACY_PARAM_BYTES);
     if (buf)
