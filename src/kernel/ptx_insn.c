@@ -259,10 +259,13 @@ static bool parse_address(struct kparser *ps, struct kparsed_op *op)
                 neg = !neg;
                 klex_next(ps);
             }
-            if (ps->tok.kind != KTK_INT)
+            uint64_t ofs = ps->tok.ival;
+            if (ktok_is(&ps->tok, "WARP_SZ")) /* isa: the predefined identifier as an offset */
+                ofs = KLANES;
+            else if (ps->tok.kind != KTK_INT)
                 return kparse_error(ps, "expected an offset in the address, found '%.*s'", (int)ps->tok.len,
                                     ps->tok.s);
-            op->imm = (int64_t)(neg ? 0 - ps->tok.ival : ps->tok.ival);
+            op->imm = (int64_t)(neg ? 0 - ofs : ofs);
             klex_next(ps);
         }
     } else if (ps->tok.kind == KTK_INT) {

@@ -356,7 +356,7 @@ static const char sreg_ptx[] =
     "ld.param.u64 %rd1, [out];\n"
     "mov.u32 %r1, %ctaid.x;\nmov.u32 %r2, %ctaid.y;\nmov.u32 %r3, %nctaid.x;\nmov.u32 %r4, %tid.x;\n"
     "mov.u32 %r5, %ntid.x;\nmad.lo.u32 %r6, %r2, %r3, %r1;\nmad.lo.u32 %r7, %r6, %r5, %r4;\n"
-    "mul.wide.u32 %rd2, %r7, 64;\nadd.u64 %rd1, %rd1, %rd2;\n"
+    "mul.wide.u32 %rd2, %r7, 80;\nadd.u64 %rd1, %rd1, %rd2;\n"
     "mov.u32 %r10, %clusterid.x;\nmov.u32 %r11, %clusterid.y;\nmov.u32 %r12, %nclusterid.x;\n"
     "mov.u32 %r13, %nclusterid.y;\nmov.u32 %r14, %cluster_ctaid.x;\nmov.u32 %r15, %cluster_nctaid.x;\n"
     "mov.u32 %r16, %smid;\nmov.u32 %r17, %nsmid;\nmov.u32 %r18, %warpid;\nmov.u32 %r19, %nwarpid;\n"
@@ -366,7 +366,7 @@ static const char sreg_ptx[] =
     "st.shared.u8 [st], %r4;\n"
     "st.global.v4.u32 [%rd1], {%r10, %r11, %r12, %r13};\nst.global.v4.u32 [%rd1+16], {%r14, %r15, %r16, %r17};\n"
     "st.global.v4.u32 [%rd1+32], {%r18, %r19, %r20, %r21};\nst.global.v2.u32 [%rd1+48], {%r22, %r23};\n"
-    "st.global.u64 [%rd1+56], %rd3;\nret;\n}\n"
+    "st.global.u64 [%rd1+56], %rd3;\nst.global.v4.u32 [%rd1+64], {%r24, %r25, %r26, %r20};\nret;\n}\n"
     ".visible .entry timer(.param .u64 out, .param .u32 spins)\n{\n"
     ".reg .b32 %r<4>;\n.reg .b64 %rd<8>;\n.reg .pred %p<2>;\n"
     "ld.param.u64 %rd1, [out];\nld.param.u32 %r1, [spins];\nmov.u64 %rd2, %globaltimer;\nmov.u64 %rd4, %clock64;\n"
@@ -376,9 +376,13 @@ static const char sreg_ptx[] =
 
 static double now_s(void)
 {
+#ifdef _WIN32
+    return (double)clock() / CLOCKS_PER_SEC; /* wall time on Windows */
+#else
     struct timespec t;
     timespec_get(&t, TIME_UTC);
     return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+#endif
 }
 
 static int sregs(void)
@@ -403,14 +407,32 @@ static int sregs(void)
     cuModuleGetFunction(&t, m, "timer");
     enum { GX = 3, GY = 2, BX = 40, N = GX * GY * BX };
     CUdeviceptr out;
-    cuMemAlloc(&out, N * 64);
-    static uint32_t h[N * 16];
+    cuMemAlloc(&out, N * 80);
+    static uint32_t h[N * 20];
     uint64_t grid_ids[2] = {0, 0};
     int sms = 0;
     cuDeviceGetAttribute(&sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, dev);
-    for (int launch = 0; launch < 2; ++launch) {
+    for (int launch = 0; launch < 3; ++launch) {
         void *params[] = {&out};
-        r = cuLaunchKernel(f, GX, GY, 1, BX, 1, 1, 100, NULL, params, NULL);
+        if (launch < 2) {
+            r = cuLaunchKernel(f, GX, GY, 1, BX, 1, 1, 100, NULL, params, NULL);
+        } else { /* an explicit cluster of one block: %is_explicit_cluster */
+            CUlaunchAttribute at;
+            memset(&at, 0, sizeof at);
+            at.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+            at.value.clusterDim.x = at.value.clusterDim.y = at.value.clusterDim.z = 1;
+            CUlaunchConfig cfg;
+            memset(&cfg, 0, sizeof cfg);
+            cfg.gridDimX = GX;
+            cfg.gridDimY = GY;
+            cfg.gridDimZ = 1;
+            cfg.blockDimX = BX;
+            cfg.blockDimY = cfg.blockDimZ = 1;
+            cfg.sharedMemBytes = 100;
+            cfg.attrs = &at;
+            cfg.numAttrs = 1;
+            r = cuLaunchKernelEx(&cfg, f, params, NULL);
+        }
         if (!r)
             r = cuCtxSynchronize();
         if (!r)
@@ -420,9 +442,10 @@ static int sregs(void)
             return failed;
         uint64_t gid0;
         memcpy(&gid0, &h[14], 8);
-        grid_ids[launch] = gid0;
+        if (launch < 2)
+            grid_ids[launch] = gid0;
         for (int i = 0; i < N; ++i) {
-            const uint32_t *o = h + (size_t)i * 16;
+            const uint32_t *o = h + (size_t)i * 20;
             int bx = i / BX % GX, by = i / BX / GX, tx = i % BX;
             uint64_t gid;
             memcpy(&gid, &o[14], 8);
@@ -437,6 +460,12 @@ static int sregs(void)
             EXPECT(o[10] == 100, "thread %d: %%dynamic_smem_size %u", i, o[10]);
             EXPECT(gid == gid0, "thread %d: %%gridid differs within a launch", i);
             EXPECT(o[13] == 32, "thread %d: WARP_SZ %u", i, o[13]);
+            /* as the H200 computes them (docs/probes/kernels/sreg): static + dynamic rounded up to 128
+             * bytes, and static + dynamic + the 1 KiB reserved */
+            EXPECT(o[11] == 256 && o[12] == 1224, "thread %d: %%total_smem_size %u %%aggr_smem_size %u", i, o[11],
+                   o[12]);
+            EXPECT(o[16] == 0 && o[17] == 1, "thread %d: %%cluster_ctarank %u %%cluster_nctarank %u", i, o[16], o[17]);
+            EXPECT(o[18] == (launch == 2), "thread %d, launch %d: %%is_explicit_cluster %u", i, launch, o[18]);
             if (i == 0 && record)
                 printf("SREG nwarpid %u nsmid %u total_smem_size %u aggr_smem_size %u (static 100, dynamic 100) "
                        "gridid %llu\n",
