@@ -18,7 +18,10 @@ mkdir -p "$dst"
 "$nvcc" --version | tail -n 2
 for cu in "$src"/*.cu; do
     mod=$(basename "$cu" .cu)
-    # compute_80: PTX only, for the target the device reports (compute capability 8.0).
-    (cd "$src" && "$nvcc" -ptx -arch=compute_80 -O3 "$mod.cu" -o "$dst/$mod.ptx")
+    # compute_80: PTX only, for the target the device reports (compute capability 8.0);
+    # the sm_89/sm_90 tensor-core forms (mma90_*), need compute_90.
+    arch=compute_80
+    case $mod in mma90_*) arch=compute_90 ;; esac
+    (cd "$src" && "$nvcc" -ptx -arch=$arch -O3 "$mod.cu" -o "$dst/$mod.ptx")
     echo "$dst/$mod.ptx"
 done

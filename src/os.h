@@ -151,6 +151,10 @@ bool os_dmabuf_supported(const char **why);
 /* Makes one dma-buf of the pieces, in order, over the very same pages; *out is a new handle
  * (close-on-exec). Returns 0 or an OS error; *why explains an EINVAL (a provider's limit). */
 int os_dmabuf_create(const os_dmabuf_piece *pieces, size_t count, os_handle *out, char *why, size_t why_size);
+/* Called before a memory object's handle is closed: where a dma-buf made from it is still mapped
+ * in this process, its pages are kept until that mapping goes (Linux: udmabuf does not keep the
+ * memfd, src/posix/dmabuf.c). */
+void os_dmabuf_memory_closing(os_handle memory);
 
 /* ---- Address space for VMM (src/<os>/vmm.c) ---- */
 enum { OS_ACCESS_NONE = 0, OS_ACCESS_READ = 1, OS_ACCESS_READWRITE = 3 };

@@ -209,7 +209,9 @@ TEST(RuntimeKernel, LegacyConfigureSetupLaunch_RunsAsClangWithoutToolkitEmits)
     EXPECT_RT(cudaErrorInvalidValue, cudaSetupArgument(&n, 8, 4096));
 }
 
-TEST(RuntimeKernel, LaunchKernelExC_CooperativeOrClusters_IsNotSupported)
+// The cooperative attribute makes it cudaLaunchCooperativeKernel's launch (issue 25): a grid past
+// what the device holds at once is cudaErrorCooperativeLaunchTooLarge; clusters are not run.
+TEST(RuntimeKernel, LaunchKernelExC_CooperativeIsLimitedByOccupancy_ClustersAreNotSupported)
 {
     Registered reg;
     reg.add();
@@ -225,7 +227,28 @@ TEST(RuntimeKernel, LaunchKernelExC_CooperativeOrClusters_IsNotSupported)
     config.blockDim = dim3(1);
     config.attrs = &attr;
     config.numAttrs = 1;
+    EXPECT_RT_OK(cudaLaunchKernelExC(&config, stub(), args));
+    ASSERT_RT_OK(cudaDeviceSynchronize());
+    EXPECT_RT_OK(cudaLaunchCooperativeKernel(stub(), dim3(1), dim3(1), args, 0, nullptr));
+    EXPECT_RT_OK(cudaLaunchCooperativeKernel_ptsz(stub(), dim3(1), dim3(1), args, 0, nullptr));
+    ASSERT_RT_OK(cudaDeviceSynchronize());
+    config.gridDim = dim3(1u << 30);
+    EXPECT_RT(cudaErrorCooperativeLaunchTooLarge, cudaLaunchKernelExC(&config, stub(), args));
+    EXPECT_RT(cudaErrorCooperativeLaunchTooLarge,
+              cudaLaunchCooperativeKernel(stub(), dim3(1u << 30), dim3(1), args, 0, nullptr));
+    EXPECT_RT(cudaErrorInvalidDeviceFunction, cudaLaunchCooperativeKernel(nullptr, dim3(1), dim3(1), args, 0, nullptr));
+    config.gridDim = dim3(1);
+    cudaLaunchAttribute two[2];
+    std::memset(two, 0, sizeof two);
+    two[0] = attr;
+    two[1].id = cudaLaunchAttributeClusterDimension;
+    two[1].val.clusterDim.x = 2;
+    two[1].val.clusterDim.y = two[1].val.clusterDim.z = 1;
+    config.attrs = two;
+    config.numAttrs = 2;
     EXPECT_RT(cudaErrorNotSupported, cudaLaunchKernelExC(&config, stub(), args));
+    config.attrs = &attr;
+    config.numAttrs = 1;
     attr.val.cooperative = 0;
     EXPECT_RT_OK(cudaLaunchKernelExC(&config, stub(), args));
     config.numAttrs = 0;

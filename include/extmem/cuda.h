@@ -122,6 +122,7 @@
 #define cuStreamIsCapturing       EXTMEM_PTSZ(cuStreamIsCapturing)
 #define cuLaunchKernel            EXTMEM_PTSZ(cuLaunchKernel)
 #define cuLaunchKernelEx          EXTMEM_PTSZ(cuLaunchKernelEx)
+#define cuLaunchCooperativeKernel EXTMEM_PTSZ(cuLaunchCooperativeKernel)
 #define cuMemAllocAsync           EXTMEM_PTSZ(cuMemAllocAsync)
 #define cuMemAllocFromPoolAsync   EXTMEM_PTSZ(cuMemAllocFromPoolAsync)
 #define cuMemFreeAsync            EXTMEM_PTSZ(cuMemFreeAsync)
@@ -2629,6 +2630,34 @@ EXTMEM_API CUresult CUDAAPI cuLaunchKernel(CUfunction f, unsigned int gridDimX, 
  * CUDA_ERROR_NOT_SUPPORTED; an unknown id CUDA_ERROR_INVALID_VALUE. */
 EXTMEM_API CUresult CUDAAPI cuLaunchKernelEx(const CUlaunchConfig *config, CUfunction f, void **kernelParams,
                                              void **extra);
+
+/* ---- Cooperative launches (issue 25; docs/kernels.md, "Cooperative launches") ----
+ * As cuLaunchKernel (kernelParams only), with every block of the grid resident at once, so
+ * that blocks may wait for each other (cooperative_groups' grid.sync()); so is cuLaunchKernelEx
+ * with CU_LAUNCH_ATTRIBUTE_COOPERATIVE set, and a graph's kernel node with that attribute.
+ * CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE: more blocks than the occupancy the device reports
+ *   for the kernel, block size and dynamic shared memory, times MULTIPROCESSOR_COUNT (also
+ *   dynamic shared memory past the kernel's limit, which leaves room for no block).
+ * cuLaunchCooperativeKernelMultiDevice (deprecated): a list of one launch, for the one device;
+ *   CUDA_ERROR_INVALID_VALUE for a NULL list, numDevices other than 1 or unknown flags. */
+typedef struct CUDA_LAUNCH_PARAMS_st {
+    CUfunction function;
+    unsigned int gridDimX, gridDimY, gridDimZ;
+    unsigned int blockDimX, blockDimY, blockDimZ;
+    unsigned int sharedMemBytes;
+    CUstream hStream;
+    void **kernelParams;
+} CUDA_LAUNCH_PARAMS_v1;
+typedef CUDA_LAUNCH_PARAMS_v1 CUDA_LAUNCH_PARAMS;
+#define CUDA_COOPERATIVE_LAUNCH_MULTI_DEVICE_NO_PRE_LAUNCH_SYNC 0x01
+#define CUDA_COOPERATIVE_LAUNCH_MULTI_DEVICE_NO_POST_LAUNCH_SYNC 0x02
+EXTMEM_API CUresult CUDAAPI cuLaunchCooperativeKernel(CUfunction f, unsigned int gridDimX, unsigned int gridDimY,
+                                                      unsigned int gridDimZ, unsigned int blockDimX,
+                                                      unsigned int blockDimY, unsigned int blockDimZ,
+                                                      unsigned int sharedMemBytes, CUstream hStream,
+                                                      void **kernelParams);
+EXTMEM_API CUresult CUDAAPI cuLaunchCooperativeKernelMultiDevice(CUDA_LAUNCH_PARAMS *launchParamsList,
+                                                                 unsigned int numDevices, unsigned int flags);
 
 /* ---- The legacy launch path (CUDA 1.x-3.x; PyCUDA still uses it) ----
  * Each function keeps a block shape, a dynamic shared size and a parameter buffer of 4096

@@ -103,6 +103,14 @@ static __inline__ __host__ cudaError_t cudaLaunchKernel(T *func, dim3 grid, dim3
     return ::cudaLaunchKernel((const void *)func, grid, block, args, sharedMem, stream);
 }
 
+/* cudaLaunchCooperativeKernel(kernel, ...) (issue 25), as cudaLaunchKernel's form above */
+template <class T>
+static __inline__ __host__ cudaError_t cudaLaunchCooperativeKernel(T *func, dim3 grid, dim3 block, void **args,
+                                                                   size_t sharedMem = 0, cudaStream_t stream = 0)
+{
+    return ::cudaLaunchCooperativeKernel((const void *)func, grid, block, args, sharedMem, stream);
+}
+
 /* cudaLaunchKernelEx(config, kernel, arguments...): each argument converted to the kernel's
  * parameter type, then passed by address. */
 template <class... Params, class... Args>

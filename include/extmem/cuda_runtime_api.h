@@ -105,6 +105,7 @@
 #define cudaFreeAsync       cudaFreeAsync_ptsz
 #define cudaMallocFromPoolAsync cudaMallocFromPoolAsync_ptsz
 #define cudaLaunchKernelExC cudaLaunchKernelExC_ptsz
+#define cudaLaunchCooperativeKernel cudaLaunchCooperativeKernel_ptsz
 #define cudaGetDriverEntryPoint cudaGetDriverEntryPoint_ptsz
 #define cudaStreamGetFlags  cudaStreamGetFlags_ptsz
 #define cudaStreamGetAttribute cudaStreamGetAttribute_ptsz
@@ -1250,15 +1251,26 @@ EXTMEM_API cudaError_t CUDARTAPI cudaLaunchKernel_ptsz(const void *func, dim3 gr
 
 /* cudaLaunchKernel with a configuration. Attributes with no effect on the software device
  * are accepted: cudaLaunchAttributeIgnore, AccessPolicyWindow, SynchronizationPolicy,
- * Priority, ClusterSchedulingPolicyPreference, a cluster of 1x1x1 and cooperative 0.
+ * Priority, ClusterSchedulingPolicyPreference and a cluster of 1x1x1; cooperative nonzero makes
+ * it cudaLaunchCooperativeKernel's launch.
  * Returns: as cudaLaunchKernel, and
  *   cudaErrorInvalidValue   config is NULL (NVIDIA's runtime crashes); numAttrs is not 0 and
  *                           attrs is NULL
- *   cudaErrorNotSupported   a cooperative launch or a cluster: the engine runs neither (an
- *                           H100 runs both) */
+ *   cudaErrorCooperativeLaunchTooLarge  as cudaLaunchCooperativeKernel
+ *   cudaErrorNotSupported   a cluster: the engine runs none (an H100 does) */
 EXTMEM_API cudaError_t CUDARTAPI cudaLaunchKernelExC(const cudaLaunchConfig_t *config, const void *func, void **args);
 EXTMEM_API cudaError_t CUDARTAPI cudaLaunchKernelExC_ptsz(const cudaLaunchConfig_t *config, const void *func,
                                                           void **args);
+
+/* cudaLaunchKernel with every block of the grid resident at once (issue 25), so that blocks may
+ * wait for each other: cooperative_groups' grid.sync().
+ * Returns: as cudaLaunchKernel, and
+ *   cudaErrorCooperativeLaunchTooLarge  more blocks than cudaOccupancyMaxActiveBlocksPerMultiprocessor
+ *                                       times cudaDevAttrMultiProcessorCount */
+EXTMEM_API cudaError_t CUDARTAPI cudaLaunchCooperativeKernel(const void *func, dim3 gridDim, dim3 blockDim, void **args,
+                                                             size_t sharedMem, cudaStream_t stream);
+EXTMEM_API cudaError_t CUDARTAPI cudaLaunchCooperativeKernel_ptsz(const void *func, dim3 gridDim, dim3 blockDim,
+                                                                  void **args, size_t sharedMem, cudaStream_t stream);
 
 /* The kernel's attributes (cuFuncGetAttribute of each field); reserved is zeroed.
  * Returns:

@@ -5,7 +5,9 @@
 #
 #   scripts/vm/run.sh                      build the test programs into build/vm (or
 #                                          EXTMEM_VM_BUILD), then run them
-#   scripts/vm/run.sh --out DIR PROGRAM... run these (statically linked) programs; logs in DIR
+#   scripts/vm/run.sh --out DIR [--file PATH]... PROGRAM...
+#                                          run these programs (static, dynamic or scripts, with
+#                                          the files they need: scripts/vm/initramfs.sh); logs in DIR
 #
 # EXTMEM_VM_ACCEL=tcg|kvm (default tcg: software emulation, which every machine has),
 # EXTMEM_VM_TIMEOUT seconds for the boot (default 780), EXTMEM_VM_CACHE (scripts/vm/kernel.sh).
@@ -21,6 +23,11 @@ if [ "${1:-}" = "--out" ]; then
   out=$2
   shift 2
 fi
+files=()
+while [ "${1:-}" = "--file" ]; do
+  files+=(--file "$2")
+  shift 2
+done
 programs=("$@")
 if [ ${#programs[@]} -eq 0 ]; then
   build=${EXTMEM_VM_BUILD:-$here/../../build/vm}
@@ -44,7 +51,7 @@ paths=$("$here/kernel.sh") || {
 mapfile -t kernel <<<"$paths"
 [ ${#kernel[@]} -eq 2 ] || vm_die "scripts/vm/kernel.sh printed no kernel and module"
 vmlinuz=${kernel[0]} ko=${kernel[1]}
-"$here/initramfs.sh" "$out/initramfs.cpio.gz" "$ko" "${programs[@]}"
+"$here/initramfs.sh" "$out/initramfs.cpio.gz" "$ko" ${files[@]+"${files[@]}"} "${programs[@]}"
 prepared=$(date +%s)
 vm_log "kernel $(cat "$(dirname "$vmlinuz")/VERSION"), initramfs $(du -k "$out/initramfs.cpio.gz" | cut -f1) KiB; prepared in $((prepared - start)) s"
 

@@ -52,6 +52,7 @@ static struct ctx *ctx_new(CUdevice dev, unsigned int flags, bool is_primary)
     ctx->stack_limit = 1024; /* the driver's default CU_LIMIT_STACK_SIZE */
     ctx->printf_fifo_limit = 8650752; /* the H100's defaults (CUDA 13.0) */
     ctx->malloc_heap_limit = 8388608;
+    ctx->pending_launch_limit = 2048; /* the H200's default (CUDA 13.0) */
     ctx->id = ctx_next_id();
     ctx->legacy_stream_id = ctx_next_id();
     ctx->usage = is_primary ? 0 : 1; /* cuCtxCreate's own use, which cuCtxDetach may drop */
@@ -115,6 +116,7 @@ static void ctx_teardown(const char *fn, struct ctx *ctx)
     ctx->stack_limit = 1024;
     ctx->printf_fifo_limit = 8650752;
     ctx->malloc_heap_limit = 8388608;
+    ctx->pending_launch_limit = 2048;
     os_mutex_unlock(&ctx->lock);
     if (!ctx->primary)
         obj_unregister(&ctx->base);
@@ -817,12 +819,25 @@ CUresult CUDAAPI cuCtxSetLimit(CUlimit limit, size_t value)
     case CU_LIMIT_MALLOC_HEAP_SIZE:
         ctx->malloc_heap_limit = value;
         break;
+    case CU_LIMIT_DEV_RUNTIME_PENDING_LAUNCH_COUNT:
+        /* Launches from kernels that may be pending at once (src/kernel/cdp.c); any count is
+         * taken and read back as given (the H200 took 40). */
+        os_mutex_lock(&ctx->lock); /* launches read it when queued */
+        ctx->pending_launch_limit = value;
+        os_mutex_unlock(&ctx->lock);
+        break;
+    case CU_LIMIT_DEV_RUNTIME_SYNC_DEPTH:
+        /* CDP1's limit: CUDA 12's device runtime has no device-side cudaDeviceSynchronize, and
+         * the H200 answers UNSUPPORTED_LIMIT to setting and to reading it. */
+        r = fail(CUDA_ERROR_UNSUPPORTED_LIMIT, "cuCtxSetLimit: CU_LIMIT_DEV_RUNTIME_SYNC_DEPTH belongs to the device "
+                 "runtime of CUDA 11 (device-side cudaDeviceSynchronize), which CUDA 12 removed");
+        break;
     default:
         if ((unsigned)limit >= CU_LIMIT_MAX)
             r = fail(CUDA_ERROR_INVALID_VALUE, "cuCtxSetLimit: limit %d is not a CUlimit", (int)limit);
         else
             r = fail(CUDA_ERROR_UNSUPPORTED_LIMIT, "cuCtxSetLimit: limit %d cannot be set on the software device "
-                     "(no device runtime, L2 or CIG)", (int)limit);
+                     "(no L2 or CIG)", (int)limit);
         break;
     }
     ctx_release(ctx);
@@ -836,7 +851,6 @@ CUresult CUDAAPI cuCtxGetLimit(size_t *pvalue, CUlimit limit)
     if (r)
         return r;
     static const size_t fixed[CU_LIMIT_MAX] = {
-        [CU_LIMIT_DEV_RUNTIME_PENDING_LAUNCH_COUNT] = 2048,
         [CU_LIMIT_MAX_L2_FETCH_GRANULARITY] = 64,
         [CU_LIMIT_SHMEM_SIZE] = DEVICE_SHARED_PER_BLOCK_OPTIN,
     };
@@ -844,7 +858,15 @@ CUresult CUDAAPI cuCtxGetLimit(size_t *pvalue, CUlimit limit)
         r = fail(CUDA_ERROR_INVALID_VALUE, "cuCtxGetLimit: pvalue is NULL");
     else if ((unsigned)limit >= CU_LIMIT_MAX)
         r = fail(CUDA_ERROR_INVALID_VALUE, "cuCtxGetLimit: limit %d is not a CUlimit", (int)limit);
-    else
+    else if (limit == CU_LIMIT_DEV_RUNTIME_SYNC_DEPTH)
+        r = fail(CUDA_ERROR_UNSUPPORTED_LIMIT, "cuCtxGetLimit: CU_LIMIT_DEV_RUNTIME_SYNC_DEPTH belongs to the device "
+                 "runtime of CUDA 11 (device-side cudaDeviceSynchronize), which CUDA 12 removed (the H200 answers "
+                 "this too)");
+    else if (limit == CU_LIMIT_DEV_RUNTIME_PENDING_LAUNCH_COUNT) {
+        os_mutex_lock(&ctx->lock);
+        *pvalue = ctx->pending_launch_limit;
+        os_mutex_unlock(&ctx->lock);
+    } else
         *pvalue = limit == CU_LIMIT_STACK_SIZE          ? ctx->stack_limit
                   : limit == CU_LIMIT_PRINTF_FIFO_SIZE  ? ctx->printf_fifo_limit
                   : limit == CU_LIMIT_MALLOC_HEAP_SIZE  ? ctx->malloc_heap_limit

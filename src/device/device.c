@@ -198,6 +198,10 @@ static int attribute_value(CUdevice_attribute a)
     case CU_DEVICE_ATTRIBUTE_INTEGRATED: return 1; /* device memory is host memory */
     case CU_DEVICE_ATTRIBUTE_CAN_MAP_HOST_MEMORY: return 1;
     case CU_DEVICE_ATTRIBUTE_CONCURRENT_KERNELS: return 1;
+    /* grid (issue 25): cooperative launches (src/kernel/exec.c runs their blocks as resumable
+     * contexts), also through cuLaunchCooperativeKernelMultiDevice with this one device. */
+    case CU_DEVICE_ATTRIBUTE_COOPERATIVE_LAUNCH: return 1;
+    case CU_DEVICE_ATTRIBUTE_COOPERATIVE_MULTI_DEVICE_LAUNCH: return 1;
     case CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE: return (int)os_l2_cache_size();
     case CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR: return DEVICE_THREADS_PER_SM;
     case CU_DEVICE_ATTRIBUTE_ASYNC_ENGINE_COUNT: return 1;

@@ -192,6 +192,7 @@ struct ctx {
     char sticky_reason[600];
     uint32_t stack_limit;      /* CU_LIMIT_STACK_SIZE: bytes of local memory per thread */
     size_t printf_fifo_limit, malloc_heap_limit; /* CU_LIMIT_PRINTF_FIFO_SIZE, MALLOC_HEAP_SIZE */
+    size_t pending_launch_limit; /* grid (issue 25): CU_LIMIT_DEV_RUNTIME_PENDING_LAUNCH_COUNT (under lock) */
     struct stream *deferred;   /* the legacy stream's deferred work (target_defer), under lock; a reference */
     const struct ctx_step *steps[CTX_STEPS_MAX]; /* registered teardown steps by order (under lock) */
     unsigned int nsteps;

@@ -64,6 +64,12 @@ EXTMEM_API CUresult CUDAAPI cuLaunchKernel_ptsz(CUfunction f, unsigned int gridD
                                                 unsigned int gridDimZ, unsigned int blockDimX, unsigned int blockDimY,
                                                 unsigned int blockDimZ, unsigned int sharedMemBytes, CUstream hStream,
                                                 void **kernelParams, void **extra);
+/* grid (issue 25) */
+EXTMEM_API CUresult CUDAAPI cuLaunchCooperativeKernel_ptsz(CUfunction f, unsigned int gridDimX, unsigned int gridDimY,
+                                                           unsigned int gridDimZ, unsigned int blockDimX,
+                                                           unsigned int blockDimY, unsigned int blockDimZ,
+                                                           unsigned int sharedMemBytes, CUstream hStream,
+                                                           void **kernelParams);
 EXTMEM_API CUresult CUDAAPI cuLaunchKernelEx_ptsz(const CUlaunchConfig *config, CUfunction f, void **kernelParams,
                                                   void **extra);
 EXTMEM_API CUresult CUDAAPI cuSignalExternalSemaphoresAsync_ptsz(const CUexternalSemaphore *extSemArray,

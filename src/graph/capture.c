@@ -166,6 +166,10 @@ static void invalidate(struct capture *c)
 
 /* ---- The hooks exec calls ---- */
 
+/* grid (issue 25): a captured cooperative launch's node carries CU_LAUNCH_ATTRIBUTE_COOPERATIVE,
+ * as the driver's capture gives it (a graph launch runs it cooperatively). */
+static OS_THREAD_LOCAL const struct work *hook_adding; /* the work hook_record describes */
+
 static CUresult hook_add(struct target *t, const char *fn, CUgraphNodeParams *p)
 {
     struct capture *c = t->capture;
@@ -178,6 +182,11 @@ static CUresult hook_add(struct target *t, const char *fn, CUgraphNodeParams *p)
     } else {
         struct node *node = NULL;
         r = graph_add_locked(fn, t->ctx, c->g, cs->deps, cs->edata, cs->n, p, &node);
+        if (!r && hook_adding && p->type == CU_GRAPH_NODE_TYPE_KERNEL && kernel_work_cooperative(hook_adding)) {
+            node->np.attrs[node->np.nattrs].id = CU_LAUNCH_ATTRIBUTE_COOPERATIVE;
+            memset(&node->np.attrs[node->np.nattrs].value, 0, sizeof(node->np.attrs[0].value));
+            node->np.attrs[node->np.nattrs++].value.cooperative = 1;
+        }
         if (!r && !deps_set(cs, &node, NULL, 1))
             r = fail(CUDA_ERROR_OUT_OF_MEMORY, "%s: out of host memory", fn);
         if (r)
@@ -199,7 +208,9 @@ static CUresult hook_record(struct target *t, const char *fn, struct work *w)
         r = fail(CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED, "%s: this operation cannot be captured into a graph; the "
                  "capture is invalidated", fn);
     } else if (!(r = w->describe(w, &p))) {
+        hook_adding = w;
         r = hook_add(t, fn, &p);
+        hook_adding = NULL;
     }
     if (w->discard)
         w->discard(w);

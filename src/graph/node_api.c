@@ -253,7 +253,7 @@ CUresult CUDAAPI cuGraphKernelNodeSetAttribute(CUgraphNode hNode, CUkernelNodeAt
     if (r || (r = node_lookup(fn, hNode, &n)))
         return r;
     if (attr == CU_LAUNCH_ATTRIBUTE_COOPERATIVE && value->cooperative)
-        r = fail(CUDA_ERROR_NOT_SUPPORTED, "%s: cooperative launches are not supported by the software device", fn);
+        ; /* grid (issue 25): the launch checks the grid against the occupancy limit */
     else if (attr == CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION &&
              (value->clusterDim.x > 1 || value->clusterDim.y > 1 || value->clusterDim.z > 1))
         r = fail(CUDA_ERROR_NOT_SUPPORTED, "%s: the software device has no thread block clusters", fn);

@@ -33,6 +33,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+/* grid (issue 25): backward branches a cooperative launch's block takes per turn. */
+#define KCOOP_SLICE 256
+
 /* ---- Scratch memory for blocks, reused across blocks and launches ----
  * Kept in shards, each thread using one of its own (assigned round robin at its first block),
  * so that the threads running a launch's blocks do not all take one lock twice per block. */
@@ -133,11 +136,15 @@ void kfault(struct kwarp *w, const struct kinsn *in, uint32_t lane, CUresult cod
 bool klaunch_cancel(struct klaunch *l, CUresult code, const char *reason)
 {
     int expected = 0;
-    if (!atomic_compare_exchange_strong(&l->faulted, &expected, 1))
-        return false; /* it faulted (or was cancelled) already: the first end is the launch's */
-    l->fault_code = code;
-    snprintf(l->fault_reason, sizeof(l->fault_reason), "%s", reason);
-    return true;
+    bool first = atomic_compare_exchange_strong(&l->faulted, &expected, 1);
+    if (first) {
+        l->fault_code = code;
+        snprintf(l->fault_reason, sizeof(l->fault_reason), "%s", reason);
+    }
+    /* The grids its kernels launched end with it (grid, issue 25). */
+    if (atomic_load(&l->cdp))
+        kcdp_cancel(l, code, reason);
+    return first; /* else it faulted (or was cancelled) already: the first end is the launch's */
 }
 
 /* ---- Memory ---- */
@@ -152,8 +159,14 @@ static void *global_access(struct kwarp *w, const struct kinsn *in, uint32_t lan
         return (void *)(uintptr_t)addr;
     }
     uintptr_t lo, hi;
-    const struct kaddr_space *as = w->b->l->space;
-    if (addr + size < addr || !as->extent(as, (uintptr_t)addr, size, write, &lo, &hi)) {
+    const struct klaunch *l = w->b->l;
+    const struct kaddr_space *as = l->space;
+    uintptr_t ws = (uintptr_t)l->workspace;
+    if (addr >= ws && addr + size <= ws + sizeof(l->workspace) && addr + size > addr) {
+        lo = ws, hi = ws + sizeof(l->workspace); /* the grid workspace (grid, issue 25) */
+    } else if (l->cdp && kcdp_extent(l->cdp, (uintptr_t)addr, size, &lo, &hi)) {
+        /* a device launch's parameter buffer (cdp.c) */
+    } else if (addr + size < addr || !as->extent(as, (uintptr_t)addr, size, write, &lo, &hi)) {
         kfault(w, in, lane, CUDA_ERROR_ILLEGAL_ADDRESS, "%s of %u bytes at 0x%llx: %s", write ? "store" : "load", size,
                (unsigned long long)addr,
                write ? "no device memory the kernel may write is there" : "no device memory is there");
@@ -237,6 +250,25 @@ void *kmem(struct kwarp *w, const struct kinsn *in, uint32_t lane, kspace space,
     return NULL;
 }
 
+/* async copies and barriers (ops_async.c): a bulk copy's range, whose alignment (16 bytes) its
+ * instruction checks, so that a 64-byte range at a 16-byte boundary is not misaligned here. */
+void *kmem_span(struct kwarp *w, const struct kinsn *in, uint32_t lane, kspace space, uint64_t addr, uint32_t size,
+                bool write)
+{
+    struct kblock *b = w->b;
+    if (space == KS_GLOBAL)
+        return global_access(w, in, lane, addr, size, write);
+    if (space == KS_SHARED && addr < b->shared_size && size <= b->shared_size - addr)
+        return b->shared + addr;
+    if (space == KS_SHARED) {
+        kfault(w, in, lane, CUDA_ERROR_ILLEGAL_ADDRESS,
+               "%s of %u bytes at shared address 0x%llx is outside the shared window", write ? "store" : "load", size,
+               (unsigned long long)addr);
+        return NULL;
+    }
+    return kmem(w, in, lane, space, addr, size, write);
+}
+
 /* ---- Scheduling ---- */
 /* Puts the running group's pc back into its lanes' entries, so the next step regroups. */
 static void flush_group(struct kframe *f)
@@ -249,7 +281,7 @@ static void flush_group(struct kframe *f)
 /* Picks the group at the lowest pc among the frame's runnable lanes; false when none. */
 static bool regroup(struct kwarp *w, struct kframe *f)
 {
-    uint32_t runnable = f->lanes & ~w->blocked;
+    uint32_t runnable = f->lanes & ~w->blocked & ~w->parked;
     if (!runnable)
         return false;
     uint32_t min = UINT32_MAX, mask = 0, next = UINT32_MAX;
@@ -275,7 +307,7 @@ static bool regroup(struct kwarp *w, struct kframe *f)
 /* Lanes waiting at cur_pc join the running group. */
 static void merge_waiting(struct kwarp *w, struct kframe *f)
 {
-    uint32_t runnable = f->lanes & ~w->blocked & ~f->cur_mask;
+    uint32_t runnable = f->lanes & ~w->blocked & ~w->parked & ~f->cur_mask;
     uint32_t next = UINT32_MAX;
     for (uint32_t m = runnable; m; m &= m - 1) {
         uint32_t l = (uint32_t)kctz(m);
@@ -491,6 +523,10 @@ static void run_builtin(struct kwarp *w, struct kframe *f, const struct kinsn *i
         if (c->nargs > 4)
             memcpy(&a4, pa + c->arg_offset[4], 8);
         uint32_t ret = 0;
+        if (c->builtin >= KB_CDP_FIRST) {
+            kcdp_call(w, f, in, c, exec); /* the device runtime (grid, issue 25): its own arguments */
+            return;
+        }
         switch (c->builtin) {
         case KB_VPRINTF:
             kprintf(w, in, l, a0, a1);
@@ -590,11 +626,15 @@ static void run_warp(struct kwarp *w)
         .params = l->params, .param_bytes = l->fn->param_bytes, .ok = &w->ok_lo, .faulted = &l->faulted,
         .kmem = kmem,
     };
+    w->parked = 0;
     for (;;) {
         struct kframe *f = w->top;
         if (!f->cur_mask) {
-            if (!regroup(w, f))
+            if (!regroup(w, f)) {
+                if (w->parked)
+                    w->yield_pending = true; /* every runnable lane failed a wait */
                 return;
+            }
         } else if (f->cur_pc == f->wait_min) {
             merge_waiting(w, f);
         }
@@ -632,6 +672,22 @@ static void run_warp(struct kwarp *w)
             /* A backward branch: a cancellation point (and every loop's). */
             if (exec && in->target <= f->cur_pc && atomic_load_explicit(&l->faulted, memory_order_relaxed))
                 return;
+            if (exec && in->target <= f->cur_pc && l->cooperative && ++w->b->slice >= KCOOP_SLICE) {
+                /* A cooperative launch's block gives its thread to the others now and then, so
+                 * that a block spinning on a grid barrier lets the blocks it waits for run. */
+                w->b->yield = true;
+                if (exec == mask) {
+                    f->cur_pc = in->target;
+                    after_jump(f);
+                } else {
+                    for (uint32_t m = mask; m; m &= m - 1) {
+                        uint32_t lane = (uint32_t)kctz(m);
+                        f->pc[lane] = (exec >> lane & 1) ? in->target : f->cur_pc + 1;
+                    }
+                    f->cur_mask = 0;
+                }
+                return;
+            }
             if (exec == mask) {
                 f->cur_pc = in->target;
                 after_jump(f);
@@ -710,6 +766,44 @@ static void run_warp(struct kwarp *w)
             if (!do_barrier(w, f, in, exec))
                 return;
             break;
+        case KK_WAIT: {
+            /* async copies and barriers (ops_async.c): the lanes in w->retry run this
+             * instruction again; a failed wait gives the block's other warps their turn. */
+            w->retry = 0;
+            w->yield = false;
+            if (exec) {
+                in->exec(w, in, exec);
+                if (atomic_load_explicit(&l->faulted, memory_order_relaxed))
+                    return;
+            }
+            uint32_t retry = w->retry & mask;
+            if (retry == mask) {
+                /* the whole group waits here */
+            } else if (retry) {
+                for (uint32_t m = mask; m; m &= m - 1) {
+                    uint32_t lane = (uint32_t)kctz(m);
+                    f->pc[lane] = (retry >> lane & 1) ? f->cur_pc : f->cur_pc + 1;
+                }
+                f->cur_mask = 0;
+            } else {
+                f->cur_pc++;
+            }
+            if (w->yield) {
+                w->wait_at = in;
+                /* Lanes of this frame on other paths may be the ones that arrive (a GPU runs
+                 * them independently): the waiting group steps aside until they have had
+                 * their turn too. */
+                if (f->lanes & ~w->blocked & ~w->parked & ~mask) {
+                    if (f->cur_mask)
+                        flush_group(f);
+                    w->parked |= mask;
+                    break;
+                }
+                w->yield_pending = true;
+                return;
+            }
+            break;
+        }
         case KK_TRAP:
             if (exec) {
                 kfault(w, in, (uint32_t)kctz(exec), CUDA_ERROR_LAUNCH_FAILED, "trap");
@@ -733,7 +827,20 @@ void klaunch_init(struct klaunch *l)
     l->fault_reason[0] = 0;
     os_mutex_init(&l->print_lock);
     kprint_init(l);
-    knative_prepare(l);
+    /* grid (issue 25): the workspace cooperative_groups finds through %envreg1:%envreg2 (the
+     * driver gives every launch one: this_grid().is_valid() is true in any launch, probed), and
+     * the device runtime's state, which a launch from a kernel shares with its parent. A
+     * cooperative launch runs on the portable executor only: its blocks take turns (below),
+     * which the native code's uniform loops would not give back. */
+    l->workspace[0] = sizeof(l->workspace);
+    l->workspace[1] = l->workspace[2] = l->workspace[3] = 0;
+    l->cdp = l->parent ? l->parent->cdp : NULL;
+    if (!l->parent)
+        l->depth = 0;
+    if (l->cooperative)
+        l->native = NULL;
+    else
+        knative_prepare(l);
 }
 
 /* The block's shared special registers (every row but %tid and %warpid): once per block. */
@@ -749,6 +856,11 @@ static void init_block_specials(struct kblock *b)
         {KSP_gridid, 1},               {KSP_dynamic_smem_size, l->dyn_shared},
         {KSP_total_smem_size, b->shared_size}, {KSP_cluster_nctarank, 1}, {KSP_cluster_ctarank, 0},
         {KSP_is_explicit_cluster, 0},
+        /* grid (issue 25): the workspace's address (%envreg1 its upper half); %envreg6 and
+         * %envreg10 read 1 and 0x120 on the H200 in every launch (docs/driver-observations.md),
+         * the others 0 here (%envreg0 is a number of the driver's that varies). */
+        {KSP_envreg1, (uint64_t)(uintptr_t)l->workspace >> 32}, {KSP_envreg2, (uint32_t)(uintptr_t)l->workspace},
+        {KSP_envreg6, 1}, {KSP_envreg10, 0x120},
     };
     for (size_t i = 0; i < sizeof(uniform) / sizeof(uniform[0]); ++i)
         for (uint32_t lane = 0; lane < KLANES; ++lane)
@@ -824,16 +936,123 @@ static OS_THREAD_LOCAL struct {
 
 static void run_block(void *arg, uint64_t index) { klaunch_run_block(arg, index); }
 
+static struct kblock *block_begin(struct klaunch *l, uint64_t index);
+static bool block_step(struct kblock *b);
+static void block_end(struct kblock *b);
+
+/* ---- Cooperative launches (grid, issue 25) ----
+ * Every block of a cooperative grid is resident at once, as on the GPU, so that blocks may wait
+ * for each other (cooperative_groups' grid.sync() spins on an atomic word of the workspace).
+ * The launch is no larger than the occupancy the device reports (kernel_launch.c refuses a
+ * larger one), but the pool may have fewer threads than blocks, so blocks are resumable
+ * contexts: a block runs on a thread until it has taken KCOOP_SLICE backward branches (every
+ * spin-wait is a loop), then goes back to the launch's queue and the thread takes another. The
+ * warps' state is data (exec.c above), so a block resumes where it stopped, on any thread. The
+ * pool's threads each run one task that takes new blocks first (so every block reaches the
+ * barrier) and then the queue's, until every block has ended: a grid sync never deadlocks,
+ * whatever the pool's size (one thread runs the whole grid if it must). */
+struct kcoop {
+    struct klaunch *l;
+    os_mutex lock;
+    os_cond changed;      /* a block went back to the queue, or the last one ended */
+    struct kblock **queue; /* a ring of n */
+    uint64_t n, head, count, next_new, done;
+};
+
+static void coop_push(struct kcoop *c, struct kblock *b)
+{
+    c->queue[(c->head + c->count) % c->n] = b;
+    c->count++;
+    os_cond_signal(&c->changed);
+}
+
+static void coop_task(void *arg, uint64_t task)
+{
+    (void)task;
+    struct kcoop *c = arg;
+    struct klaunch *l = c->l;
+    os_mutex_lock(&c->lock);
+    while (c->done < c->n) {
+        struct kblock *b = NULL;
+        if (c->next_new < c->n) {
+            uint64_t index = c->next_new++;
+            os_mutex_unlock(&c->lock);
+            b = block_begin(l, index);
+            os_mutex_lock(&c->lock);
+            if (!b) {
+                c->done++; /* it faulted (no memory) or the launch had ended */
+                continue;
+            }
+        } else if (c->count) {
+            b = c->queue[c->head];
+            c->head = (c->head + 1) % c->n;
+            c->count--;
+        } else {
+            os_cond_wait(&c->changed, &c->lock); /* the other blocks are on other threads */
+            continue;
+        }
+        os_mutex_unlock(&c->lock);
+        bool finished = block_step(b);
+        if (finished)
+            block_end(b);
+        os_mutex_lock(&c->lock);
+        if (!finished) {
+            coop_push(c, b);
+        } else if (++c->done == c->n) {
+            os_cond_broadcast(&c->changed);
+        }
+    }
+    os_cond_broadcast(&c->changed);
+    os_mutex_unlock(&c->lock);
+}
+
+static void coop_run(struct klaunch *l, uint64_t n)
+{
+    struct kcoop c = {.l = l, .n = n};
+    c.queue = malloc(sizeof(*c.queue) * n);
+    if (!c.queue) {
+        klaunch_cancel(l, CUDA_ERROR_OUT_OF_MEMORY, "cooperative launch: no host memory for its blocks' queue");
+        return;
+    }
+    os_mutex_init(&c.lock);
+    os_cond_init(&c.changed);
+    uint64_t tasks = l->workers->count ? l->workers->count : 1;
+    if (tasks > n)
+        tasks = n;
+    /* No stop word: a task that starts after a fault still ends the blocks in the queue. */
+    l->workers->run(l->workers, tasks, NULL, coop_task, &c);
+    /* Every task ran to the end, so every block begun has ended. */
+    os_cond_destroy(&c.changed);
+    os_mutex_destroy(&c.lock);
+    free(c.queue);
+}
+
 void klaunch_run(struct klaunch *l)
 {
     uint64_t n = (uint64_t)l->grid[0] * l->grid[1] * l->grid[2];
-    l->workers->run(l->workers, n, &l->faulted, run_block, l);
+    if (l->cooperative)
+        coop_run(l, n);
+    else
+        l->workers->run(l->workers, n, &l->faulted, run_block, l);
+    /* The grids its kernels queued to run after it (cudaStreamTailLaunch). */
+    if (atomic_load(&l->cdp))
+        kcdp_run_tails(l);
 }
 
 void klaunch_run_block(struct klaunch *l, uint64_t index)
 {
-    if (atomic_load_explicit(&l->faulted, memory_order_relaxed))
+    struct kblock *b = block_begin(l, index);
+    if (!b)
         return;
+    block_step(b);
+    block_end(b);
+}
+
+/* Sets up block `index`: NULL when the launch has ended (or this faults it, out of memory). */
+static struct kblock *block_begin(struct klaunch *l, uint64_t index)
+{
+    if (atomic_load_explicit(&l->faulted, memory_order_relaxed))
+        return NULL;
     const struct kfunc *fn = l->fn;
     uint32_t nthreads = l->block[0] * l->block[1] * l->block[2];
     uint32_t nwarps = (nthreads + KLANES - 1) / KLANES;
@@ -857,12 +1076,13 @@ void klaunch_run_block(struct klaunch *l, uint64_t index)
                      fn->name, total);
         }
         os_mutex_unlock(&l->print_lock);
-        return;
+        return NULL;
     }
     unsigned char *p = scratch_mem(s);
 #define TAKE(type, n) ((type *)(void *)(p += 0, p = (unsigned char *)(((uintptr_t)p + 63) & ~(uintptr_t)63), p += (n), p - (n)))
     struct kblock *b = TAKE(struct kblock, sizeof(struct kblock));
     memset(b, 0, sizeof(*b));
+    b->scratch = s;
     b->l = l;
     b->index = (uint32_t)index;
     b->ctaid[0] = (uint32_t)(index % l->grid[0]);
@@ -901,6 +1121,12 @@ void klaunch_run_block(struct klaunch *l, uint64_t index)
         w->local_stride = stride;
         w->local = stride ? TAKE(unsigned char, (size_t)stride * KLANES) : NULL;
         w->local_used = 0;
+        w->retry = 0;
+        w->yield = false;
+        w->yield_pending = false;
+        w->parked = 0;
+        w->wait_at = NULL;
+        memset(w->cl_phase, 0, sizeof(w->cl_phase));
         /* What this thread learnt in the launch's earlier blocks: memory cannot go away while a
          * launch runs (frees wait for queued work), so the extents stay true for all of it. */
         if (ok_seed.serial == l->serial) {
@@ -909,26 +1135,73 @@ void klaunch_run_block(struct klaunch *l, uint64_t index)
         } else {
             w->ok_lo = w->ok_hi = w->okw_lo = w->okw_hi = w->ok2_lo = w->ok2_hi = 0;
         }
+        memset(w->dev_error, 0, sizeof(w->dev_error));
         init_warp_specials(w, b);
     }
 #undef TAKE
+    return b;
+}
+
+/* Runs the block until it ends (true: also when the launch faulted) or, in a cooperative
+ * launch, until its turn is over (false). */
+static bool block_step(struct kblock *b)
+{
+    struct klaunch *l = b->l;
+    uint32_t nwarps = b->nwarps;
+    b->slice = 0;
+    b->yield = false;
+    if (atomic_load_explicit(&l->faulted, memory_order_relaxed))
+        return true;
     for (;;) {
         bool progress = false, done = true;
+        /* A round in which every warp that ran only failed waits (KK_WAIT) and no mbarrier
+         * changed is idle; many idle rounds in a row are a deadlock (below). */
+        bool busy = false;
+        uint64_t epoch = b->mbar_epoch;
         for (uint32_t i = 0; i < nwarps; ++i) {
             struct kwarp *w = &b->warps[i];
             if (!w->live)
                 continue;
             done = false;
             if (w->top->lanes & ~w->blocked) {
+                w->yield_pending = false;
                 run_warp(w);
                 progress = true;
+                if (!w->yield_pending)
+                    busy = true;
                 if (atomic_load_explicit(&l->faulted, memory_order_relaxed))
-                    goto out;
+                    return true;
+                if (b->yield)
+                    return false;
             }
         }
         if (done)
             break;
-        if (!check_barriers(b) && !progress) {
+        bool released = check_barriers(b);
+        if (progress && !busy && !released && epoch == b->mbar_epoch) {
+            /* Every warp waits on an mbarrier (or barrier.cluster) that nothing in the block
+             * can complete any more: a GPU would hang; the launch fails instead. A waiting
+             * warp re-runs its loop each round, so a loop that gives up by itself after fewer
+             * rounds than this is not mistaken for one. */
+            if (++b->idle_rounds >= KWAIT_IDLE_ROUNDS) {
+                struct kwarp *w = NULL;
+                for (uint32_t i = 0; i < nwarps && !w; ++i)
+                    if (b->warps[i].live && b->warps[i].yield_pending)
+                        w = &b->warps[i];
+                if (!w)
+                    w = &b->warps[0];
+                uint32_t lanes = w->top->lanes & ~w->blocked;
+                kfault(w, w->yield_pending ? w->wait_at : NULL, lanes ? (uint32_t)kctz(lanes) : 0,
+                       CUDA_ERROR_LAUNCH_FAILED,
+                       "every warp of the block waits (mbarrier test_wait/try_wait, barrier.cluster.wait or a "
+                       "barrier) and none can complete: %u rounds without an arrival (a GPU would hang here)",
+                       b->idle_rounds);
+                goto out;
+            }
+        } else {
+            b->idle_rounds = 0;
+        }
+        if (!released && !progress) {
             struct kwarp *w = NULL;
             for (uint32_t i = 0; i < nwarps && !w; ++i)
                 if (b->warps[i].live)
@@ -941,10 +1214,18 @@ void klaunch_run_block(struct klaunch *l, uint64_t index)
             kfault(w, bar, lane, CUDA_ERROR_LAUNCH_FAILED,
                    "barrier %u can never complete: %u of the block's %u live threads arrived (a GPU would hang here)",
                    id, b->bar[id].arrived, b->threads_live);
-            goto out;
+            return true;
         }
     }
-out:
+    return true;
+}
+
+/* Frees the block (after block_step said it ended). */
+static void block_end(struct kblock *b)
+{
+    struct klaunch *l = b->l;
+    uint32_t nwarps = b->nwarps;
+    struct scratch *s = b->scratch;
     if (nwarps) {
         const struct kwarp *w = &b->warps[nwarps - 1];
         ok_seed.serial = l->serial;
@@ -966,5 +1247,9 @@ CUresult klaunch_finish(struct klaunch *l)
 {
     kprint_flush(l);
     os_mutex_destroy(&l->print_lock);
+    if (!l->parent && l->cdp) {
+        kcdp_free(l->cdp);
+        l->cdp = NULL;
+    }
     return atomic_load(&l->faulted) ? l->fault_code : CUDA_SUCCESS;
 }

@@ -83,10 +83,20 @@ static inline bool ktype_float(ktype t) { return t >= KT_F16 && t <= KT_F64; }
     X(d1) X(d2) X(d3) X(a1d) X(a2d) X(cube) X(acube) X(level) X(grad) X(base) X(b) X(g) X(a) X(p) X(trap) X(zero)      \
     X(width) X(height) X(depth) X(channel_data_type) X(channel_order) X(normalized_coords) X(filter_mode)              \
     X(addr_mode_0) X(addr_mode_1) X(addr_mode_2) X(num_mipmap_levels) X(num_samples) X(array_size) X(memory_layout)   \
-    X(force_unnormalized_coords) X(texref) X(samplerref) X(surfref)                                                 \
+    X(force_unnormalized_coords) X(texref) X(samplerref) X(surfref)                                                   \
+    /* mma: tensor-core instructions (ops_mma.c): shapes, layouts, element types that are not \
+     * register types, ldmatrix's counts */                                                                            \
+    X(m8n8k4) X(m16n8k4) X(m16n8k8) X(m16n8k16) X(m16n8k32) X(m16n8k64) X(m16n8k128) X(m16n8k256) X(m8n8k16)          \
+    X(m8n8k32) X(m8n8k128) X(m16n16k16) X(m32n8k16) X(m8n32k16) X(m16n16k8) X(m8n8) X(m8n16) X(m16n16) X(row) X(col)  \
+    X(b1) X(s4) X(u4) X(e4m3) X(e5m2) X(x1) X(x2) X(x4) X(trans) X(load) X(store) X(mma) X(c) X(d)        \
+    /* async copies and barriers (ops_async.c) */                                                                      \
+    X(bulk) X(mbarrier) X(noinc) X(init) X(inval) X(arrive_drop) X(expect_tx) X(complete_tx) X(test_wait)             \
+    X(try_wait) X(parity) X(pending_count) X(noComplete) X(mbarrier__complete_tx__bytes) X(bulk_group) X(read)       \
+    X(prefetch) X(wait) X(mbarrier_init) X(tensormap__generic) X(multicast__cluster) X(cp_mask) X(reduce) X(tensor)   \
+    X(im2col)                                                                                          \
     /* isa (issue 25): fp8 pairs (ops_isa.c; the sm_100a ones to refuse them by name), createpolicy, griddepcontrol */  \
     X(e4m3x2) X(e5m2x2) X(e2m1x2) X(e2m3x2) X(e3m2x2) X(ue8m0x2) X(fractional) X(range) X(cvt) X(L2__evict_unchanged)  \
-    X(launch_dependents) X(wait) X(u16x2) X(s16x2) X(mask) X(pack)
+    X(launch_dependents) X(u16x2) X(s16x2) X(mask) X(pack) /* .wait: the async block's */
 typedef enum kmod {
 #define X(m) KM_##m,
     KMODS(X)
@@ -114,7 +124,16 @@ typedef uint32_t kopnd;
     X(lanemask_le, "lanemask_le") X(lanemask_lt, "lanemask_lt") X(lanemask_ge, "lanemask_ge")                          \
     X(lanemask_gt, "lanemask_gt") X(dynamic_smem_size, "dynamic_smem_size")                                            \
     X(total_smem_size, "total_smem_size") X(cluster_nctarank, "cluster_nctarank") X(cluster_ctarank, "cluster_ctarank") \
-    X(is_explicit_cluster, "is_explicit_cluster")                                                                    \
+    X(is_explicit_cluster, "is_explicit_cluster")                                                                   \
+    /* grid (issue 25): the driver's environment registers; %envreg1:%envreg2 is the grid's workspace */                \
+    X(envreg0, "envreg0") X(envreg1, "envreg1") X(envreg2, "envreg2") X(envreg3, "envreg3") X(envreg4, "envreg4")      \
+    X(envreg5, "envreg5") X(envreg6, "envreg6") X(envreg7, "envreg7") X(envreg8, "envreg8") X(envreg9, "envreg9")      \
+    X(envreg10, "envreg10") X(envreg11, "envreg11") X(envreg12, "envreg12") X(envreg13, "envreg13")                    \
+    X(envreg14, "envreg14") X(envreg15, "envreg15") X(envreg16, "envreg16") X(envreg17, "envreg17")                    \
+    X(envreg18, "envreg18") X(envreg19, "envreg19") X(envreg20, "envreg20") X(envreg21, "envreg21")                    \
+    X(envreg22, "envreg22") X(envreg23, "envreg23") X(envreg24, "envreg24") X(envreg25, "envreg25")                    \
+    X(envreg26, "envreg26") X(envreg27, "envreg27") X(envreg28, "envreg28") X(envreg29, "envreg29")                    \
+    X(envreg30, "envreg30") X(envreg31, "envreg31")                                                                               \
     /* isa (issue 25): the rest of the PTX ISA's "Special Registers" up to sm_90 */                                   \
     X(clusterid_x, "clusterid.x") X(clusterid_y, "clusterid.y") X(clusterid_z, "clusterid.z")                          \
     X(nclusterid_x, "nclusterid.x") X(nclusterid_y, "nclusterid.y") X(nclusterid_z, "nclusterid.z")                    \
@@ -178,6 +197,11 @@ typedef enum kkind {
     KK_BAR,     /* bar.sync / barrier.sync / bar.arrive / bar.red: in->aux is NULL, mods in in->flags */
     KK_TRAP,
     KK_NOP,     /* membar and the like on a device whose lanes run in order */
+    /* async copies and barriers (ops_async.c): in->exec runs, then the lanes in w->retry stay at
+     * this instruction and, when w->yield is set, the warp gives the block's other warps a turn
+     * (a failed mbarrier.test_wait/try_wait, barrier.cluster.wait). The native tier returns to
+     * the scheduler here. */
+    KK_WAIT,
 } kkind;
 
 /* in->flags bits the scheduler and the common code read; a family keeps its own meanings in
@@ -222,7 +246,20 @@ struct kcall {
     bool has_ret;
     uint32_t table_count;       /* call through a register: the prototype's callees */
 };
-enum { KB_NONE, KB_VPRINTF, KB_ASSERTFAIL, KB_MALLOC, KB_FREE, KB_SET_CONDITIONAL };
+enum { KB_NONE, KB_VPRINTF, KB_ASSERTFAIL, KB_MALLOC, KB_FREE, KB_SET_CONDITIONAL,
+    /* grid (issue 25): the device runtime (libcudadevrt) of dynamic parallelism, cdp.c */
+    KB_CDP_FIRST = 64,
+    KB_CDP_GET_PARAMETER_BUFFER = KB_CDP_FIRST, KB_CDP_GET_PARAMETER_BUFFER_V2, KB_CDP_LAUNCH_DEVICE,
+    KB_CDP_LAUNCH_DEVICE_V2, KB_CDP_GET_LAST_ERROR, KB_CDP_PEEK_AT_LAST_ERROR, KB_CDP_GET_DEVICE,
+    KB_CDP_GET_DEVICE_COUNT, KB_CDP_DEVICE_GET_ATTRIBUTE, KB_CDP_DEVICE_GET_LIMIT, KB_CDP_RUNTIME_GET_VERSION,
+    KB_CDP_STREAM_CREATE_WITH_FLAGS, KB_CDP_STREAM_DESTROY, KB_CDP_STREAM_WAIT_EVENT, KB_CDP_EVENT_CREATE_WITH_FLAGS,
+    KB_CDP_EVENT_DESTROY, KB_CDP_EVENT_RECORD, KB_CDP_EVENT_RECORD_WITH_FLAGS, KB_CDP_MEMCPY_ASYNC,
+    KB_CDP_MEMSET_ASYNC, KB_CDP_DEVICE_SYNCHRONIZE,
+    KB_CDP_END
+};
+/* grid (issue 25): the device runtime function `name` is (KB_CDP_*), or KB_NONE; *nargs the
+ * arguments it takes. */
+int kcdp_builtin_of(const char *name, uint32_t *nargs);
 
 /* A parameter of an entry or .func. */
 struct kparam {
@@ -307,6 +344,9 @@ struct kmodule {
     char *source_name;         /* for messages: "module 3 (PTX)" or a file name */
     struct khash *names;       /* interned instruction names (kinsn.name) */
     struct knative *native;    /* the native tier's code (native.c), made at the first launch */
+    /* grid (issue 25): a function reads %envreg1 or %envreg2, the grid workspace's address
+     * (cooperative_groups' grid.sync() and is_valid()) */
+    bool reads_workspace;
 };
 
 /* A log for cuModuleLoadDataEx's info and error buffers; the parser appends its messages. */
@@ -374,8 +414,8 @@ struct kparsed_op {
     uint32_t label;   /* KO_LABEL: the instruction index, or UINT32_MAX when defined later */
     const struct ksym *symbol; /* KO_SYM / KO_ADDR / KO_LABEL: what the name names */
     uint32_t nvec;
-    kopnd vec[4];     /* KO_VEC: slots (KOPND_NONE for _) */
-    ktype vec_type[4];
+    kopnd vec[8];     /* KO_VEC: slots (KOPND_NONE for _); more than 4 only for mma and wmma */
+    ktype vec_type[8];
     const char *sym;  /* KO_SYM / KO_ADDR: the name, for calls and messages */
     /* KO_ADDR of a texture or surface instruction, [handle, {c0, ...}] or [handle, c0]: the
      * handle is the base (.slot, a register), the coordinates are vec[0 .. nvec) with their
@@ -442,6 +482,10 @@ struct klower_entry {
 /* The families' tables (ops_*.c), each ended by {NULL, NULL}. */
 extern const struct klower_entry kops_int[], kops_float[], kops_cvt[], kops_mem[], kops_atom[], kops_warp[],
     kops_misc[], kops_control[], kops_tex[], kops_surf[];
+/* mma: the tensor-core family (ops_mma.c) */
+extern const struct klower_entry kops_mma[];
+/* async copies and barriers (ops_async.c) */
+extern const struct klower_entry kops_async[];
 /* isa (issue 25): ops_isa.c's own opcodes, and the forms other families hand it. */
 extern const struct klower_entry kops_isa[];
 bool kisa_lower_elect(struct klower *lw, const struct kparsed *p, struct kinsn *in);
@@ -619,6 +663,10 @@ struct khost {
     /* The texture (surface: true, a surface) object `handle` names, copied into *out: false
      * when handle names no live object of that kind (the launch faults as the GPU does). */
     bool (*image)(uint64_t handle, bool surface, struct kimage *out);
+    /* grid (issue 25): the device runtime's questions (cudaDeviceGetAttribute, cudaDeviceGetLimit
+     * from a kernel): a CUresult, the value in *value. NULL: not answered (cudaErrorNotSupported). */
+    int (*device_attribute)(int attr, int device, int *value);
+    int (*device_limit)(int limit, uint64_t *value);
 };
 
 /* ---- Execution (exec.c) ---- */
@@ -670,6 +718,14 @@ struct kwarp {
     /* Recently used extents of memory kernels may touch: two for loads, one for stores (the
      * native tier reads them in this order: knat_ctx.ok). */
     uintptr_t ok_lo, ok_hi, okw_lo, okw_hi, ok2_lo, ok2_hi;
+    /* async copies and barriers (ops_async.c, KK_WAIT) */
+    uint32_t retry;               /* lanes that run the KK_WAIT instruction again */
+    bool yield;                   /* a wait failed: let the block's other warps run */
+    bool yield_pending;           /* the warp's last turn ended at a failed wait ... */
+    const struct kinsn *wait_at;  /* ... this one */
+    uint32_t parked;              /* lanes that failed a wait this turn: the others run first */
+    uint32_t cl_phase[KLANES];    /* barrier.cluster: the phase each lane last arrived in */
+    int32_t dev_error[KLANES]; /* grid (issue 25): each thread's device runtime error (cudaGetLastError) */
 };
 
 /* The block being run: its warps, shared window and barriers. */
@@ -690,6 +746,15 @@ struct kblock {
     } bar[16];
     uint32_t index;         /* linear block index */
     uint64_t uniform[KSP_COUNT][KLANES]; /* the special registers every warp of the block shares */
+    /* async copies and barriers (ops_async.c) */
+    uint64_t mbar_epoch;    /* counts changes of the block's mbarriers (deadlock detection) */
+    uint32_t idle_rounds;   /* scheduling rounds in which every warp that ran only failed waits */
+    uint32_t cl_phase;      /* barrier.cluster (a cluster of one block): completed phases */
+    uint32_t cl_arrived;    /* threads arrived in the current phase */
+    /* grid (issue 25): a cooperative launch's block is a resumable context (exec.c) */
+    void *scratch;          /* the memory the block lives in */
+    uint32_t slice;         /* backward branches taken in this turn */
+    bool yield;             /* the turn is over: the block goes back to the launch's queue */
 };
 
 /* A launch of an entry: set up by the API layer, run block by block on the pool. */
@@ -720,6 +785,15 @@ struct klaunch {
     const struct kaddr_space *space;
     const struct kworkers *workers;
     const struct khost *host;
+    /* grid (issue 25): cooperative launches and dynamic parallelism. */
+    bool cooperative;             /* set by the caller: every block is resident at once (exec.c) */
+    uint32_t pending_limit;       /* set by the caller: CU_LIMIT_DEV_RUNTIME_PENDING_LAUNCH_COUNT */
+    /* The grid workspace cooperative_groups meets on (grid.sync()), %envreg1:%envreg2: its size
+     * (16) and the barrier word, as the driver lays it out; kernels may read and write it. */
+    _Alignas(16) uint32_t workspace[4];
+    struct kcdp *_Atomic cdp;     /* the launch tree's device runtime (cdp.c): the root's, shared */
+    struct klaunch *parent;       /* the launch whose kernel launched this one (NULL: the host) */
+    uint32_t depth;               /* nesting: 0 for the host's launches */
     uint32_t explicit_cluster; /* isa (issue 25): the launch named a cluster dimension (%is_explicit_cluster) */
 };
 /* Prepares l (fn, grid, block, dyn_shared, params, stack_bytes, printf_limit, space, workers
@@ -735,10 +809,25 @@ void klaunch_run(struct klaunch *l);
  * blocks not yet started do not run. The caller orders its writes before the launch's end is
  * read (klaunch_finish), as the faults of its blocks are ordered by the pool. */
 bool klaunch_cancel(struct klaunch *l, CUresult code, const char *reason);
+/* Scheduling rounds in a row in which every running warp of a block only fails waits before the
+ * block is a deadlock (async copies and barriers, exec.c). */
+#define KWAIT_IDLE_ROUNDS 65536u
 /* Runs block `index` (x fastest) of the launch; a fault is recorded in l. */
 void klaunch_run_block(struct klaunch *l, uint64_t index);
 /* Flushes printf output and frees what klaunch_init took. Returns the fault, if any. */
 CUresult klaunch_finish(struct klaunch *l);
+
+/* ---- grid (issue 25): dynamic parallelism (cdp.c) ---- */
+/* A device runtime call (c->builtin >= KB_CDP_FIRST) by the lanes `exec` of the warp. */
+void kcdp_call(struct kwarp *w, struct kframe *f, const struct kinsn *in, const struct kcall *c, uint32_t exec);
+/* True when [addr, addr + size) lies in the launch tree's parameter buffers, with their extent. */
+bool kcdp_extent(const struct kcdp *cdp, uintptr_t addr, size_t size, uintptr_t *lo, uintptr_t *hi);
+/* Runs the tail launches of l (after its blocks), in order. */
+void kcdp_run_tails(struct klaunch *l);
+/* Ends the launches the tree of l runs now (klaunch_cancel of its root). */
+void kcdp_cancel(struct klaunch *l, CUresult code, const char *reason);
+/* Frees the tree's state (the root's klaunch_finish). */
+void kcdp_free(struct kcdp *cdp);
 
 /* Operand access for handlers. */
 static inline uint64_t *kw_slot(struct kwarp *w, kopnd o)
@@ -847,6 +936,10 @@ static inline void *kmem_fast(struct kwarp *w, const struct kinsn *in, uint32_t 
     }
     return kmem(w, in, lane, space, addr, size, write);
 }
+/* async copies and barriers: kmem for a range of `size` bytes that need no alignment of their own
+ * (.global and .shared; the caller has checked the instruction's alignment). */
+void *kmem_span(struct kwarp *w, const struct kinsn *in, uint32_t lane, kspace space, uint64_t addr, uint32_t size,
+                bool write);
 /* Records a fault for the launch (the first one wins) with the reason's prefix "kernel name,
  * block (x,y,z), thread (x,y,z), PTX line N (instruction):". */
 void kfault(struct kwarp *w, const struct kinsn *in, uint32_t lane, CUresult code, const char *fmt, ...)

@@ -10,7 +10,10 @@
 
 static const struct klower_entry *const families[] = {kops_control, kops_misc, kops_int, kops_float,
                                                       kops_cvt,     kops_mem,  kops_atom, kops_warp,
-                                                      kops_tex,     kops_surf, kops_isa /* isa (issue 25) */};
+                                                      kops_tex,     kops_surf,
+                                                      /* mma */ kops_mma,
+                                                      /* async copies and barriers */ kops_async,
+                                                      /* isa (issue 25) */ kops_isa};
 
 bool klower_run(struct klower *lw, const struct kparsed *p, struct kinsn *in)
 {
@@ -180,6 +183,8 @@ bool kl_src(struct klower *lw, const struct kparsed *p, uint32_t i, ktype type, 
     case KO_SPECIAL:
         if (KOPND_INDEX(op->slot) >= KSP_COUNT)
             return kl_refuse(lw, "'%s': a timer register can only be read with mov", p->text);
+        if (KOPND_INDEX(op->slot) == KSP_envreg1 || KOPND_INDEX(op->slot) == KSP_envreg2)
+            lw->fn->module->reads_workspace = true; /* grid (issue 25): cooperative_groups' grid */
         *out = op->slot;
         return true;
     case KO_SYM:

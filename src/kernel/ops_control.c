@@ -45,7 +45,7 @@ static int builtin_of(const char *name)
         return KB_FREE;
     if (strcmp(name, "cudaGraphSetConditional") == 0)
         return KB_SET_CONDITIONAL;
-    return KB_NONE;
+    return kcdp_builtin_of(name, NULL); /* grid (issue 25): the device runtime (cdp.c) */
 }
 
 /* A .param symbol of this frame's call-site area: its offset. */
@@ -111,6 +111,17 @@ static bool lower_call(struct klower *lw, const struct kparsed *p, struct kinsn 
         return kl_refuse(lw, "'%s': cudaGraphSetConditional takes 2 arguments", p->text);
     if (c->builtin == KB_ASSERTFAIL && c->nargs < 4)
         return kl_refuse(lw, "'%s': __assertfail takes 5 arguments", p->text);
+    /* grid (issue 25): the device runtime's functions (cdp.c) */
+    if (c->builtin == KB_CDP_DEVICE_SYNCHRONIZE)
+        return kl_refuse(lw, "'%s': device-side cudaDeviceSynchronize was removed in CUDA 12 (dynamic parallelism "
+                         "CDP2: nvcc 13 refuses it in device code); a tail launch (cudaStreamTailLaunch) runs after "
+                         "the grid's work", p->text);
+    if (c->builtin >= KB_CDP_FIRST) {
+        uint32_t n = 0;
+        kcdp_builtin_of(c->callee->name, &n);
+        if (c->nargs != n || !c->has_ret)
+            return kl_refuse(lw, "'%s': %s takes %u arguments and returns a value", p->text, c->callee->name, n);
+    }
     return true;
 }
 
@@ -142,9 +153,9 @@ static bool lower_trap(struct klower *lw, const struct kparsed *p, struct kinsn 
  * the warp family's. */
 static bool lower_bar(struct klower *lw, const struct kparsed *p, struct kinsn *in)
 {
-    if (kp_has(p, KM_warp)) {
+    if (kp_has(p, KM_warp) || kp_has(p, KM_cluster)) {
         lw->why[0] = 0;
-        return false; /* not mine */
+        return false; /* not mine: bar.warp.sync (ops_warp.c), barrier.cluster (ops_async.c) */
     }
     in->kind = KK_BAR;
     uint32_t first = 0;

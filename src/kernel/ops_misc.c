@@ -434,8 +434,10 @@ static void fence_exec(struct kwarp *w, const struct kinsn *in, uint32_t mask)
 
 static bool lower_fence(struct klower *lw, const struct kparsed *p, struct kinsn *in)
 {
-    if (kp_has(p, KM_proxy) || kp_has(p, KM_async))
-        return kl_refuse(lw, "'%s': proxy fences are not implemented", p->text);
+    if (kp_has(p, KM_proxy) || kp_has(p, KM_async) || kp_has(p, KM_mbarrier_init)) {
+        lw->why[0] = 0;
+        return false; /* the proxy fences and fence.mbarrier_init are ops_async.c's */
+    }
     in->exec = fence_exec;
     return true;
 }

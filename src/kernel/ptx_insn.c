@@ -300,10 +300,8 @@ static bool parse_vector(struct kparser *ps, struct kparsed_op *op)
         klex_next(ps);
         op->kind = KO_VEC;
         while (!ktok_punct(&ps->tok, '}')) {
-            if (op->nvec >= 4)
-                return kparse_error(ps, "'%s': a vector operand has at most 4 elements (256-bit .v8 accesses are sm_100 "
-                                        "and later)",
-                                    insn_text ? insn_text : "?");
+            if (op->nvec >= 8)
+                return kparse_error(ps, "'%s': a vector operand has at most 8 elements", insn_text ? insn_text : "?");
             struct kparsed_op e = {0};
             if (ktok_is(&ps->tok, "WARP_SZ") && !kparse_lookup(ps, ps->tok.s, ps->tok.len)) {
                 op->vec[op->nvec] = kfunc_const(ps, KLANES); /* isa: WARP_SZ as an element */
@@ -472,6 +470,16 @@ bool kparse_insn(struct kparser *ps)
     if (!p.opcode || !p.text)
         return kparse_error(ps, "out of memory");
     insn_text = p.text;
+    /* mma: sm_90a's warpgroup MMA (wgmma.*) goes to its family's refusal as written, before its
+     * shapes and operand lists (up to 128 registers) are read. */
+    if (strcmp(p.opcode, "wgmma") == 0) {
+        struct klower lw = {.ps = ps, .fn = ps->cur, .file = ps->name};
+        struct kinsn scratch;
+        memset(&scratch, 0, sizeof(scratch));
+        if (!klower_run(&lw, &p, &scratch))
+            return ps->err ? false : kparse_error_at(ps, p.line, "%s", lw.why);
+        return kparse_error_at(ps, p.line, "'%s' is not implemented by the software device", p.text);
+    }
     while (dot) {
         const char *s = dot + 1;
         const char *e = text + text_len;
@@ -509,6 +517,9 @@ bool kparse_insn(struct kparser *ps)
         } else if (!parse_operand(ps, op)) {
             return false;
         }
+        /* mma: only the tensor-core instructions take vectors of more than 4 registers */
+        if (op->kind == KO_VEC && op->nvec > 4 && strcmp(p.opcode, "mma") != 0 && strcmp(p.opcode, "wmma") != 0)
+            return kparse_error(ps, "a vector operand of '%s' has at most 4 elements", p.text);
         /* setp's two destinations: p|q */
         if (ktok_punct(&ps->tok, '|') || ktok_punct(&ps->tok, ',')) {
             klex_next(ps);

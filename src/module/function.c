@@ -298,6 +298,8 @@ static int occupancy(const struct function *f, int block, size_t dyn)
     return by_smem < n ? by_smem : n;
 }
 
+int function_occupancy(const struct function *f, int block, size_t dyn) { return occupancy(f, block, dyn); }
+
 static CUresult check_flags(const char *fn, unsigned int flags)
 {
     if (flags & ~(unsigned int)CU_OCCUPANCY_DISABLE_CACHING_OVERRIDE)

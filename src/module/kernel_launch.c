@@ -53,8 +53,15 @@ static bool set_conditional(uint64_t handle, uint32_t value)
     return hook && hook(handle, value);
 }
 
+/* grid (issue 25): cudaDeviceGetAttribute from a kernel (the device runtime, src/kernel/cdp.c). */
+static int device_attribute(int attr, int device, int *value)
+{
+    return (int)cuDeviceGetAttribute(value, (CUdevice_attribute)attr, (CUdevice)device);
+}
+
 /* The host: the device's threads and the library's unload (drain.c). */
 static const struct khost host = {
+    .device_attribute = device_attribute,
     .set_conditional = set_conditional,
     .image = image_for_kernel,
     .unloading = device_unloading,
@@ -71,6 +78,7 @@ struct kernel_work {
     struct module *mod; /* a reference: the decoded code outlives an unload until this ran */
     struct ctx *ctx;    /* a reference, for the sticky error */
     CUfunction handle;  /* for a capture's kernel node */
+    bool cooperative;   /* grid (issue 25): launched as a cooperative launch (a capture's node says so) */
     void *extra[5];     /* describe: the parameters as cuLaunchKernel's `extra` */
     size_t extra_size;
     _Alignas(16) unsigned char params[];
@@ -137,8 +145,40 @@ struct launch {
     unsigned int grid[3], block[3];
     unsigned int shared;
     CUstream stream;
+    bool cooperative; /* grid (issue 25): every block resident at once */
     bool explicit_cluster; /* isa (issue 25): a cluster dimension was given (%is_explicit_cluster) */
 };
+
+bool kernel_work_cooperative(const struct work *w)
+{
+    return w->run == run && ((const struct kernel_work *)w)->cooperative;
+}
+
+/* grid (issue 25): a cooperative grid must fit on the device at once: at most the occupancy the
+ * device reports for the kernel, its block size and shared memory, times the multiprocessors
+ * (cuOccupancyMaxActiveBlocksPerMultiprocessor x MULTIPROCESSOR_COUNT), as on the GPU.
+ * Dynamic shared memory past the kernel's limit leaves room for no block, which the driver
+ * answers COOPERATIVE_LAUNCH_TOO_LARGE too (100000 bytes without the opt-in, on the H200). */
+static uint64_t resident_limit(const struct function *f, const struct launch *c)
+{
+    int threads = (int)(c->block[0] * c->block[1] * c->block[2]);
+    int per_sm = c->shared > (unsigned)function_max_dynamic_shared(f) ? 0 : function_occupancy(f, threads, c->shared);
+    return (uint64_t)per_sm * pool_worker_count();
+}
+
+static CUresult check_cooperative(const char *fn, const struct function *f, const struct launch *c)
+{
+    uint64_t blocks = (uint64_t)c->grid[0] * c->grid[1] * c->grid[2];
+    int threads = (int)(c->block[0] * c->block[1] * c->block[2]);
+    int per_sm = c->shared > (unsigned)function_max_dynamic_shared(f) ? 0 : function_occupancy(f, threads, c->shared);
+    uint64_t limit = resident_limit(f, c);
+    if (blocks > limit)
+        return fail(CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE, "%s: a cooperative grid of %llu blocks of kernel %s: at "
+                    "most %llu are resident at once (%d blocks of %d threads with %u bytes of dynamic shared memory "
+                    "per multiprocessor, %u multiprocessors)", fn, (unsigned long long)blocks, f->kf->name,
+                    (unsigned long long)limit, per_sm, threads, c->shared, pool_worker_count());
+    return CUDA_SUCCESS;
+}
 
 static CUresult check_dims(const char *fn, const char *what, const unsigned int v[3], const unsigned int max[3])
 {
@@ -159,6 +199,9 @@ static CUresult check_shape(const char *fn, const struct function *f, const stru
     static const unsigned int block_max[3] = {1024u, 1024u, 64u};
     CUresult r;
     if ((r = check_dims(fn, "grid", c->grid, grid_max)) || (r = check_dims(fn, "block", c->block, block_max)))
+        return r;
+    if (c->cooperative && (uint64_t)c->block[0] * c->block[1] * c->block[2] <= 1024 &&
+        (r = check_cooperative(fn, f, c)))
         return r;
     const struct kfunc *kf = f->kf;
     uint64_t threads = (uint64_t)c->block[0] * c->block[1] * c->block[2];
@@ -308,10 +351,22 @@ static CUresult launch(const char *fn, CUfunction hf, const struct launch *c, vo
     k->l.dyn_shared = c->shared;
     k->l.explicit_cluster = c->explicit_cluster;
     k->l.params = k->params;
+    k->cooperative = c->cooperative;
+    /* A plain launch of a kernel that reads the grid workspace (cooperative_groups' grid group)
+     * whose grid the device holds at once runs as a cooperative one too: on a GPU all its
+     * blocks would be resident, so a grid.sync() that works there works here (a larger grid
+     * deadlocks on both). */
+    k->l.cooperative = c->cooperative ||
+                       (kf->module->reads_workspace &&
+                        (uint64_t)c->grid[0] * c->grid[1] * c->grid[2] <= resident_limit(f, c));
+    k->l.parent = NULL;
+    k->l.depth = 0;
     os_mutex_lock(&t.ctx->lock);
     uint32_t stack = t.ctx->stack_limit;
     k->l.printf_limit = t.ctx->printf_fifo_limit;
+    size_t pending = t.ctx->pending_launch_limit;
     os_mutex_unlock(&t.ctx->lock);
+    k->l.pending_limit = pending > UINT32_MAX ? UINT32_MAX : (uint32_t)pending;
     k->l.stack_bytes = stack > kf->local_bytes ? stack : kf->local_bytes;
     obj_retain(&f->mod->base);
     k->mod = f->mod;
@@ -332,12 +387,63 @@ CUresult CUDAAPI cuLaunchKernel(CUfunction f, unsigned int gridDimX, unsigned in
                                 unsigned int blockDimX, unsigned int blockDimY, unsigned int blockDimZ,
                                 unsigned int sharedMemBytes, CUstream hStream, void **kernelParams, void **extra)
 {
-    struct launch c = {{gridDimX, gridDimY, gridDimZ}, {blockDimX, blockDimY, blockDimZ}, sharedMemBytes, hStream, false};
+    struct launch c = {{gridDimX, gridDimY, gridDimZ}, {blockDimX, blockDimY, blockDimZ}, sharedMemBytes, hStream, false, false};
     return launch("cuLaunchKernel", f, &c, kernelParams, extra);
 }
 
-static CUresult check_attributes(const char *fn, const CUlaunchConfig *config)
+/* grid (issue 25): cooperative launches. The grid's blocks are all resident at once (the
+ * engine runs them as resumable contexts, src/kernel/exec.c), so they may wait for each other:
+ * cooperative_groups' grid.sync(). A larger grid than the device holds at once is refused. */
+CUresult CUDAAPI cuLaunchCooperativeKernel(CUfunction f, unsigned int gridDimX, unsigned int gridDimY,
+                                           unsigned int gridDimZ, unsigned int blockDimX, unsigned int blockDimY,
+                                           unsigned int blockDimZ, unsigned int sharedMemBytes, CUstream hStream,
+                                           void **kernelParams)
 {
+    const char *fn = "cuLaunchCooperativeKernel";
+    REQUIRE_INIT(fn);
+    struct launch c = {{gridDimX, gridDimY, gridDimZ}, {blockDimX, blockDimY, blockDimZ}, sharedMemBytes, hStream, true, false};
+    return launch(fn, f, &c, kernelParams, NULL);
+}
+
+CUresult CUDAAPI cuLaunchCooperativeKernel_ptsz(CUfunction f, unsigned int gridDimX, unsigned int gridDimY,
+                                                unsigned int gridDimZ, unsigned int blockDimX, unsigned int blockDimY,
+                                                unsigned int blockDimZ, unsigned int sharedMemBytes, CUstream hStream,
+                                                void **kernelParams)
+{
+    return cuLaunchCooperativeKernel(f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes,
+                                     per_thread(hStream), kernelParams);
+}
+
+/* Deprecated since CUDA 11.3, still exported: one launch per device of the list. The software
+ * device is one device, so the list has one entry; the flags say whether the launch waits for
+ * the device's other work first and whether that work waits for it, which stream order gives
+ * here anyway (the launch is queued on its stream as cuLaunchCooperativeKernel's). */
+CUresult CUDAAPI cuLaunchCooperativeKernelMultiDevice(CUDA_LAUNCH_PARAMS *launchParamsList, unsigned int numDevices,
+                                                      unsigned int flags)
+{
+    const char *fn = "cuLaunchCooperativeKernelMultiDevice";
+    REQUIRE_INIT(fn);
+    if (!launchParamsList)
+        return fail(CUDA_ERROR_INVALID_VALUE, "%s: launchParamsList is NULL", fn);
+    if (numDevices != 1)
+        return fail(CUDA_ERROR_INVALID_VALUE, "%s: numDevices is %u: the software device is the one device there is",
+                    fn, numDevices);
+    if (flags & ~(unsigned int)(CUDA_COOPERATIVE_LAUNCH_MULTI_DEVICE_NO_PRE_LAUNCH_SYNC |
+                                CUDA_COOPERATIVE_LAUNCH_MULTI_DEVICE_NO_POST_LAUNCH_SYNC))
+        return fail(CUDA_ERROR_INVALID_VALUE, "%s: flags 0x%x: only the NO_PRE_LAUNCH_SYNC (1) and "
+                    "NO_POST_LAUNCH_SYNC (2) flags are defined", fn, flags);
+    const CUDA_LAUNCH_PARAMS *p = launchParamsList;
+    if (!p->hStream)
+        return fail(CUDA_ERROR_INVALID_HANDLE, "%s: launchParamsList[0].hStream is NULL: each launch needs a stream "
+                    "the program created (the H200 refuses the NULL stream too)", fn);
+    struct launch c = {{p->gridDimX, p->gridDimY, p->gridDimZ}, {p->blockDimX, p->blockDimY, p->blockDimZ},
+                       p->sharedMemBytes, p->hStream, true, false};
+    return launch(fn, p->function, &c, p->kernelParams, NULL);
+}
+
+static CUresult check_attributes(const char *fn, const CUlaunchConfig *config, bool *cooperative)
+{
+    *cooperative = false;
     if (config->numAttrs && !config->attrs)
         return fail(CUDA_ERROR_INVALID_VALUE, "%s: config->numAttrs is %u but config->attrs is NULL", fn,
                     config->numAttrs);
@@ -360,11 +466,9 @@ static CUresult check_attributes(const char *fn, const CUlaunchConfig *config)
                             a->value.sharedMemCarveout);
             break;
         case CU_LAUNCH_ATTRIBUTE_COOPERATIVE:
-            /* Every block of a grid may be resident at once only up to the occupancy limit;
-             * the software device runs blocks in turn, so grid-wide sync is not offered. */
-            if (a->value.cooperative)
-                return fail(CUDA_ERROR_NOT_SUPPORTED, "%s: attrs[%u]: cooperative launches (grid-wide "
-                            "synchronisation) are not supported by the software device", fn, i);
+            /* grid (issue 25): nonzero makes it a cooperative launch (the last such attribute
+             * decides), as cuLaunchCooperativeKernel's */
+            *cooperative = a->value.cooperative != 0;
             break;
         case CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION:
         case CU_LAUNCH_ATTRIBUTE_PREFERRED_CLUSTER_DIMENSION: {
@@ -393,15 +497,17 @@ CUresult CUDAAPI cuLaunchKernelEx(const CUlaunchConfig *config, CUfunction f, vo
     REQUIRE_INIT(fn);
     if (!config)
         return fail(CUDA_ERROR_INVALID_VALUE, "%s: config is NULL", fn);
-    CUresult r = check_attributes(fn, config);
+    bool cooperative;
+    CUresult r = check_attributes(fn, config, &cooperative);
     if (r)
         return r;
     struct launch c = {{config->gridDimX, config->gridDimY, config->gridDimZ},
                        {config->blockDimX, config->blockDimY, config->blockDimZ},
                        config->sharedMemBytes,
                        config->hStream,
+                       cooperative,
                        false};
-    for (unsigned i = 0; i < config->numAttrs; ++i) /* checked above */
+    for (unsigned i = 0; i < config->numAttrs; ++i) /* isa: checked above */
         if (config->attrs[i].id == CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION)
             c.explicit_cluster = true;
     return launch(fn, f, &c, kernelParams, extra);
@@ -544,7 +650,7 @@ static CUresult legacy_launch(const char *fn, CUfunction hfunc, int width, int h
         return r;
     /* The state as it is now: later cuParamSet* calls do not reach this launch. */
     struct launch c = {{(unsigned)width, (unsigned)height, 1}, {l->block[0], l->block[1], l->block[2]}, l->shared,
-                       stream, false};
+                       stream, false, false};
     size_t size = l->size;
     unsigned char *buf = malloc(LEGACY_PARAM_BYTES);
     if (buf)

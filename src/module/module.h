@@ -89,6 +89,12 @@ void function_release(struct function *f);
 unsigned function_max_threads(const struct kfunc *kf);
 /* The dynamic shared memory f may take without (and, set, with) opting in. */
 int function_max_dynamic_shared(const struct function *f);
+/* grid (issue 25): blocks of `block` threads with `dyn` bytes of dynamic shared memory one
+ * multiprocessor holds at once (cuOccupancyMaxActiveBlocksPerMultiprocessor's answer). */
+int function_occupancy(const struct function *f, int block, size_t dyn);
+/* grid (issue 25): w is a kernel launch's work, made cooperative (kernel_launch.c). */
+struct work;
+bool kernel_work_cooperative(const struct work *w);
 
 /* ---- Libraries (library.c) ---- */
 /* The function for kernel handle k in the current context, with a reference. */

@@ -10,12 +10,14 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #if defined(__has_include)
@@ -159,6 +161,129 @@ static void explain_einval(size_t count, uint64_t total, char *why, size_t why_s
         snprintf(why, why_size, "the udmabuf driver refused the range (EINVAL)");
 }
 
+/*
+ * A memfd must outlive every mapping of a dma-buf made from it. udmabuf keeps references to
+ * the pages, not to the memfd: when the memfd's last reference goes (cuMemFree, cuMemRelease),
+ * its inode is evicted and its pages leave the page cache, and if a mapping of the dma-buf still
+ * maps them (Vulkan's import of it through extmem's layer, an mmap), the kernel (Linux 6.1,
+ * Debian 12's, seen in tests/dmabuf_vm) reports "BUG: Bad page cache", takes the mapping's
+ * references off the pages and frees them under the live mapping, whose unmap is then "BUG: Bad
+ * page map": memory corruption.
+ *
+ * So extmem remembers which memfds it exported as which dma-bufs (by inode), and when such a
+ * memfd is closed while a mapping of one of its dma-bufs exists in this process (read from
+ * /proc/self/maps), one PROT_NONE shared page of the memfd keeps its file (no descriptor, no
+ * memory of its own) until those mappings are gone; that is looked at again at every export and
+ * every close of an exported memfd. Mappings in other processes cannot be seen: there the
+ * exporter must keep the allocation until they unmap (docs/dmabuf.md).
+ */
+struct exported { /* a memfd some dma-buf was made from, and that dma-buf */
+    dev_t memfd_dev;
+    ino_t memfd_ino;
+    dev_t buf_dev;
+    ino_t buf_ino;
+    void *pin; /* the memfd's kept page once the memfd was closed under a mapping, else NULL */
+};
+static pthread_mutex_t exported_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct exported *exported;
+static size_t exported_count, exported_cap;
+
+/* Whether a mapping of the file (dev, ino) exists in this process. */
+static bool mapped_here(dev_t dev, ino_t ino)
+{
+    FILE *f = fopen("/proc/self/maps", "re");
+    if (!f)
+        return true; /* cannot tell: keep it */
+    char line[512];
+    bool found = false;
+    while (!found && fgets(line, sizeof(line), f)) {
+        unsigned long long inode = 0;
+        unsigned maj = 0, min = 0;
+        if (sscanf(line, "%*x-%*x %*4s %*x %x:%x %llu", &maj, &min, &inode) == 3 && inode == (unsigned long long)ino &&
+            makedev(maj, min) == dev)
+            found = true;
+        /* a line longer than the buffer: skip the rest of it */
+        while (!strchr(line, '\n') && fgets(line, sizeof(line), f))
+            ;
+    }
+    fclose(f);
+    return found;
+}
+
+/* Drops the kept pages whose dma-bufs are no longer mapped here, and their records. */
+static void drop_unmapped_pins(void)
+{
+    size_t j = 0;
+    for (size_t i = 0; i < exported_count; ++i) {
+        struct exported *e = &exported[i];
+        if (e->pin && !mapped_here(e->buf_dev, e->buf_ino)) {
+            /* another record may keep the same memfd for another dma-buf: each has its own page */
+            munmap(e->pin, (size_t)sysconf(_SC_PAGESIZE));
+            continue;
+        }
+        exported[j++] = *e;
+    }
+    exported_count = j;
+}
+
+static int remember_export(const os_dmabuf_piece *pieces, size_t count, int buf)
+{
+    struct stat bs;
+    if (fstat(buf, &bs) != 0)
+        return errno;
+    pthread_mutex_lock(&exported_lock);
+    drop_unmapped_pins();
+    int err = 0;
+    for (size_t i = 0; i < count && !err; ++i) {
+        struct stat ms;
+        if (fstat(pieces[i].memory, &ms) != 0) {
+            err = errno;
+            break;
+        }
+        if (exported_count == exported_cap) {
+            size_t cap = exported_cap ? exported_cap * 2 : 16;
+            struct exported *e = realloc(exported, cap * sizeof(*e));
+            if (!e) {
+                err = ENOMEM;
+                break;
+            }
+            exported = e;
+            exported_cap = cap;
+        }
+        exported[exported_count++] = (struct exported){ms.st_dev, ms.st_ino, bs.st_dev, bs.st_ino, NULL};
+    }
+    pthread_mutex_unlock(&exported_lock);
+    return err;
+}
+
+void os_dmabuf_memory_closing(os_handle memfd)
+{
+    pthread_mutex_lock(&exported_lock);
+    if (exported_count == 0) {
+        pthread_mutex_unlock(&exported_lock);
+        return;
+    }
+    drop_unmapped_pins();
+    struct stat ms;
+    if (fstat(memfd, &ms) == 0) {
+        size_t j = 0;
+        for (size_t i = 0; i < exported_count; ++i) {
+            struct exported *e = &exported[i];
+            if (!e->pin && e->memfd_dev == ms.st_dev && e->memfd_ino == ms.st_ino) {
+                if (!mapped_here(e->buf_dev, e->buf_ino))
+                    continue; /* no mapping here to protect: forget it */
+                void *p = mmap(NULL, (size_t)sysconf(_SC_PAGESIZE), PROT_NONE, MAP_SHARED, memfd, 0);
+                if (p == MAP_FAILED)
+                    continue; /* nothing else can keep it: as without the record */
+                e->pin = p;
+            }
+            exported[j++] = *e;
+        }
+        exported_count = j;
+    }
+    pthread_mutex_unlock(&exported_lock);
+}
+
 int os_dmabuf_create(const os_dmabuf_piece *pieces, size_t count, os_handle *out, char *why, size_t why_size)
 {
     why[0] = '\0';
@@ -181,8 +306,15 @@ int os_dmabuf_create(const os_dmabuf_piece *pieces, size_t count, os_handle *out
     if (!err) {
         int fd = ioctl(dev, UDMABUF_CREATE_LIST, list);
         err = fd < 0 ? errno : 0;
-        if (!err)
-            *out = fd;
+        if (!err) {
+            err = remember_export(pieces, count, fd);
+            if (err) {
+                close(fd);
+                snprintf(why, why_size, "remembering the dma-buf's memfds failed: %s", strerror(err));
+            } else {
+                *out = fd;
+            }
+        }
         close(dev);
     }
     free(list);

@@ -61,8 +61,10 @@ int os_memory_unmap(void *addr, size_t size)
 
 void os_memory_close(os_memory *mem)
 {
-    if (mem->handle >= 0)
+    if (mem->handle >= 0) {
+        os_dmabuf_memory_closing(mem->handle); /* a dma-buf of it may still be mapped (dmabuf.c) */
         close(mem->handle);
+    }
     mem->handle = OS_INVALID_HANDLE;
 }
 

@@ -344,7 +344,10 @@ static _Atomic size_t rt_limits[] = {
 /* The limits the context keeps, under the driver's name (the numbers are the same). */
 static int context_limit(enum cudaLimit limit)
 {
-    return limit == cudaLimitStackSize || limit == cudaLimitPrintfFifoSize || limit == cudaLimitMallocHeapSize;
+    return limit == cudaLimitStackSize || limit == cudaLimitPrintfFifoSize || limit == cudaLimitMallocHeapSize ||
+           /* grid (issue 25): the device runtime's, which launches from kernels use (CDP2 has no
+            * sync depth: the driver answers cudaErrorUnsupportedLimit for it, as the H200's) */
+           limit == cudaLimitDevRuntimePendingLaunchCount || limit == cudaLimitDevRuntimeSyncDepth;
 }
 
 static cudaError_t limit_check(const char *fn, enum cudaLimit limit)

@@ -547,25 +547,55 @@ cudaError_t CUDARTAPI __cudaPopCallConfiguration(dim3 *gridDim, dim3 *blockDim, 
     return cudaSuccess;
 }
 
-static cudaError_t launch(const char *fn, CUfunction f, dim3 grid, dim3 block, void **args, size_t shared,
-                          cudaStream_t stream)
+static cudaError_t launch_as(const char *fn, CUfunction f, dim3 grid, dim3 block, void **args, size_t shared,
+                             cudaStream_t stream, bool cooperative)
 {
     /* The shape is the driver's to judge, as with NVIDIA's runtime: a dimension of 0 or a
      * block above the kernel's limit is cudaErrorInvalidValue there (H100, CUDA 13.0). */
     if (shared > UINT32_MAX)
         return rt_fail(cudaErrorInvalidValue, "%s: %zu bytes of dynamic shared memory is too many", fn, shared);
+    if (cooperative) /* grid (issue 25) */
+        return rt_cu(cuLaunchCooperativeKernel(f, grid.x, grid.y, grid.z, block.x, block.y, block.z,
+                                               (unsigned int)shared, stream, args));
     return rt_cu(cuLaunchKernel(f, grid.x, grid.y, grid.z, block.x, block.y, block.z, (unsigned int)shared, stream,
                                 args, NULL));
 }
 
-static cudaError_t launch_host(const char *fn, const void *func, dim3 grid, dim3 block, void **args, size_t shared,
-                               cudaStream_t stream)
+static cudaError_t launch(const char *fn, CUfunction f, dim3 grid, dim3 block, void **args, size_t shared,
+                          cudaStream_t stream)
+{
+    return launch_as(fn, f, grid, block, args, shared, stream, false);
+}
+
+static cudaError_t launch_host_as(const char *fn, const void *func, dim3 grid, dim3 block, void **args, size_t shared,
+                                  cudaStream_t stream, bool cooperative)
 {
     CUfunction f;
     cudaError_t err = rt_kernel_function(fn, func, &f);
     if (err != cudaSuccess)
         return err;
-    return launch(fn, f, grid, block, args, shared, stream);
+    return launch_as(fn, f, grid, block, args, shared, stream, cooperative);
+}
+
+static cudaError_t launch_host(const char *fn, const void *func, dim3 grid, dim3 block, void **args, size_t shared,
+                               cudaStream_t stream)
+{
+    return launch_host_as(fn, func, grid, block, args, shared, stream, false);
+}
+
+/* grid (issue 25): every block of the grid resident at once (cuLaunchCooperativeKernel);
+ * cudaErrorCooperativeLaunchTooLarge past the occupancy limit. */
+cudaError_t CUDARTAPI cudaLaunchCooperativeKernel(const void *func, dim3 gridDim, dim3 blockDim, void **args,
+                                                  size_t sharedMem, cudaStream_t stream)
+{
+    return launch_host_as("cudaLaunchCooperativeKernel", func, gridDim, blockDim, args, sharedMem, stream, true);
+}
+
+cudaError_t CUDARTAPI cudaLaunchCooperativeKernel_ptsz(const void *func, dim3 gridDim, dim3 blockDim, void **args,
+                                                       size_t sharedMem, cudaStream_t stream)
+{
+    return launch_host_as("cudaLaunchCooperativeKernel", func, gridDim, blockDim, args, sharedMem, rt_ptsz(stream),
+                          true);
 }
 
 cudaError_t CUDARTAPI cudaLaunchKernel(const void *func, dim3 gridDim, dim3 blockDim, void **args, size_t sharedMem,
@@ -649,6 +679,7 @@ static cudaError_t launch_ex(const cudaLaunchConfig_t *config, const void *func,
         return rt_fail(cudaErrorInvalidValue, "%s: config is NULL", fn);
     if (config->numAttrs != 0 && config->attrs == NULL)
         return rt_fail(cudaErrorInvalidValue, "%s: numAttrs is %u and attrs is NULL", fn, config->numAttrs);
+    bool cooperative = false;
     for (unsigned int i = 0; i < config->numAttrs; ++i) {
         const cudaLaunchAttribute *a = &config->attrs[i];
         switch (a->id) {
@@ -659,11 +690,7 @@ static cudaError_t launch_ex(const cudaLaunchConfig_t *config, const void *func,
         case cudaLaunchAttributePriority:
             break;
         case cudaLaunchAttributeCooperative:
-            if (a->val.cooperative)
-                return rt_fail(cudaErrorNotSupported,
-                               "%s: attrs[%u] asks for a cooperative launch: the software device does not run "
-                               "grid-wide synchronisation yet",
-                               fn, i);
+            cooperative = a->val.cooperative != 0; /* grid (issue 25): cuLaunchCooperativeKernel's launch */
             break;
         case cudaLaunchAttributeClusterDimension:
             if (a->val.clusterDim.x * a->val.clusterDim.y * a->val.clusterDim.z > 1)
@@ -677,8 +704,8 @@ static cudaError_t launch_ex(const cudaLaunchConfig_t *config, const void *func,
                            (int)a->id);
         }
     }
-    return launch_host(fn, func, config->gridDim, config->blockDim, args, config->dynamicSmemBytes,
-                       ptsz ? rt_ptsz(config->stream) : config->stream);
+    return launch_host_as(fn, func, config->gridDim, config->blockDim, args, config->dynamicSmemBytes,
+                          ptsz ? rt_ptsz(config->stream) : config->stream, cooperative);
 }
 
 cudaError_t CUDARTAPI cudaLaunchKernelExC(const cudaLaunchConfig_t *config, const void *func, void **args)

@@ -58,6 +58,8 @@ std::string Instance::init(ValidationLog *log, Order order, uint32_t api)
     const char *layers[2] = {"VK_LAYER_KHRONOS_validation", "VK_LAYER_EXTMEM_external_semaphore"};
     if (order == VALIDATION_BELOW)
         std::swap(layers[0], layers[1]);
+    // extmem as the driver: the application enables validation alone, or the environment does.
+    const uint32_t nlayers = order == VALIDATION_BY_APPLICATION ? 1 : order == VALIDATION_BY_ENVIRONMENT ? 0 : 2;
     const bool v10 = api < VK_API_VERSION_1_1;
     const char *extensions[] = {VK_KHR_GET_PHYSICAL_DEVICE_PROPERTIES_2_EXTENSION_NAME,
                                 VK_KHR_EXTERNAL_SEMAPHORE_CAPABILITIES_EXTENSION_NAME,
@@ -70,9 +72,11 @@ std::string Instance::init(ValidationLog *log, Order order, uint32_t api)
         // Environment-enabled layers sit above the application's: keep the layer order here.
         unsetenv("VK_INSTANCE_LAYERS");
         unsetenv("VK_LOADER_LAYERS_ENABLE");
-        for (const char *l : layers)
-            if (!has_layer(l))
-                return std::string(l) + " is not installed";
+        if (order == VALIDATION_BY_ENVIRONMENT)
+            setenv("VK_INSTANCE_LAYERS", "VK_LAYER_KHRONOS_validation", 1);
+        for (uint32_t i = 0; i < (nlayers ? nlayers : 1); ++i)
+            if (!has_layer(layers[i]))
+                return std::string(layers[i]) + " is not installed";
         mci.sType = VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT;
         mci.messageSeverity = VK_DEBUG_UTILS_MESSAGE_SEVERITY_VERBOSE_BIT_EXT |
                               VK_DEBUG_UTILS_MESSAGE_SEVERITY_INFO_BIT_EXT |
@@ -83,7 +87,7 @@ std::string Instance::init(ValidationLog *log, Order order, uint32_t api)
         mci.pfnUserCallback = ValidationLog::callback;
         mci.pUserData = log;
         ici.pNext = &mci;
-        ici.enabledLayerCount = 2;
+        ici.enabledLayerCount = nlayers;
         ici.ppEnabledLayerNames = layers;
         ici.enabledExtensionCount = 3 - first_ext;
     }

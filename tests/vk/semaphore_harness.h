@@ -6,6 +6,7 @@
 
 #include <volk.h>
 
+#include <cstdlib>
 #include <string>
 #include <utility>
 #include <vector>
@@ -32,13 +33,18 @@ public:
     Instance(const Instance &) = delete;
     Instance &operator=(const Instance &) = delete;
     /* Where a log puts the validation layer: above extmem's layer (the application's own
-     * order, validation first) or below it, between extmem's layer and the driver. */
-    enum Order { VALIDATION_ABOVE, VALIDATION_BELOW };
+     * order, validation first) or below it, between extmem's layer and the driver. With extmem
+     * as the driver (driver_mode()): validation alone, enabled by the application, or by the
+     * environment (VK_INSTANCE_LAYERS); the loader puts it above the driver either way. */
+    enum Order { VALIDATION_ABOVE, VALIDATION_BELOW, VALIDATION_BY_APPLICATION, VALIDATION_BY_ENVIRONMENT };
     /* "" on success. With a log: VK_LAYER_KHRONOS_validation and extmem's layer both enabled
      * here in `order`, whatever VK_INSTANCE_LAYERS says, its messages to log. api_version:
      * the application's Vulkan version; below 1.1 the instance enables what a 1.0 application
      * needs for external semaphores (VK_KHR_get_physical_device_properties2 and
      * VK_KHR_external_semaphore_capabilities), and Device::init the device extensions. */
+    /* True where the tests run with extmem's driver (libvulkan_extmem.so, src/vk/layer/driver.c)
+     * wrapping lavapipe, as extmem-run arranges: EXTMEM_VK_DRIVER_FILE names the real driver. */
+    static bool driver_mode() { return getenv("EXTMEM_VK_DRIVER_FILE") != nullptr; }
     std::string init(ValidationLog *log = nullptr, Order order = VALIDATION_ABOVE,
                      uint32_t api_version = VK_API_VERSION_1_3);
     void close();

@@ -76,12 +76,13 @@ protected:
             handle = 0;
         }
     }
-    // A buffer over all of the memory, for an OPAQUE_FD import.
-    VkBuffer make_buffer(VkDeviceSize bytes, uint32_t *types)
+    // A buffer over all of the memory, for an import of that handle type.
+    VkBuffer make_buffer(VkDeviceSize bytes, uint32_t *types,
+                         VkExternalMemoryHandleTypeFlagBits type = VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT)
     {
         VkExternalMemoryBufferCreateInfo ext = {};
         ext.sType = VK_STRUCTURE_TYPE_EXTERNAL_MEMORY_BUFFER_CREATE_INFO;
-        ext.handleTypes = VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT;
+        ext.handleTypes = type;
         VkBufferCreateInfo bi = {};
         bi.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO;
         bi.pNext = &ext;
@@ -94,11 +95,12 @@ protected:
         *types = req.memoryTypeBits;
         return b;
     }
-    VkResult import(int fd, VkDeviceSize bytes, uint32_t types, VkDeviceMemory *out)
+    VkResult import(int fd, VkDeviceSize bytes, uint32_t types, VkDeviceMemory *out,
+                    VkExternalMemoryHandleTypeFlagBits type = VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT)
     {
         VkImportMemoryFdInfoKHR imp = {};
         imp.sType = VK_STRUCTURE_TYPE_IMPORT_MEMORY_FD_INFO_KHR;
-        imp.handleType = VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT;
+        imp.handleType = type;
         imp.fd = fd;
         VkMemoryAllocateInfo ai = {};
         ai.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO;
@@ -144,6 +146,33 @@ protected:
     CUdeviceptr ptr = 0;
     VkBuffer buffer = VK_NULL_HANDLE;
     VkDeviceMemory memory = VK_NULL_HANDLE;
+};
+
+// dma-bufs of CUDA memory (cuMemGetHandleForAddressRange) imported with
+// VK_EXT_external_memory_dma_buf. Making a dma-buf needs /dev/udmabuf: on a host without it
+// tests/vk/CMakeLists.txt leaves these out, and the VM test (tests/dmabuf_vm) runs them on a
+// kernel that has it, with lavapipe and the layer inside the VM.
+class VulkanImportDmaBuf : public VulkanImport {
+protected:
+    void TearDown() override
+    {
+        if (dptr) {
+            EXPECT_OK(cuMemFree(dptr));
+        }
+        VulkanImport::TearDown();
+    }
+    // A cuMemAlloc allocation of `pages` pages and a dma-buf of pages [first, first + count).
+    int make_dmabuf(size_t pages, size_t first, size_t count)
+    {
+        EXPECT_OK(cuMemAlloc(&dptr, pages * page));
+        int fd = -1;
+        EXPECT_OK(cuMemGetHandleForAddressRange(&fd, dptr + first * page, count * page,
+                                                CU_MEM_RANGE_HANDLE_TYPE_DMA_BUF_FD, 0));
+        return fd;
+    }
+    static constexpr VkExternalMemoryHandleTypeFlagBits DMA_BUF = VK_EXTERNAL_MEMORY_HANDLE_TYPE_DMA_BUF_BIT_EXT;
+    const size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    CUdeviceptr dptr = 0;
 };
 
 } // namespace
@@ -344,8 +373,14 @@ TEST_F(VulkanImport, AMemfdGivenAsADmaBuf_IsInvalidExternalHandle)
 // (VK_EXT_external_memory_host, which the layer enabled on the driver's device).
 TEST_F(VulkanImport, Import_UnderValidationAboveAndBelowTheLayer_HasNoErrors)
 {
-    for (Instance::Order order : {Instance::VALIDATION_ABOVE, Instance::VALIDATION_BELOW}) {
-        SCOPED_TRACE(order == Instance::VALIDATION_ABOVE ? "validation above" : "validation below");
+    std::vector<Instance::Order> orders = {Instance::VALIDATION_ABOVE, Instance::VALIDATION_BELOW};
+    if (Instance::driver_mode()) // extmem is the driver: every layer is above it
+        orders = {Instance::VALIDATION_BY_APPLICATION, Instance::VALIDATION_BY_ENVIRONMENT};
+    for (Instance::Order order : orders) {
+        SCOPED_TRACE(order == Instance::VALIDATION_ABOVE   ? "validation above"
+                     : order == Instance::VALIDATION_BELOW ? "validation below"
+                     : order == Instance::VALIDATION_BY_APPLICATION ? "validation enabled by the application"
+                                                                     : "validation enabled by the environment");
         d.close();
         vk.close();
         ValidationLog log;
@@ -371,4 +406,101 @@ TEST_F(VulkanImport, Import_UnderValidationAboveAndBelowTheLayer_HasNoErrors)
         EXPECT_GT(log.messages_seen(), 0);
         EXPECT_EQ("", log.errors());
     }
+}
+
+TEST_F(VulkanImportDmaBuf, CudaMemorysDmaBuf_ImportsAsTheSamePagesBothWays)
+{
+    int fd = make_dmabuf(4, 0, 4);
+    ASSERT_GE(fd, 0);
+    const size_t bytes = 4 * page, n = bytes / 4;
+    VkMemoryFdPropertiesKHR fp = {};
+    fp.sType = VK_STRUCTURE_TYPE_MEMORY_FD_PROPERTIES_KHR;
+    ASSERT_EQ(VK_SUCCESS, vkGetMemoryFdPropertiesKHR(d.device, DMA_BUF, fd, &fp));
+    uint32_t types = 0;
+    buffer = make_buffer(bytes, &types, DMA_BUF);
+    ASSERT_NE(0u, types & fp.memoryTypeBits) << "no memory type both the buffer and the dma-buf allow";
+    ASSERT_EQ(VK_SUCCESS, import(fd, bytes, types & fp.memoryTypeBits, &memory, DMA_BUF));
+    ASSERT_EQ(VK_SUCCESS, vkBindBufferMemory(d.device, buffer, memory, 0));
+    void *mapped = nullptr;
+    ASSERT_EQ(VK_SUCCESS, vkMapMemory(d.device, memory, 0, VK_WHOLE_SIZE, 0, &mapped));
+    uint32_t *words = static_cast<uint32_t *>(mapped);
+    // CUDA writes, Vulkan's mapping sees it.
+    ASSERT_OK(cuMemsetD32(dptr, 0xd0d0cafeu, n));
+    ASSERT_OK(cuCtxSynchronize());
+    EXPECT_EQ(0xd0d0cafeu, words[0]);
+    EXPECT_EQ(0xd0d0cafeu, words[n - 1]);
+    // The host writes through Vulkan's mapping, CUDA reads it.
+    for (size_t i = 0; i < n; ++i)
+        words[i] = (uint32_t)i ^ 0x9e3779b9u;
+    std::vector<uint32_t> back(n);
+    ASSERT_OK(cuMemcpyDtoH(back.data(), dptr, bytes));
+    EXPECT_EQ(0, memcmp(back.data(), words, bytes));
+    // lavapipe's queue writes, CUDA reads it.
+    fill_on_queue(0x600dd00du);
+    ASSERT_OK(cuMemcpyDtoH(back.data(), dptr, bytes));
+    EXPECT_EQ(0x600dd00du, back[0]);
+    EXPECT_EQ(0x600dd00du, back[n - 1]);
+    vkUnmapMemory(d.device, memory);
+}
+
+TEST_F(VulkanImportDmaBuf, ADmaBufOfInnerPages_ImportsThosePages)
+{
+    int fd = make_dmabuf(4, 1, 2);
+    ASSERT_GE(fd, 0);
+    std::vector<uint32_t> init(4 * page / 4);
+    for (size_t i = 0; i < init.size(); ++i)
+        init[i] = (uint32_t)(i / (page / 4)); // each word holds its page's number
+    ASSERT_OK(cuMemcpyHtoD(dptr, init.data(), 4 * page));
+    uint32_t types = 0;
+    buffer = make_buffer(2 * page, &types, DMA_BUF);
+    ASSERT_EQ(VK_SUCCESS, import(fd, 2 * page, types, &memory, DMA_BUF));
+    ASSERT_EQ(VK_SUCCESS, vkBindBufferMemory(d.device, buffer, memory, 0));
+    void *mapped = nullptr;
+    ASSERT_EQ(VK_SUCCESS, vkMapMemory(d.device, memory, 0, VK_WHOLE_SIZE, 0, &mapped));
+    const uint32_t *words = static_cast<const uint32_t *>(mapped);
+    EXPECT_EQ(1u, words[0]);
+    EXPECT_EQ(2u, words[2 * page / 4 - 1]);
+    vkUnmapMemory(d.device, memory);
+    // Vulkan's fill reaches pages 1 and 2 only.
+    fill_on_queue(0xeeeeeeeeu);
+    std::vector<uint32_t> back(init.size());
+    ASSERT_OK(cuMemcpyDtoH(back.data(), dptr, 4 * page));
+    EXPECT_EQ(0u, back[page / 4 - 1]);
+    EXPECT_EQ(0xeeeeeeeeu, back[page / 4]);
+    EXPECT_EQ(0xeeeeeeeeu, back[3 * page / 4 - 1]);
+    EXPECT_EQ(3u, back[3 * page / 4]);
+}
+
+TEST_F(VulkanImportDmaBuf, MemoryOutlivesCudasFree_WhileVulkanHoldsIt)
+{
+    int fd = make_dmabuf(2, 0, 2);
+    ASSERT_GE(fd, 0);
+    ASSERT_OK(cuMemsetD32(dptr, 0x0badf00du, 2 * page / 4));
+    ASSERT_OK(cuCtxSynchronize());
+    uint32_t types = 0;
+    buffer = make_buffer(2 * page, &types, DMA_BUF);
+    ASSERT_EQ(VK_SUCCESS, import(fd, 2 * page, types, &memory, DMA_BUF));
+    ASSERT_EQ(VK_SUCCESS, vkBindBufferMemory(d.device, buffer, memory, 0));
+    // CUDA frees the allocation; the fd is Vulkan's since the import succeeded.
+    ASSERT_OK(cuMemFree(dptr));
+    dptr = 0;
+    void *mapped = nullptr;
+    ASSERT_EQ(VK_SUCCESS, vkMapMemory(d.device, memory, 0, VK_WHOLE_SIZE, 0, &mapped));
+    EXPECT_EQ(0x0badf00du, static_cast<uint32_t *>(mapped)[0]);
+    EXPECT_EQ(0x0badf00du, static_cast<uint32_t *>(mapped)[2 * page / 4 - 1]);
+    fill_on_queue(9);
+    EXPECT_EQ(9u, static_cast<uint32_t *>(mapped)[page / 4]);
+    vkUnmapMemory(d.device, memory);
+}
+
+TEST_F(VulkanImportDmaBuf, SizeBeyondTheDmaBuf_IsInvalidExternalHandle_AndTheFdStaysTheCallers)
+{
+    int fd = make_dmabuf(2, 0, 1);
+    ASSERT_GE(fd, 0);
+    uint32_t types = 0;
+    buffer = make_buffer(2 * page, &types, DMA_BUF);
+    EXPECT_EQ(VK_ERROR_INVALID_EXTERNAL_HANDLE, import(fd, 2 * page, types, &memory, DMA_BUF));
+    EXPECT_EQ(VK_NULL_HANDLE, memory);
+    EXPECT_NE(-1, fcntl(fd, F_GETFD));
+    EXPECT_EQ(0, close(fd));
 }

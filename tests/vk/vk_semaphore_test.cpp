@@ -492,3 +492,68 @@ TEST(LayerValidation, Vulkan10Application_WithValidationBetweenTheLayerAndTheDri
 {
     vulkan10_round_trip(Instance::VALIDATION_BELOW);
 }
+
+// extmem as the Vulkan driver (src/vk/layer/driver.c; extmem-run's arrangement): the loader puts
+// every layer above a driver, so validation checks the application's calls and never extmem's,
+// however it was enabled. These run with EXTMEM_VK_DRIVER_FILE set (tests/vk/CMakeLists.txt).
+TEST(DriverMode, RoundTrip_WithValidationEnabledByTheApplication_HasNoErrors)
+{
+    ASSERT_TRUE(Instance::driver_mode());
+    round_trip_under_validation(Instance::VALIDATION_BY_APPLICATION);
+}
+
+TEST(DriverMode, RoundTrip_WithValidationEnabledByTheEnvironment_HasNoErrors)
+{
+    ASSERT_TRUE(Instance::driver_mode());
+    round_trip_under_validation(Instance::VALIDATION_BY_ENVIRONMENT);
+}
+
+TEST(DriverMode, Vulkan10Application_WithValidationEnabledByTheApplication_HasNoErrors)
+{
+    ASSERT_TRUE(Instance::driver_mode());
+    vulkan10_round_trip(Instance::VALIDATION_BY_APPLICATION);
+}
+
+// The real driver is named by a manifest; what cannot be loaded leaves the loader without a
+// driver (VK_ERROR_INCOMPATIBLE_DRIVER), with extmem's reason on stderr.
+static VkResult create_instance_with_driver_file(const char *manifest)
+{
+    setenv("EXTMEM_VK_DRIVER_FILE", manifest, 1);
+    if (volkInitialize() != VK_SUCCESS)
+        return VK_ERROR_INITIALIZATION_FAILED;
+    VkInstanceCreateInfo ici = {};
+    ici.sType = VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO;
+    VkInstance instance = VK_NULL_HANDLE;
+    VkResult r = vkCreateInstance(&ici, nullptr, &instance);
+    if (r == VK_SUCCESS) {
+        volkLoadInstance(instance);
+        vkDestroyInstance(instance, nullptr);
+    }
+    return r;
+}
+
+TEST(DriverMode, AMissingDriverManifest_LeavesTheLoaderWithoutADriver)
+{
+    ASSERT_TRUE(Instance::driver_mode());
+    EXPECT_EQ(VK_ERROR_INCOMPATIBLE_DRIVER, create_instance_with_driver_file("/nonexistent/lvp_icd.json"));
+}
+
+TEST(DriverMode, ItsOwnManifestAsTheRealDriver_IsRefused)
+{
+    ASSERT_TRUE(Instance::driver_mode());
+    const char *own = getenv("VK_DRIVER_FILES") ? getenv("VK_DRIVER_FILES") : getenv("VK_ICD_FILENAMES");
+    ASSERT_NE(nullptr, own);
+    EXPECT_EQ(VK_ERROR_INCOMPATIBLE_DRIVER, create_instance_with_driver_file(own));
+}
+
+TEST(DriverMode, AManifestWithoutALibraryPath_IsRefused)
+{
+    ASSERT_TRUE(Instance::driver_mode());
+    std::string path = testing::TempDir() + "extmem_no_library_icd.json";
+    FILE *f = fopen(path.c_str(), "w");
+    ASSERT_NE(nullptr, f);
+    fputs("{ \"file_format_version\": \"1.0.0\", \"ICD\": { \"api_version\": \"1.3.0\" } }\n", f);
+    fclose(f);
+    EXPECT_EQ(VK_ERROR_INCOMPATIBLE_DRIVER, create_instance_with_driver_file(path.c_str()));
+    remove(path.c_str());
+}

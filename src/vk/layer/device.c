@@ -117,6 +117,10 @@ static void load_commands(struct ldevice *dev)
 #define GET(name) (PFN_vk##name) dev->gdpa(d, "vk" #name)
 #define BY_VERSION(name, v, ext) (dev->version >= (v) ? GET(name) : (ext) ? (PFN_vk##name)GET(name##KHR) : NULL)
     dev->DestroyDevice = GET(DestroyDevice);
+#ifdef LAYER_AS_DRIVER
+    dev->GetDeviceQueue = GET(GetDeviceQueue);
+    dev->GetDeviceQueue2 = dev->version >= VK_API_VERSION_1_1 ? GET(GetDeviceQueue2) : NULL;
+#endif
     dev->CreateSemaphore = GET(CreateSemaphore);
     dev->DestroySemaphore = GET(DestroySemaphore);
     dev->QueueSubmit = GET(QueueSubmit);
@@ -139,10 +143,22 @@ static void load_commands(struct ldevice *dev)
 VKAPI_ATTR VkResult VKAPI_CALL layer_CreateDevice(VkPhysicalDevice physical, const VkDeviceCreateInfo *info,
                                                   const VkAllocationCallbacks *alloc, VkDevice *out)
 {
+    struct linstance *inst = layer_instance(physical);
+#ifdef LAYER_AS_DRIVER
+    /* As the driver: the real driver is next (no link from the loader). */
+    if (!inst)
+        return layer_error(VK_ERROR_INITIALIZATION_FAILED,
+                           "vkCreateDevice: physical device %p was not handed out by vkEnumeratePhysicalDevices",
+                           (void *)physical);
+    PFN_vkGetInstanceProcAddr gipa = inst->gipa;
+    PFN_vkGetDeviceProcAddr gdpa = (PFN_vkGetDeviceProcAddr)gipa(inst->handle, "vkGetDeviceProcAddr");
+    PFN_vkCreateDevice create = (PFN_vkCreateDevice)gipa(inst->handle, "vkCreateDevice");
+    if (!create || !gdpa)
+        return layer_error(VK_ERROR_INITIALIZATION_FAILED, "vkCreateDevice: the driver has no vkCreateDevice");
+#else
     VkLayerDeviceCreateInfo *link = (VkLayerDeviceCreateInfo *)info->pNext;
     while (link && !(link->sType == VK_STRUCTURE_TYPE_LOADER_DEVICE_CREATE_INFO && link->function == VK_LAYER_LINK_INFO))
         link = (VkLayerDeviceCreateInfo *)link->pNext;
-    struct linstance *inst = layer_instance(physical);
     if (!link || !inst)
         return layer_error(VK_ERROR_INITIALIZATION_FAILED, "vkCreateDevice: %s",
                            !link ? "no loader link in the create info" : "the physical device's instance is unknown");
@@ -152,6 +168,7 @@ VKAPI_ATTR VkResult VKAPI_CALL layer_CreateDevice(VkPhysicalDevice physical, con
     if (!create)
         return layer_error(VK_ERROR_INITIALIZATION_FAILED, "vkCreateDevice: the next layer has no vkCreateDevice");
     link->u.pLayerInfo = link->u.pLayerInfo->pNext;
+#endif
 
     struct layer_arena arena = {0};
     struct ldevice *dev = calloc(1, sizeof(*dev));
@@ -214,6 +231,10 @@ VKAPI_ATTR void VKAPI_CALL layer_DestroyDevice(VkDevice device, const VkAllocati
         return;
     os_mutex_lock(&devices_lock);
     struct ldevice *dev = lmap_remove(&devices, layer_key(device));
+#ifdef LAYER_AS_DRIVER
+    if (dev)
+        lmap_remove_value(&devices, dev); /* its queues */
+#endif
     if (devices.count == 0)
         lmap_free(&devices);
     os_mutex_unlock(&devices_lock);
@@ -233,10 +254,48 @@ VKAPI_ATTR void VKAPI_CALL layer_DestroyDevice(VkDevice device, const VkAllocati
     free(dev);
 }
 
+#ifdef LAYER_AS_DRIVER
+void layer_device_adopt_queue(struct ldevice *dev, VkQueue queue)
+{
+    if (!queue)
+        return;
+    os_mutex_lock(&devices_lock);
+    if (lmap_put(&devices, layer_key(queue), dev) != 0)
+        layer_error(VK_SUCCESS, "vkGetDeviceQueue: out of memory recording queue %p: submissions to it pass the layer "
+                                "by", (void *)queue);
+    os_mutex_unlock(&devices_lock);
+}
+
+VKAPI_ATTR void VKAPI_CALL layer_GetDeviceQueue(VkDevice device, uint32_t family, uint32_t index, VkQueue *queue)
+{
+    struct ldevice *dev = layer_device(device);
+    if (!dev)
+        return;
+    dev->GetDeviceQueue(device, family, index, queue);
+    layer_device_adopt_queue(dev, *queue);
+}
+
+VKAPI_ATTR void VKAPI_CALL layer_GetDeviceQueue2(VkDevice device, const VkDeviceQueueInfo2 *info, VkQueue *queue)
+{
+    struct ldevice *dev = layer_device(device);
+    if (!dev || !dev->GetDeviceQueue2)
+        return;
+    dev->GetDeviceQueue2(device, info, queue);
+    layer_device_adopt_queue(dev, *queue);
+}
+#endif
+
 PFN_vkVoidFunction layer_device_command(struct ldevice *dev, const char *name)
 {
     if (strcmp(name, "vkDestroyDevice") == 0)
         return (PFN_vkVoidFunction)layer_DestroyDevice;
+#ifdef LAYER_AS_DRIVER
+    /* Queues are recorded as they are handed out, whatever the layer does with the device. */
+    if (strcmp(name, "vkGetDeviceQueue") == 0)
+        return (PFN_vkVoidFunction)layer_GetDeviceQueue;
+    if (strcmp(name, "vkGetDeviceQueue2") == 0)
+        return dev->GetDeviceQueue2 ? (PFN_vkVoidFunction)layer_GetDeviceQueue2 : NULL;
+#endif
     if (strncmp(name, "vk", 2) != 0)
         return NULL;
     if (dev->memory_active) {

@@ -73,13 +73,30 @@ static VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL layer_GetInstanceProcAddr(VkInst
         {"vkGetPhysicalDeviceExternalBufferProperties", (PFN_vkVoidFunction)layer_GetPhysicalDeviceExternalBufferProperties},
         {"vkGetPhysicalDeviceExternalBufferPropertiesKHR",
          (PFN_vkVoidFunction)layer_GetPhysicalDeviceExternalBufferProperties},
+#ifdef LAYER_AS_DRIVER
+        {"vkEnumeratePhysicalDevices", (PFN_vkVoidFunction)layer_EnumeratePhysicalDevices},
+        {"vkEnumeratePhysicalDeviceGroups", (PFN_vkVoidFunction)layer_EnumeratePhysicalDeviceGroups},
+        {"vkEnumeratePhysicalDeviceGroupsKHR", (PFN_vkVoidFunction)layer_EnumeratePhysicalDeviceGroups},
+#endif
     };
     for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); ++i)
         if (strcmp(name, commands[i].name) == 0)
             return commands[i].fn;
     struct linstance *inst = instance ? layer_instance(instance) : NULL;
+#ifdef LAYER_AS_DRIVER
+    /* The global commands (vkEnumerateInstanceExtensionProperties ...) are the driver's. */
+    if (!inst)
+        return layer_driver.gipa(instance, name);
+#endif
     return inst ? inst->gipa(instance, name) : NULL;
 }
+
+#ifdef LAYER_AS_DRIVER
+PFN_vkVoidFunction layer_instance_command(VkInstance instance, const char *name)
+{
+    return layer_GetInstanceProcAddr(instance, name);
+}
+#endif
 
 static VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL layer_GetDeviceProcAddr(VkDevice device, const char *name)
 {
@@ -92,6 +109,7 @@ static VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL layer_GetDeviceProcAddr(VkDevice
     return own ? own : dev->gdpa(device, name);
 }
 
+#ifndef LAYER_AS_DRIVER
 LAYER_EXPORT VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL vkGetInstanceProcAddr(VkInstance instance, const char *name)
 {
     return layer_GetInstanceProcAddr(instance, name);
@@ -115,3 +133,4 @@ LAYER_EXPORT VKAPI_ATTR VkResult VKAPI_CALL vkNegotiateLoaderLayerInterfaceVersi
     v->pfnGetPhysicalDeviceProcAddr = NULL; /* no physical-device commands unknown to the loader */
     return VK_SUCCESS;
 }
+#endif

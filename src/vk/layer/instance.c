@@ -9,6 +9,9 @@
 
 static os_mutex instances_lock = OS_MUTEX_INITIALIZER;
 static struct lmap instances; /* dispatch key -> struct linstance */
+#ifdef LAYER_AS_DRIVER
+static struct lmap physicals; /* driver mode: physical device -> struct linstance */
+#endif
 
 /* The device extensions the layer implements, for drivers that lack them. */
 static const VkExtensionProperties added[] = {
@@ -20,13 +23,63 @@ struct linstance *layer_instance(const void *dispatchable)
 {
     os_mutex_lock(&instances_lock);
     struct linstance *inst = lmap_get(&instances, layer_key(dispatchable));
+#ifdef LAYER_AS_DRIVER
+    if (!inst)
+        inst = lmap_get(&physicals, layer_key(dispatchable));
+#endif
     os_mutex_unlock(&instances_lock);
     return inst;
 }
 
+#ifdef LAYER_AS_DRIVER
+void layer_instance_adopt(struct linstance *inst, const VkPhysicalDevice *list, uint32_t count)
+{
+    os_mutex_lock(&instances_lock);
+    for (uint32_t i = 0; i < count; ++i)
+        if (list[i] && lmap_put(&physicals, layer_key(list[i]), inst) != 0)
+            layer_error(VK_SUCCESS, "vkEnumeratePhysicalDevices: out of memory recording physical device %p: the "
+                                    "layer's extensions are not offered on it", (void *)list[i]);
+    os_mutex_unlock(&instances_lock);
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL layer_EnumeratePhysicalDevices(VkInstance instance, uint32_t *count,
+                                                              VkPhysicalDevice *list)
+{
+    struct linstance *inst = layer_instance(instance);
+    if (!inst)
+        return layer_error(VK_ERROR_INITIALIZATION_FAILED, "vkEnumeratePhysicalDevices: unknown instance %p",
+                           (void *)instance);
+    VkResult r = inst->EnumeratePhysicalDevices(instance, count, list);
+    if ((r == VK_SUCCESS || r == VK_INCOMPLETE) && list)
+        layer_instance_adopt(inst, list, *count);
+    return r;
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL layer_EnumeratePhysicalDeviceGroups(VkInstance instance, uint32_t *count,
+                                                                   VkPhysicalDeviceGroupProperties *groups)
+{
+    struct linstance *inst = layer_instance(instance);
+    if (!inst || !inst->EnumeratePhysicalDeviceGroups)
+        return layer_error(VK_ERROR_INITIALIZATION_FAILED, "vkEnumeratePhysicalDeviceGroups: %s",
+                           inst ? "the driver has none" : "unknown instance");
+    VkResult r = inst->EnumeratePhysicalDeviceGroups(instance, count, groups);
+    if ((r == VK_SUCCESS || r == VK_INCOMPLETE) && groups)
+        for (uint32_t i = 0; i < *count; ++i)
+            layer_instance_adopt(inst, groups[i].physicalDevices, groups[i].physicalDeviceCount);
+    return r;
+}
+#endif
+
 VKAPI_ATTR VkResult VKAPI_CALL layer_CreateInstance(const VkInstanceCreateInfo *info, const VkAllocationCallbacks *alloc,
                                                     VkInstance *out)
 {
+#ifdef LAYER_AS_DRIVER
+    /* As the driver: the real driver is next, and the loader gave no link. */
+    PFN_vkGetInstanceProcAddr gipa = layer_driver.gipa;
+    PFN_vkCreateInstance create = (PFN_vkCreateInstance)gipa(VK_NULL_HANDLE, "vkCreateInstance");
+    if (!create)
+        return layer_error(VK_ERROR_INITIALIZATION_FAILED, "vkCreateInstance: the driver has no vkCreateInstance");
+#else
     /* The loader's link for this layer (LoaderLayerInterface.md, "Layer Dispatch
      * Initialization"): take the next layer's vkGetInstanceProcAddr and move the link on
      * for it. */
@@ -42,6 +95,7 @@ VKAPI_ATTR VkResult VKAPI_CALL layer_CreateInstance(const VkInstanceCreateInfo *
     if (!create)
         return layer_error(VK_ERROR_INITIALIZATION_FAILED, "vkCreateInstance: the next layer has no vkCreateInstance");
     link->u.pLayerInfo = link->u.pLayerInfo->pNext;
+#endif
 
     struct linstance *inst = calloc(1, sizeof(*inst));
     if (!inst)
@@ -66,6 +120,12 @@ VKAPI_ATTR VkResult VKAPI_CALL layer_CreateInstance(const VkInstanceCreateInfo *
     else
         inst->GetPhysicalDeviceExternalBufferProperties =
             (PFN_vkGetPhysicalDeviceExternalBufferProperties)GET(GetPhysicalDeviceExternalBufferPropertiesKHR);
+#ifdef LAYER_AS_DRIVER
+    inst->EnumeratePhysicalDevices = GET(EnumeratePhysicalDevices);
+    inst->EnumeratePhysicalDeviceGroups = GET(EnumeratePhysicalDeviceGroups);
+    if (!inst->EnumeratePhysicalDeviceGroups)
+        inst->EnumeratePhysicalDeviceGroups = (PFN_vkEnumeratePhysicalDeviceGroups)GET(EnumeratePhysicalDeviceGroupsKHR);
+#endif
 #undef GET
     inst->api_version = info->pApplicationInfo && info->pApplicationInfo->apiVersion
                             ? info->pApplicationInfo->apiVersion
@@ -92,6 +152,12 @@ VKAPI_ATTR void VKAPI_CALL layer_DestroyInstance(VkInstance instance, const VkAl
     struct linstance *inst = lmap_remove(&instances, layer_key(instance));
     if (instances.count == 0)
         lmap_free(&instances);
+#ifdef LAYER_AS_DRIVER
+    if (inst)
+        lmap_remove_value(&physicals, inst);
+    if (physicals.count == 0)
+        lmap_free(&physicals);
+#endif
     os_mutex_unlock(&instances_lock);
     if (!inst)
         return;

@@ -49,6 +49,9 @@ void layer_info(const char *fmt, ...)
  * the rest VK_ERROR_OUT_OF_HOST_MEMORY (the codes vkGetSemaphoreFdKHR may return). */
 VkResult layer_os_result(int err);
 
+struct linstance;
+struct ldevice;
+
 /* ---- A small map from 64-bit keys (handles) to pointers (map.c) ---- */
 struct lmap {
     uint64_t *keys; /* 0: an empty slot (no handle is 0) */
@@ -59,12 +62,36 @@ struct lmap {
 int lmap_put(struct lmap *m, uint64_t key, void *value);
 void *lmap_get(const struct lmap *m, uint64_t key);
 void *lmap_remove(struct lmap *m, uint64_t key);
+/* Removes every entry whose value is `value`; how many there were. */
+size_t lmap_remove_value(struct lmap *m, const void *value);
 void lmap_free(struct lmap *m);
 
+#ifdef LAYER_AS_DRIVER
+/* The same code built as a Vulkan driver (driver.c, libvulkan_extmem.so): the loader sees it as
+ * the driver and puts every layer, however enabled, above it; it wraps the real driver, whose
+ * handles it hands out unchanged. The loader writes its dispatch pointer into a device's and a
+ * queue's first word only after the driver returns them, so a handle is its own key, and a
+ * physical device (whose first word is the driver's, the same for all) or a queue is found by
+ * the handles recorded when they were handed out (vkEnumeratePhysicalDevices,
+ * vkGetDeviceQueue). */
+struct ldriver {
+    PFN_vkGetInstanceProcAddr gipa; /* the real driver's vk_icdGetInstanceProcAddr */
+    PFN_vkVoidFunction (*gpdpa)(VkInstance, const char *); /* its vk_icdGetPhysicalDeviceProcAddr, or NULL */
+};
+extern struct ldriver layer_driver;
+static inline uint64_t layer_key(const void *handle) { return (uint64_t)(uintptr_t)handle; }
+/* Records what the real driver handed out (driver mode): physical devices of an instance, and
+ * a device's queues. */
+void layer_instance_adopt(struct linstance *inst, const VkPhysicalDevice *physicals, uint32_t count);
+void layer_device_adopt_queue(struct ldevice *dev, VkQueue queue);
+/* The layer's vkGetInstanceProcAddr (entry.c), which driver.c hands the loader. */
+PFN_vkVoidFunction layer_instance_command(VkInstance instance, const char *name);
+#else
 /* A dispatchable handle's key: the loader's dispatch table pointer, which a physical device
  * shares with its instance and a queue with its device (LoaderLayerInterface.md, "Dispatchable
  * object creation"). */
 static inline uint64_t layer_key(const void *handle) { return (uint64_t)(uintptr_t)*(void *const *)handle; }
+#endif
 
 /* Memory for one call's rewritten structures, freed at once afterwards. */
 struct layer_arena {
@@ -93,6 +120,8 @@ struct linstance {
     PFN_vkGetPhysicalDeviceExternalSemaphoreProperties GetPhysicalDeviceExternalSemaphoreProperties;
     PFN_vkGetPhysicalDeviceProperties GetPhysicalDeviceProperties;
     PFN_vkGetPhysicalDeviceExternalBufferProperties GetPhysicalDeviceExternalBufferProperties;
+    PFN_vkEnumeratePhysicalDevices EnumeratePhysicalDevices;             /* driver mode */
+    PFN_vkEnumeratePhysicalDeviceGroups EnumeratePhysicalDeviceGroups;   /* driver mode, core or KHR */
     /* The Vulkan version the application asked for (VkApplicationInfo.apiVersion; 1.0 without
      * one). Every call the layer makes of its own keeps to what the application's instance and
      * devices have: a layer below it (validation) checks them as the application's. */
@@ -119,6 +148,10 @@ VKAPI_ATTR void VKAPI_CALL layer_GetPhysicalDeviceExternalBufferProperties(
 VKAPI_ATTR VkResult VKAPI_CALL layer_CreateInstance(const VkInstanceCreateInfo *info, const VkAllocationCallbacks *alloc,
                                                     VkInstance *out);
 VKAPI_ATTR void VKAPI_CALL layer_DestroyInstance(VkInstance instance, const VkAllocationCallbacks *alloc);
+VKAPI_ATTR VkResult VKAPI_CALL layer_EnumeratePhysicalDevices(VkInstance instance, uint32_t *count,
+                                                              VkPhysicalDevice *physicals);
+VKAPI_ATTR VkResult VKAPI_CALL layer_EnumeratePhysicalDeviceGroups(VkInstance instance, uint32_t *count,
+                                                                   VkPhysicalDeviceGroupProperties *groups);
 VKAPI_ATTR VkResult VKAPI_CALL layer_EnumerateDeviceExtensionProperties(VkPhysicalDevice physical, const char *layer,
                                                                         uint32_t *count, VkExtensionProperties *props);
 VKAPI_ATTR void VKAPI_CALL layer_GetPhysicalDeviceExternalSemaphoreProperties(
@@ -194,6 +227,8 @@ struct ldevice {
     PFN_vkSignalSemaphore SignalSemaphore; /* core or KHR */
     PFN_vkWaitSemaphores WaitSemaphores;
     PFN_vkGetSemaphoreCounterValue GetSemaphoreCounterValue;
+    PFN_vkGetDeviceQueue GetDeviceQueue;   /* driver mode */
+    PFN_vkGetDeviceQueue2 GetDeviceQueue2; /* driver mode; NULL before 1.1 */
 
     os_mutex lock; /* guards everything below */
     struct lmap semaphores; /* VkSemaphore -> struct lsemaphore */
@@ -224,6 +259,8 @@ void layer_memories_free(struct ldevice *dev);
 VKAPI_ATTR VkResult VKAPI_CALL layer_CreateDevice(VkPhysicalDevice physical, const VkDeviceCreateInfo *info,
                                                   const VkAllocationCallbacks *alloc, VkDevice *out);
 VKAPI_ATTR void VKAPI_CALL layer_DestroyDevice(VkDevice device, const VkAllocationCallbacks *alloc);
+VKAPI_ATTR void VKAPI_CALL layer_GetDeviceQueue(VkDevice device, uint32_t family, uint32_t index, VkQueue *queue);
+VKAPI_ATTR void VKAPI_CALL layer_GetDeviceQueue2(VkDevice device, const VkDeviceQueueInfo2 *info, VkQueue *queue);
 /* The layer's own command for name on dev, or NULL when it passes name through. */
 PFN_vkVoidFunction layer_device_command(struct ldevice *dev, const char *name);
 

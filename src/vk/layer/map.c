@@ -106,6 +106,21 @@ void *lmap_remove(struct lmap *m, uint64_t key)
     return value;
 }
 
+size_t lmap_remove_value(struct lmap *m, const void *value)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < m->capacity; ++i) {
+        if (m->keys[i] && m->values[i] == value) {
+            m->keys[i] = 0;
+            m->values[i] = TOMBSTONE;
+            m->count--;
+            m->tombstones++;
+            n++;
+        }
+    }
+    return n;
+}
+
 void lmap_free(struct lmap *m)
 {
     free(m->keys);
