@@ -505,6 +505,7 @@ int main(int argc, char **argv)
         return 2;
     }
     record = argc > 2 && strcmp(argv[2], "--record") == 0;
+    setvbuf(stdout, NULL, _IOLBF, 0); /* a line at a time: the native tier compiles a module per row */
     if (cuInit(0) || cuDeviceGet(&dev, 0) || !new_context()) {
         printf("isa_sweep: no device\n");
         return 1;
