@@ -15,6 +15,15 @@
 # extmem/cuda_runtime.h included first, and <cuda_runtime.h> / <cuda.h> resolving to extmem's.
 # The objects join the target like any other, which then links extmem.
 #
+# Relocatable device code (clang -fgpu-rdc, nvcc -rdc=true: extern __device__ functions and
+# variables across .cu files and static libraries) where the target has CMake's own
+# CUDA_SEPARABLE_COMPILATION property ON, as NVIDIA's samples set it (read when the build runs,
+# so it may be set before or after the call). clang then registers each unit through a function
+# named after it (__cudaRegisterLinkedBinary__nv_<id>, which nvcc's device link would make); a
+# small C++ file per unit, made from the object's undefined symbols (nm), defines it and hands
+# the unit's PTX to extmem's runtime, which links the program's units with cuLinkCreate on first
+# use. No CUDA toolkit (nvlink, fatbinary) is needed.
+#
 # Settings (cache variables):
 #   EXTMEM_CUDA_CLANG        clang++ used for .cu files (found on PATH)
 #   EXTMEM_CUDA_ARCH         the virtual architecture compiled for (sm_80)
@@ -22,6 +31,9 @@
 #                            read it from, clang assumes an old one (+ptx70: PTX ISA 7.0)
 #   EXTMEM_CUDA_FLAGS        extra flags for both sides (a list; -std=c++17 -O2 by default)
 include_guard(GLOBAL)
+# Where the helper scripts are, for every folder that calls the functions (a global property: a
+# variable set here would reach only the folder that included this file first).
+set_property(GLOBAL PROPERTY EXTMEM_CUDA_CMAKE_DIR ${CMAKE_CURRENT_LIST_DIR})
 # Ninja reads the depfiles below as written (absolute paths); functions keep this setting.
 if(POLICY CMP0116)
   cmake_policy(SET CMP0116 NEW)
@@ -57,7 +69,10 @@ function(extmem_target_cuda_sources target)
     "$<$<BOOL:${_incs}>:-I$<JOIN:${_incs},/extmem$<SEMICOLON>-I>/extmem>"
     "$<$<BOOL:${_own}>:-I$<JOIN:${_own},$<SEMICOLON>-I>>"
     "$<$<BOOL:${_defs}>:-D$<JOIN:${_defs},$<SEMICOLON>-D>>"
-    -include extmem/cuda_runtime.h ${EXTMEM_CUDA_FLAGS})
+    -include extmem/cuda_runtime.h ${EXTMEM_CUDA_FLAGS}
+    "$<$<BOOL:$<TARGET_PROPERTY:${target},CUDA_SEPARABLE_COMPILATION>>:-fgpu-rdc>")
+  set(_rdc "$<BOOL:$<TARGET_PROPERTY:${target},CUDA_SEPARABLE_COMPILATION>>")
+  get_property(_cmake_dir GLOBAL PROPERTY EXTMEM_CUDA_CMAKE_DIR)
   foreach(src IN LISTS ARGN)
     get_filename_component(_abs ${src} ABSOLUTE)
     if(NOT _abs MATCHES "\\.cu$")
@@ -96,6 +111,16 @@ function(extmem_target_cuda_sources target)
       VERBATIM)
     target_sources(${target} PRIVATE ${_obj})
     set_source_files_properties(${_obj} PROPERTIES EXTERNAL_OBJECT TRUE GENERATED TRUE)
+    # The unit's registration function under relocatable device code (nothing otherwise).
+    set(_stub ${_out}/${_name}.link.cpp)
+    add_custom_command(OUTPUT ${_stub}
+      COMMAND ${CMAKE_COMMAND} -DNM=${CMAKE_NM} -DOBJECT=${_obj} -DOUTPUT=${_stub} -DRDC=${_rdc}
+              -P ${_cmake_dir}/ExtmemCudaLinkStub.cmake
+      DEPENDS ${_obj} ${_cmake_dir}/ExtmemCudaLinkStub.cmake
+      COMMENT "CUDA registration of ${_name}'s relocatable device code"
+      VERBATIM)
+    target_sources(${target} PRIVATE ${_stub})
+    set_source_files_properties(${_stub} PROPERTIES GENERATED TRUE)
   endforeach()
   target_link_libraries(${target} PRIVATE ${_extmem_cuda_target})
   # clang's objects need the C++ runtime whatever the target's own sources are.

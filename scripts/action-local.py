@@ -12,13 +12,16 @@ that the action's configure, build and install steps reuse it instead of buildin
 What differs from GitHub, and why:
 - actions/checkout: this tree is the checkout (the workspace is the repository's root);
 - actions/cache: there is no cache here, so it always misses and the steps after it build;
+- actions/upload-artifact: there is no artifact store here: the files stay where they are, and
+  the step says which (or that there are none);
 - the runner's files ($GITHUB_OUTPUT, $GITHUB_ENV, $GITHUB_PATH: new ones for each step, read
   when it ends) and $RUNNER_TEMP live under --work; `run` steps run as GitHub runs them:
   bash --noprofile --norc -eo pipefail. $GITHUB_ENV and $GITHUB_OUTPUT are read as GitHub's
   runner reads them on Linux (NAME=value lines and the NAME<<DELIMITER form, parse_file_command);
   `--parse-env FILE` prints what a $GITHUB_ENV file sets, as JSON, for the tests.
 Only the expressions these files use are understood (inputs, steps' outputs, github.action_path,
-github.workspace, runner.temp, runner.os, and `==` / `!=` against a string in `if`); any other
+github.workspace, runner.temp, runner.os, and `==` / `!=` against a string or `always()` in
+`if`); any other
 stops the run with its text, so the two cannot drift apart unnoticed.
 """
 import argparse
@@ -115,6 +118,8 @@ class Runner:
 
     def condition(self, text, ctx):
         text = EXPR.sub(lambda m: m.group(1), str(text)).strip()
+        if text == "always()":
+            return True
         m = re.fullmatch(r"(\S+)\s*(==|!=)\s*'([^']*)'", text)
         if m:
             same = self.value(m.group(1), ctx) == m.group(3)
@@ -190,9 +195,17 @@ class Runner:
         if action.startswith("actions/cache@"):
             print("   (no cache outside GitHub: a miss, so the steps after it build)", flush=True)
             return {"cache-hit": "false"}
+        if action.startswith("actions/upload-artifact@"):
+            given = step.get("with") or {}
+            paths = [self.expand(p, ctx) for p in str(given.get("path", "")).splitlines() if p.strip()]
+            found = [p for p in paths if os.path.exists(p)]
+            print(f"   (no artifact store outside GitHub: '{given.get('name', 'artifact')}' stays in "
+                  f"{', '.join(found) if found else 'no file: none of ' + ', '.join(paths) + ' exists'})", flush=True)
+            return {}
         if action.startswith("./"):
             return self.composite(os.path.join(ROOT, action), step.get("with") or {}, ctx)
-        raise Failure(f"uses: {action}: this runner knows actions/checkout, actions/cache and ./ actions")
+        raise Failure(f"uses: {action}: this runner knows actions/checkout, actions/cache, actions/upload-artifact "
+                      "and ./ actions")
 
     def composite(self, path, given, outer):
         with open(os.path.join(path, "action.yml")) as f:

@@ -266,13 +266,48 @@ TEST(RuntimeKernel, BadWrapperMagic_Launch_IsInvalidKernelImageSayingWhy)
     EXPECT_NE(std::string(extmem_error_detail()).find("magic"), std::string::npos) << extmem_error_detail();
 }
 
-TEST(RuntimeKernel, RelocatableDeviceCodeWrapper_IsInvalidKernelImageSayingSo)
+// Relocatable device code (issue 25, link part; docs/kernels.md "Relocatable device code").
+TEST(RuntimeKernel, RelocatableUnitWrapper_JoinsTheProcesssLinkOfUnits_AndRuns)
 {
+    // What ExtmemCuda.cmake's per-unit stub registers for clang -fgpu-rdc: version 2, no list.
     Registered reg;
     reg.wrapper.version = 2;
     reg.add(false);
+    Buffer buf(4);
+    int *p = buf.device, n = 4;
+    void *args[] = {&p, &n};
+    EXPECT_RT_OK(cudaLaunchKernel(stub(), dim3(1), dim3(4), args, 0, nullptr));
+    EXPECT_RT_OK(cudaDeviceSynchronize());
+    EXPECT_EQ(6, buf.at(3)); // 0 + counter (5) + 1
+}
+
+TEST(RuntimeKernel, DeviceLinkWrapper_LinksTheUnitsItLists_AndRuns)
+{
+    // nvcc's device-link stub (crt/link.stub): version 2, its own fat binary empty, the units'
+    // images in a NULL-terminated list.
+    static const unsigned long long empty[2] = {0x00100001ba55ed50ull, 0};
+    static const void *units[] = {kPtx, nullptr};
+    Registered reg;
+    reg.wrapper = Wrapper{0x466243b1, 2, empty, units};
+    reg.add(true);
+    Buffer buf(4);
+    int *p = buf.device, n = 4;
+    void *args[] = {&p, &n};
+    EXPECT_RT_OK(cudaLaunchKernel(stub(), dim3(1), dim3(4), args, 0, nullptr));
+    EXPECT_RT_OK(cudaDeviceSynchronize());
+    EXPECT_EQ(6, buf.at(0));
+    int counter = 0;
+    EXPECT_RT_OK(cudaMemcpyFromSymbol(&counter, &shadow_counter, sizeof counter));
+    EXPECT_EQ(5, counter);
+}
+
+TEST(RuntimeKernel, WrapperOfAnUnknownVersion_IsInvalidKernelImageSayingSo)
+{
+    Registered reg;
+    reg.wrapper.version = 3;
+    reg.add(false);
     EXPECT_RT(cudaErrorInvalidKernelImage, cudaLaunchKernel(stub(), dim3(1), dim3(1), nullptr, 0, nullptr));
-    EXPECT_NE(std::string(extmem_error_detail()).find("-rdc"), std::string::npos) << extmem_error_detail();
+    EXPECT_NE(std::string(extmem_error_detail()).find("version 3"), std::string::npos) << extmem_error_detail();
 }
 
 TEST(RuntimeKernel, UnregisterFatBinary_ThenLaunch_IsInvalidResourceHandle)

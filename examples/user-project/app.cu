@@ -2,6 +2,8 @@
 // kernel, and Vulkan's mapping reads the result back. On a GitHub runner it runs on lavapipe and
 // extmem's software device (`extmem-run -- ./app`); on a machine with an NVIDIA GPU, built with
 // nvcc, the same code runs there.
+#include "common.h"
+
 #include <cuda_runtime.h>
 #include <vulkan/vulkan.h>
 
@@ -9,23 +11,6 @@
 #include <cstdlib>
 #include <cstring>
 #include <vector>
-
-#define CHECK_CUDA(call)                                                                           \
-    do {                                                                                           \
-        cudaError_t e_ = (call);                                                                   \
-        if (e_ != cudaSuccess) {                                                                   \
-            std::fprintf(stderr, "app: %s failed: %s\n", #call, cudaGetErrorString(e_));          \
-            std::exit(1);                                                                          \
-        }                                                                                          \
-    } while (0)
-#define CHECK_VK(call)                                                                             \
-    do {                                                                                           \
-        VkResult r_ = (call);                                                                      \
-        if (r_ != VK_SUCCESS) {                                                                    \
-            std::fprintf(stderr, "app: %s failed: VkResult %d\n", #call, static_cast<int>(r_));   \
-            std::exit(1);                                                                          \
-        }                                                                                          \
-    } while (0)
 
 __global__ void scale_and_offset(unsigned *words, unsigned count)
 {
@@ -47,26 +32,9 @@ int main()
     CHECK_VK(vkCreateInstance(&instance_info, nullptr, &instance));
 
     // The Vulkan device that is the CUDA device: the same UUID.
-    cudaDeviceProp prop;
-    CHECK_CUDA(cudaGetDeviceProperties(&prop, 0));
-    uint32_t n = 0;
-    CHECK_VK(vkEnumeratePhysicalDevices(instance, &n, nullptr));
-    std::vector<VkPhysicalDevice> physicals(n);
-    CHECK_VK(vkEnumeratePhysicalDevices(instance, &n, physicals.data()));
-    VkPhysicalDevice physical = VK_NULL_HANDLE;
-    for (VkPhysicalDevice p : physicals) {
-        VkPhysicalDeviceIDProperties id = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ID_PROPERTIES};
-        VkPhysicalDeviceProperties2 props = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, &id};
-        vkGetPhysicalDeviceProperties2(p, &props);
-        if (std::memcmp(id.deviceUUID, prop.uuid.bytes, VK_UUID_SIZE) == 0) {
-            physical = p;
-            std::printf("app: CUDA device \"%s\" is Vulkan device \"%s\"\n", prop.name, props.properties.deviceName);
-        }
-    }
-    if (physical == VK_NULL_HANDLE) {
-        std::fprintf(stderr, "app: no Vulkan device has the CUDA device's UUID\n");
+    VkPhysicalDevice physical = cuda_vulkan_device(instance, "app");
+    if (physical == VK_NULL_HANDLE)
         return 1;
-    }
 
     const float priority = 1.0f;
     VkDeviceQueueCreateInfo queue_info = {VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
@@ -111,15 +79,8 @@ int main()
     CHECK_VK(vkBindBufferMemory(device, buffer, memory, 0));
 
     // Vulkan fills every word with 7 on its queue.
-    VkCommandPoolCreateInfo pool_info = {VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
     VkCommandPool pool;
-    CHECK_VK(vkCreateCommandPool(device, &pool_info, nullptr, &pool));
-    VkCommandBufferAllocateInfo cmd_info = {VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
-    cmd_info.commandPool = pool;
-    cmd_info.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
-    cmd_info.commandBufferCount = 1;
-    VkCommandBuffer cmd;
-    CHECK_VK(vkAllocateCommandBuffers(device, &cmd_info, &cmd));
+    VkCommandBuffer cmd = one_command_buffer(device, &pool);
     VkCommandBufferBeginInfo begin = {VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
     CHECK_VK(vkBeginCommandBuffer(cmd, &begin));
     vkCmdFillBuffer(cmd, buffer, 0, bytes, 7);

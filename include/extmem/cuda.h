@@ -45,6 +45,9 @@
 #define cuDeviceGetUuid           cuDeviceGetUuid_v2
 #define cuMemGetInfo              cuMemGetInfo_v2
 #define cuMemAlloc                cuMemAlloc_v2
+#define cuLinkCreate              cuLinkCreate_v2
+#define cuLinkAddData             cuLinkAddData_v2
+#define cuLinkAddFile             cuLinkAddFile_v2
 #define cuMemAllocPitch           cuMemAllocPitch_v2
 #define cuMemFree                 cuMemFree_v2
 #define cuMemGetAddressRange      cuMemGetAddressRange_v2
@@ -334,6 +337,18 @@ typedef enum CUjit_cacheMode_enum {
     CU_JIT_CACHE_OPTION_CG,
     CU_JIT_CACHE_OPTION_CA
 } CUjit_cacheMode;
+
+/* What cuLinkAddData and cuLinkAddFile are given. */
+typedef enum CUjitInputType_enum {
+    CU_JIT_INPUT_CUBIN = 0,     /* machine code for a GPU: refused by the software device */
+    CU_JIT_INPUT_PTX = 1,
+    CU_JIT_INPUT_FATBINARY = 2, /* its PTX is linked */
+    CU_JIT_INPUT_OBJECT = 3,    /* a host object (nvcc -dc) with a fat binary of relocatable PTX */
+    CU_JIT_INPUT_LIBRARY = 4,   /* an ar archive of such objects */
+    CU_JIT_INPUT_NVVM = 5,      /* LTO IR: refused (no NVVM compiler) */
+    CU_JIT_NUM_INPUT_TYPES = 6
+} CUjitInputType;
+typedef struct CUlinkState_st *CUlinkState;
 
 typedef enum CUlibraryOption_enum {
     CU_LIBRARY_HOST_UNIVERSAL_FUNCTION_AND_DATA_TABLE = 0,
@@ -2519,6 +2534,36 @@ EXTMEM_API CUresult CUDAAPI cuModuleEnumerateFunctions(CUfunction *functions, un
  * The address works with the copy calls and in kernels. CUDA_ERROR_INVALID_VALUE: name NULL;
  * CUDA_ERROR_INVALID_HANDLE: hmod invalid; CUDA_ERROR_NOT_FOUND: no such variable. */
 EXTMEM_API CUresult CUDAAPI cuModuleGetGlobal(CUdeviceptr *dptr, size_t *bytes, CUmodule hmod, const char *name);
+
+/* ---- Linking (docs/kernels.md, "Linking"): PTX, fat binaries, host objects and archives whose
+ * fat binaries hold PTX, linked into one image that cuModuleLoadData(Ex) and cuLibraryLoadData
+ * take. Externs (.extern) resolve across the inputs; .weak definitions give way to others.
+ * options as cuModuleLoadDataEx; the log buffers and their sizes (written back) stay the
+ * caller's until cuLinkDestroy and receive the messages of every later call.
+ * CUDA_ERROR_INVALID_VALUE: stateOut NULL, numOptions > 0 with options or optionValues NULL, an
+ * unknown option or value. */
+EXTMEM_API CUresult CUDAAPI cuLinkCreate(unsigned int numOptions, CUjit_option *options, void **optionValues,
+                                         CUlinkState *stateOut);
+/* Adds an input (checked at once: malformed PTX is CUDA_ERROR_INVALID_PTX here). name names it
+ * in messages (may be NULL). The options are as cuLinkCreate's and apply to this input.
+ * CUDA_ERROR_INVALID_HANDLE: state NULL, destroyed or forged; CUDA_ERROR_INVALID_VALUE: data
+ * NULL, size 0, type not a CUjitInputType, or the state already completed;
+ * CUDA_ERROR_NO_BINARY_FOR_GPU: a cubin, or a fat binary (object, archive) without PTX the
+ * device can run; CUDA_ERROR_INVALID_IMAGE: data that is not of its type;
+ * CUDA_ERROR_NOT_SUPPORTED: NVVM IR. */
+EXTMEM_API CUresult CUDAAPI cuLinkAddData(CUlinkState state, CUjitInputType type, void *data, size_t size,
+                                          const char *name, unsigned int numOptions, CUjit_option *options,
+                                          void **optionValues);
+/* cuLinkAddData of a file's contents. CUDA_ERROR_FILE_NOT_FOUND: it cannot be read. */
+EXTMEM_API CUresult CUDAAPI cuLinkAddFile(CUlinkState state, CUjitInputType type, const char *path,
+                                          unsigned int numOptions, CUjit_option *options, void **optionValues);
+/* Links the inputs: *cubinOut points to the image (extmem's: the linked PTX, NUL-terminated,
+ * *sizeOut bytes with the NUL), which belongs to the state until cuLinkDestroy.
+ * CUDA_ERROR_INVALID_PTX: an unresolved extern or a name defined twice (the error log names
+ * it); CUDA_ERROR_INVALID_VALUE: no inputs, cubinOut or sizeOut NULL. */
+EXTMEM_API CUresult CUDAAPI cuLinkComplete(CUlinkState state, void **cubinOut, size_t *sizeOut);
+/* Frees the state and the image cuLinkComplete gave. */
+EXTMEM_API CUresult CUDAAPI cuLinkDestroy(CUlinkState state);
 
 /* ---- Libraries: context-independent modules, loaded into each context that uses them ----
  * Images and JIT options as cuModuleLoadDataEx; libraryOptions may be

@@ -817,7 +817,17 @@ CUresult CUDAAPI cuCtxSetLimit(CUlimit limit, size_t value)
         os_mutex_unlock(&ctx->lock);
         break;
     case CU_LIMIT_MALLOC_HEAP_SIZE:
-        ctx->malloc_heap_limit = value;
+        /* The heap's size is fixed once a kernel has used it (the driver answers
+         * INVALID_VALUE then, even for the same size); a smaller size than 4 MiB reads back
+         * as 4 MiB (docs/driver-observations.md, "Linking and the device heap"). */
+        os_mutex_lock(&ctx->lock);
+        if (ctx->heap)
+            r = fail(CUDA_ERROR_INVALID_VALUE, "cuCtxSetLimit: the device heap is in use (a kernel called malloc or "
+                     "free) and keeps its %zu bytes: set CU_LIMIT_MALLOC_HEAP_SIZE before the first such launch",
+                     ctx->malloc_heap_limit);
+        else
+            ctx->malloc_heap_limit = value < ((size_t)4 << 20) ? ((size_t)4 << 20) : value;
+        os_mutex_unlock(&ctx->lock);
         break;
     case CU_LIMIT_DEV_RUNTIME_PENDING_LAUNCH_COUNT:
         /* Launches from kernels that may be pending at once (src/kernel/cdp.c); any count is

@@ -57,6 +57,7 @@ typedef enum obj_type {
     OBJ_MIPMAPPED_ARRAY, /* CUmipmappedArray */
     OBJ_TEXTURE,        /* CUtexObject */
     OBJ_SURFACE,        /* CUsurfObject */
+    OBJ_LINK_STATE,     /* CUlinkState (src/module/link.c; link part) */
     OBJ_TYPE_COUNT
 } obj_type;
 
@@ -170,6 +171,7 @@ enum {
     CTX_STEP_MODULES = 30,
     CTX_STEP_IMAGE_OBJECTS = 34,
     CTX_STEP_IMAGES = 35,
+    CTX_STEP_HEAP = 39, /* link part: the device heap (src/memory/heap.c), before the rest of MEMORY */
     CTX_STEP_MEMORY = 40,
 };
 #define CTX_STEPS_MAX 8
@@ -200,6 +202,9 @@ struct ctx {
     uint64_t legacy_stream_id; /* cuStreamGetId of its legacy stream */
     int usage;                 /* cuCtxAttach / cuCtxDetach's count, under lock */
     atomic_int cache_config;   /* cuCtxSetCacheConfig's preference */
+    /* link part: the device heap (src/memory/heap.c), made by the first launch that uses it;
+     * while it exists CU_LIMIT_MALLOC_HEAP_SIZE cannot change. Under lock. */
+    struct mem_heap *heap;
 };
 
 /* Stream priorities: the H100's range, lower numbers being greater priorities (streams run

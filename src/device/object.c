@@ -162,6 +162,7 @@ const char *obj_type_name(obj_type type)
     case OBJ_MIPMAPPED_ARRAY: return "mipmapped array";
     case OBJ_TEXTURE: return "texture object";
     case OBJ_SURFACE: return "surface object";
+    case OBJ_LINK_STATE: return "link state";
     default: return "object";
     }
 }
@@ -188,6 +189,7 @@ static const char *article_name(obj_type type)
     case OBJ_MIPMAPPED_ARRAY: return "a mipmapped array";
     case OBJ_TEXTURE: return "a texture object";
     case OBJ_SURFACE: return "a surface object";
+    case OBJ_LINK_STATE: return "a link state";
     default: return "an object";
     }
 }

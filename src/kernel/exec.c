@@ -543,6 +543,32 @@ static void run_builtin(struct kwarp *w, struct kframe *f, const struct kinsn *i
             }
             break;
         }
+        case KB_MALLOC: { /* link part: the context's device heap (khost.heap_alloc) */
+            const struct klaunch *la = w->b->l;
+            uint64_t p = la->heap && la->host && la->host->heap_alloc ? la->host->heap_alloc(la->heap, a0) : 0;
+            if (c->has_ret)
+                memcpy(pa + c->ret_offset, &p, 8);
+            continue;
+        }
+        case KB_FREE: {
+            /* free(NULL) does nothing, as in C. Anything but a live block of the heap faults:
+             * twice, or inside a block, CUDA_ERROR_LAUNCH_FAILED (the H100 traps on a double
+             * free); memory the heap never gave, CUDA_ERROR_ILLEGAL_ADDRESS (as the H100 for a
+             * cudaMalloc pointer). The GPU lets some of these pass; extmem does not. */
+            const struct klaunch *la = w->b->l;
+            if (!a0)
+                continue;
+            int why = la->heap && la->host && la->host->heap_free ? la->host->heap_free(la->heap, a0) : KHEAP_OUTSIDE;
+            if (why == KHEAP_FREED)
+                continue;
+            kfault(w, in, l, why == KHEAP_NOT_A_BLOCK ? CUDA_ERROR_LAUNCH_FAILED : CUDA_ERROR_ILLEGAL_ADDRESS,
+                   "free(0x%llx): %s", (unsigned long long)a0,
+                   why == KHEAP_NOT_A_BLOCK ? "no block of the device heap starts there (freed already, or inside "
+                                              "a block)"
+                                            : "the address is not in the device heap (memory malloc in a kernel did "
+                                              "not give)");
+            return;
+        }
         default:
             kfault(w, in, l, CUDA_ERROR_LAUNCH_FAILED, "device-side %s is not supported",
                    c->builtin == KB_MALLOC ? "malloc" : "free");
@@ -1196,7 +1222,7 @@ static bool block_step(struct kblock *b)
                        "every warp of the block waits (mbarrier test_wait/try_wait, barrier.cluster.wait or a "
                        "barrier) and none can complete: %u rounds without an arrival (a GPU would hang here)",
                        b->idle_rounds);
-                goto out;
+                return true;
             }
         } else {
             b->idle_rounds = 0;

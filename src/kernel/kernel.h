@@ -260,6 +260,8 @@ enum { KB_NONE, KB_VPRINTF, KB_ASSERTFAIL, KB_MALLOC, KB_FREE, KB_SET_CONDITIONA
 /* grid (issue 25): the device runtime function `name` is (KB_CDP_*), or KB_NONE; *nargs the
  * arguments it takes. */
 int kcdp_builtin_of(const char *name, uint32_t *nargs);
+/* link part: what khost.heap_free answers */
+enum { KHEAP_FREED, KHEAP_NOT_A_BLOCK, KHEAP_OUTSIDE };
 
 /* A parameter of an entry or .func. */
 struct kparam {
@@ -294,6 +296,11 @@ struct kfunc {
     int max_dynamic_shared;
     int preferred_carveout;
     int cache_config;
+    /* link part: how the definition links (PTX ISA, "Linking Directives"): .weak, and the
+     * linking unit (a .version of a linked image) it comes from. */
+    bool link_weak;
+    uint32_t link_unit;
+    bool link_external; /* declared or defined with .visible, .extern, .weak or .common */
 };
 
 /* A .global or .const variable. */
@@ -307,6 +314,12 @@ struct kvar {
      * one takes no host memory, whatever its size. */
     unsigned char *init;
     uint64_t init_bytes;
+    /* link part: declared .extern and not (yet) defined by any unit; .weak or .common; the
+     * unit that defines it (PTX ISA, "Linking Directives"). */
+    bool link_declared;
+    bool link_weak;
+    uint32_t link_unit;
+    bool link_external;
 };
 
 /* A place in the data block that holds the address of a variable (an initialiser like
@@ -347,6 +360,9 @@ struct kmodule {
     /* grid (issue 25): a function reads %envreg1 or %envreg2, the grid workspace's address
      * (cooperative_groups' grid.sync() and is_valid()) */
     bool reads_workspace;
+    /* link part */
+    bool uses_heap;            /* a function calls malloc or free: launches get the context's heap */
+    uint32_t link_units;       /* linking units (.version directives) the text held */
 };
 
 /* A log for cuModuleLoadDataEx's info and error buffers; the parser appends its messages. */
@@ -362,6 +378,15 @@ void klog_printf(struct klog *log, const char *fmt, ...) EXTMEM_PRINTF_FORMAT(2,
  * was expected" recorded (fail) and appended to errlog, or CUDA_ERROR_OUT_OF_MEMORY. */
 CUresult kmod_parse(const char *fn, const char *text, size_t len, const char *name, struct klog *errlog,
                     struct kmodule **out);
+/* link part: the same for a linked text, several linking units each starting with its .version
+ * (docs/kernels.md, "Linking"): unit i is named unit_names[i] in messages (NULL, or fewer names:
+ * "name, unit i"), and its lines are counted from its .version. Externs resolve across units;
+ * an unresolved one, or two strong definitions of a name, is CUDA_ERROR_INVALID_PTX. */
+#define KPARSE_RELOCATABLE 0x1u /* externs may stay unresolved (checking one input of a link) */
+#define KFUNC_DEAD_UNIT UINT32_MAX /* kfunc.link_unit, kvar.link_unit of a definition that lost */
+CUresult kmod_parse_units(const char *fn, const char *text, size_t len, const char *name,
+                          const char *const *unit_names, uint32_t nunit_names, unsigned flags, struct klog *errlog,
+                          struct kmodule **out);
 /* Binds the data block to `base` (data_bytes of zeroed device memory the caller owns, aligned
  * to data_align): copies the initial contents there, writes relocations and sets the constant-pool
  * slots that hold variable addresses. */
@@ -548,6 +573,17 @@ struct kparser {
     uint32_t cap_const_is_sym;
     void *fixups_extra; /* ptx_parse.c's private state */
     struct ksym *last_label; /* the label a .branchtargets list belongs to */
+    /* link part: a text of several linking units, each starting with its .version (what
+     * cuLinkComplete makes, docs/kernels.md "Linking"): names with external linkage (.visible,
+     * .extern, .weak, .common) are shared by all units through `linked`, the others are the
+     * unit's own (globals). Messages name the unit and count lines from its start. */
+    struct khash *linked;
+    uint32_t unit, unit_line0;
+    const char *const *unit_names;
+    uint32_t nunit_names;
+    bool external; /* the directive being read has external linkage */
+    bool weak;     /* ... and it is .weak or .common */
+    bool relocatable; /* KPARSE_RELOCATABLE */
 };
 void klex_init(struct kparser *ps, const char *text, size_t len);
 void klex_next(struct kparser *ps);
@@ -667,6 +703,13 @@ struct khost {
      * from a kernel): a CUresult, the value in *value. NULL: not answered (cudaErrorNotSupported). */
     int (*device_attribute)(int attr, int device, int *value);
     int (*device_limit)(int limit, uint64_t *value);
+    /* link part: the device heap (malloc and free in kernels; src/memory/heap.c). heap_alloc
+     * gives `size` bytes, 16-byte aligned, of the launch's heap (klaunch.heap), or 0 when it is
+     * exhausted; heap_free releases an address heap_alloc gave (KHEAP_FREED), and does nothing
+     * for any other: KHEAP_NOT_A_BLOCK inside the heap (freed already, or inside a block),
+     * KHEAP_OUTSIDE elsewhere. Both are safe from every block at once. */
+    uint64_t (*heap_alloc)(void *heap, uint64_t size);
+    int (*heap_free)(void *heap, uint64_t addr);
 };
 
 /* ---- Execution (exec.c) ---- */
@@ -794,6 +837,7 @@ struct klaunch {
     struct kcdp *_Atomic cdp;     /* the launch tree's device runtime (cdp.c): the root's, shared */
     struct klaunch *parent;       /* the launch whose kernel launched this one (NULL: the host) */
     uint32_t depth;               /* nesting: 0 for the host's launches */
+    void *heap;  /* link part: the context's device heap, for host->heap_alloc/heap_free (NULL: none) */
     uint32_t explicit_cluster; /* isa (issue 25): the launch named a cluster dimension (%is_explicit_cluster) */
 };
 /* Prepares l (fn, grid, block, dyn_shared, params, stack_bytes, printf_limit, space, workers

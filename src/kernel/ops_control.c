@@ -45,6 +45,13 @@ static int builtin_of(const char *name)
         return KB_FREE;
     if (strcmp(name, "cudaGraphSetConditional") == 0)
         return KB_SET_CONDITIONAL;
+    /* link part: C++'s operator new and delete (new[], delete[], sized delete), which clang
+     * calls where nvcc's headers call malloc and free themselves: the heap's too. */
+    if (strcmp(name, "_Znwm") == 0 || strcmp(name, "_Znam") == 0)
+        return KB_MALLOC;
+    if (strcmp(name, "_ZdlPv") == 0 || strcmp(name, "_ZdaPv") == 0 || strcmp(name, "_ZdlPvm") == 0 ||
+        strcmp(name, "_ZdaPvm") == 0)
+        return KB_FREE;
     return kcdp_builtin_of(name, NULL); /* grid (issue 25): the device runtime (cdp.c) */
 }
 

@@ -194,6 +194,8 @@ static bool vparse_error_code(struct kparser *ps, CUresult code, uint32_t line, 
     char what[384];
     vsnprintf(what, sizeof(what), fmt, ap);
     ps->err = code;
+    if (line > ps->unit_line0) /* link part: lines count from the linking unit's .version */
+        line -= ps->unit_line0;
     klog_printf(ps->log, "%s:%u: %s\n", ps->name, line, what);
     fail(code, "%s: %s:%u: %s", ps->fn, ps->name, line, what);
     return false;

@@ -213,6 +213,102 @@ static bool skip_braces(struct kparser *ps)
 
 static uint64_t align_up(uint64_t v, uint64_t a) { return a ? (v + a - 1) / a * a : v; }
 
+/* ---- link part: the units of a linked text (kernel.h, kmod_parse_units) ----
+ * A name with external linkage (.visible, .extern, .weak, .common: PTX ISA, "Linking
+ * Directives") is one symbol for every unit; the others are each unit's own. Each unit binds
+ * the names it uses in its own scope (ps->globals), so a name it declares without linkage never
+ * meets another unit's. */
+#define DEAD_UNIT KFUNC_DEAD_UNIT /* a definition that lost to another (a second .weak one) */
+
+/* The symbol a module-scope declaration names: the unit's own, else (for external linkage) the
+ * one an earlier unit published, now bound in this unit too. NULL (check ps->err) when new. */
+static struct ksym *link_find(struct kparser *ps, const char *name, size_t len)
+{
+    struct ksym *s = khash_get(ps->globals, name, len);
+    if (s || !ps->external || !ps->linked)
+        return s;
+    s = khash_get(ps->linked, name, len);
+    if (s && !khash_put(ps->globals, name, len, s, NULL)) {
+        oom(ps);
+        return NULL;
+    }
+    return s;
+}
+
+/* Makes a new module-scope symbol with external linkage known to the later units. */
+static bool link_publish(struct kparser *ps, const char *name, size_t len, struct ksym *s)
+{
+    if (!ps->external || !ps->linked)
+        return true;
+    return khash_put(ps->linked, name, len, s, NULL) || oom(ps);
+}
+
+/* Whether the function header at the current token has a body ({) rather than ending in ;. */
+static bool header_has_body(struct kparser *ps)
+{
+    const char *p = ps->p;
+    uint32_t line = ps->line;
+    struct ktok tok = ps->tok;
+    bool body = false;
+    while (ps->tok.kind != KTK_EOF) {
+        if (ktok_is(&ps->tok, ".pragma")) {
+            while (ps->tok.kind != KTK_EOF && !ktok_punct(&ps->tok, ';'))
+                klex_next(ps);
+        } else if (ktok_punct(&ps->tok, '{')) {
+            body = true;
+            break;
+        } else if (ktok_punct(&ps->tok, ';')) {
+            break;
+        }
+        klex_next(ps);
+    }
+    ps->p = p;
+    ps->line = line;
+    ps->tok = tok;
+    return body;
+}
+
+static struct kfunc *new_func(struct kparser *ps, const char *name, size_t len, bool entry);
+
+/* A strong definition replaces an earlier unit's .weak one: the weak body moves to a dead
+ * function (nothing calls it: calls and addresses name f, which gets the new body), with the
+ * patches the layout and the binding will make to its constants. */
+static bool retire_weak_body(struct kparser *ps, struct kfunc *f)
+{
+    struct kfunc *d = new_func(ps, f->name, strlen(f->name), f->entry);
+    if (!d)
+        return false;
+    char *dname = d->name;
+    *d = *f;
+    d->name = dname;
+    d->link_unit = DEAD_UNIT;
+    char *fname = f->name;
+    struct kmodule *mod = f->module;
+    bool entry = f->entry;
+    uint32_t line = f->line;
+    memset(f, 0, sizeof(*f));
+    f->name = fname;
+    f->module = mod;
+    f->entry = entry;
+    f->line = line;
+    f->max_dynamic_shared = 48 * 1024;
+    f->preferred_carveout = -1;
+    struct kmodule *m = ps->m;
+    for (uint32_t i = 0; i < m->nconst_relocs; ++i)
+        if (m->const_relocs[i].fn == f)
+            m->const_relocs[i].fn = d;
+    struct kparse_extra *x = X(ps);
+    for (uint32_t i = 0; i < x->npatches; ++i)
+        if (x->patches[i].fn == f)
+            x->patches[i].fn = d;
+    return true;
+}
+
+static const char *unit_name(const struct kparser *ps, uint32_t unit)
+{
+    return unit < ps->nunit_names && ps->unit_names[unit] ? ps->unit_names[unit] : "an earlier unit";
+}
+
 /* ---- Variable declarations ---- */
 struct decl {
     kspace space;
@@ -471,8 +567,42 @@ static bool parse_var_decl(struct kparser *ps, kspace space, bool is_extern)
             return false;
         s->type = d.type;
         s->space = space;
+        struct ksym *bind = s; /* what the name means from here on */
 
-        if (space == KS_GLOBAL || space == KS_CONST) {
+        /* link part: a module-scope .global or .const name with external linkage that an
+         * earlier unit (or this one) declared or defined already. */
+        struct ksym *prev = NULL;
+        if (!ps->cur && ps->linked && ps->external && (space == KS_GLOBAL || space == KS_CONST)) {
+            prev = link_find(ps, name, nlen);
+            if (ps->err)
+                return false;
+            if (prev && prev->kind != KSYM_VAR)
+                return kparse_error_at(ps, line, "'%.*s' is declared twice as different things", (int)nlen, name);
+            if (prev && (prev->space != space))
+                return kparse_error_at(ps, line, "'%.*s' is declared in .%s and in .%s", (int)nlen, name,
+                                       prev->space == KS_CONST ? "const" : "global",
+                                       space == KS_CONST ? "const" : "global");
+        }
+        if (prev && is_extern) {
+            bind = prev; /* a declaration of what is known: nothing to lay out */
+        } else if (!prev && is_extern && (space == KS_GLOBAL || space == KS_CONST)) {
+            /* Declared here, defined by another unit: a place in the table, none in memory yet. */
+            if (!GROW(m->vars, m->nvars, ps->cap_vars))
+                return oom(ps);
+            struct kvar *v = &m->vars[m->nvars];
+            memset(v, 0, sizeof(*v));
+            if (!(v->name = malloc(nlen + 1)))
+                return oom(ps);
+            memcpy(v->name, name, nlen);
+            v->name[nlen] = 0;
+            v->space = space;
+            v->align = align;
+            v->link_declared = true;
+            v->link_external = true;
+            s->slot = m->nvars++;
+            if (!link_publish(ps, name, nlen, s))
+                return false;
+        } else if (space == KS_GLOBAL || space == KS_CONST) {
             if (!GROW(m->vars, m->nvars, ps->cap_vars))
                 return oom(ps);
             /* Count an open array from its initialiser: read it first into a scratch count. */
@@ -531,6 +661,37 @@ static bool parse_var_decl(struct kparser *ps, kspace space, bool is_extern)
                 if (!parse_init_list(ps, v, d.type, elems * d.vec, levels ? levels : 1, &i))
                     return false;
             }
+            v = &m->vars[s->slot];
+            v->link_unit = ps->unit;
+            v->link_weak = ps->weak;
+            v->link_external = ps->external && !ps->cur;
+            if (prev) {
+                struct kvar *pv = &m->vars[prev->slot];
+                bool take = pv->link_declared; /* the definition of a declared name */
+                if (!take && pv->link_unit != ps->unit) {
+                    if (!ps->weak && !pv->link_weak)
+                        return kparse_error_at(ps, line, "duplicate definition of '%.*s' (also defined in %s)",
+                                               (int)nlen, name, unit_name(ps, pv->link_unit));
+                    take = !ps->weak; /* a strong definition replaces a .weak one */
+                }
+                if (!take && pv->link_unit == ps->unit && !pv->link_weak && !ps->weak)
+                    return kparse_error_at(ps, line, "variable '%.*s' is defined twice", (int)nlen, name);
+                if (take) {
+                    /* The new definition takes the symbol's place in the table (relocations
+                     * name it by index); what was there stays behind, unnamed. */
+                    struct kvar tmp = *pv;
+                    *pv = *v;
+                    *v = tmp;
+                    prev->size = pv->size;
+                    prev->type = s->type;
+                }
+                v->name[0] = 0; /* the loser: no lookup finds it */
+                v->link_unit = DEAD_UNIT;
+                v->link_declared = false;
+                bind = prev;
+            } else if (!ps->cur && !link_publish(ps, name, nlen, s)) {
+                return false;
+            }
         } else if (space == KS_SHARED) {
             struct kparse_extra *x = X(ps);
             if (!GROW(x->shared, x->nshared, x->cap_shared))
@@ -577,7 +738,7 @@ static bool parse_var_decl(struct kparser *ps, kspace space, bool is_extern)
                 return kparse_error_at(ps, line, "call-site parameters exceed 64 KiB");
             ps->cur->frame_param_bytes = (uint32_t)(off + s->size);
         }
-        if (!bind_name(ps, name, nlen, s))
+        if (!bind_name(ps, name, nlen, bind))
             return false;
         if (ktok_punct(&ps->tok, ',')) {
             klex_next(ps);
@@ -1007,7 +1168,9 @@ static bool parse_function(struct kparser *ps, bool entry, bool is_extern)
         return kparse_error(ps, "expected the function's name, found '%.*s'", (int)ps->tok.len, ps->tok.s);
     const char *name = ps->tok.s;
     uint32_t nlen = ps->tok.len;
-    struct ksym *s = khash_get(ps->globals, name, nlen);
+    struct ksym *s = link_find(ps, name, nlen);
+    if (ps->err)
+        return false;
     struct kfunc *f;
     bool define_params = true;
     if (s) {
@@ -1015,7 +1178,24 @@ static bool parse_function(struct kparser *ps, bool entry, bool is_extern)
             return kparse_error(ps, "'%.*s' is declared twice as different things", (int)nlen, name);
         f = s->fn;
         define_params = !f->defined;
-        if (define_params) {
+        if (f->defined && f->link_unit != ps->unit && !is_extern && header_has_body(ps)) {
+            /* link part: a second definition from another unit. A .weak one loses to the
+             * definition there; a strong one replaces a .weak one; two strong ones clash. */
+            if (ps->weak) {
+                if (!(f = new_func(ps, name, nlen, entry)))
+                    return false;
+                f->line = line;
+                f->link_unit = DEAD_UNIT;
+                s = NULL;
+            } else if (!f->link_weak) {
+                return kparse_error(ps, "duplicate definition of '%.*s' (also defined in %s)", (int)nlen, name,
+                                    unit_name(ps, f->link_unit));
+            } else if (!retire_weak_body(ps, f)) {
+                return false;
+            }
+            define_params = true;
+        }
+        if (define_params && s) {
             /* The definition's names are the ones its body uses: read them anew. */
             for (uint32_t i = 0; i < f->nparams; ++i)
                 free(f->params[i].name);
@@ -1029,7 +1209,8 @@ static bool parse_function(struct kparser *ps, bool entry, bool is_extern)
             return false;
         s->fn = f;
         f->line = line;
-        if (!bind_name(ps, name, nlen, s))
+        f->link_external = ps->external;
+        if (!bind_name(ps, name, nlen, s) || !link_publish(ps, name, nlen, s))
             return false;
     }
     klex_next(ps);
@@ -1105,6 +1286,11 @@ static bool parse_function(struct kparser *ps, bool entry, bool is_extern)
         return false;
     f->defined = true;
     f->line = line;
+    f->link_external |= ps->external;
+    if (f->link_unit != DEAD_UNIT) {
+        f->link_unit = ps->unit;
+        f->link_weak = ps->weak;
+    }
     ps->cur = f;
     ps->cap_insns = 0;
     ps->cap_consts = 0;
@@ -1149,7 +1335,8 @@ static bool parse_version(struct kparser *ps)
         return kparse_error(ps, "expected a version number after .version");
     if (major < 1 || major > 9 || (major == 9 && minor > 0))
         return kparse_error(ps, "PTX ISA version %u.%u is not supported (up to 9.0)", major, minor);
-    ps->m->ptx_version = major * 10 + minor;
+    if (major * 10 + minor > ps->m->ptx_version) /* link part: a linked text's highest */
+        ps->m->ptx_version = major * 10 + minor;
     klex_next(ps);
     return true;
 }
@@ -1164,7 +1351,8 @@ static bool parse_target(struct kparser *ps)
             unsigned sm = 0;
             for (uint32_t i = 3; i < t->len && t->s[i] >= '0' && t->s[i] <= '9'; ++i)
                 sm = sm * 10 + (unsigned)(t->s[i] - '0');
-            ps->m->target_sm = sm;
+            if (sm > ps->m->target_sm) /* link part: a linked text's highest */
+                ps->m->target_sm = sm;
         } else if (!ktok_is(t, "texmode_unified") && !ktok_is(t, "texmode_independent") && !ktok_is(t, "debug") &&
                    !ktok_is(t, "map_f64_to_f32")) {
             return kparse_error(ps, "unknown target '%.*s'", (int)t->len, t->s);
@@ -1228,10 +1416,37 @@ static bool check_calls(struct kparser *ps)
             if (in->kind != KK_CALL)
                 continue;
             struct kcall *c = in->aux;
-            if (c->callee && !c->callee->defined && c->builtin == KB_NONE)
-                return kparse_error_at(ps, in->line, "call to '%s', which is declared but not defined in the module",
-                                       c->callee->name);
+            if (c->builtin == KB_MALLOC || c->builtin == KB_FREE)
+                m->uses_heap = true;
+            if (c->callee && !c->callee->defined && c->builtin == KB_NONE && !ps->relocatable) {
+                /* Names the unit the caller is in when the text was linked. */
+                if (m->link_units > 1 && f->link_unit < ps->nunit_names && ps->unit_names[f->link_unit])
+                    ps->name = ps->unit_names[f->link_unit];
+                return kparse_error_at(ps, in->line, "unresolved extern function '%s' (called by %s)%s",
+                                       c->callee->name, f->name,
+                                       m->link_units > 1 ? ": no unit of the link defines it"
+                                                         : ": declared but not defined in the module, which is "
+                                                           "not linked with another (cuLinkCreate links modules)");
+            }
         }
+    }
+    /* A variable declared .extern, used, and defined by no unit. */
+    for (uint32_t i = 0; i < m->nvars; ++i) {
+        if (!m->vars[i].link_declared)
+            continue;
+        bool used = false;
+        for (uint32_t j = 0; j < m->nconst_relocs && !used; ++j)
+            used = m->const_relocs[j].var == i;
+        for (uint32_t j = 0; j < m->nrelocs && !used; ++j)
+            used = m->relocs[j].var == i;
+        if (used && ps->relocatable)
+            continue;
+        if (used)
+            return kparse_error_at(ps, 0, "unresolved extern variable '%s'%s", m->vars[i].name,
+                                   m->link_units > 1 ? ": no unit of the link defines it"
+                                                     : ": declared but not defined in the module, which is not "
+                                                       "linked with another (cuLinkCreate links modules)");
+        m->vars[i].name[0] = 0; /* declared, never used, never defined: nothing to find */
     }
     return true;
 }
@@ -1294,6 +1509,13 @@ bool kptx_looks_like(const char *text, size_t len)
 CUresult kmod_parse(const char *fn, const char *text, size_t len, const char *name, struct klog *errlog,
                     struct kmodule **out)
 {
+    return kmod_parse_units(fn, text, len, name, NULL, 0, 0, errlog, out);
+}
+
+CUresult kmod_parse_units(const char *fn, const char *text, size_t len, const char *name,
+                          const char *const *unit_names, uint32_t nunit_names, unsigned flags, struct klog *errlog,
+                          struct kmodule **out)
+{
     *out = NULL;
     struct kparse_extra x = {0};
     struct kparser ps = {0};
@@ -1301,13 +1523,19 @@ CUresult kmod_parse(const char *fn, const char *text, size_t len, const char *na
     ps.name = name ? name : "<ptx>";
     ps.log = errlog;
     ps.fixups_extra = &x;
+    ps.unit_names = unit_names;
+    ps.nunit_names = unit_names ? nunit_names : 0;
+    ps.relocatable = flags & KPARSE_RELOCATABLE;
     ps.m = calloc(1, sizeof(*ps.m));
     ps.globals = khash_new();
-    if (!ps.m || !ps.globals || !(ps.m->source_name = malloc(strlen(ps.name) + 1))) {
+    ps.linked = khash_new();
+    if (!ps.m || !ps.globals || !ps.linked || !(ps.m->source_name = malloc(strlen(ps.name) + 1))) {
         oom(&ps);
         goto done;
     }
     strcpy(ps.m->source_name, ps.name);
+    if (ps.nunit_names && ps.unit_names[0])
+        ps.name = ps.unit_names[0];
     ps.m->data_align = 16;
     klex_init(&ps, text, len);
     if (!ktok_is(&ps.tok, ".version")) {
@@ -1317,12 +1545,29 @@ CUresult kmod_parse(const char *fn, const char *text, size_t len, const char *na
     while (!ps.err && ps.tok.kind != KTK_EOF) {
         struct ktok *t = &ps.tok;
         bool is_extern = false;
+        ps.external = ps.weak = false;
         while (ktok_is(t, ".visible") || ktok_is(t, ".extern") || ktok_is(t, ".weak") || ktok_is(t, ".common")) {
             if (ktok_is(t, ".extern"))
                 is_extern = true;
+            if (ktok_is(t, ".weak") || ktok_is(t, ".common"))
+                ps.weak = true;
+            ps.external = true;
             klex_next(&ps);
         }
         if (ktok_is(t, ".version")) {
+            /* link part: each .version starts a linking unit (a linked text holds several) with
+             * a scope of its own for the names without external linkage. */
+            if (ps.m->link_units++) {
+                khash_free(ps.globals);
+                if (!(ps.globals = khash_new())) {
+                    oom(&ps);
+                    break;
+                }
+                ps.unit++;
+                ps.unit_line0 = t->line - 1;
+                if (ps.unit < ps.nunit_names && ps.unit_names[ps.unit])
+                    ps.name = ps.unit_names[ps.unit];
+            }
             klex_next(&ps);
             parse_version(&ps);
         } else if (ktok_is(t, ".target")) {
@@ -1349,10 +1594,6 @@ CUresult kmod_parse(const char *fn, const char *text, size_t len, const char *na
         } else if (ktok_is(t, ".global") || ktok_is(t, ".const") || ktok_is(t, ".shared")) {
             kspace sp = ktok_is(t, ".global") ? KS_GLOBAL : ktok_is(t, ".const") ? KS_CONST : KS_SHARED;
             klex_next(&ps);
-            if (is_extern && sp != KS_SHARED) {
-                kparse_error(&ps, "an .extern variable must be defined in another module: linking is not supported");
-                break;
-            }
             parse_var_decl(&ps, sp, is_extern);
         } else if (ktok_is(t, ".tex") || ktok_is(t, ".surf") || ktok_is(t, ".texref") || ktok_is(t, ".samplerref") ||
                    ktok_is(t, ".surfref")) {
@@ -1385,6 +1626,7 @@ done:
     free(ps.const_is_sym);
     khash_free(ps.locals);
     khash_free(ps.globals);
+    khash_free(ps.linked);
     if (ps.err) {
         if (ps.cur && ps.m) {
             /* The function being parsed is in m->funcs already. */
@@ -1419,7 +1661,8 @@ void kmod_bind(struct kmodule *m, uintptr_t base)
 struct kfunc *kmod_entry(const struct kmodule *m, const char *name)
 {
     for (uint32_t i = 0; i < m->nfuncs; ++i)
-        if (m->funcs[i]->entry && m->funcs[i]->defined && strcmp(m->funcs[i]->name, name) == 0)
+        if (m->funcs[i]->entry && m->funcs[i]->defined && m->funcs[i]->link_unit != DEAD_UNIT &&
+            strcmp(m->funcs[i]->name, name) == 0)
             return m->funcs[i];
     return NULL;
 }

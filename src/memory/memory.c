@@ -208,6 +208,7 @@ static const char *kind_name(range_kind kind)
     case RANGE_EXTERNAL: return "an external memory buffer";
     case RANGE_REGISTERED: return "host memory registered with cuMemHostRegister";
     case RANGE_ARRAY: return "a CUDA array's memory";
+    case RANGE_HEAP: return "the device heap (malloc in kernels)";
     default: return "a VMM mapping (cuMemMap)";
     }
 }

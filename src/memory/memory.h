@@ -21,6 +21,7 @@ typedef enum range_kind {
     RANGE_MODULE,      /* a module's .global and .const variables: freed by cuModuleUnload only */
     RANGE_REGISTERED,  /* cuMemHostRegister: the caller's own pages (host_register.c) */
     RANGE_ARRAY,       /* a CUDA array's memory (src/image): freed by its array or its context only */
+    RANGE_HEAP,        /* link part: the context's device heap (heap.c): freed with its context only */
 } range_kind;
 
 struct range {
@@ -127,6 +128,16 @@ extern bool (*_Atomic mem_graph_free_hook)(const char *fn, CUdeviceptr dptr, CUr
 /* Creates one allocation of ctx of `size` bytes (cuMemAlloc's memory, RANGE_DEVICE), with m
  * (NULL: none) as its managed record, which the range owns from then on, freed or not. */
 CUresult mem_alloc_device(const char *fn, struct ctx *ctx, size_t size, struct managed *m, uintptr_t *base);
+
+/* ---- The device heap (heap.c; link part): malloc and free in kernels ----
+ * The context's heap, made by the first call (of the size cuCtxSetLimit(MALLOC_HEAP_SIZE) says
+ * then; the limit is fixed from then on) and freed with the context. *out is handed to the
+ * engine as klaunch.heap, with mem_heap_alloc and mem_heap_free as khost's hooks (kernel.h says
+ * what they do). */
+CUresult mem_heap_get(const char *fn, struct ctx *ctx, void **out);
+uint64_t mem_heap_alloc(void *heap, uint64_t size);
+enum { MEM_HEAP_FREED, MEM_HEAP_NOT_A_BLOCK, MEM_HEAP_OUTSIDE }; /* inside the heap, or elsewhere */
+int mem_heap_free(void *heap, uint64_t addr);
 
 /* ---- Copies with CUDA arrays (src/image sets the hook; copy.c and copy3d.c call it) ----
  * An array side (CU_MEMORYTYPE_ARRAY) of a 2D or 3D copy: checks that the region of width

@@ -59,11 +59,20 @@ static int device_attribute(int attr, int device, int *value)
     return (int)cuDeviceGetAttribute(value, (CUdevice_attribute)attr, (CUdevice)device);
 }
 
+/* link part: free in a kernel (src/memory/heap.c), its answer in the engine's words. */
+static int heap_free(void *heap, uint64_t addr)
+{
+    int r = mem_heap_free(heap, addr);
+    return r == MEM_HEAP_FREED ? KHEAP_FREED : r == MEM_HEAP_NOT_A_BLOCK ? KHEAP_NOT_A_BLOCK : KHEAP_OUTSIDE;
+}
+
 /* The host: the device's threads and the library's unload (drain.c). */
 static const struct khost host = {
     .device_attribute = device_attribute,
     .set_conditional = set_conditional,
     .image = image_for_kernel,
+    .heap_alloc = mem_heap_alloc, /* link part */
+    .heap_free = heap_free,
     .unloading = device_unloading,
     .thread_started = device_worker_started,
     .thread_unstarted = device_worker_leaving_unstarted,
@@ -346,6 +355,8 @@ static CUresult launch(const char *fn, CUfunction hf, const struct launch *c, vo
     k->l.space = &address_space;
     k->l.workers = &k->workers;
     k->l.host = &host;
+    if (kf->module->uses_heap && (r = mem_heap_get(fn, t.ctx, &k->l.heap))) /* link part: malloc, free */
+        goto out;
     memcpy(k->l.grid, c->grid, sizeof(k->l.grid));
     memcpy(k->l.block, c->block, sizeof(k->l.block));
     k->l.dyn_shared = c->shared;

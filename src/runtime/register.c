@@ -54,7 +54,21 @@ struct rt_module {
     CUcontext ctx;
     unsigned int generation;
     CUmodule module;
+    size_t images;          /* a link's module: how many of its images it holds */
     struct rt_module *next;
+};
+
+/* Relocatable device code (nvcc -rdc=true, clang -fgpu-rdc; link part): the images one link
+ * joins, loaded as one module per context through cuLinkCreate .. cuLinkComplete. nvcc's
+ * device-link stub registers a version 2 wrapper whose last field is the NULL-terminated list of
+ * the translation units' fat binaries (crt/link.stub: __cudaPrelinkedFatbins), each its own
+ * link. clang's units register themselves one by one (version 2, no list: the stub that
+ * ExtmemCuda.cmake makes per unit), all joining the process's one link of clang units. */
+struct rt_link {
+    const void **images;    /* fat binary containers or PTX texts */
+    size_t n, cap;
+    struct rt_module *modules;
+    unsigned int refs;      /* the registrations that use it */
 };
 
 struct rt_fatbin {
@@ -62,6 +76,7 @@ struct rt_fatbin {
     const void *image;      /* the wrapper's data */
     char bad[160];          /* why the image cannot be loaded; empty when it can */
     struct rt_module *modules;
+    struct rt_link *link;   /* relocatable device code: the link that holds it, else NULL */
     struct rt_fatbin *next; /* every registered fat binary */
 };
 
@@ -92,6 +107,7 @@ struct rt_var {
 
 static atomic_flag rt_reg_lock = ATOMIC_FLAG_INIT;
 static struct rt_fatbin *rt_fatbins;
+static struct rt_link rt_clang_link; /* clang -fgpu-rdc's units, all of the process's */
 static struct rt_kernel *rt_kernels[RT_BUCKETS];
 static struct rt_var *rt_vars[RT_BUCKETS];
 
@@ -120,6 +136,70 @@ static struct rt_fatbin *fatbin_of(void **handle)
 
 /* ---- Registration ---------------------------------------------------------------------- */
 
+/* A fat binary container with entries (nvcc's device-link stub registers an empty one when its
+ * units' code stays relocatable PTX). */
+static bool container_has_entries(const void *image)
+{
+    const unsigned char *p = image;
+    if (!(p[0] == 0x50 && p[1] == 0xed && p[2] == 0x55 && p[3] == 0xba))
+        return true; /* PTX text */
+    uint64_t body;
+    memcpy(&body, p + 8, sizeof body);
+    return body != 0;
+}
+
+static bool link_append(struct rt_link *l, const void *image)
+{
+    if (l->n == l->cap) {
+        size_t ncap = l->cap ? l->cap * 2 : 8;
+        const void **n = realloc(l->images, ncap * sizeof *n);
+        if (n == NULL)
+            return false;
+        l->images = n;
+        l->cap = ncap;
+    }
+    l->images[l->n++] = image;
+    return true;
+}
+
+/* A version 2 wrapper: relocatable device code (struct rt_link). */
+static void register_linked(struct rt_fatbin *fb, const struct rt_wrapper *w)
+{
+    if (w->unused == NULL) {
+        /* A clang unit: it joins the process's clang link. */
+        if (w->data == NULL) {
+            snprintf(fb->bad, sizeof fb->bad, "the wrapper holds no device code");
+            return;
+        }
+        reg_lock();
+        bool ok = link_append(&rt_clang_link, w->data);
+        if (ok) {
+            rt_clang_link.refs++;
+            fb->link = &rt_clang_link;
+        }
+        reg_unlock();
+        if (!ok)
+            snprintf(fb->bad, sizeof fb->bad, "out of host memory for the relocatable device code");
+        return;
+    }
+    /* nvcc's device-link stub: its own (often empty) fat binary, then its units'. */
+    struct rt_link *l = calloc(1, sizeof *l);
+    bool ok = l != NULL;
+    if (ok && w->data != NULL && container_has_entries(w->data))
+        ok = link_append(l, w->data);
+    for (const void *const *unit = w->unused; ok && *unit != NULL; ++unit)
+        ok = link_append(l, *unit);
+    if (!ok) {
+        if (l)
+            free(l->images);
+        free(l);
+        snprintf(fb->bad, sizeof fb->bad, "out of host memory for the relocatable device code");
+        return;
+    }
+    l->refs = 1;
+    fb->link = l;
+}
+
 void **CUDARTAPI __cudaRegisterFatBinary(void *fatCubin)
 {
     struct rt_fatbin *fb = calloc(1, sizeof *fb);
@@ -135,10 +215,11 @@ void **CUDARTAPI __cudaRegisterFatBinary(void *fatCubin)
     else if ((uint32_t)w->magic != RT_FATBIN_WRAPPER_MAGIC)
         snprintf(fb->bad, sizeof fb->bad, "the wrapper's magic is 0x%08x, not 0x%08x", (unsigned)w->magic,
                  RT_FATBIN_WRAPPER_MAGIC);
-    else if (w->version != 1)
-        snprintf(fb->bad, sizeof fb->bad,
-                 "wrapper version %d: relocatable device code (nvcc -rdc, clang -fgpu-rdc) is not supported yet",
-                 w->version);
+    else if (w->version != 1 && w->version != 2)
+        snprintf(fb->bad, sizeof fb->bad, "wrapper version %d is none that nvcc or clang write (1, or 2 for "
+                 "relocatable device code)", w->version);
+    else if (w->version == 2)
+        register_linked(fb, w);
     else if (w->data == NULL)
         snprintf(fb->bad, sizeof fb->bad, "the wrapper holds no device code");
     else
@@ -254,7 +335,24 @@ void CUDARTAPI __cudaUnregisterFatBinary(void **fatCubinHandle)
      * current generation is unloaded in its context, if that context is still alive; one a
      * reset or a destroyed context took with it needs nothing. */
     unsigned int generation = rt_context_generation();
-    for (struct rt_module *m = fb->modules; m;) {
+    struct rt_module *modules = fb->modules;
+    if (fb->link) {
+        /* The link's modules go with its last registration. */
+        reg_lock();
+        struct rt_link *l = fb->link;
+        modules = NULL;
+        if (--l->refs == 0) {
+            modules = l->modules;
+            l->modules = NULL;
+            free(l->images);
+            l->images = NULL;
+            l->n = l->cap = 0;
+            if (l != &rt_clang_link)
+                free(l);
+        }
+        reg_unlock();
+    }
+    for (struct rt_module *m = modules; m;) {
         struct rt_module *next = m->next;
         if (m->generation == generation && cuCtxPushCurrent(m->ctx) == CUDA_SUCCESS) {
             (void)cuModuleUnload(m->module);
@@ -269,15 +367,59 @@ void CUDARTAPI __cudaUnregisterFatBinary(void **fatCubinHandle)
 
 /* ---- Loading --------------------------------------------------------------------------- */
 
+/* A link's first n images as one module of the current context, through the driver's linker
+ * (cuLinkCreate .. cuModuleLoadData). A unit whose fat binary has no PTX the device can run is
+ * left out: libcudadevrt's (SASS only), whose functions the engine provides itself, and SASS-only
+ * units, whose kernels are then not found, saying so. */
+static CUresult link_load(const struct rt_link *l, size_t n, CUmodule *out)
+{
+    CUlinkState st;
+    CUresult r = cuLinkCreate(0, NULL, NULL, &st);
+    if (r != CUDA_SUCCESS)
+        return r;
+    for (size_t i = 0; i < n && r == CUDA_SUCCESS; ++i) {
+        const unsigned char *p = l->images[i];
+        bool fatbin = p[0] == 0x50 && p[1] == 0xed && p[2] == 0x55 && p[3] == 0xba;
+        size_t size;
+        if (fatbin) {
+            uint16_t header;
+            uint64_t body;
+            memcpy(&header, p + 6, sizeof header);
+            memcpy(&body, p + 8, sizeof body);
+            size = (size_t)(header + body);
+        } else {
+            size = strlen((const char *)p) + 1;
+        }
+        char name[48];
+        snprintf(name, sizeof name, "relocatable unit %zu", i + 1);
+        r = cuLinkAddData(st, fatbin ? CU_JIT_INPUT_FATBINARY : CU_JIT_INPUT_PTX, (void *)(uintptr_t)p, size, name, 0,
+                          NULL, NULL);
+        if (r == CUDA_ERROR_NO_BINARY_FOR_GPU)
+            r = CUDA_SUCCESS;
+    }
+    void *image = NULL;
+    size_t image_size = 0;
+    if (r == CUDA_SUCCESS)
+        r = cuLinkComplete(st, &image, &image_size);
+    if (r == CUDA_SUCCESS)
+        r = cuModuleLoadData(out, image);
+    (void)cuLinkDestroy(st);
+    return r;
+}
+
 /* The fat binary's module in the current context (ctx, generation), loaded on first use. */
 static cudaError_t fatbin_module(const char *fn, struct rt_fatbin *fb, CUcontext ctx, unsigned int generation,
                                  CUmodule *out)
 {
     if (fb->bad[0])
         return rt_fail(cudaErrorInvalidKernelImage, "%s: the device code cannot be loaded: %s", fn, fb->bad);
+    /* A linked unit's module is its link's, holding every image registered so far. */
+    struct rt_link *link = fb->link;
     reg_lock();
-    for (struct rt_module *m = fb->modules; m; m = m->next)
-        if (m->ctx == ctx && m->generation == generation) {
+    struct rt_module **list = link ? &link->modules : &fb->modules;
+    size_t images = link ? link->n : 0;
+    for (struct rt_module *m = *list; m; m = m->next)
+        if (m->ctx == ctx && m->generation == generation && m->images == images) {
             *out = m->module;
             reg_unlock();
             return cudaSuccess;
@@ -287,21 +429,27 @@ static cudaError_t fatbin_module(const char *fn, struct rt_fatbin *fb, CUcontext
     struct rt_module *m = calloc(1, sizeof *m);
     if (m == NULL)
         return rt_fail(cudaErrorMemoryAllocation, "%s: out of host memory", fn);
-    /* nvcc embeds a fat binary; extmem's CMake helper has clang embed the PTX text itself
-     * (NUL-terminated), which cuModuleLoadData takes as the driver does. */
-    const unsigned char *head = fb->image; /* byte by byte: PTX text may be shorter than 4 */
-    bool fatbin = head[0] == 0x50 && head[1] == 0xed && head[2] == 0x55 && head[3] == 0xba;
-    CUresult r = fatbin ? cuModuleLoadFatBinary(&m->module, fb->image) : cuModuleLoadData(&m->module, fb->image);
+    CUresult r;
+    if (link) {
+        r = link_load(link, images, &m->module);
+    } else {
+        /* nvcc embeds a fat binary; extmem's CMake helper has clang embed the PTX text itself
+         * (NUL-terminated), which cuModuleLoadData takes as the driver does. */
+        const unsigned char *head = fb->image; /* byte by byte: PTX text may be shorter than 4 */
+        bool fatbin = head[0] == 0x50 && head[1] == 0xed && head[2] == 0x55 && head[3] == 0xba;
+        r = fatbin ? cuModuleLoadFatBinary(&m->module, fb->image) : cuModuleLoadData(&m->module, fb->image);
+    }
     if (r != CUDA_SUCCESS) {
         free(m);
         return rt_cu(r);
     }
     m->ctx = ctx;
     m->generation = generation;
+    m->images = images;
 
     reg_lock();
-    for (struct rt_module *o = fb->modules; o; o = o->next)
-        if (o->ctx == ctx && o->generation == generation) {
+    for (struct rt_module *o = *list; o; o = o->next)
+        if (o->ctx == ctx && o->generation == generation && o->images == images) {
             /* Another thread loaded it meanwhile: keep one. */
             *out = o->module;
             reg_unlock();
@@ -310,7 +458,7 @@ static cudaError_t fatbin_module(const char *fn, struct rt_fatbin *fb, CUcontext
             return cudaSuccess;
         }
     /* Entries of earlier generations name modules a reset destroyed: drop them. */
-    for (struct rt_module **p = &fb->modules; *p;) {
+    for (struct rt_module **p = list; *p;) {
         if ((*p)->generation != generation) {
             struct rt_module *old = *p;
             *p = old->next;
@@ -319,8 +467,8 @@ static cudaError_t fatbin_module(const char *fn, struct rt_fatbin *fb, CUcontext
             p = &(*p)->next;
         }
     }
-    m->next = fb->modules;
-    fb->modules = m;
+    m->next = *list;
+    *list = m;
     reg_unlock();
     *out = m->module;
     return cudaSuccess;
