@@ -208,6 +208,15 @@ void *kmem(struct kwarp *w, const struct kinsn *in, uint32_t lane, kspace space,
                 break;
             return (void *)(uintptr_t)addr;
         }
+        /* isa (issue 25): the kernel's parameters through a generic address (cvta.param, sm_70
+         * and later), read-only */
+        uintptr_t pb = (uintptr_t)b->l->params;
+        uint32_t pn = b->l->fn->param_bytes;
+        if (!write && pb && addr >= pb && addr - pb < pn) {
+            if (addr - pb + size > pn)
+                break;
+            return (void *)(uintptr_t)addr;
+        }
         return global_access(w, in, lane, addr, size, write);
     }
     case KS_GLOBAL:
@@ -882,6 +891,32 @@ static void init_block_specials(struct kblock *b)
     for (size_t i = 0; i < sizeof(uniform) / sizeof(uniform[0]); ++i)
         for (uint32_t lane = 0; lane < KLANES; ++lane)
             sp[uniform[i][0]][lane] = uniform[i][1];
+    /* isa (issue 25): the rest of the PTX ISA's special registers, as the H100 reads them in a
+     * launch without clusters (docs/probes/kernels/sreg): every block is a cluster of one, so
+     * %clusterid is %ctaid and %nclusterid %nctaid; %gridid is the launch's serial (distinct per
+     * launch); %smid the block's linear index modulo %nsmid (the pool's workers are the SMs);
+     * %nwarpid the warps an SM holds (64, sm_80 to sm_90); the shared memory sizes and the
+     * reserved window's offsets as the H200 gave them (%total_smem_size: static + dynamic rounded
+     * up to 128 bytes; %aggr_smem_size: static + dynamic + the 1 KiB reserved per block);
+     * %is_explicit_cluster for a launch that named a cluster dimension; the performance monitors
+     * and %current_graph_exec read 0, as there (no profiler counts, and the H200 read 0 inside a
+     * graph too). */
+    const uint64_t more[][2] = {
+        {KSP_clusterid_x, b->ctaid[0]}, {KSP_clusterid_y, b->ctaid[1]}, {KSP_clusterid_z, b->ctaid[2]},
+        {KSP_nclusterid_x, l->grid[0]}, {KSP_nclusterid_y, l->grid[1]}, {KSP_nclusterid_z, l->grid[2]},
+        {KSP_cluster_nctaid_x, 1},      {KSP_cluster_nctaid_y, 1},      {KSP_cluster_nctaid_z, 1},
+        {KSP_gridid, l->serial},        {KSP_nwarpid, KSREG_NWARPID},
+        {KSP_smid, l->workers->count ? b->index % l->workers->count : 0},
+        {KSP_total_smem_size, ksreg_total_smem(l->fn->static_shared, l->dyn_shared)},
+        {KSP_aggr_smem_size, (uint64_t)l->fn->static_shared + l->dyn_shared + KSREG_RESERVED_SMEM},
+        {KSP_is_explicit_cluster, l->explicit_cluster},
+        {KSP_reserved_smem_offset_begin, KSREG_RESERVED_BEGIN}, {KSP_reserved_smem_offset_end, KSREG_RESERVED_END},
+        {KSP_reserved_smem_offset_cap, KSREG_RESERVED_CAP},     {KSP_reserved_smem_offset_0, KSREG_RESERVED_0},
+        {KSP_reserved_smem_offset_1, KSREG_RESERVED_1},
+    };
+    for (size_t i = 0; i < sizeof(more) / sizeof(more[0]); ++i)
+        for (uint32_t lane = 0; lane < KLANES; ++lane)
+            sp[more[i][0]][lane] = more[i][1];
     for (uint32_t lane = 0; lane < KLANES; ++lane) {
         sp[KSP_laneid][lane] = lane;
         sp[KSP_lanemask_eq][lane] = 1u << lane;

@@ -93,7 +93,10 @@ static inline bool ktype_float(ktype t) { return t >= KT_F16 && t <= KT_F64; }
     X(bulk) X(mbarrier) X(noinc) X(init) X(inval) X(arrive_drop) X(expect_tx) X(complete_tx) X(test_wait)             \
     X(try_wait) X(parity) X(pending_count) X(noComplete) X(mbarrier__complete_tx__bytes) X(bulk_group) X(read)       \
     X(prefetch) X(wait) X(mbarrier_init) X(tensormap__generic) X(multicast__cluster) X(cp_mask) X(reduce) X(tensor)   \
-    X(im2col)
+    X(im2col)                                                                                          \
+    /* isa (issue 25): fp8 pairs (ops_isa.c; the sm_100a ones to refuse them by name), createpolicy, griddepcontrol */  \
+    X(e4m3x2) X(e5m2x2) X(e2m1x2) X(e2m3x2) X(e3m2x2) X(ue8m0x2) X(fractional) X(range) X(cvt) X(L2__evict_unchanged)  \
+    X(launch_dependents) X(u16x2) X(s16x2) X(mask) X(pack) /* .wait: the async block's */
 typedef enum kmod {
 #define X(m) KM_##m,
     KMODS(X)
@@ -130,7 +133,34 @@ typedef uint32_t kopnd;
     X(envreg18, "envreg18") X(envreg19, "envreg19") X(envreg20, "envreg20") X(envreg21, "envreg21")                    \
     X(envreg22, "envreg22") X(envreg23, "envreg23") X(envreg24, "envreg24") X(envreg25, "envreg25")                    \
     X(envreg26, "envreg26") X(envreg27, "envreg27") X(envreg28, "envreg28") X(envreg29, "envreg29")                    \
-    X(envreg30, "envreg30") X(envreg31, "envreg31")
+    X(envreg30, "envreg30") X(envreg31, "envreg31")                                                                               \
+    /* isa (issue 25): the rest of the PTX ISA's "Special Registers" up to sm_90 */                                   \
+    X(clusterid_x, "clusterid.x") X(clusterid_y, "clusterid.y") X(clusterid_z, "clusterid.z")                          \
+    X(nclusterid_x, "nclusterid.x") X(nclusterid_y, "nclusterid.y") X(nclusterid_z, "nclusterid.z")                    \
+    X(cluster_ctaid_x, "cluster_ctaid.x") X(cluster_ctaid_y, "cluster_ctaid.y")                                        \
+    X(cluster_ctaid_z, "cluster_ctaid.z") X(cluster_nctaid_x, "cluster_nctaid.x")                                      \
+    X(cluster_nctaid_y, "cluster_nctaid.y") X(cluster_nctaid_z, "cluster_nctaid.z")                                    \
+    X(aggr_smem_size, "aggr_smem_size") X(reserved_smem_offset_begin, "reserved_smem_offset_begin")                    \
+    X(reserved_smem_offset_end, "reserved_smem_offset_end") X(reserved_smem_offset_cap, "reserved_smem_offset_cap")    \
+    X(reserved_smem_offset_0, "reserved_smem_offset_0") X(reserved_smem_offset_1, "reserved_smem_offset_1")            \
+    X(pm0, "pm0") X(pm1, "pm1") X(pm2, "pm2") X(pm3, "pm3") X(pm4, "pm4") X(pm5, "pm5") X(pm6, "pm6") X(pm7, "pm7")   \
+    X(pm0_64, "pm0_64") X(pm1_64, "pm1_64") X(pm2_64, "pm2_64") X(pm3_64, "pm3_64") X(pm4_64, "pm4_64")                \
+    X(pm5_64, "pm5_64") X(pm6_64, "pm6_64") X(pm7_64, "pm7_64") X(current_graph_exec, "current_graph_exec")
+/* isa (issue 25): the values of the special registers the launch does not set, as the H100
+ * reads them (docs/probes/kernels/sreg/sreg_probe.out). */
+#define KSREG_NWARPID 64u
+#define KSREG_RESERVED_SMEM 1024u
+#define KSREG_RESERVED_BEGIN 0u
+#define KSREG_RESERVED_END 0x120u
+#define KSREG_RESERVED_CAP 0x400u
+#define KSREG_RESERVED_0 0u
+#define KSREG_RESERVED_1 0u
+static inline uint64_t ksreg_total_smem(uint64_t static_bytes, uint64_t dyn_bytes)
+{
+    return (static_bytes + dyn_bytes + 127) / 128 * 128;
+}
+/* %globaltimer's resolution on the H200: it moves in steps of 32 ns. */
+#define KSREG_GLOBALTIMER_STEP_NS 32u
 typedef enum kspecial {
 #define X(e, s) KSP_##e,
     KSPECIALS(X)
@@ -481,6 +511,14 @@ extern const struct klower_entry kops_int[], kops_float[], kops_cvt[], kops_mem[
 extern const struct klower_entry kops_mma[];
 /* async copies and barriers (ops_async.c) */
 extern const struct klower_entry kops_async[];
+/* isa (issue 25): ops_isa.c's own opcodes, and the forms other families hand it. */
+extern const struct klower_entry kops_isa[];
+bool kisa_lower_elect(struct klower *lw, const struct kparsed *p, struct kinsn *in);
+bool kisa_lower_half_compare(struct klower *lw, const struct kparsed *p, struct kinsn *in, bool is_set);
+bool kisa_lower_cvt_f8(struct klower *lw, const struct kparsed *p, struct kinsn *in);
+bool kisa_lower_int16x2(struct klower *lw, const struct kparsed *p, struct kinsn *in);
+bool kisa_lower_cvt_pack(struct klower *lw, const struct kparsed *p, struct kinsn *in);
+bool kisa_lower_atom_vec(struct klower *lw, const struct kparsed *p, struct kinsn *in, bool is_red);
 /* Lowers p into in through the first family that claims it; false with lw->why set when none
  * does (or the claiming family refuses). */
 bool klower_run(struct klower *lw, const struct kparsed *p, struct kinsn *in);
@@ -800,6 +838,7 @@ struct klaunch {
     struct klaunch *parent;       /* the launch whose kernel launched this one (NULL: the host) */
     uint32_t depth;               /* nesting: 0 for the host's launches */
     void *heap;  /* link part: the context's device heap, for host->heap_alloc/heap_free (NULL: none) */
+    uint32_t explicit_cluster; /* isa (issue 25): the launch named a cluster dimension (%is_explicit_cluster) */
 };
 /* Prepares l (fn, grid, block, dyn_shared, params, stack_bytes, printf_limit, space, workers
  * and host set by the caller). */

@@ -12,7 +12,8 @@ static const struct klower_entry *const families[] = {kops_control, kops_misc, k
                                                       kops_cvt,     kops_mem,  kops_atom, kops_warp,
                                                       kops_tex,     kops_surf,
                                                       /* mma */ kops_mma,
-                                                      /* async copies and barriers */ kops_async};
+                                                      /* async copies and barriers */ kops_async,
+                                                      /* isa (issue 25) */ kops_isa};
 
 bool klower_run(struct klower *lw, const struct kparsed *p, struct kinsn *in)
 {

@@ -332,7 +332,8 @@ static bool lower_atom_red(struct klower *lw, const struct kparsed *p, struct ki
         case KM_cta: case KM_gpu: case KM_sys: case KM_cluster:
             break;
         case KM_v2: case KM_v4: case KM_v8:
-            return kl_refuse(lw, "'%s': vector atomics (sm_90) are not implemented by the software device", p->text);
+            kinsn_reset(in);
+            return kisa_lower_atom_vec(lw, p, in, is_red); /* isa (issue 25): ops_isa.c */
         default:
             return kl_refuse(lw, "'%s': modifier .%s is not supported on %s", p->text, kmod_name(m), p->opcode);
         }

@@ -320,6 +320,12 @@ static bool is_int_type(ktype t) { return (t >= KT_U8 && t <= KT_S64) || (t >= K
 
 static bool lower_cvt(struct klower *lw, const struct kparsed *p, struct kinsn *in)
 {
+    if (kp_has(p, KM_pack)) /* isa (issue 25): cvt.pack.sat, in ops_isa.c */
+        return kisa_lower_cvt_pack(lw, p, in);
+    /* isa (issue 25): the fp8 pairs (sm_89), in ops_isa.c */
+    if (kp_has(p, KM_e4m3x2) || kp_has(p, KM_e5m2x2) || kp_has(p, KM_e2m1x2) || kp_has(p, KM_e2m3x2) ||
+        kp_has(p, KM_e3m2x2) || kp_has(p, KM_ue8m0x2))
+        return kisa_lower_cvt_f8(lw, p, in);
     if (p->ntypes != 2)
         return kl_refuse(lw, "'%s': cvt takes a destination and a source type", p->text);
     ktype dt = p->types[0], st = p->types[1];

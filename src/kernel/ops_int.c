@@ -267,25 +267,26 @@ static void op_prmt(struct kwarp *w, const struct kinsn *in, uint32_t mask)
             }
             d[l] = r;
             continue;
-        case 1: /* f4e: forward 4 extract */
+        case 1: /* f4e: forward 4 extract from byte c[1:0] (isa: the H200 reads two bits, not three) */
             for (int i = 0; i < 4; ++i)
-                sel[i] = (s + (uint32_t)i) & 7;
+                sel[i] = ((s & 3) + (uint32_t)i) & 7;
             break;
-        case 2: /* b4e: backward 4 extract */
+        case 2: /* b4e: backward 4 extract from byte c[1:0] */
             for (int i = 0; i < 4; ++i)
-                sel[i] = (s - (uint32_t)i + 8) & 7;
+                sel[i] = ((s & 3) - (uint32_t)i + 8) & 7;
             break;
         case 3: /* rc8: replicate byte */
             for (int i = 0; i < 4; ++i)
                 sel[i] = s & 3;
             break;
-        case 4: /* ecl: edge clamp left */
-            for (int i = 0; i < 4; ++i)
-                sel[i] = (uint32_t)i > (s & 3) ? (s & 3) : (uint32_t)i;
-            break;
-        case 5: /* ecr: edge clamp right */
+        case 4: /* ecl: edge clamp left, byte i is max(i, c[1:0]) (isa: the ISA's table "3211" for 1, as the
+                 * H200 computes; the two clamps were swapped) */
             for (int i = 0; i < 4; ++i)
                 sel[i] = (uint32_t)i < (s & 3) ? (s & 3) : (uint32_t)i;
+            break;
+        case 5: /* ecr: edge clamp right, byte i is min(i, c[1:0]) ("1110" for 1) */
+            for (int i = 0; i < 4; ++i)
+                sel[i] = (uint32_t)i > (s & 3) ? (s & 3) : (uint32_t)i;
             break;
         default: /* rc16: replicate 16 bits */
             sel[0] = sel[2] = (s & 1) * 2;
@@ -384,6 +385,8 @@ static kexec_fn by_size(unsigned bits, kexec_fn f16, kexec_fn f32, kexec_fn f64)
 
 static bool lower_addsub(struct klower *lw, const struct kparsed *p, struct kinsn *in)
 {
+    if (kp_has(p, KM_u16x2) || kp_has(p, KM_s16x2))
+        return kisa_lower_int16x2(lw, p, in); /* isa (issue 25): ops_isa.c */
     if (float_type(p))
         return NOT_MINE(lw);
     ktype t = kl_type(p, 0);
@@ -512,6 +515,8 @@ static bool lower_divrem(struct klower *lw, const struct kparsed *p, struct kins
 
 static bool lower_minmax(struct klower *lw, const struct kparsed *p, struct kinsn *in)
 {
+    if (kp_has(p, KM_u16x2) || kp_has(p, KM_s16x2))
+        return kisa_lower_int16x2(lw, p, in); /* isa (issue 25): ops_isa.c */
     if (float_type(p))
         return NOT_MINE(lw);
     ktype t = kl_type(p, 0);

@@ -167,7 +167,10 @@ static bool lower_ld(struct klower *lw, const struct kparsed *p, struct kinsn *i
     unsigned n = vec_of(p);
     if (p->ntypes != 1 || t == KT_PRED || t == KT_B128 || n > 4)
         return kl_refuse(lw, "'%s': this type or vector width is not implemented", p->text);
-    if (p->nops != 2)
+    /* isa (issue 25): .L2::cache_hint takes a cache policy (createpolicy's) as a last operand, a
+     * hint the software device has no use for */
+    bool hint = kp_has(p, KM_L2__cache_hint) && p->nops == 3 && p->ops[2].kind == KO_REG;
+    if (p->nops != (hint ? 3u : 2u))
         return kl_refuse(lw, "'%s' takes a destination and an address", p->text);
     if (!lower_address(lw, p, 1, in, &space))
         return false;
@@ -207,7 +210,8 @@ static bool lower_st(struct klower *lw, const struct kparsed *p, struct kinsn *i
     unsigned n = vec_of(p);
     if (p->ntypes != 1 || t == KT_PRED || t == KT_B128 || n > 4)
         return kl_refuse(lw, "'%s': this type or vector width is not implemented", p->text);
-    if (p->nops != 2)
+    bool hint = kp_has(p, KM_L2__cache_hint) && p->nops == 3 && p->ops[2].kind == KO_REG; /* isa: the policy */
+    if (p->nops != (hint ? 3u : 2u))
         return kl_refuse(lw, "'%s' takes an address and a source", p->text);
     if (!lower_address(lw, p, 0, in, &space))
         return false;
@@ -322,6 +326,12 @@ static bool lower_isspacep(struct klower *lw, const struct kparsed *p, struct ki
 {
     bool ok;
     kspace space = space_of(p, &ok);
+    if (!ok && kp_has(p, KM_shared__cluster)) {
+        /* isa (issue 25): every block is a cluster of one, so the cluster's shared window is the
+         * block's */
+        ok = true;
+        space = KS_SHARED;
+    }
     if (!ok || space == KS_GENERIC)
         return kl_refuse(lw, "'%s' needs a state space", p->text);
     if (!kl_dst(lw, p, 0, &in->dst[0]) || !kl_src(lw, p, 1, KT_U64, &in->src[0]))

@@ -38,6 +38,12 @@ static void mov_timer(struct kwarp *w, const struct kinsn *in, uint32_t mask)
     uint64_t t = now_ns();
     /* %clock and %clock64 count a nominal 1 GHz clock; %globaltimer counts nanoseconds. */
     uint64_t v = in->target == 0 ? (uint32_t)t : in->target == 3 ? (uint32_t)t : in->target == 4 ? (uint32_t)(t >> 32) : t;
+    if (in->target == 5) /* isa: %clock_hi, the upper half of %clock64 */
+        v = (uint32_t)(t >> 32);
+    if (in->target >= 2 && in->target <= 4) { /* isa: %globaltimer moves in the GPU's 32 ns steps */
+        uint64_t g = t / KSREG_GLOBALTIMER_STEP_NS * KSREG_GLOBALTIMER_STEP_NS;
+        v = in->target == 2 ? g : in->target == 3 ? (uint32_t)g : (uint32_t)(g >> 32);
+    }
     KFOR_LANES(mask, l) d[l] = v;
 }
 
@@ -79,6 +85,8 @@ static bool lower_mov(struct klower *lw, const struct kparsed *p, struct kinsn *
     ktype t = kl_type(p, 0);
     if (p->ntypes != 1 || p->nops != 2)
         return kl_refuse(lw, "'%s' takes one type and two operands", p->text);
+    if (t == KT_B128) /* isa (issue 25): no 128-bit registers */
+        return kl_refuse(lw, "'%s': 128-bit registers (.b128) are not implemented by the software device", p->text);
     unsigned size = ktype_size(t);
     const struct kparsed_op *dst = &p->ops[0], *src = &p->ops[1];
     if (dst->kind == KO_VEC) {
@@ -312,6 +320,8 @@ static bool lower_c(struct klower *lw, const struct kparsed *p, uint32_t i, stru
 static bool lower_setp(struct klower *lw, const struct kparsed *p, struct kinsn *in)
 {
     ktype t = kl_type(p, 0);
+    if (t == KT_F16 || t == KT_BF16 || t == KT_F16X2 || t == KT_BF16X2)
+        return kisa_lower_half_compare(lw, p, in, false); /* isa (issue 25): ops_isa.c */
     if (p->ntypes != 1 || t == KT_PRED || ktype_size(t) < 2 || t == KT_F16 || t == KT_BF16 || t == KT_F16X2 ||
         t == KT_BF16X2)
         return kl_refuse(lw, "'%s': comparing .%s is not implemented", p->text, ktype_name(t));
@@ -336,6 +346,8 @@ static bool lower_set(struct klower *lw, const struct kparsed *p, struct kinsn *
     if (p->ntypes != 2)
         return kl_refuse(lw, "'%s' takes a destination and a source type", p->text);
     ktype dt = kl_type(p, 0), t = kl_type(p, 1);
+    if (t == KT_F16 || t == KT_BF16 || t == KT_F16X2 || t == KT_BF16X2)
+        return kisa_lower_half_compare(lw, p, in, true); /* isa (issue 25): ops_isa.c */
     if (dt != KT_U32 && dt != KT_S32 && dt != KT_F32 && dt != KT_B32)
         return kl_refuse(lw, "'%s': the destination type .%s is not implemented", p->text, ktype_name(dt));
     if (ktype_size(t) < 2 || t == KT_F16 || t == KT_BF16 || t == KT_F16X2 || t == KT_BF16X2)

@@ -141,6 +141,31 @@ static inline void put_all(struct kwarp *w, const struct kinsn *in, uint32_t mas
     KFOR_LANES(mask, l)
     d[l] = v;
 }
+/* isa (issue 25): lanes that execute a warp function together but pass different membermasks
+ * work as separate groups, one per membermask value: cooperative_groups' tiles pass each tile's
+ * lanes (tile.all() is a ballot over the tile compared with its mask, a labeled partition's
+ * reduce is a redux over the lanes match.any found), and the H100 computes each lane's result
+ * over the lanes that passed the same membermask (tests/cuda/coop_groups.cu). Lanes passing one
+ * membermask that leaves some of them out still work together, as the probe in tools/probes saw
+ * (a full warp with membermask 0xffff votes over all 32 lanes). membermask is src[1]. */
+static void by_membermask(struct kwarp *w, const struct kinsn *in, uint32_t mask, kexec_fn fn)
+{
+    const uint64_t *m = KSRC(w, in, 1);
+    uint32_t left = mask;
+    while (left) {
+        uint32_t mm = (uint32_t)m[kctz(left)], g = 0;
+        KFOR_LANES(left, l)
+        {
+            if ((uint32_t)m[l] == mm)
+                g |= 1u << l;
+        }
+        fn(w, in, g);
+        left &= ~g;
+    }
+}
+#define KW_GROUPED(fn)                                                                                                 \
+    static void fn##_grouped(struct kwarp *w, const struct kinsn *in, uint32_t mask) { by_membermask(w, in, mask, fn); }
+
 static void vote_ballot(struct kwarp *w, const struct kinsn *in, uint32_t mask)
 {
     put_all(w, in, mask, ballot_of(w, in, mask));
@@ -158,6 +183,11 @@ static void vote_uni(struct kwarp *w, const struct kinsn *in, uint32_t mask)
     uint32_t b = ballot_of(w, in, mask);
     put_all(w, in, mask, b == 0 || b == mask);
 }
+
+KW_GROUPED(vote_ballot)
+KW_GROUPED(vote_all)
+KW_GROUPED(vote_any)
+KW_GROUPED(vote_uni)
 
 /* vote.sync.{all,any,uni}.pred d, {!}a, membermask; vote.sync.ballot.b32 d, {!}a, membermask;
  * and the old forms without .sync and membermask. */
@@ -200,6 +230,11 @@ static bool lower_vote(struct klower *lw, const struct kparsed *p, struct kinsn 
     in->type = (uint8_t)want;
     in->kind = KK_OP;
     in->exec = fn;
+    if (sync) /* isa: one group per membermask */
+        in->exec = fn == vote_ballot ? vote_ballot_grouped
+                   : fn == vote_all  ? vote_all_grouped
+                   : fn == vote_any  ? vote_any_grouped
+                                     : vote_uni_grouped;
     return true;
 }
 
@@ -253,6 +288,11 @@ static void match_all32(struct kwarp *w, const struct kinsn *in, uint32_t mask)
 }
 static void match_all64(struct kwarp *w, const struct kinsn *in, uint32_t mask) { match_all(w, in, mask, ~0ull); }
 
+KW_GROUPED(match_any32)
+KW_GROUPED(match_any64)
+KW_GROUPED(match_all32)
+KW_GROUPED(match_all64)
+
 /* match.any.sync.type d, a, membermask; match.all.sync.type d[|p], a, membermask. */
 static bool lower_match(struct klower *lw, const struct kparsed *p, struct kinsn *in)
 {
@@ -291,7 +331,8 @@ static bool lower_match(struct klower *lw, const struct kparsed *p, struct kinsn
     in->nsrc = 2;
     in->type = (uint8_t)p->types[0];
     in->kind = KK_OP;
-    in->exec = mode ? (wide ? match_all64 : match_all32) : (wide ? match_any64 : match_any32);
+    in->exec = mode ? (wide ? match_all64_grouped : match_all32_grouped)
+                    : (wide ? match_any64_grouped : match_any32_grouped); /* isa: one group per membermask */
     return true;
 }
 
@@ -317,6 +358,15 @@ KREDUX(redux_max_s32, 0x80000000u, (int32_t)v > (int32_t)r ? v : r)
 KREDUX(redux_and, 0xffffffffu, r & v)
 KREDUX(redux_or, 0u, r | v)
 KREDUX(redux_xor, 0u, r ^ v)
+
+KW_GROUPED(redux_add)
+KW_GROUPED(redux_min_u32)
+KW_GROUPED(redux_max_u32)
+KW_GROUPED(redux_min_s32)
+KW_GROUPED(redux_max_s32)
+KW_GROUPED(redux_and)
+KW_GROUPED(redux_or)
+KW_GROUPED(redux_xor)
 
 /* redux.sync.op.type d, a, membermask */
 static bool lower_redux(struct klower *lw, const struct kparsed *p, struct kinsn *in)
@@ -361,7 +411,15 @@ static bool lower_redux(struct klower *lw, const struct kparsed *p, struct kinsn
     in->nsrc = 2;
     in->type = (uint8_t)t;
     in->kind = KK_OP;
-    in->exec = fn;
+    /* isa: one group per membermask */
+    in->exec = fn == redux_add       ? redux_add_grouped
+               : fn == redux_min_u32 ? redux_min_u32_grouped
+               : fn == redux_max_u32 ? redux_max_u32_grouped
+               : fn == redux_min_s32 ? redux_min_s32_grouped
+               : fn == redux_max_s32 ? redux_max_s32_grouped
+               : fn == redux_and     ? redux_and_grouped
+               : fn == redux_or      ? redux_or_grouped
+                                     : redux_xor_grouped;
     return true;
 }
 
@@ -413,8 +471,7 @@ static bool lower_bar(struct klower *lw, const struct kparsed *p, struct kinsn *
 
 static bool lower_elect(struct klower *lw, const struct kparsed *p, struct kinsn *in)
 {
-    (void)in;
-    return kl_refuse(lw, "'%s': elect.sync (sm_90) is not implemented by the software device", p->text);
+    return kisa_lower_elect(lw, p, in); /* isa (issue 25): ops_isa.c */
 }
 
 const struct klower_entry kops_warp[] = {

@@ -91,13 +91,18 @@ static bool special_reg(struct kparser *ps, struct kparsed_op *op)
         if (t->len == n + 1 && memcmp(t->s + 1, special_names[i], n) == 0) {
             op->kind = KO_SPECIAL;
             op->slot = KOPND_SPECIAL(i);
-            op->type = KT_U32;
+            /* isa: the 64-bit ones (PTX ISA, "Special Registers"): %gridid, %pmN_64,
+             * %current_graph_exec; %is_explicit_cluster is a predicate. */
+            op->type = i == KSP_gridid || i == KSP_current_graph_exec || (i >= KSP_pm0_64 && i <= KSP_pm7_64) ? KT_U64
+                       : i == KSP_is_explicit_cluster                                                          ? KT_PRED
+                                                                                                               : KT_U32;
             return true;
         }
     }
-    /* Read at run time: the timers. */
-    static const char *const timers[] = {"clock", "clock64", "globaltimer", "globaltimer_lo", "globaltimer_hi"};
-    for (int i = 0; i < 5; ++i) {
+    /* Read at run time: the timers (isa: %clock_hi, the upper half of %clock64, appended). */
+    static const char *const timers[] = {"clock",          "clock64",        "globaltimer", "globaltimer_lo",
+                                         "globaltimer_hi", "clock_hi"};
+    for (int i = 0; i < 6; ++i) {
         if (t->len == strlen(timers[i]) + 1 && memcmp(t->s + 1, timers[i], t->len - 1) == 0) {
             op->kind = KO_SPECIAL;
             op->slot = KOPND_SPECIAL(KSP_COUNT + i);
@@ -120,6 +125,13 @@ static bool parse_name(struct kparser *ps, struct kparsed_op *op)
     if (!s) {
         if (t->s[0] == '%' && special_reg(ps, op))
             return true;
+        /* isa (issue 25): WARP_SZ, the PTX ISA's predefined identifier ("Predefined
+         * Identifiers"): the warp's size, a constant usable wherever an immediate is. */
+        if (t->len == 7 && memcmp(t->s, "WARP_SZ", 7) == 0) {
+            op->kind = KO_IMM;
+            op->imm = KLANES;
+            return true;
+        }
         /* A label defined later in the function. */
         op->kind = KO_LABEL;
         op->label = UINT32_MAX;
@@ -168,6 +180,8 @@ static bool parse_number(struct kparser *ps, struct kparsed_op *op, bool neg)
 }
 
 static bool parse_vector(struct kparser *ps, struct kparsed_op *op);
+/* isa (issue 25): the instruction whose operands are being read, for messages that name it. */
+static OS_THREAD_LOCAL const char *insn_text;
 
 /* The rest of a texture or surface address after `[handle`: `, {c0, ...}]` or `, c0]`. The
  * handle is a 64-bit register holding a texture or surface object (unified mode, what nvcc and
@@ -245,10 +259,13 @@ static bool parse_address(struct kparser *ps, struct kparsed_op *op)
                 neg = !neg;
                 klex_next(ps);
             }
-            if (ps->tok.kind != KTK_INT)
+            uint64_t ofs = ps->tok.ival;
+            if (ktok_is(&ps->tok, "WARP_SZ")) /* isa: the predefined identifier as an offset */
+                ofs = KLANES;
+            else if (ps->tok.kind != KTK_INT)
                 return kparse_error(ps, "expected an offset in the address, found '%.*s'", (int)ps->tok.len,
                                     ps->tok.s);
-            op->imm = (int64_t)(neg ? 0 - ps->tok.ival : ps->tok.ival);
+            op->imm = (int64_t)(neg ? 0 - ofs : ofs);
             klex_next(ps);
         }
     } else if (ps->tok.kind == KTK_INT) {
@@ -284,8 +301,18 @@ static bool parse_vector(struct kparser *ps, struct kparsed_op *op)
         op->kind = KO_VEC;
         while (!ktok_punct(&ps->tok, '}')) {
             if (op->nvec >= 8)
-                return kparse_error(ps, "a vector operand has at most 8 elements");
+                return kparse_error(ps, "'%s': a vector operand has at most 8 elements", insn_text ? insn_text : "?");
             struct kparsed_op e = {0};
+            if (ktok_is(&ps->tok, "WARP_SZ") && !kparse_lookup(ps, ps->tok.s, ps->tok.len)) {
+                op->vec[op->nvec] = kfunc_const(ps, KLANES); /* isa: WARP_SZ as an element */
+                op->vec_type[op->nvec++] = KT_NONE;
+                klex_next(ps);
+                if (ktok_punct(&ps->tok, ','))
+                    klex_next(ps);
+                else if (!ktok_punct(&ps->tok, '}'))
+                    return kparse_error(ps, "expected ',' or '}' in the vector operand");
+                continue;
+            }
             if (ps->tok.kind == KTK_INT || ps->tok.kind == KTK_FLOAT) {
                 /* An immediate element ({0, %rs2} packs a constant half): its bits. */
                 uint64_t bits = ps->tok.kind == KTK_INT ? ps->tok.ival
@@ -442,6 +469,7 @@ bool kparse_insn(struct kparser *ps)
     p.text = intern(ps, text, text_len);
     if (!p.opcode || !p.text)
         return kparse_error(ps, "out of memory");
+    insn_text = p.text;
     /* mma: sm_90a's warpgroup MMA (wgmma.*) goes to its family's refusal as written, before its
      * shapes and operand lists (up to 128 registers) are read. */
     if (strcmp(p.opcode, "wgmma") == 0) {

@@ -158,6 +158,20 @@ void klex_next(struct kparser *ps)
                 break;
         }
         t->kind = KTK_WORD;
+        /* isa (issue 25): a declaration directive written without a space before its type,
+         * as CUDA's headers write their inline asm ("{.reg.b32 f;"), is two words: the
+         * directive, then the rest (".b32", ".v2.b32" splits again the same way). */
+        if (c == '.') {
+            static const char *const lead[] = {".reg", ".local", ".shared", ".param", ".global", ".const",
+                                               ".v2",  ".v4",    ".v8"};
+            for (size_t i = 0; i < sizeof(lead) / sizeof(lead[0]); ++i) {
+                size_t n = strlen(lead[i]);
+                if ((size_t)(ps->p - t->s) > n && memcmp(t->s, lead[i], n) == 0 && t->s[n] == '.') {
+                    ps->p = t->s + n;
+                    break;
+                }
+            }
+        }
     } else {
         ps->p++;
         t->kind = KTK_PUNCT;

@@ -163,9 +163,14 @@ static bool expect_int(struct kparser *ps, uint64_t *v, const char *what)
         neg = true;
         klex_next(ps);
     }
-    if (ps->tok.kind != KTK_INT)
+    uint64_t x;
+    if (ps->tok.kind == KTK_INT)
+        x = ps->tok.ival;
+    else if (ktok_is(&ps->tok, "WARP_SZ")) /* isa (issue 25): the predefined identifier (an array size ...) */
+        x = KLANES;
+    else
         return kparse_error(ps, "expected %s, found '%.*s'", what, (int)ps->tok.len, ps->tok.s);
-    *v = neg ? 0 - ps->tok.ival : ps->tok.ival;
+    *v = neg ? 0 - x : x;
     klex_next(ps);
     return true;
 }

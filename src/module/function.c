@@ -284,6 +284,12 @@ static int occupancy(const struct function *f, int block, size_t dyn)
     int regs = (num_regs(f->kf) + 7) / 8 * 8;
     int per_warp = (regs * 32 + 255) / 256 * 256;
     int by_regs = per_warp ? DEVICE_REGISTERS_PER_SM / (per_warp * warps) : DEVICE_BLOCKS_PER_SM;
+    /* isa (issue 25): the register count is the PTX's virtual registers (capped at 255), not
+     * what ptxas would allocate, and the software device launches any block that passes the
+     * launch checks: such a block always fits once. (CUB's histogram sized its grid from an
+     * occupancy of 0 for its 384-thread sweep kernel and launched nothing.) */
+    if (by_regs < 1)
+        by_regs = 1;
     size_t smem = f->kf->static_shared + dyn;
     int by_smem = smem ? (int)(DEVICE_SHARED_PER_SM / (smem + DEVICE_RESERVED_SHARED_PER_BLOCK)) : DEVICE_BLOCKS_PER_SM;
     int n = DEVICE_BLOCKS_PER_SM;

@@ -155,6 +155,7 @@ struct launch {
     unsigned int shared;
     CUstream stream;
     bool cooperative; /* grid (issue 25): every block resident at once */
+    bool explicit_cluster; /* isa (issue 25): a cluster dimension was given (%is_explicit_cluster) */
 };
 
 bool kernel_work_cooperative(const struct work *w)
@@ -359,6 +360,7 @@ static CUresult launch(const char *fn, CUfunction hf, const struct launch *c, vo
     memcpy(k->l.grid, c->grid, sizeof(k->l.grid));
     memcpy(k->l.block, c->block, sizeof(k->l.block));
     k->l.dyn_shared = c->shared;
+    k->l.explicit_cluster = c->explicit_cluster;
     k->l.params = k->params;
     k->cooperative = c->cooperative;
     /* A plain launch of a kernel that reads the grid workspace (cooperative_groups' grid group)
@@ -396,7 +398,7 @@ CUresult CUDAAPI cuLaunchKernel(CUfunction f, unsigned int gridDimX, unsigned in
                                 unsigned int blockDimX, unsigned int blockDimY, unsigned int blockDimZ,
                                 unsigned int sharedMemBytes, CUstream hStream, void **kernelParams, void **extra)
 {
-    struct launch c = {{gridDimX, gridDimY, gridDimZ}, {blockDimX, blockDimY, blockDimZ}, sharedMemBytes, hStream, false};
+    struct launch c = {{gridDimX, gridDimY, gridDimZ}, {blockDimX, blockDimY, blockDimZ}, sharedMemBytes, hStream, false, false};
     return launch("cuLaunchKernel", f, &c, kernelParams, extra);
 }
 
@@ -410,7 +412,7 @@ CUresult CUDAAPI cuLaunchCooperativeKernel(CUfunction f, unsigned int gridDimX, 
 {
     const char *fn = "cuLaunchCooperativeKernel";
     REQUIRE_INIT(fn);
-    struct launch c = {{gridDimX, gridDimY, gridDimZ}, {blockDimX, blockDimY, blockDimZ}, sharedMemBytes, hStream, true};
+    struct launch c = {{gridDimX, gridDimY, gridDimZ}, {blockDimX, blockDimY, blockDimZ}, sharedMemBytes, hStream, true, false};
     return launch(fn, f, &c, kernelParams, NULL);
 }
 
@@ -446,7 +448,7 @@ CUresult CUDAAPI cuLaunchCooperativeKernelMultiDevice(CUDA_LAUNCH_PARAMS *launch
         return fail(CUDA_ERROR_INVALID_HANDLE, "%s: launchParamsList[0].hStream is NULL: each launch needs a stream "
                     "the program created (the H200 refuses the NULL stream too)", fn);
     struct launch c = {{p->gridDimX, p->gridDimY, p->gridDimZ}, {p->blockDimX, p->blockDimY, p->blockDimZ},
-                       p->sharedMemBytes, p->hStream, true};
+                       p->sharedMemBytes, p->hStream, true, false};
     return launch(fn, p->function, &c, p->kernelParams, NULL);
 }
 
@@ -514,7 +516,11 @@ CUresult CUDAAPI cuLaunchKernelEx(const CUlaunchConfig *config, CUfunction f, vo
                        {config->blockDimX, config->blockDimY, config->blockDimZ},
                        config->sharedMemBytes,
                        config->hStream,
-                       cooperative};
+                       cooperative,
+                       false};
+    for (unsigned i = 0; i < config->numAttrs; ++i) /* isa: checked above */
+        if (config->attrs[i].id == CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION)
+            c.explicit_cluster = true;
     return launch(fn, f, &c, kernelParams, extra);
 }
 
@@ -655,7 +661,7 @@ static CUresult legacy_launch(const char *fn, CUfunction hfunc, int width, int h
         return r;
     /* The state as it is now: later cuParamSet* calls do not reach this launch. */
     struct launch c = {{(unsigned)width, (unsigned)height, 1}, {l->block[0], l->block[1], l->block[2]}, l->shared,
-                       stream, false};
+                       stream, false, false};
     size_t size = l->size;
     unsigned char *buf = malloc(LEGACY_PARAM_BYTES);
     if (buf)

@@ -311,5 +311,13 @@ const struct kcase corpus_cases[] = {
       .block = B1(128), .in = {{GEN_U32, 3, 0, 0}, {GEN_NONE, 0, 0, 0}, {GEN_NONE, 0, 0, 0}}, OUT(256, 1, 4) },
     { .name = "async_producer_consumer", .module = "async", .kernel = "async_producer_consumer", .n = 256, .grid = G0,
       .block = B1(128), .in = {{GEN_U32, 8, 0, 0}, {GEN_NONE, 0, 0, 0}, {GEN_NONE, 0, 0, 0}}, OUT(256, 1, 4) },
+    /* ---- isa (issue 25): bit fields, SIMD video, half comparisons, WARP_SZ, special registers,
+     * warp functions over tiles (isa.cu) ---- */
+    { .name = "isa_bits", .module = "isa", .kernel = "isa_bits", .n = 1024, .grid = G0, .block = B1(128),
+      .in = N2(GEN_U32), OUT(1024, 12, 4) },
+    { .name = "isa_half_compare", .module = "isa", .kernel = "isa_half_compare", .n = 1024, .grid = G0,
+      .block = B1(128), .in = {{GEN_F16, 2, 0, 0}, {GEN_F16, 2, 0, 0}, {GEN_NONE, 0, 0, 0}}, OUT(1024, 8, 4) },
+    { .name = "isa_sreg_tiles", .module = "isa", .kernel = "isa_sreg_tiles", .n = 256, .grid = G0, .block = B1(128),
+      .in = N1(GEN_U32), OUT(256, 10, 4) },
 };
 const size_t corpus_case_count = sizeof corpus_cases / sizeof corpus_cases[0];
