@@ -91,10 +91,6 @@ def classify_driver(sym, base, v1_32bit):
     if (b.startswith(("cuGraph", "cuUserObject")) or "Capture" in b
             or b in ("cuDeviceGraphMemTrim", "cuDeviceGetGraphMemAttribute", "cuDeviceSetGraphMemAttribute")):
         return "GRAPHS"
-    if b.startswith("cuLink"):
-        return "LINKING"
-    if b.startswith("cuLaunchCooperativeKernel"):
-        return "COOPERATIVE"
     if b.startswith("cuTensorMap"):
         return "TENSOR_MAPS"
     if b in ("cuOccupancyMaxActiveClusters", "cuOccupancyMaxPotentialClusterSize"):
