@@ -264,6 +264,15 @@ TEST_F(Launch, Occupancy_ModelsAnSm80Multiprocessor)
     ASSERT_OK(cuOccupancyMaxPotentialBlockSize(&grid, &block, f.bounded, nullptr, 0, 0));
     EXPECT_EQ(128, block);
     EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(&blocks, f.add, 32, 0, 8));
+    // Dynamic shared memory past the kernel's limit (48 KiB without opting in): no block fits,
+    // as the GPU answers; once the kernel opts in to more, blocks fit again.
+    ASSERT_OK(cuOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, f.add, 256, 48 * 1024));
+    EXPECT_GE(blocks, 1);
+    ASSERT_OK(cuOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, f.add, 256, 64 * 1024));
+    EXPECT_EQ(0, blocks);
+    ASSERT_OK(cuFuncSetAttribute(f.add, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, 64 * 1024));
+    ASSERT_OK(cuOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, f.add, 256, 64 * 1024));
+    EXPECT_GE(blocks, 1);
     teardown(f);
 }
 

@@ -276,8 +276,11 @@ CUresult CUDAAPI cuFuncLoad(CUfunction function)
 
 static int occupancy(const struct function *f, int block, size_t dyn)
 {
+    /* Dynamic shared memory past what the kernel may have (48 KiB less its static shared memory
+     * unless cuFuncSetAttribute raised it): no block fits, as the H200 answers (docs/probes/
+     * kernels/grid). */
     if (block <= 0 || (unsigned)block > function_max_threads(f->kf) ||
-        dyn > (size_t)DEVICE_SHARED_PER_BLOCK_OPTIN)
+        dyn > (size_t)DEVICE_SHARED_PER_BLOCK_OPTIN || dyn > (size_t)function_max_dynamic_shared(f))
         return 0;
     int warps = (block + 31) / 32;
     int by_threads = DEVICE_THREADS_PER_SM / (warps * 32);
