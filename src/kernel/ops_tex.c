@@ -347,11 +347,13 @@ static float snorm(uint32_t v, unsigned bits)
 static void decode(const struct ksampler *s, const uint32_t raw[4], struct ktexel *t)
 {
     const struct kfmt f = s->fmt;
+    /* Every field of every channel defined: the filters read fx (the 16-bit paths) of all four,
+     * and a missing channel's, left as the stack had it, made 1-channel linear filtering flaky
+     * (valgrind: combine's reads; cuda.nvcc.textures failed once in CI). */
+    memset(t, 0, sizeof(*t));
     for (unsigned c = 0; c < 4; ++c) {
-        if (c >= f.channels) {
-            t->u[c] = 0; /* a missing channel reads 0, alpha too (probed) */
-            continue;
-        }
+        if (c >= f.channels)
+            continue; /* a missing channel reads 0, alpha too (probed) */
         uint32_t v = raw[c];
         switch (f.kind) {
         case KFK_BC:
@@ -406,6 +408,7 @@ static void make_border(struct ksampler *s)
         float b = im->border[c];
         if (c >= f.channels) {
             s->border.u[c] = 0;
+            s->border.fx[c] = 0;
             continue;
         }
         if (s->int_read) {
