@@ -151,6 +151,7 @@ struct exec_graph {
     os_mutex lock;             /* launches in order: one runs at a time */
     os_cond cond;
     _Atomic uint64_t launched, finished; /* launches made, and finished (in order) */
+    _Atomic uint64_t enqueued;           /* launches queued (cuGraphLaunch returned success) */
     atomic_uint waiters;       /* launches asleep on cond, waiting for the one before them */
     struct arena *_Atomic spare; /* the memory of the last finished launch, for the next (launch.c) */
     struct arena *arenas;      /* more of it (under lock), while launches overlap */

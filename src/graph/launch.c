@@ -272,7 +272,11 @@ static CUresult make_steps(const char *fn, struct exec_graph *x, struct collect 
         switch (xn->type) {
         case CU_GRAPH_NODE_TYPE_GRAPH: r = make_steps(fn, xn->child, c, want, &ends[i]); continue;
         case CU_GRAPH_NODE_TYPE_MEM_ALLOC:
-            if (gmem_live(xn->np.mem) && !(x->flags & CUDA_GRAPH_INSTANTIATE_FLAG_AUTO_FREE_ON_LAUNCH)) {
+            /* Alive from a launch that has finished (its allocation was not freed in stream
+             * order) is an error; a launch of this graph still queued or running may yet free
+             * it in its own free node, as back-to-back launches in one stream do. */
+            if (gmem_live(xn->np.mem) && !(x->flags & CUDA_GRAPH_INSTANTIATE_FLAG_AUTO_FREE_ON_LAUNCH) &&
+                atomic_load(&c->lw->x->enqueued) <= atomic_load(&c->lw->x->finished)) {
                 r = fail(CUDA_ERROR_INVALID_VALUE, "%s: the graph's allocation at 0x%llx is still alive from its last "
                          "launch: free it (cuMemFreeAsync, a free node) or instantiate with "
                          "CUDA_GRAPH_INSTANTIATE_FLAG_AUTO_FREE_ON_LAUNCH", fn,
@@ -611,6 +615,8 @@ static CUresult launch(const char *fn, CUgraphExec hGraphExec, CUstream hStream)
             /* A launch that may wait for another party never holds the caller, on the default
              * streams too: it goes where a wait on them goes (target_defer, stream.c). */
             r = ((struct launch_work *)w)->waits ? target_defer(&t, w) : target_submit(&t, w);
+            if (!r)
+                atomic_fetch_add(&x->enqueued, 1); /* make_steps' check of graph memory counts it */
         }
     }
     target_put(&t);

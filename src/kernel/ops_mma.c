@@ -276,6 +276,8 @@ static uint64_t fdot(unsigned K, const uint64_t *a, int ta, const uint64_t *b, i
         return td == MT_F16 ? 0x7fff : 0x7fffffff;
     if (pinf || ninf)
         return (ninf ? sbit0 : 0) | (((1ull << eb) - 1) << fb);
+    if (n == 0) /* every term zero: the sum is a zero, negative only if all were */
+        return allneg0 ? sbit0 : 0;
     int T = INT32_MIN;
     for (unsigned i = 0; i < n; ++i)
         if (t[i].top > T)

@@ -66,7 +66,7 @@ static void put(struct buf *b, const char *fmt, ...)
     va_list ap;
     for (;;) {
         va_start(ap, fmt);
-        int k = vsnprintf(b->s + b->n, b->cap - b->n, fmt, ap);
+        int k = vsnprintf(b->s ? b->s + b->n : NULL, b->cap - b->n, fmt, ap); /* no offset on NULL */
         va_end(ap);
         if (k >= 0 && (size_t)k < b->cap - b->n) {
             b->n += (size_t)k;
