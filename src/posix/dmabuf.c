@@ -188,35 +188,67 @@ static pthread_mutex_t exported_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct exported *exported;
 static size_t exported_count, exported_cap;
 
-/* Whether a mapping of the file (dev, ino) exists in this process. */
-static bool mapped_here(dev_t dev, ino_t ino)
+/* The files mapped in this process, read once from /proc/self/maps per look (a process maps
+ * thousands of lines; the records to check are few, but each used to read the whole file). */
+struct mapped_files {
+    bool unknown; /* /proc/self/maps could not be read: every file counts as mapped */
+    size_t count, cap;
+    struct mapped_file {
+        dev_t dev;
+        ino_t ino;
+    } *files;
+};
+
+static void read_mapped_files(struct mapped_files *m)
 {
+    *m = (struct mapped_files){0};
     FILE *f = fopen("/proc/self/maps", "re");
-    if (!f)
-        return true; /* cannot tell: keep it */
+    if (!f) {
+        m->unknown = true;
+        return;
+    }
     char line[512];
-    bool found = false;
-    while (!found && fgets(line, sizeof(line), f)) {
+    while (fgets(line, sizeof(line), f)) {
         unsigned long long inode = 0;
         unsigned maj = 0, min = 0;
-        if (sscanf(line, "%*x-%*x %*4s %*x %x:%x %llu", &maj, &min, &inode) == 3 && inode == (unsigned long long)ino &&
-            makedev(maj, min) == dev)
-            found = true;
+        bool whole = strchr(line, '\n') != NULL;
+        if (sscanf(line, "%*x-%*x %*4s %*x %x:%x %llu", &maj, &min, &inode) == 3 && inode != 0) {
+            if (m->count == m->cap) {
+                size_t cap = m->cap ? m->cap * 2 : 64;
+                struct mapped_file *n = realloc(m->files, cap * sizeof(*n));
+                if (!n) {
+                    m->unknown = true; /* cannot tell: keep everything */
+                    break;
+                }
+                m->files = n;
+                m->cap = cap;
+            }
+            m->files[m->count++] = (struct mapped_file){makedev(maj, min), (ino_t)inode};
+        }
         /* a line longer than the buffer: skip the rest of it */
-        while (!strchr(line, '\n') && fgets(line, sizeof(line), f))
-            ;
+        while (!whole && fgets(line, sizeof(line), f))
+            whole = strchr(line, '\n') != NULL;
     }
     fclose(f);
-    return found;
+}
+
+static bool mapped_here(const struct mapped_files *m, dev_t dev, ino_t ino)
+{
+    if (m->unknown)
+        return true;
+    for (size_t i = 0; i < m->count; ++i)
+        if (m->files[i].ino == ino && m->files[i].dev == dev)
+            return true;
+    return false;
 }
 
 /* Drops the kept pages whose dma-bufs are no longer mapped here, and their records. */
-static void drop_unmapped_pins(void)
+static void drop_unmapped_pins(const struct mapped_files *m)
 {
     size_t j = 0;
     for (size_t i = 0; i < exported_count; ++i) {
         struct exported *e = &exported[i];
-        if (e->pin && !mapped_here(e->buf_dev, e->buf_ino)) {
+        if (e->pin && !mapped_here(m, e->buf_dev, e->buf_ino)) {
             /* another record may keep the same memfd for another dma-buf: each has its own page */
             munmap(e->pin, (size_t)sysconf(_SC_PAGESIZE));
             continue;
@@ -226,13 +258,27 @@ static void drop_unmapped_pins(void)
     exported_count = j;
 }
 
+/* Whether any record keeps a page (only then is /proc/self/maps worth reading at an export). */
+static bool any_pin(void)
+{
+    for (size_t i = 0; i < exported_count; ++i)
+        if (exported[i].pin)
+            return true;
+    return false;
+}
+
 static int remember_export(const os_dmabuf_piece *pieces, size_t count, int buf)
 {
     struct stat bs;
     if (fstat(buf, &bs) != 0)
         return errno;
     pthread_mutex_lock(&exported_lock);
-    drop_unmapped_pins();
+    if (any_pin()) {
+        struct mapped_files m;
+        read_mapped_files(&m);
+        drop_unmapped_pins(&m);
+        free(m.files);
+    }
     int err = 0;
     for (size_t i = 0; i < count && !err; ++i) {
         struct stat ms;
@@ -263,14 +309,16 @@ void os_dmabuf_memory_closing(os_handle memfd)
         pthread_mutex_unlock(&exported_lock);
         return;
     }
-    drop_unmapped_pins();
+    struct mapped_files m;
+    read_mapped_files(&m);
+    drop_unmapped_pins(&m);
     struct stat ms;
     if (fstat(memfd, &ms) == 0) {
         size_t j = 0;
         for (size_t i = 0; i < exported_count; ++i) {
             struct exported *e = &exported[i];
             if (!e->pin && e->memfd_dev == ms.st_dev && e->memfd_ino == ms.st_ino) {
-                if (!mapped_here(e->buf_dev, e->buf_ino))
+                if (!mapped_here(&m, e->buf_dev, e->buf_ino))
                     continue; /* no mapping here to protect: forget it */
                 void *p = mmap(NULL, (size_t)sysconf(_SC_PAGESIZE), PROT_NONE, MAP_SHARED, memfd, 0);
                 if (p == MAP_FAILED)
@@ -281,6 +329,7 @@ void os_dmabuf_memory_closing(os_handle memfd)
         }
         exported_count = j;
     }
+    free(m.files);
     pthread_mutex_unlock(&exported_lock);
 }
 
