@@ -22,6 +22,7 @@
  * the application still owns it and the layer has not touched it.
  */
 #include "layer.h"
+#include "os.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -111,20 +112,17 @@ static uint32_t host_types(struct ldevice *dev, void *map)
     return props.memoryTypeBits;
 }
 
-/* Mesa's header at the start of lavapipe's exportable memfds (docs/lavapipe-memfd.md): the
- * data starts at `offset`, which is repeated in the 8 bytes before the data. On success *data
- * is that offset and *size the bytes after it. */
-static bool mesa_data(int fd, uint64_t file_size, uint64_t *data, uint64_t *size)
+/* Where the data of lavapipe's exportable memfd starts and how many bytes it holds: Mesa's
+ * header, read by the same code extmem's cuImportExternalMemory uses (src/posix/external.c,
+ * linked in with the payload's OS layer), so the two never disagree about lavapipe's memory. */
+static bool mesa_data(int fd, uint64_t *data, uint64_t *size)
 {
-    uint64_t header[2], repeated;
-    if (pread(fd, header, sizeof(header), 0) != (ssize_t)sizeof(header) || header[0] != file_size ||
-        header[1] < 40 || header[1] >= file_size || header[1] % 4096 != 0)
+    os_external ext;
+    char why[200];
+    if (os_external_identify(fd, false, &ext, why, sizeof(why)) != 0 || ext.kind != OS_EXTERNAL_MESA)
         return false;
-    if (pread(fd, &repeated, sizeof(repeated), (off_t)(header[1] - 8)) != (ssize_t)sizeof(repeated) ||
-        repeated != header[1])
-        return false;
-    *data = header[1];
-    *size = file_size - header[1];
+    *data = ext.data_offset;
+    *size = ext.data_size;
     return true;
 }
 
@@ -260,7 +258,7 @@ VKAPI_ATTR VkResult VKAPI_CALL layer_AllocateMemory(VkDevice device, const VkMem
         return layer_error(VK_ERROR_INVALID_EXTERNAL_HANDLE, "vkAllocateMemory: fd %d is %s, not %s", import->fd,
                            kind == FD_DMABUF ? "a dma-buf" : kind == FD_OTHER ? "neither a memfd nor a dma-buf" : "a memfd",
                            dmabuf ? "a dma-buf (VK_EXTERNAL_MEMORY_HANDLE_TYPE_DMA_BUF_BIT_EXT)" : "an OPAQUE_FD memfd");
-    if (kind == FD_DRIVERS && !mesa_data(import->fd, size, &data, &size))
+    if (kind == FD_DRIVERS && !mesa_data(import->fd, &data, &size))
         return layer_error(VK_ERROR_INVALID_EXTERNAL_HANDLE,
                            "vkAllocateMemory: fd %d is named as lavapipe's memory but has no Mesa header", import->fd);
     if (info->allocationSize == 0 || info->allocationSize > size)
