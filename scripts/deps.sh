@@ -16,6 +16,9 @@ packages+=(libvulkan-dev libvulkan-volk-dev mesa-vulkan-drivers glslang-tools)
 packages+=(xvfb libxcb1-dev)
 # The Khronos validation layers, which the semaphore layer's tests run above it (tests/vk).
 packages+=(vulkan-validationlayers)
+# ccache: scripts/test.sh compiles through it, so a second run of the test command on the same
+# machine (CI on a fresh clone, a developer's rerun) recompiles only what changed.
+packages+=(ccache)
 # The dma-buf VM test (scripts/vm, docs/dmabuf.md): qemu, a static busybox and cpio for the
 # initramfs, and what builds the udmabuf module (make, binutils; libelf1 for the kernel's objtool).
 # The kernel packages themselves are fetched with `apt-get download` into a cache, not installed.

@@ -57,7 +57,13 @@ fi
 # Built with the wineserver up: test discovery runs each program under wine at build time.
 if [ $tests_only -eq 0 ]; then
   echo "== extmem: Windows build (mingw-w64, $(x86_64-w64-mingw32-gcc-posix -dumpversion)) in $build"
-  cmake -S . -B "$build" -G Ninja -DCMAKE_TOOLCHAIN_FILE=cmake/mingw-w64-x86_64.cmake \
+  # Through ccache where there is one, as scripts/test.sh builds (paths relative to the checkout).
+  launcher=()
+  if command -v ccache >/dev/null 2>&1; then
+    export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$PWD} CCACHE_NOHASHDIR=1
+    launcher=(-DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+  fi
+  cmake -S . -B "$build" -G Ninja -DCMAKE_TOOLCHAIN_FILE=cmake/mingw-w64-x86_64.cmake "${launcher[@]}" \
     -DCMAKE_BUILD_TYPE=RelWithDebInfo -DEXTMEM_WERROR=ON -DEXTMEM_TESTS=ON >/dev/null
   # Test discovery runs each test program under wine as it is linked; once in six builds this
   # session (2026-11-26) wine answered `ipc_test.exe --gtest_list_tests` with exit status 1 and no
