@@ -2649,6 +2649,11 @@ EXTMEM_API CUresult CUDAAPI cuOccupancyMaxPotentialBlockSizeWithFlags(int *minGr
                                                                      unsigned int flags);
 EXTMEM_API CUresult CUDAAPI cuOccupancyAvailableDynamicSMemPerBlock(size_t *dynamicSmemSize, CUfunction func,
                                                                    int numBlocks, int blockSize);
+/* Thread block clusters (compute capability 9.0): resident clusters of config's shape, and the
+ * largest cluster the kernel may be launched in. */
+EXTMEM_API CUresult CUDAAPI cuOccupancyMaxActiveClusters(int *numClusters, CUfunction func, const CUlaunchConfig *config);
+EXTMEM_API CUresult CUDAAPI cuOccupancyMaxPotentialClusterSize(int *clusterSize, CUfunction func,
+                                                              const CUlaunchConfig *config);
 
 /* ---- Kernel launches ----
  * Parameters come either as kernelParams (one pointer per parameter of the kernel, each

@@ -1328,6 +1328,10 @@ EXTMEM_API cudaError_t CUDARTAPI cudaOccupancyMaxActiveBlocksPerMultiprocessorWi
                                                                                         int blockSize,
                                                                                         size_t dynamicSMemSize,
                                                                                         unsigned int flags);
+EXTMEM_API cudaError_t CUDARTAPI cudaOccupancyMaxActiveClusters(int *numClusters, const void *func,
+                                                                const cudaLaunchConfig_t *launchConfig);
+EXTMEM_API cudaError_t CUDARTAPI cudaOccupancyMaxPotentialClusterSize(int *clusterSize, const void *func,
+                                                                      const cudaLaunchConfig_t *launchConfig);
 
 /* ---- Device variables -------------------------------------------------------------------
  * A __device__ or __constant__ variable is named by its host shadow (&variable in host code),

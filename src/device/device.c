@@ -288,6 +288,8 @@ static int attribute_value(CUdevice_attribute a)
     case CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_MIPMAPPED_WIDTH: return 32768;
     case CU_DEVICE_ATTRIBUTE_DMA_BUF_SUPPORTED: return os_dmabuf_supported(NULL);
     case CU_DEVICE_ATTRIBUTE_HOST_ALLOC_DMA_BUF_SUPPORTED: return os_dmabuf_supported(NULL);
+    /* clusters of several blocks run where the device claims 9.0 (docs/kernels.md, "Clusters") */
+    case CU_DEVICE_ATTRIBUTE_CLUSTER_LAUNCH: return device_sm() >= 90;
     default:
         /* Everything the software device does not have: shared and constant memory,
          * registers, textures and surfaces, PCI identity, ECC, remote-write flushes,

@@ -187,6 +187,13 @@ static CUresult hook_add(struct target *t, const char *fn, CUgraphNodeParams *p)
             memset(&node->np.attrs[node->np.nattrs].value, 0, sizeof(node->np.attrs[0].value));
             node->np.attrs[node->np.nattrs++].value.cooperative = 1;
         }
+        unsigned cdim[3]; /* clusters: a launch that named its clusters gives its node the attribute */
+        if (!r && hook_adding && p->type == CU_GRAPH_NODE_TYPE_KERNEL && kernel_work_cluster(hook_adding, cdim)) {
+            CUlaunchAttribute *a = &node->np.attrs[node->np.nattrs++];
+            memset(a, 0, sizeof(*a));
+            a->id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+            a->value.clusterDim.x = cdim[0], a->value.clusterDim.y = cdim[1], a->value.clusterDim.z = cdim[2];
+        }
         if (!r && !deps_set(cs, &node, NULL, 1))
             r = fail(CUDA_ERROR_OUT_OF_MEMORY, "%s: out of host memory", fn);
         if (r)

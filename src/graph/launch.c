@@ -165,15 +165,19 @@ static CUresult make_node(const struct xnode *xn)
         size_t size = xn->np.args.size;
         void *extra[] = {CU_LAUNCH_PARAM_BUFFER_POINTER, xn->np.args.buf, CU_LAUNCH_PARAM_BUFFER_SIZE, &size,
                          CU_LAUNCH_PARAM_END};
-        /* grid (issue 25): a node with CU_LAUNCH_ATTRIBUTE_COOPERATIVE runs as a cooperative launch */
-        for (unsigned int i = 0; i < xn->np.nattrs; ++i) {
-            if (xn->np.attrs[i].id == CU_LAUNCH_ATTRIBUTE_COOPERATIVE && xn->np.attrs[i].value.cooperative) {
-                CUlaunchAttribute a = xn->np.attrs[i];
-                CUlaunchConfig c = {p->kernel.gridDimX, p->kernel.gridDimY, p->kernel.gridDimZ,
-                                    p->kernel.blockDimX, p->kernel.blockDimY, p->kernel.blockDimZ,
-                                    p->kernel.sharedMemBytes, NULL, &a, 1};
-                return cuLaunchKernelEx(&c, p->kernel.func, NULL, extra);
-            }
+        /* grid (issue 25): a node with CU_LAUNCH_ATTRIBUTE_COOPERATIVE runs as a cooperative launch;
+         * clusters: one with CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION in clusters of that shape */
+        CUlaunchAttribute a[8];
+        unsigned int na = 0;
+        for (unsigned int i = 0; i < xn->np.nattrs && na < 8; ++i)
+            if ((xn->np.attrs[i].id == CU_LAUNCH_ATTRIBUTE_COOPERATIVE && xn->np.attrs[i].value.cooperative) ||
+                xn->np.attrs[i].id == CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION)
+                a[na++] = xn->np.attrs[i];
+        if (na) {
+            CUlaunchConfig c = {p->kernel.gridDimX, p->kernel.gridDimY, p->kernel.gridDimZ,
+                                p->kernel.blockDimX, p->kernel.blockDimY, p->kernel.blockDimZ,
+                                p->kernel.sharedMemBytes, NULL, a, na};
+            return cuLaunchKernelEx(&c, p->kernel.func, NULL, extra);
         }
         return cuLaunchKernel(p->kernel.func, p->kernel.gridDimX, p->kernel.gridDimY, p->kernel.gridDimZ,
                               p->kernel.blockDimX, p->kernel.blockDimY, p->kernel.blockDimZ, p->kernel.sharedMemBytes,

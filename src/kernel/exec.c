@@ -202,6 +202,15 @@ void *kmem(struct kwarp *w, const struct kinsn *in, uint32_t lane, kspace space,
                 break;
             return (void *)(uintptr_t)addr;
         }
+        if (b->cluster) { /* clusters: another block's shared memory (cluster.map_shared_rank) */
+            uint64_t off;
+            const struct kblock *o = kcluster_window(b, addr, &off);
+            if (o) {
+                if (off + size > o->shared_size)
+                    break;
+                return (void *)(uintptr_t)addr;
+            }
+        }
         uintptr_t lb = (uintptr_t)w->local + (uintptr_t)lane * w->local_stride;
         if (w->local && addr >= lb && addr - lb < w->local_stride) {
             if (addr - lb + size > w->local_stride)
@@ -225,8 +234,20 @@ void *kmem(struct kwarp *w, const struct kinsn *in, uint32_t lane, kspace space,
             break;
         return global_access(w, in, lane, addr, size, write);
     case KS_SHARED:
-        if (addr >= b->shared_size || size > b->shared_size - addr)
+        if (addr >= b->shared_size || size > b->shared_size - addr) {
+            unsigned char *o = b->cluster ? kcluster_shared(b, addr, size) : NULL;
+            if (o)
+                return o;
+            uint32_t rank = (uint32_t)((b->rank + (addr >> KCLUSTER_SHIFT)) & 0xff);
+            if (b->cluster && addr >> KCLUSTER_SHIFT && addr >> KCLUSTER_SHIFT <= 0xff && rank >= b->cluster->n) {
+                /* the H100 ends such a launch with LAUNCH_FAILED (docs/probes/kernels/cluster) */
+                kfault(w, in, lane, CUDA_ERROR_LAUNCH_FAILED,
+                       "%s of %u bytes at shared::cluster address 0x%llx: it names the block of rank %u of a cluster "
+                       "of %u", write ? "store" : "load", size, (unsigned long long)addr, rank, b->cluster->n);
+                return NULL;
+            }
             break;
+        }
         return b->shared + addr;
     case KS_LOCAL:
         if (!w->local || addr >= w->local_stride || size > w->local_stride - addr)
@@ -260,6 +281,9 @@ void *kmem_span(struct kwarp *w, const struct kinsn *in, uint32_t lane, kspace s
         return global_access(w, in, lane, addr, size, write);
     if (space == KS_SHARED && addr < b->shared_size && size <= b->shared_size - addr)
         return b->shared + addr;
+    unsigned char *o = space == KS_SHARED && b->cluster ? kcluster_shared(b, addr, size) : NULL;
+    if (o)
+        return o;
     if (space == KS_SHARED) {
         kfault(w, in, lane, CUDA_ERROR_ILLEGAL_ADDRESS,
                "%s of %u bytes at shared address 0x%llx is outside the shared window", write ? "store" : "load", size,
@@ -698,7 +722,7 @@ static void run_warp(struct kwarp *w)
             /* A backward branch: a cancellation point (and every loop's). */
             if (exec && in->target <= f->cur_pc && atomic_load_explicit(&l->faulted, memory_order_relaxed))
                 return;
-            if (exec && in->target <= f->cur_pc && l->cooperative && ++w->b->slice >= KCOOP_SLICE) {
+            if (exec && in->target <= f->cur_pc && l->resumable && ++w->b->slice >= KCOOP_SLICE) {
                 /* A cooperative launch's block gives its thread to the others now and then, so
                  * that a block spinning on a grid barrier lets the blocks it waits for run. */
                 w->b->yield = true;
@@ -863,7 +887,12 @@ void klaunch_init(struct klaunch *l)
     l->cdp = l->parent ? l->parent->cdp : NULL;
     if (!l->parent)
         l->depth = 0;
-    if (l->cooperative)
+    for (int i = 0; i < 3; ++i)
+        if (!l->cluster[i])
+            l->cluster[i] = 1;
+    /* clusters: the blocks of a cluster take turns on one thread as a cooperative grid's do */
+    l->resumable = l->cooperative || (uint64_t)l->cluster[0] * l->cluster[1] * l->cluster[2] > 1;
+    if (l->resumable)
         l->native = NULL;
     else
         knative_prepare(l);
@@ -880,7 +909,9 @@ static void init_block_specials(struct kblock *b)
         {KSP_nctaid_x, l->grid[0]},    {KSP_nctaid_y, l->grid[1]},    {KSP_nctaid_z, l->grid[2]},
         {KSP_nwarpid, b->nwarps},      {KSP_smid, 0},                 {KSP_nsmid, l->workers->count},
         {KSP_gridid, 1},               {KSP_dynamic_smem_size, l->dyn_shared},
-        {KSP_total_smem_size, b->shared_size}, {KSP_cluster_nctarank, 1}, {KSP_cluster_ctarank, 0},
+        {KSP_total_smem_size, b->shared_size},
+        {KSP_cluster_nctarank, (uint64_t)l->cluster[0] * l->cluster[1] * l->cluster[2]},
+        {KSP_cluster_ctarank, b->rank},
         {KSP_is_explicit_cluster, 0},
         /* grid (issue 25): the workspace's address (%envreg1 its upper half); %envreg6 and
          * %envreg10 read 1 and 0x120 on the H200 in every launch (docs/driver-observations.md),
@@ -902,9 +933,17 @@ static void init_block_specials(struct kblock *b)
      * and %current_graph_exec read 0, as there (no profiler counts, and the H200 read 0 inside a
      * graph too). */
     const uint64_t more[][2] = {
-        {KSP_clusterid_x, b->ctaid[0]}, {KSP_clusterid_y, b->ctaid[1]}, {KSP_clusterid_z, b->ctaid[2]},
-        {KSP_nclusterid_x, l->grid[0]}, {KSP_nclusterid_y, l->grid[1]}, {KSP_nclusterid_z, l->grid[2]},
-        {KSP_cluster_nctaid_x, 1},      {KSP_cluster_nctaid_y, 1},      {KSP_cluster_nctaid_z, 1},
+        /* clusters (probed on the H100, docs/probes/kernels/cluster): a block's place in its
+         * cluster and the cluster's in the grid, x fastest; launches without clusters have
+         * clusters of one */
+        {KSP_clusterid_x, b->ctaid[0] / l->cluster[0]}, {KSP_clusterid_y, b->ctaid[1] / l->cluster[1]},
+        {KSP_clusterid_z, b->ctaid[2] / l->cluster[2]},
+        {KSP_nclusterid_x, l->grid[0] / l->cluster[0]}, {KSP_nclusterid_y, l->grid[1] / l->cluster[1]},
+        {KSP_nclusterid_z, l->grid[2] / l->cluster[2]},
+        {KSP_cluster_ctaid_x, b->ctaid[0] % l->cluster[0]}, {KSP_cluster_ctaid_y, b->ctaid[1] % l->cluster[1]},
+        {KSP_cluster_ctaid_z, b->ctaid[2] % l->cluster[2]},
+        {KSP_cluster_nctaid_x, l->cluster[0]}, {KSP_cluster_nctaid_y, l->cluster[1]},
+        {KSP_cluster_nctaid_z, l->cluster[2]},
         {KSP_gridid, l->serial},        {KSP_nwarpid, KSREG_NWARPID},
         {KSP_smid, l->workers->count ? b->index % l->workers->count : 0},
         {KSP_total_smem_size, ksreg_total_smem(l->fn->static_shared, l->dyn_shared)},
@@ -966,6 +1005,153 @@ static struct kblock *block_begin(struct klaunch *l, uint64_t index);
 static bool block_step(struct kblock *b);
 static void block_end(struct kblock *b);
 
+/* ---- Clusters ----
+ * A launch with clusters of several blocks (cuLaunchKernelEx's cluster dimension, or the
+ * kernel's .reqnctapercluster: __cluster_dims__) runs each cluster as one unit: its blocks begin
+ * together (a cluster is resident at once, as on the GPU) and take turns on one thread, a turn
+ * ending after KCOOP_SLICE backward branches or when every warp of the block only failed waits
+ * (barrier.cluster.wait; an mbarrier another block completes). So blocks can wait for each
+ * other and use each other's shared memory, which stays until the whole cluster has ended (a
+ * block that ends early leaves its window readable to the others, never freed under them). A
+ * pass over the cluster in which every block only failed waits and nothing changed,
+ * KWAIT_IDLE_ROUNDS times in a row, is a deadlock: the launch fails, as a block's does. */
+static uint32_t cluster_size(const struct klaunch *l) { return l->cluster[0] * l->cluster[1] * l->cluster[2]; }
+
+/* The linear index of the block of rank r in cluster ci (both x fastest). */
+static uint64_t cluster_block(const struct klaunch *l, uint64_t ci, uint32_t r)
+{
+    uint64_t ncx = l->grid[0] / l->cluster[0], ncy = l->grid[1] / l->cluster[1];
+    uint64_t x = ci % ncx * l->cluster[0] + r % l->cluster[0];
+    uint64_t y = ci / ncx % ncy * l->cluster[1] + r / l->cluster[0] % l->cluster[1];
+    uint64_t z = ci / (ncx * ncy) * l->cluster[2] + r / (l->cluster[0] * l->cluster[1]);
+    return x + l->grid[0] * (y + l->grid[1] * z);
+}
+
+/* Begins every block of cluster ci (false: the launch has ended or this faulted it; the blocks
+ * begun are ended again). */
+static bool cluster_begin(struct klaunch *l, uint64_t ci, struct kcluster *c)
+{
+    memset(c, 0, sizeof(*c));
+    c->n = cluster_size(l);
+    for (uint32_t r = 0; r < c->n; ++r) {
+        struct kblock *b = block_begin(l, cluster_block(l, ci, r));
+        if (!b) {
+            for (uint32_t k = 0; k < r; ++k)
+                block_end(c->blocks[k]);
+            return false;
+        }
+        b->cluster = c;
+        c->blocks[r] = b;
+    }
+    c->left = c->n;
+    return true;
+}
+
+static void cluster_end(struct kcluster *c)
+{
+    for (uint32_t r = 0; r < c->n; ++r)
+        block_end(c->blocks[r]);
+}
+
+static uint64_t cluster_epoch(const struct kcluster *c)
+{
+    uint64_t e = c->epoch;
+    for (uint32_t r = 0; r < c->n; ++r)
+        e += c->blocks[r]->mbar_epoch;
+    return e;
+}
+
+/* One turn of every block of the cluster that has not ended: true once all have (or the
+ * launch faulted). */
+static bool cluster_pass(struct kcluster *c)
+{
+    struct klaunch *l = c->blocks[0]->l;
+    bool idle = true;
+    uint64_t epoch = cluster_epoch(c);
+    for (uint32_t r = 0; r < c->n; ++r) {
+        struct kblock *b = c->blocks[r];
+        if (b->finished)
+            continue;
+        if (block_step(b)) {
+            b->finished = true;
+            c->left--;
+            idle = false;
+        } else if (!b->idle_yield) {
+            idle = false;
+        }
+        if (atomic_load_explicit(&l->faulted, memory_order_relaxed))
+            return true;
+    }
+    if (!c->left)
+        return true;
+    if (!idle || epoch != cluster_epoch(c)) {
+        c->idle_passes = 0;
+        return false;
+    }
+    if (++c->idle_passes < KWAIT_IDLE_ROUNDS)
+        return false;
+    struct kwarp *w = NULL;
+    for (uint32_t r = 0; r < c->n && !w; ++r)
+        for (uint32_t i = 0; i < c->blocks[r]->nwarps && !w; ++i)
+            if (!c->blocks[r]->finished && c->blocks[r]->warps[i].live)
+                w = &c->blocks[r]->warps[i];
+    if (!w)
+        w = &c->blocks[0]->warps[0];
+    uint32_t lanes = w->top->lanes & ~w->blocked;
+    kfault(w, w->yield_pending ? w->wait_at : NULL, lanes ? (uint32_t)kctz(lanes) : 0, CUDA_ERROR_LAUNCH_FAILED,
+           "every warp of the cluster's %u blocks waits (barrier.cluster.wait, mbarrier test_wait/try_wait or a "
+           "barrier) and none can complete: %u passes without an arrival (a GPU would hang here)",
+           c->left, c->idle_passes);
+    return true;
+}
+
+static void run_cluster(void *arg, uint64_t ci)
+{
+    struct klaunch *l = arg;
+    struct kcluster c;
+    if (!cluster_begin(l, ci, &c))
+        return;
+    while (!cluster_pass(&c))
+        ;
+    cluster_end(&c);
+}
+
+unsigned char *kcluster_shared(const struct kblock *b, uint64_t addr, uint64_t size)
+{
+    const struct kcluster *c = b->cluster;
+    uint64_t rel = addr >> KCLUSTER_SHIFT, off = addr & ((1u << KCLUSTER_SHIFT) - 1);
+    if (!c || rel == 0 || rel > 0xff)
+        return NULL;
+    uint32_t rank = (uint32_t)((b->rank + rel) & 0xff);
+    if (rank >= c->n)
+        return NULL;
+    const struct kblock *o = c->blocks[rank];
+    if (off >= o->shared_size || size > o->shared_size - off)
+        return NULL;
+    return o->shared + off;
+}
+
+struct kblock *kcluster_window(const struct kblock *b, uint64_t g, uint64_t *off)
+{
+    const struct kcluster *c = b->cluster;
+    if (!c) {
+        uintptr_t sh = (uintptr_t)b->shared;
+        if (g >= sh && g - sh < b->shared_size) {
+            *off = g - sh;
+            return (struct kblock *)b;
+        }
+        return NULL;
+    }
+    for (uint32_t r = 0; r < c->n; ++r) {
+        uintptr_t sh = (uintptr_t)c->blocks[r]->shared;
+        if (g >= sh && g - sh < c->blocks[r]->shared_size) {
+            *off = g - sh;
+            return c->blocks[r];
+        }
+    }
+    return NULL;
+}
+
 /* ---- Cooperative launches (grid, issue 25) ----
  * Every block of a cooperative grid is resident at once, as on the GPU, so that blocks may wait
  * for each other (cooperative_groups' grid.sync() spins on an atomic word of the workspace).
@@ -1003,7 +1189,17 @@ static void coop_task(void *arg, uint64_t task)
         if (c->next_new < c->n) {
             uint64_t index = c->next_new++;
             os_mutex_unlock(&c->lock);
-            b = block_begin(l, index);
+            if (cluster_size(l) > 1) { /* clusters: the unit is a cluster, led by its rank 0 */
+                struct kcluster *cl = malloc(sizeof(*cl));
+                if (!cl)
+                    klaunch_cancel(l, CUDA_ERROR_OUT_OF_MEMORY, "cooperative launch: no host memory for a cluster");
+                else if (!cluster_begin(l, index, cl))
+                    free(cl);
+                else
+                    b = cl->blocks[0];
+            } else {
+                b = block_begin(l, index);
+            }
             os_mutex_lock(&c->lock);
             if (!b) {
                 c->done++; /* it faulted (no memory) or the launch had ended */
@@ -1018,9 +1214,14 @@ static void coop_task(void *arg, uint64_t task)
             continue;
         }
         os_mutex_unlock(&c->lock);
-        bool finished = block_step(b);
-        if (finished)
+        struct kcluster *cl = b->cluster;
+        bool finished = cl ? cluster_pass(cl) : block_step(b);
+        if (finished && cl) {
+            cluster_end(cl);
+            free(cl);
+        } else if (finished) {
             block_end(b);
+        }
         os_mutex_lock(&c->lock);
         if (!finished) {
             coop_push(c, b);
@@ -1056,8 +1257,11 @@ static void coop_run(struct klaunch *l, uint64_t n)
 void klaunch_run(struct klaunch *l)
 {
     uint64_t n = (uint64_t)l->grid[0] * l->grid[1] * l->grid[2];
+    uint32_t cs = cluster_size(l);
     if (l->cooperative)
-        coop_run(l, n);
+        coop_run(l, n / cs); /* clusters of one: blocks */
+    else if (cs > 1)
+        l->workers->run(l->workers, n / cs, &l->faulted, run_cluster, l);
     else
         l->workers->run(l->workers, n, &l->faulted, run_block, l);
     /* The grids its kernels queued to run after it (cudaStreamTailLaunch). */
@@ -1114,6 +1318,8 @@ static struct kblock *block_begin(struct klaunch *l, uint64_t index)
     b->ctaid[0] = (uint32_t)(index % l->grid[0]);
     b->ctaid[1] = (uint32_t)(index / l->grid[0] % l->grid[1]);
     b->ctaid[2] = (uint32_t)(index / ((uint64_t)l->grid[0] * l->grid[1]));
+    b->rank = b->ctaid[0] % l->cluster[0] +
+              l->cluster[0] * (b->ctaid[1] % l->cluster[1] + l->cluster[1] * (b->ctaid[2] % l->cluster[2]));
     b->nwarps = nwarps;
     b->threads_live = nthreads;
     b->shared_size = (uint32_t)shared_bytes;
@@ -1176,6 +1382,7 @@ static bool block_step(struct kblock *b)
     uint32_t nwarps = b->nwarps;
     b->slice = 0;
     b->yield = false;
+    b->idle_yield = false;
     if (atomic_load_explicit(&l->faulted, memory_order_relaxed))
         return true;
     for (;;) {
@@ -1204,6 +1411,12 @@ static bool block_step(struct kblock *b)
         if (done)
             break;
         bool released = check_barriers(b);
+        if (progress && !busy && !released && epoch == b->mbar_epoch && b->cluster) {
+            /* clusters: what the warps wait for may come from another block of the cluster;
+             * the cluster's loop (run_cluster) tells a deadlock from a wait */
+            b->idle_yield = true;
+            return false;
+        }
         if (progress && !busy && !released && epoch == b->mbar_epoch) {
             /* Every warp waits on an mbarrier (or barrier.cluster) that nothing in the block
              * can complete any more: a GPU would hang; the launch fails instead. A waiting

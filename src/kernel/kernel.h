@@ -290,6 +290,9 @@ struct kfunc {
     uint32_t static_shared; /* entry: bytes of .shared the kernel (and what it calls) declares */
     uint32_t dyn_shared_offset; /* where extern .shared arrays start */
     uint32_t maxntid[3], reqntid[3]; /* 0 when not given */
+    uint32_t reqnctapercluster[3];   /* clusters: .reqnctapercluster (__cluster_dims__), 0 when not given */
+    uint32_t maxclusterrank;         /* clusters: .maxclusterrank, 0 when not given */
+    bool explicitcluster;            /* clusters: .explicitcluster (a launch must name a cluster) */
     uint32_t minnctapersm, maxnreg;
     uint32_t line;         /* of its declaration */
     /* Set by the API layer (cuFuncSetAttribute, cuFuncSetCacheConfig). */
@@ -798,7 +801,35 @@ struct kblock {
     void *scratch;          /* the memory the block lives in */
     uint32_t slice;         /* backward branches taken in this turn */
     bool yield;             /* the turn is over: the block goes back to the launch's queue */
+    /* clusters (exec.c, "Clusters"): the block's cluster when it has more than one block */
+    struct kcluster *cluster;
+    uint32_t rank;          /* %cluster_ctarank */
+    bool idle_yield;        /* in a cluster: the turn ended because every warp only failed waits */
+    bool finished;          /* in a cluster: the block has ended (its memory stays until the cluster's end) */
 };
+
+/* clusters: the blocks of one cluster, run together by one thread at a time (exec.c), so its
+ * state needs no lock. A block's shared memory is reachable from every block of the cluster
+ * (distributed shared memory) through .shared::cluster addresses (below) and generic ones. */
+#define KMAX_CLUSTER 16
+struct kcluster {
+    uint32_t n;                          /* blocks, by rank */
+    struct kblock *blocks[KMAX_CLUSTER];
+    uint32_t left;                       /* blocks not yet ended */
+    uint32_t arrived;                    /* barrier.cluster: threads arrived in the current phase */
+    uint32_t phase;                      /* barrier.cluster: completed phases */
+    uint64_t epoch;                      /* counts what a waiting block may wait for */
+    uint32_t idle_passes;                /* passes over the blocks in which all only failed waits */
+};
+/* A .shared::cluster address names a block of the cluster by its top 8 bits, counted from the
+ * block that uses it (0: the block itself, so every .shared::cta address is a .shared::cluster
+ * address of its own block, as the ISA requires), and an offset in that block's window below. */
+#define KCLUSTER_SHIFT 24
+/* The block's host memory for a shared address that names another block of its cluster, or NULL
+ * (not such an address, or outside that block's window). */
+unsigned char *kcluster_shared(const struct kblock *b, uint64_t addr, uint64_t size);
+/* The cluster block whose shared window holds generic address g (NULL: none); *off its offset. */
+struct kblock *kcluster_window(const struct kblock *b, uint64_t g, uint64_t *off);
 
 /* A launch of an entry: set up by the API layer, run block by block on the pool. */
 struct klaunch {
@@ -839,6 +870,8 @@ struct klaunch {
     uint32_t depth;               /* nesting: 0 for the host's launches */
     void *heap;  /* link part: the context's device heap, for host->heap_alloc/heap_free (NULL: none) */
     uint32_t explicit_cluster; /* isa (issue 25): the launch named a cluster dimension (%is_explicit_cluster) */
+    uint32_t cluster[3];       /* clusters: set by the caller, the cluster's blocks per dimension (0: 1) */
+    bool resumable;            /* klaunch_init: blocks are resumable contexts (cooperative, or clusters) */
 };
 /* Prepares l (fn, grid, block, dyn_shared, params, stack_bytes, printf_limit, space, workers
  * and host set by the caller). */

@@ -84,8 +84,9 @@ static inline int32_t off_lo(const struct kinsn *in) { return (int32_t)(uint32_t
 static inline int32_t off_hi(const struct kinsn *in) { return (int32_t)(uint32_t)((uint64_t)in->imm >> 32); }
 static inline int64_t pack_offs(int32_t lo, int32_t hi) { return (int64_t)((uint64_t)(uint32_t)lo | (uint64_t)(uint32_t)hi << 32); }
 
-/* The shared-memory state space an mbarrier or a copy names: .shared, .shared::cta and (a
- * cluster of one block) .shared::cluster are the block's window; none is a generic address. */
+/* The shared-memory state space an mbarrier or a copy names: .shared, .shared::cta and
+ * .shared::cluster are shared addresses (a .shared::cluster address may name another block of
+ * the cluster: kmem finds it); none is a generic address. */
 static kspace shared_space(const struct kparsed *p)
 {
     return kp_has(p, KM_shared) || kp_has(p, KM_shared__cta) || kp_has(p, KM_shared__cluster) ? KS_SHARED : KS_GENERIC;
@@ -97,15 +98,17 @@ static unsigned char *shared_at(struct kwarp *w, const struct kinsn *in, uint32_
                                 unsigned size, unsigned align, const char *what)
 {
     if (space == KS_GENERIC) {
-        uintptr_t sh = (uintptr_t)w->b->shared;
-        if (addr < sh || addr - sh >= w->b->shared_size) {
+        uint64_t off;
+        const struct kblock *o = kcluster_window(w->b, addr, &off);
+        if (!o) {
             /* The H100 answers an mbarrier operation on a generic address outside shared memory
              * with an illegal instruction (docs/probes/kernels/async). */
             kfault(w, in, lane, CUDA_ERROR_ILLEGAL_INSTRUCTION, "%s at generic address 0x%llx, which is not shared memory",
                    what, (unsigned long long)addr);
             return NULL;
         }
-        addr -= sh;
+        /* clusters: another block's window is named by its rank counted from this block */
+        addr = off | (uint64_t)((o->rank - w->b->rank) & 0xff) << KCLUSTER_SHIFT;
     }
     if (align > 1 && (addr & (align - 1))) {
         kfault(w, in, lane, CUDA_ERROR_MISALIGNED_ADDRESS, "%s at shared address 0x%llx is not aligned to %u bytes",
@@ -669,26 +672,47 @@ static bool lower_cp_reduce(struct klower *lw, const struct kparsed *p, struct k
     return lower_bulk(lw, p, in, true);
 }
 
-/* ---- barrier.cluster: a cluster of one block (the engine launches no larger clusters) ----
+/* ---- barrier.cluster ----
  * arrive counts the thread's arrival; wait lets it through once every live thread of the
  * cluster has arrived in the phase it arrived in. A waiting lane stays at the wait (KK_WAIT)
- * while the block's other warps run. */
+ * while the block's other warps run, and the cluster's other blocks (exec.c, "Clusters"). A
+ * launch without clusters has clusters of one block, whose state is the block's. */
 static void cluster_settle(struct kblock *b)
 {
-    if (b->cl_arrived && b->cl_arrived >= b->threads_live) {
-        b->cl_phase++;
-        b->cl_arrived = 0;
-        b->mbar_epoch++;
+    struct kcluster *c = b->cluster;
+    if (!c) {
+        if (b->cl_arrived && b->cl_arrived >= b->threads_live) {
+            b->cl_phase++;
+            b->cl_arrived = 0;
+            b->mbar_epoch++;
+        }
+        return;
+    }
+    uint32_t live = 0;
+    for (uint32_t r = 0; r < c->n; ++r)
+        live += c->blocks[r]->threads_live;
+    if (c->arrived && c->arrived >= live) {
+        c->phase++;
+        c->arrived = 0;
+        c->epoch++;
     }
 }
+
+static uint32_t cluster_phase(const struct kblock *b) { return b->cluster ? b->cluster->phase : b->cl_phase; }
 
 static void cluster_arrive_exec(struct kwarp *w, const struct kinsn *in, uint32_t mask)
 {
     (void)in;
     struct kblock *b = w->b;
+    uint32_t phase = cluster_phase(b);
     KFOR_LANES(mask, l)
-    w->cl_phase[l] = b->cl_phase;
-    b->cl_arrived += (uint32_t)kpopc(mask);
+    w->cl_phase[l] = phase;
+    if (b->cluster) {
+        b->cluster->arrived += (uint32_t)kpopc(mask);
+        b->cluster->epoch++;
+    } else {
+        b->cl_arrived += (uint32_t)kpopc(mask);
+    }
     b->mbar_epoch++;
     cluster_settle(b);
 }
@@ -698,9 +722,10 @@ static void cluster_wait_exec(struct kwarp *w, const struct kinsn *in, uint32_t 
     (void)in;
     struct kblock *b = w->b;
     cluster_settle(b); /* threads that exited since no longer count */
+    uint32_t phase = cluster_phase(b);
     KFOR_LANES(mask, l)
     {
-        if (w->cl_phase[l] == b->cl_phase) {
+        if (w->cl_phase[l] == phase) {
             w->retry |= 1u << l;
             w->yield = true;
         }

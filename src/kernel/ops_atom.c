@@ -248,7 +248,8 @@ static void add_f32_gen(struct kwarp *w, const struct kinsn *in, uint32_t mask)
     uintptr_t sh = (uintptr_t)w->b->shared, shn = w->b->shared_size;
     KATOM_BEGIN(uint32_t)
     _Atomic uint32_t *ap_ = (_Atomic uint32_t *)p_;
-    bool ftz = !((uintptr_t)p_ >= sh && (uintptr_t)p_ - sh < shn);
+    uint64_t off_;
+    bool ftz = !((uintptr_t)p_ >= sh && (uintptr_t)p_ - sh < shn) && !kcluster_window(w->b, (uintptr_t)p_, &off_);
     old = atomic_load_explicit(ap_, memory_order_relaxed);
     while (!atomic_compare_exchange_weak_explicit(ap_, &old, ftz ? f32_add_ftz(old, b) : f32_add(old, b),
                                                   memory_order_seq_cst, memory_order_relaxed))
@@ -323,7 +324,8 @@ static bool lower_atom_red(struct klower *lw, const struct kparsed *p, struct ki
         case KM_cas: o = AOP_CAS; break;
         case KM_global: in->space = KS_GLOBAL; break;
         case KM_shared:
-        case KM_shared__cta: in->space = KS_SHARED; break;
+        case KM_shared__cta:
+        case KM_shared__cluster: in->space = KS_SHARED; break; /* clusters: kmem finds the block */
         case KM_noftz: noftz = true; break;
         case KM_L2__cache_hint: hint = true; break;
         /* Memory orders and scopes: every host atomic here is sequentially consistent and

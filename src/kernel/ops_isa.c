@@ -9,9 +9,9 @@
  *     Precision Comparison Instructions"), reached from ops_misc.c's setp and set;
  *   - the fp8 conversions cvt ... .e4m3x2 / .e5m2x2 (sm_89), reached from ops_cvt.c;
  *   - elect.sync (sm_90), reached from ops_warp.c;
- *   - cache and cluster instructions that change nothing on a device whose memory is host
- *     memory and whose clusters are single blocks: applypriority, discard, createpolicy,
- *     getctarank, mapa, griddepcontrol; and the sm_90a-only setmaxnreg, refused with a reason.
+ *   - cache instructions that change nothing on a device whose memory is host memory:
+ *     applypriority, discard, createpolicy, griddepcontrol; the cluster addressing of getctarank
+ *     and mapa (exec.c, "Clusters"); and the sm_90a-only setmaxnreg, refused with a reason.
  *
  * Where the ISA leaves a value to the machine the H100's answer is taken (the sweep's rows carry
  * what the GPU gave; docs/kernels.md, "The ISA sweep").
@@ -513,13 +513,6 @@ static void op_zero(struct kwarp *w, const struct kinsn *in, uint32_t mask)
     KFOR_LANES(mask, l) d[l] = 0;
 }
 
-static void op_copy(struct kwarp *w, const struct kinsn *in, uint32_t mask)
-{
-    uint64_t *d = KDST(w, in, 0);
-    const uint64_t *a = KSRC(w, in, 0);
-    KFOR_LANES(mask, l) d[l] = a[l];
-}
-
 /* applypriority.global.L2::evict_normal [a], 128 and discard.global.L2 [a], 128: cache
  * operations. There is no cache: applypriority changes nothing, and discard leaves the line's
  * data as it is (the ISA makes it undefined afterwards; keeping it is one of the allowed
@@ -553,14 +546,31 @@ static bool lower_createpolicy(struct klower *lw, const struct kparsed *p, struc
     return true;
 }
 
-/* getctarank{.shared::cluster}.u32 d, a: every block is a cluster of one, rank 0. */
+/* getctarank{.shared::cluster}.type d, a: the rank of the cluster's block whose shared memory a
+ * is in (a .shared::cluster address, or a generic one; .type is a's: .u32 or .u64). An address
+ * in no block's window reads as the block's own rank. */
+static void op_getctarank(struct kwarp *w, const struct kinsn *in, uint32_t mask)
+{
+    uint64_t *d = KDST(w, in, 0);
+    const uint64_t *a = KSRC(w, in, 0);
+    const struct kblock *b = w->b;
+    KFOR_LANES(mask, l)
+    {
+        uint64_t off;
+        const struct kblock *o = in->mods ? NULL : kcluster_window(b, a[l], &off);
+        d[l] = in->mods ? (b->rank + (a[l] >> KCLUSTER_SHIFT)) & 0xff : o ? o->rank : b->rank;
+    }
+}
+
 static bool lower_getctarank(struct klower *lw, const struct kparsed *p, struct kinsn *in)
 {
-    if (kl_type(p, 0) != KT_U32 || p->nops != 2)
-        return kl_refuse(lw, "'%s' takes .u32 d, a", p->text);
-    if (!kl_dst(lw, p, 0, &in->dst[0]))
+    ktype t = kl_type(p, 0);
+    if ((t != KT_U32 && t != KT_U64) || p->nops != 2)
+        return kl_refuse(lw, "'%s' takes .u32 or .u64 d, a", p->text);
+    if (!kl_dst(lw, p, 0, &in->dst[0]) || !kl_src(lw, p, 1, t, &in->src[0]))
         return false;
-    in->exec = op_zero;
+    in->mods = kp_has(p, KM_shared__cluster);
+    in->exec = op_getctarank;
     return true;
 }
 
@@ -584,16 +594,49 @@ static bool lower_setmaxnreg(struct klower *lw, const struct kparsed *p, struct 
                      p->text);
 }
 
-/* mapa{.shared::cluster}.{u32,u64} d, a, b: a's address in the shared memory of the cluster's
- * block b. Every block is a cluster of one, so b is 0 and the address is a's. */
+/* mapa{.shared::cluster}.{u32,u64} d, a, b: the address of a's byte in the shared memory of the
+ * cluster's block of rank b: a .shared::cluster address (its top bits name the block, counted
+ * from this one) or a generic one (the host address in that block's window). A rank past the
+ * cluster or an a in no window gives an address that names nothing: an access through it faults
+ * (the H100: LAUNCH_FAILED at the access, docs/probes/kernels/cluster). */
+static void op_mapa(struct kwarp *w, const struct kinsn *in, uint32_t mask)
+{
+    uint64_t *d = KDST(w, in, 0);
+    const uint64_t *a = KSRC(w, in, 0), *r = KSRC(w, in, 1);
+    const struct kblock *b = w->b;
+    const struct kcluster *c = b->cluster;
+    uint32_t n = c ? c->n : 1;
+    KFOR_LANES(mask, l)
+    {
+        uint32_t rank = (uint32_t)r[l];
+        if (in->mods) {
+            uint64_t off = a[l] & ((1u << KCLUSTER_SHIFT) - 1);
+            d[l] = (off | (uint64_t)((rank - b->rank) & 0xff) << KCLUSTER_SHIFT) & 0xffffffffu;
+            if (in->type == KT_U64)
+                d[l] = off | (uint64_t)((rank - b->rank) & 0xff) << KCLUSTER_SHIFT;
+            continue;
+        }
+        uint64_t off;
+        const struct kblock *o = kcluster_window(b, a[l], &off);
+        if (!o || rank >= n) {
+            d[l] = 0; /* no shared memory: any access faults */
+            continue;
+        }
+        d[l] = (uint64_t)(uintptr_t)(c ? c->blocks[rank] : b)->shared + off;
+    }
+}
+
 static bool lower_mapa(struct klower *lw, const struct kparsed *p, struct kinsn *in)
 {
     ktype t = kl_type(p, 0);
     if ((t != KT_U32 && t != KT_U64) || p->nops != 3)
         return kl_refuse(lw, "'%s' takes .u32 or .u64 d, a, b", p->text);
-    if (!kl_dst(lw, p, 0, &in->dst[0]) || !kl_src(lw, p, 1, t, &in->src[0]))
+    if (!kl_dst(lw, p, 0, &in->dst[0]) || !kl_src(lw, p, 1, t, &in->src[0]) ||
+        !kl_src(lw, p, 2, KT_U32, &in->src[1]))
         return false;
-    in->exec = op_copy;
+    in->type = (uint8_t)t;
+    in->mods = kp_has(p, KM_shared__cluster);
+    in->exec = op_mapa;
     return true;
 }
 

@@ -112,7 +112,7 @@ static kspace space_of(const struct kparsed *p, bool *ok)
     if (kp_has(p, KM_param))
         return KS_PARAM_KERNEL; /* refined by the symbol */
     if (kp_has(p, KM_shared__cluster))
-        *ok = false;
+        return KS_SHARED; /* clusters: the block's own window and, by the address's top bits, the others' */
     return KS_GENERIC;
 }
 
@@ -256,6 +256,23 @@ static uint64_t window_base(const struct kwarp *w, kspace space, uint32_t lane)
     }
 }
 
+/* clusters: a shared address of another block of the cluster (its rank, counted from this
+ * block, in the top bits) and the generic address of the same byte, both ways. An address that
+ * names no block of the cluster converts as the block's own window would. */
+static uint64_t cluster_cvta(const struct kwarp *w, bool to, uint64_t a)
+{
+    const struct kblock *b = w->b;
+    if (to) {
+        uint64_t off;
+        const struct kblock *o = kcluster_window(b, a, &off);
+        if (o)
+            return off | (uint64_t)((o->rank - b->rank) & 0xff) << KCLUSTER_SHIFT;
+        return a - (uint64_t)(uintptr_t)b->shared;
+    }
+    const unsigned char *h = a >> KCLUSTER_SHIFT ? kcluster_shared(b, a, 1) : NULL;
+    return h ? (uint64_t)(uintptr_t)h : a + (uint64_t)(uintptr_t)b->shared;
+}
+
 static void op_cvta(struct kwarp *w, const struct kinsn *in, uint32_t mask)
 {
     uint64_t *d = KDST(w, in, 0);
@@ -264,6 +281,11 @@ static void op_cvta(struct kwarp *w, const struct kinsn *in, uint32_t mask)
     bool to = in->mods & 1;
     uint64_t off = (in->flags & KF_FRAME_LOCAL) ? w->top->local_off : 0;
     uint64_t m = (in->mods & 2) ? 0xffffffffu : ~0ull;
+    if (space == KS_SHARED && w->b->cluster) {
+        KFOR_LANES(mask, l)
+        d[l] = cluster_cvta(w, to, a[l]) & m;
+        return;
+    }
     KFOR_LANES(mask, l)
     {
         uint64_t base = window_base(w, space, l);
@@ -306,8 +328,11 @@ static void op_isspacep(struct kwarp *w, const struct kinsn *in, uint32_t mask)
     uintptr_t sh = (uintptr_t)w->b->shared;
     KFOR_LANES(mask, l)
     {
-        uint64_t x = a[l];
+        uint64_t x = a[l], off;
         bool in_shared = x >= sh && x - sh < w->b->shared_size;
+        /* clusters: .shared::cluster holds every window of the cluster, .shared{::cta} the own */
+        if (!in_shared && (in->mods & 1) && kcluster_window(w->b, x, &off))
+            in_shared = true;
         uintptr_t lb = (uintptr_t)w->local + (size_t)l * w->local_stride;
         bool in_local = w->local && x >= lb && x - lb < w->local_stride;
         bool r;
@@ -326,12 +351,7 @@ static bool lower_isspacep(struct klower *lw, const struct kparsed *p, struct ki
 {
     bool ok;
     kspace space = space_of(p, &ok);
-    if (!ok && kp_has(p, KM_shared__cluster)) {
-        /* isa (issue 25): every block is a cluster of one, so the cluster's shared window is the
-         * block's */
-        ok = true;
-        space = KS_SHARED;
-    }
+    in->mods = kp_has(p, KM_shared__cluster); /* clusters: any block's window of the cluster */
     if (!ok || space == KS_GENERIC)
         return kl_refuse(lw, "'%s' needs a state space", p->text);
     if (!kl_dst(lw, p, 0, &in->dst[0]) || !kl_src(lw, p, 1, KT_U64, &in->src[0]))

@@ -1261,12 +1261,22 @@ static bool parse_function(struct kparser *ps, bool entry, bool is_extern)
             else if (is_reg)
                 f->maxnreg = (uint32_t)v;
         } else if (ktok_is(&ps->tok, ".noreturn") || ktok_is(&ps->tok, ".explicitcluster")) {
+            if (ktok_is(&ps->tok, ".explicitcluster"))
+                f->explicitcluster = true; /* clusters: launches must name a cluster */
             klex_next(ps);
         } else if (ktok_is(&ps->tok, ".reqnctapercluster") || ktok_is(&ps->tok, ".maxclusterrank")) {
+            bool req = ktok_is(&ps->tok, ".reqnctapercluster");
             klex_next(ps);
             uint32_t dims[3] = {0};
             if (!parse_dim_list(ps, dims))
                 return false;
+            /* clusters: __cluster_dims__ (the launch's cluster shape) and the largest cluster */
+            if (req) {
+                for (int i = 0; i < 3; ++i)
+                    f->reqnctapercluster[i] = dims[i] ? dims[i] : 1;
+            } else {
+                f->maxclusterrank = dims[0];
+            }
         } else if (ktok_is(&ps->tok, ".pragma")) {
             if (!skip_pragma(ps))
                 return false;

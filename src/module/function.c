@@ -80,10 +80,16 @@ static CUresult attribute(const char *fn, const struct function *f, CUfunction_a
     case CU_FUNC_ATTRIBUTE_CACHE_MODE_CA: *pi = 0; break;
     case CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES: *pi = function_max_dynamic_shared(f); break;
     case CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT: *pi = atomic_load(&mf->carveout); break;
-    case CU_FUNC_ATTRIBUTE_CLUSTER_SIZE_MUST_BE_SET:
+    /* clusters: __cluster_dims__ (.explicitcluster, .reqnctapercluster) as the H100 reports
+     * them (1 and 4, 1, 1 for __cluster_dims__(4, 1, 1); docs/probes/kernels/cluster) */
+    case CU_FUNC_ATTRIBUTE_CLUSTER_SIZE_MUST_BE_SET: *pi = kf->explicitcluster; break;
     case CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_WIDTH:
     case CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_HEIGHT:
-    case CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_DEPTH: *pi = 0; break;
+    case CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_DEPTH: {
+        int i = a - CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_WIDTH;
+        *pi = kf->reqnctapercluster[0] ? (int)kf->reqnctapercluster[i] : atomic_load(&mf->required_cluster[i]);
+        break;
+    }
     case CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED: *pi = atomic_load(&mf->non_portable_cluster); break;
     case CU_FUNC_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE: *pi = atomic_load(&mf->cluster_policy); break;
     default:
@@ -115,9 +121,14 @@ static CUresult set_attribute(const char *fn, struct function *f, CUfunction_att
     case CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_WIDTH:
     case CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_HEIGHT:
     case CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_DEPTH:
-        if (value > 1)
-            return fail(CUDA_ERROR_NOT_SUPPORTED, "%s: a required cluster dimension of %d: the software device launches "
-                        "no thread block clusters (only 1)", fn, value);
+        /* clusters: a shape set at compile time (__cluster_dims__) cannot be changed; the
+         * shape's validity is checked at launch, as the driver's API documents */
+        if (f->kf->reqnctapercluster[0])
+            return fail(CUDA_ERROR_NOT_PERMITTED, "%s: kernel %s has a cluster shape of %ux%ux%u from compile time "
+                        "(__cluster_dims__): it cannot be set at run time", fn, f->kf->name,
+                        f->kf->reqnctapercluster[0], f->kf->reqnctapercluster[1], f->kf->reqnctapercluster[2]);
+        hi = KMAX_CLUSTER;
+        slot = &f->required_cluster[a - CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_WIDTH];
         break;
     default:
         if ((int)a >= 0 && a < CU_FUNC_ATTRIBUTE_MAX)
@@ -417,6 +428,121 @@ CUresult CUDAAPI cuOccupancyAvailableDynamicSMemPerBlock(size_t *dynamicSmemSize
         size_t avail = per > taken ? per - taken : 0;
         size_t cap = (size_t)function_max_dynamic_shared(f);
         *dynamicSmemSize = avail < cap ? avail : cap;
+    }
+    function_release(f);
+    return r;
+}
+
+bool function_required_cluster(const struct function *f, unsigned dims[3])
+{
+    const struct kfunc *kf = f->kf;
+    for (int i = 0; i < 3; ++i)
+        dims[i] = kf->reqnctapercluster[0] ? kf->reqnctapercluster[i]
+                                           : (unsigned)atomic_load(&((struct function *)f)->required_cluster[i]);
+    return dims[0] && dims[1] && dims[2];
+}
+
+unsigned function_max_cluster(const struct function *f)
+{
+    unsigned max = atomic_load(&((struct function *)f)->non_portable_cluster) ? KMAX_CLUSTER : 8;
+    if (f->kf->maxclusterrank && f->kf->maxclusterrank < max)
+        max = f->kf->maxclusterrank;
+    return max;
+}
+
+/* ---- Clusters: occupancy ----
+ * The cluster shape of an occupancy query: the config's CLUSTER_DIMENSION (which must match a
+ * required one), else the kernel's required shape; CUDA_ERROR_INVALID_CLUSTER_SIZE without
+ * either, or for a shape the kernel may not launch. */
+static CUresult query_cluster(const char *fn, const struct function *f, const CUlaunchConfig *config, unsigned d[3],
+                              bool need)
+{
+    unsigned req[3];
+    bool required = function_required_cluster(f, req);
+    bool named = false;
+    if (config->numAttrs && !config->attrs)
+        return fail(CUDA_ERROR_INVALID_VALUE, "%s: config->numAttrs is %u but config->attrs is NULL", fn,
+                    config->numAttrs);
+    for (unsigned i = 0; i < config->numAttrs; ++i)
+        if (config->attrs[i].id == CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION) {
+            named = true;
+            d[0] = config->attrs[i].value.clusterDim.x;
+            d[1] = config->attrs[i].value.clusterDim.y;
+            d[2] = config->attrs[i].value.clusterDim.z;
+        }
+    if (named && required && (d[0] != req[0] || d[1] != req[1] || d[2] != req[2]))
+        return fail(CUDA_ERROR_INVALID_CLUSTER_SIZE, "%s: clusters of %ux%ux%u, but kernel %s requires %ux%ux%u", fn,
+                    d[0], d[1], d[2], f->kf->name, req[0], req[1], req[2]);
+    if (!named && required)
+        memcpy(d, req, sizeof(req));
+    if (!named && !required) {
+        if (need)
+            return fail(CUDA_ERROR_INVALID_CLUSTER_SIZE, "%s: config names no cluster dimension "
+                        "(CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION) and kernel %s requires none", fn, f->kf->name);
+        d[0] = d[1] = d[2] = 0;
+        return CUDA_SUCCESS;
+    }
+    if (!d[0] || !d[1] || !d[2] || (uint64_t)d[0] * d[1] * d[2] > function_max_cluster(f))
+        return fail(CUDA_ERROR_INVALID_CLUSTER_SIZE, "%s: a cluster of %ux%ux%u: kernel %s takes 1 to %u blocks", fn,
+                    d[0], d[1], d[2], f->kf->name, function_max_cluster(f));
+    return CUDA_SUCCESS;
+}
+
+/* Resident clusters: the blocks the device holds at once (occupancy x multiprocessors) in whole
+ * clusters, and at least one where a block fits: the software device's blocks of a cluster take
+ * turns on one thread, so any cluster the launch checks allow runs. */
+CUresult CUDAAPI cuOccupancyMaxActiveClusters(int *numClusters, CUfunction func, const CUlaunchConfig *config)
+{
+    const char *fn = "cuOccupancyMaxActiveClusters";
+    REQUIRE_INIT(fn);
+    if (!numClusters || !config)
+        return fail(CUDA_ERROR_INVALID_VALUE, "%s: %s is NULL", fn, !numClusters ? "numClusters" : "config");
+    struct function *f;
+    CUresult r = function_lookup(fn, func, &f);
+    if (r)
+        return r;
+    unsigned d[3];
+    uint64_t threads = (uint64_t)config->blockDimX * config->blockDimY * config->blockDimZ;
+    if (!(r = query_cluster(fn, f, config, d, true))) {
+        if (!threads || threads > function_max_threads(f->kf)) {
+            r = fail(CUDA_ERROR_INVALID_VALUE, "%s: a block of %ux%ux%u threads: kernel %s takes 1 to %u", fn,
+                     config->blockDimX, config->blockDimY, config->blockDimZ, f->kf->name, function_max_threads(f->kf));
+        } else {
+            int per_sm = config->sharedMemBytes > (unsigned)function_max_dynamic_shared(f)
+                             ? 0 : occupancy(f, (int)threads, config->sharedMemBytes);
+            uint64_t blocks = (uint64_t)per_sm * pool_worker_count(), size = (uint64_t)d[0] * d[1] * d[2];
+            uint64_t n = per_sm ? (blocks / size ? blocks / size : 1) : 0;
+            *numClusters = n > INT32_MAX ? INT32_MAX : (int)n;
+        }
+    }
+    function_release(f);
+    return r;
+}
+
+/* The largest cluster the kernel may launch with the config's block and shared memory: 8, or 16
+ * with NON_PORTABLE_CLUSTER_SIZE_ALLOWED (fewer under .maxclusterrank); 0 where no block fits
+ * (dynamic shared memory past the kernel's limit), as the H100 answers (docs/probes/kernels/cluster). */
+CUresult CUDAAPI cuOccupancyMaxPotentialClusterSize(int *clusterSize, CUfunction func, const CUlaunchConfig *config)
+{
+    const char *fn = "cuOccupancyMaxPotentialClusterSize";
+    REQUIRE_INIT(fn);
+    if (!clusterSize || !config)
+        return fail(CUDA_ERROR_INVALID_VALUE, "%s: %s is NULL", fn, !clusterSize ? "clusterSize" : "config");
+    struct function *f;
+    CUresult r = function_lookup(fn, func, &f);
+    if (r)
+        return r;
+    unsigned d[3];
+    uint64_t threads = (uint64_t)config->blockDimX * config->blockDimY * config->blockDimZ;
+    if (!(r = query_cluster(fn, f, config, d, false))) {
+        if (!threads || threads > function_max_threads(f->kf))
+            r = fail(CUDA_ERROR_INVALID_VALUE, "%s: a block of %ux%ux%u threads: kernel %s takes 1 to %u", fn,
+                     config->blockDimX, config->blockDimY, config->blockDimZ, f->kf->name, function_max_threads(f->kf));
+        else if (config->sharedMemBytes > (unsigned)function_max_dynamic_shared(f) ||
+                 !occupancy(f, (int)threads, config->sharedMemBytes))
+            *clusterSize = 0;
+        else
+            *clusterSize = d[0] ? (int)(d[0] * d[1] * d[2]) : (int)function_max_cluster(f);
     }
     function_release(f);
     return r;

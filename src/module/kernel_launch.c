@@ -88,6 +88,7 @@ struct kernel_work {
     struct ctx *ctx;    /* a reference, for the sticky error */
     CUfunction handle;  /* for a capture's kernel node */
     bool cooperative;   /* grid (issue 25): launched as a cooperative launch (a capture's node says so) */
+    unsigned named_cluster[3]; /* clusters: the cluster dimension the launch named (0: none; a capture's node says so) */
     void *extra[5];     /* describe: the parameters as cuLaunchKernel's `extra` */
     size_t extra_size;
     _Alignas(16) unsigned char params[];
@@ -156,11 +157,20 @@ struct launch {
     CUstream stream;
     bool cooperative; /* grid (issue 25): every block resident at once */
     bool explicit_cluster; /* isa (issue 25): a cluster dimension was given (%is_explicit_cluster) */
+    unsigned int cluster[3]; /* clusters: the cluster dimension given (0: none) */
 };
 
 bool kernel_work_cooperative(const struct work *w)
 {
     return w->run == run && ((const struct kernel_work *)w)->cooperative;
+}
+
+bool kernel_work_cluster(const struct work *w, unsigned dims[3])
+{
+    if (w->run != run || !((const struct kernel_work *)w)->named_cluster[0])
+        return false;
+    memcpy(dims, ((const struct kernel_work *)w)->named_cluster, sizeof(unsigned) * 3);
+    return true;
 }
 
 /* grid (issue 25): a cooperative grid must fit on the device at once: at most the occupancy the
@@ -199,6 +209,44 @@ static CUresult check_dims(const char *fn, const char *what, const unsigned int 
             return fail(CUDA_ERROR_INVALID_VALUE, "%s: %s.%c is %u: the device allows at most %u", fn, what, axis[i],
                         v[i], max[i]);
     }
+    return CUDA_SUCCESS;
+}
+
+/* clusters: the cluster shape of the launch (the one it names, else the kernel's), checked as
+ * the H100's driver checks it (docs/probes/kernels/cluster): a shape of zero, one the grid is not
+ * a multiple of, more blocks than 8 (16 with NON_PORTABLE_CLUSTER_SIZE_ALLOWED), or another than
+ * the kernel's __cluster_dims__ is CUDA_ERROR_INVALID_CLUSTER_SIZE. */
+static CUresult check_cluster(const char *fn, const struct function *f, const struct launch *c, unsigned out[3])
+{
+    unsigned req[3];
+    bool required = function_required_cluster(f, req);
+    out[0] = out[1] = out[2] = 1;
+    if (!c->explicit_cluster && !required)
+        return CUDA_SUCCESS;
+    const unsigned *d = c->explicit_cluster ? c->cluster : req;
+    if (!d[0] || !d[1] || !d[2])
+        return fail(CUDA_ERROR_INVALID_CLUSTER_SIZE, "%s: a cluster of %ux%ux%u blocks: every dimension must be at "
+                    "least 1", fn, d[0], d[1], d[2]);
+    if (device_sm() < 90 && (uint64_t)d[0] * d[1] * d[2] > 1)
+        return fail(CUDA_ERROR_NOT_SUPPORTED, "%s: kernel %s is launched in clusters of %ux%ux%u blocks: thread block "
+                    "clusters need compute capability 9.0, and the software device claims %d.%d "
+                    "(EXTMEM_COMPUTE_CAPABILITY=9.0 claims 9.0)", fn, f->kf->name, d[0], d[1], d[2],
+                    device_sm() / 10, device_sm() % 10);
+    if (c->explicit_cluster && required && (d[0] != req[0] || d[1] != req[1] || d[2] != req[2]))
+        return fail(CUDA_ERROR_INVALID_CLUSTER_SIZE, "%s: clusters of %ux%ux%u blocks, but kernel %s requires "
+                    "%ux%ux%u (__cluster_dims__ or CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_*)", fn, d[0], d[1], d[2],
+                    f->kf->name, req[0], req[1], req[2]);
+    uint64_t n = (uint64_t)d[0] * d[1] * d[2];
+    unsigned max = function_max_cluster(f);
+    if (n > max)
+        return fail(CUDA_ERROR_INVALID_CLUSTER_SIZE, "%s: a cluster of %ux%ux%u is %llu blocks: kernel %s allows at "
+                    "most %u%s", fn, d[0], d[1], d[2], (unsigned long long)n, f->kf->name, max,
+                    max == 8 ? " (16 with CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED)" : "");
+    for (int i = 0; i < 3; ++i)
+        if (c->grid[i] % d[i])
+            return fail(CUDA_ERROR_INVALID_CLUSTER_SIZE, "%s: a grid of %ux%ux%u is not a whole number of clusters "
+                        "of %ux%ux%u", fn, c->grid[0], c->grid[1], c->grid[2], d[0], d[1], d[2]);
+    memcpy(out, d, sizeof(unsigned) * 3);
     return CUDA_SUCCESS;
 }
 
@@ -334,6 +382,9 @@ static CUresult launch(const char *fn, CUfunction hf, const struct launch *c, vo
     }
     if ((r = check_shape(fn, f, c)))
         goto out;
+    unsigned cluster[3];
+    if ((r = check_cluster(fn, f, c, cluster)))
+        goto out;
     const struct kfunc *kf = f->kf;
     size_t size = sizeof(*k) + kf->param_bytes + 1;
     /* A graph's launch has memory of its own for its kernels' work, kept from launch to launch. */
@@ -360,7 +411,11 @@ static CUresult launch(const char *fn, CUfunction hf, const struct launch *c, vo
     memcpy(k->l.grid, c->grid, sizeof(k->l.grid));
     memcpy(k->l.block, c->block, sizeof(k->l.block));
     k->l.dyn_shared = c->shared;
-    k->l.explicit_cluster = c->explicit_cluster;
+    k->l.explicit_cluster = c->explicit_cluster || cluster[0] * cluster[1] * cluster[2] > 1 ||
+                            kf->explicitcluster;
+    memcpy(k->l.cluster, cluster, sizeof(k->l.cluster));
+    if (c->explicit_cluster)
+        memcpy(k->named_cluster, cluster, sizeof(k->named_cluster));
     k->l.params = k->params;
     k->cooperative = c->cooperative;
     /* A plain launch of a kernel that reads the grid workspace (cooperative_groups' grid group)
@@ -398,7 +453,7 @@ CUresult CUDAAPI cuLaunchKernel(CUfunction f, unsigned int gridDimX, unsigned in
                                 unsigned int blockDimX, unsigned int blockDimY, unsigned int blockDimZ,
                                 unsigned int sharedMemBytes, CUstream hStream, void **kernelParams, void **extra)
 {
-    struct launch c = {{gridDimX, gridDimY, gridDimZ}, {blockDimX, blockDimY, blockDimZ}, sharedMemBytes, hStream, false, false};
+    struct launch c = {{gridDimX, gridDimY, gridDimZ}, {blockDimX, blockDimY, blockDimZ}, sharedMemBytes, hStream, false, false, {0, 0, 0}};
     return launch("cuLaunchKernel", f, &c, kernelParams, extra);
 }
 
@@ -412,7 +467,7 @@ CUresult CUDAAPI cuLaunchCooperativeKernel(CUfunction f, unsigned int gridDimX, 
 {
     const char *fn = "cuLaunchCooperativeKernel";
     REQUIRE_INIT(fn);
-    struct launch c = {{gridDimX, gridDimY, gridDimZ}, {blockDimX, blockDimY, blockDimZ}, sharedMemBytes, hStream, true, false};
+    struct launch c = {{gridDimX, gridDimY, gridDimZ}, {blockDimX, blockDimY, blockDimZ}, sharedMemBytes, hStream, true, false, {0, 0, 0}};
     return launch(fn, f, &c, kernelParams, NULL);
 }
 
@@ -448,7 +503,7 @@ CUresult CUDAAPI cuLaunchCooperativeKernelMultiDevice(CUDA_LAUNCH_PARAMS *launch
         return fail(CUDA_ERROR_INVALID_HANDLE, "%s: launchParamsList[0].hStream is NULL: each launch needs a stream "
                     "the program created (the H200 refuses the NULL stream too)", fn);
     struct launch c = {{p->gridDimX, p->gridDimY, p->gridDimZ}, {p->blockDimX, p->blockDimY, p->blockDimZ},
-                       p->sharedMemBytes, p->hStream, true, false};
+                       p->sharedMemBytes, p->hStream, true, false, {0, 0, 0}};
     return launch(fn, p->function, &c, p->kernelParams, NULL);
 }
 
@@ -482,12 +537,13 @@ static CUresult check_attributes(const char *fn, const CUlaunchConfig *config, b
             *cooperative = a->value.cooperative != 0;
             break;
         case CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION:
+            break; /* clusters: checked with the kernel (check_cluster) */
         case CU_LAUNCH_ATTRIBUTE_PREFERRED_CLUSTER_DIMENSION: {
             unsigned x = a->value.clusterDim.x, y = a->value.clusterDim.y, z = a->value.clusterDim.z;
             if (x > 1 || y > 1 || z > 1)
-                return fail(CUDA_ERROR_NOT_SUPPORTED, "%s: attrs[%u]: a cluster of %ux%ux%u blocks: the software "
-                            "device has no thread block clusters (compute capability below 9.0), only 1x1x1", fn, i,
-                            x, y, z);
+                return fail(CUDA_ERROR_NOT_SUPPORTED, "%s: attrs[%u]: a preferred cluster shape of %ux%ux%u: preferred "
+                            "clusters (compute capability 10.0) are not supported; name the shape with "
+                            "CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION", fn, i, x, y, z);
             break;
         }
         case CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_EVENT:
@@ -517,10 +573,15 @@ CUresult CUDAAPI cuLaunchKernelEx(const CUlaunchConfig *config, CUfunction f, vo
                        config->sharedMemBytes,
                        config->hStream,
                        cooperative,
-                       false};
+                       false,
+                       {0, 0, 0}};
     for (unsigned i = 0; i < config->numAttrs; ++i) /* isa: checked above */
-        if (config->attrs[i].id == CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION)
-            c.explicit_cluster = true;
+        if (config->attrs[i].id == CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION) {
+            c.explicit_cluster = true; /* the last one decides */
+            c.cluster[0] = config->attrs[i].value.clusterDim.x;
+            c.cluster[1] = config->attrs[i].value.clusterDim.y;
+            c.cluster[2] = config->attrs[i].value.clusterDim.z;
+        }
     return launch(fn, f, &c, kernelParams, extra);
 }
 
@@ -661,7 +722,7 @@ static CUresult legacy_launch(const char *fn, CUfunction hfunc, int width, int h
         return r;
     /* The state as it is now: later cuParamSet* calls do not reach this launch. */
     struct launch c = {{(unsigned)width, (unsigned)height, 1}, {l->block[0], l->block[1], l->block[2]}, l->shared,
-                       stream, false, false};
+                       stream, false, false, {0, 0, 0}};
     size_t size = l->size;
     unsigned char *buf = malloc(LEGACY_PARAM_BYTES);
     if (buf)

@@ -41,6 +41,7 @@ struct function {
     atomic_int cache_config;
     atomic_int non_portable_cluster;
     atomic_int cluster_policy;
+    atomic_int required_cluster[3]; /* clusters: REQUIRED_CLUSTER_WIDTH/HEIGHT/DEPTH set at run time (0: none) */
     /* The legacy launch path's state (cuFuncSetBlockShape, cuParamSet*; kernel_launch.c), made
      * by its first call; under mod->lock. One allocation, freed with the function. */
     struct legacy_launch *legacy;
@@ -92,9 +93,17 @@ int function_max_dynamic_shared(const struct function *f);
 /* grid (issue 25): blocks of `block` threads with `dyn` bytes of dynamic shared memory one
  * multiprocessor holds at once (cuOccupancyMaxActiveBlocksPerMultiprocessor's answer). */
 int function_occupancy(const struct function *f, int block, size_t dyn);
+/* clusters: the cluster shape f requires (its __cluster_dims__, else the REQUIRED_CLUSTER_*
+ * attributes set at run time): false when it requires none. */
+bool function_required_cluster(const struct function *f, unsigned dims[3]);
+/* clusters: the most blocks a cluster of f may have: 8, or 16 with NON_PORTABLE_CLUSTER_SIZE_ALLOWED
+ * (the H100's limits, docs/probes/kernels/cluster), fewer under .maxclusterrank. */
+unsigned function_max_cluster(const struct function *f);
 /* grid (issue 25): w is a kernel launch's work, made cooperative (kernel_launch.c). */
 struct work;
 bool kernel_work_cooperative(const struct work *w);
+/* clusters: w is a kernel launch's work that named a cluster dimension (written to dims). */
+bool kernel_work_cluster(const struct work *w, unsigned dims[3]);
 
 /* ---- Libraries (library.c) ---- */
 /* The function for kernel handle k in the current context, with a reference. */

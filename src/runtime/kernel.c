@@ -295,3 +295,47 @@ cudaError_t CUDARTAPI cudaGetFuncBySymbol(cudaFunction_t *functionPtr, const voi
         *functionPtr = (cudaFunction_t)f;
     return err;
 }
+
+/* ---- Clusters: occupancy (the driver's, with the runtime's launch configuration) ---- */
+static cudaError_t cluster_query(const char *fn, int *out, const void *func, const cudaLaunchConfig_t *config,
+                                 bool active)
+{
+    if (out == NULL || config == NULL)
+        return rt_fail(cudaErrorInvalidValue, "%s: %s is NULL", fn, out == NULL ? "the result" : "launchConfig");
+    if (config->numAttrs != 0 && config->attrs == NULL)
+        return rt_fail(cudaErrorInvalidValue, "%s: numAttrs is %u and attrs is NULL", fn, config->numAttrs);
+    if (config->dynamicSmemBytes > UINT32_MAX)
+        return rt_fail(cudaErrorInvalidValue, "%s: %zu bytes of dynamic shared memory is too many", fn,
+                       config->dynamicSmemBytes);
+    CUfunction f;
+    cudaError_t err = rt_kernel_function(fn, func, &f);
+    if (err != cudaSuccess)
+        return err;
+    CUlaunchAttribute attr;
+    memset(&attr, 0, sizeof(attr));
+    unsigned int n = 0;
+    for (unsigned int i = 0; i < config->numAttrs; ++i)
+        if (config->attrs[i].id == cudaLaunchAttributeClusterDimension) {
+            attr.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+            attr.value.clusterDim.x = config->attrs[i].val.clusterDim.x;
+            attr.value.clusterDim.y = config->attrs[i].val.clusterDim.y;
+            attr.value.clusterDim.z = config->attrs[i].val.clusterDim.z;
+            n = 1;
+        }
+    CUlaunchConfig c = {config->gridDim.x, config->gridDim.y, config->gridDim.z, config->blockDim.x,
+                        config->blockDim.y, config->blockDim.z, (unsigned)config->dynamicSmemBytes, config->stream,
+                        n ? &attr : NULL, n};
+    return rt_cu(active ? cuOccupancyMaxActiveClusters(out, f, &c) : cuOccupancyMaxPotentialClusterSize(out, f, &c));
+}
+
+cudaError_t CUDARTAPI cudaOccupancyMaxActiveClusters(int *numClusters, const void *func,
+                                                     const cudaLaunchConfig_t *launchConfig)
+{
+    return cluster_query("cudaOccupancyMaxActiveClusters", numClusters, func, launchConfig, true);
+}
+
+cudaError_t CUDARTAPI cudaOccupancyMaxPotentialClusterSize(int *clusterSize, const void *func,
+                                                           const cudaLaunchConfig_t *launchConfig)
+{
+    return cluster_query("cudaOccupancyMaxPotentialClusterSize", clusterSize, func, launchConfig, false);
+}

@@ -827,7 +827,8 @@ static cudaError_t launch_ex(const cudaLaunchConfig_t *config, const void *func,
         return rt_fail(cudaErrorInvalidValue, "%s: config is NULL", fn);
     if (config->numAttrs != 0 && config->attrs == NULL)
         return rt_fail(cudaErrorInvalidValue, "%s: numAttrs is %u and attrs is NULL", fn, config->numAttrs);
-    bool cooperative = false;
+    bool cooperative = false, cluster = false;
+    unsigned cdim[3] = {1, 1, 1};
     for (unsigned int i = 0; i < config->numAttrs; ++i) {
         const cudaLaunchAttribute *a = &config->attrs[i];
         switch (a->id) {
@@ -841,16 +842,34 @@ static cudaError_t launch_ex(const cudaLaunchConfig_t *config, const void *func,
             cooperative = a->val.cooperative != 0; /* grid (issue 25): cuLaunchCooperativeKernel's launch */
             break;
         case cudaLaunchAttributeClusterDimension:
-            if (a->val.clusterDim.x * a->val.clusterDim.y * a->val.clusterDim.z > 1)
-                return rt_fail(cudaErrorNotSupported,
-                               "%s: attrs[%u] asks for clusters of %ux%ux%u blocks: the software device has no "
-                               "thread block clusters",
-                               fn, i, a->val.clusterDim.x, a->val.clusterDim.y, a->val.clusterDim.z);
+            /* clusters: the driver checks the shape with the kernel (the last attribute decides) */
+            cluster = true;
+            cdim[0] = a->val.clusterDim.x, cdim[1] = a->val.clusterDim.y, cdim[2] = a->val.clusterDim.z;
             break;
         default:
             return rt_fail(cudaErrorNotSupported, "%s: attrs[%u] has attribute %d, which extmem does not run", fn, i,
                            (int)a->id);
         }
+    }
+    if (cluster) {
+        CUfunction f;
+        cudaError_t err = rt_kernel_function(fn, func, &f);
+        if (err != cudaSuccess)
+            return err;
+        if (config->dynamicSmemBytes > UINT32_MAX)
+            return rt_fail(cudaErrorInvalidValue, "%s: %zu bytes of dynamic shared memory is too many", fn,
+                           config->dynamicSmemBytes);
+        CUlaunchAttribute attrs[2];
+        memset(attrs, 0, sizeof(attrs));
+        attrs[0].id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+        attrs[0].value.clusterDim.x = cdim[0], attrs[0].value.clusterDim.y = cdim[1];
+        attrs[0].value.clusterDim.z = cdim[2];
+        attrs[1].id = CU_LAUNCH_ATTRIBUTE_COOPERATIVE;
+        attrs[1].value.cooperative = cooperative;
+        CUlaunchConfig c = {config->gridDim.x, config->gridDim.y, config->gridDim.z, config->blockDim.x,
+                            config->blockDim.y, config->blockDim.z, (unsigned)config->dynamicSmemBytes,
+                            ptsz ? rt_ptsz(config->stream) : config->stream, attrs, 2};
+        return rt_cu(cuLaunchKernelEx(&c, f, args, NULL));
     }
     return launch_host_as(fn, func, config->gridDim, config->blockDim, args, config->dynamicSmemBytes,
                           ptsz ? rt_ptsz(config->stream) : config->stream, cooperative);
