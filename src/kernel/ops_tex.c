@@ -843,6 +843,7 @@ struct ktex_lane {
     uint32_t layer;
     float lod;
     bool has_lod;
+    int32_t off[3];   /* texlod: texel offsets, already sign-extended (0 without) */
 };
 
 static uint32_t clamp_layer(uint32_t idx, uint32_t layers) { return idx >= layers ? layers - 1 : idx; }
@@ -954,8 +955,18 @@ static void sample(struct ksampler *s, const struct kimg_op *op, const struct kt
         unsigned mode[3] = {im->address_mode[0], im->address_mode[1], im->address_mode[2]};
         double uvw[3];
         if (op->int_coords) {
-            for (int d = 0; d < dims; ++d)
-                uvw[d] = (double)(int32_t)kbits32(ln->c[d]);
+            /* Texel indices (plus the offsets): outside the level they read zeros whatever the
+             * address mode (probed: docs/probes/kernels/texlod, form f11). */
+            bool outside = false;
+            for (int d = 0; d < dims; ++d) {
+                uvw[d] = (double)(int32_t)kbits32(ln->c[d]) + ln->off[d];
+                if (uvw[d] < 0 || uvw[d] >= (double)n[d])
+                    outside = true;
+            }
+            if (outside) {
+                memset(&lv_out[k], 0, sizeof(lv_out[k]));
+                continue;
+            }
             for (int d = 0; d < 3; ++d)
                 if (mode[d] == CU_TR_ADDRESS_MODE_WRAP || mode[d] == CU_TR_ADDRESS_MODE_MIRROR)
                     mode[d] = CU_TR_ADDRESS_MODE_CLAMP;
@@ -966,7 +977,13 @@ static void sample(struct ksampler *s, const struct kimg_op *op, const struct kt
             continue;
         }
         for (int d = 0; d < dims; ++d)
-            uvw[d] = texel_coord(c[d], n[d], normalized, &mode[d]);
+            uvw[d] = texel_coord(c[d], n[d], normalized, &mode[d]) + ln->off[d]; /* offsets: whole texels */
+        if (op->noffset && dims == 3 && !linear && comp < 0) {
+            /* tex.3d with offsets and point filtering read zeros on the H100 (every offset
+             * probed, docs/probes/kernels/texlod off.out "off3d pt"). */
+            memset(&lv_out[k], 0, sizeof(lv_out[k]));
+            continue;
+        }
         if (!normalized)
             mode[1] = mode[1] == CU_TR_ADDRESS_MODE_BORDER ? mode[1] : CU_TR_ADDRESS_MODE_CLAMP;
         if (comp >= 0) {
@@ -1147,6 +1164,12 @@ static void op_tex(struct kwarp *w, const struct kinsn *in, uint32_t mask)
         s.lane = l;
         struct ktex_lane ln;
         lane_inputs(w, op, l, &ln);
+        for (unsigned d = 0; d < op->noffset; ++d) {
+            /* tex reads an offset's low 4 bits, tld4 its low 6, as signed (probed). */
+            unsigned bits = op->comp == 0xff ? 4 : 6;
+            uint32_t v = (uint32_t)kw_slot(w, op->offset[d])[l] & ((1u << bits) - 1);
+            ln.off[d] = (int32_t)(v ^ (1u << (bits - 1))) - (int32_t)(1u << (bits - 1));
+        }
         if (op->mip == 1) {
             ln.lod = kf32(kw_slot(w, op->lod)[l]);
         } else if (op->mip == 2) {
@@ -1237,6 +1260,39 @@ static int image_operand(const struct kparsed *p)
     return -1;
 }
 
+/* texlod: the optional operands after the coordinates (and the level or gradients): a vector of
+ * texel offsets, one per dimension of the geometry, then a .f32 depth-compare value (PTX ISA 9.0,
+ * tex and tld4: "{, e} {, f}"). Cube geometries take no offsets. */
+static bool lower_tex_extra(struct klower *lw, const struct kparsed *p, struct kimg_op *op, uint32_t next)
+{
+    static const uint8_t dims[] = {1, 2, 3, 1, 2, 0, 0}; /* by enum kimg_geom */
+    op->depth = KOPND_NONE;
+    if (next < p->nops && p->ops[next].kind == KO_VEC) {
+        const struct kparsed_op *v = &p->ops[next];
+        unsigned n = dims[op->geom];
+        if (!n)
+            return kl_refuse(lw, "'%s': cube textures take no texel offsets", p->text);
+        if (v->nvec < n || v->nvec > 4)
+            return kl_refuse(lw, "'%s': texel offsets of .%s are a vector of %u", p->text,
+                             (const char *[]){"1d", "2d", "3d", "a1d", "a2d", "cube", "acube"}[op->geom], n);
+        for (unsigned k = 0; k < n; ++k) {
+            if (v->vec[k] == KOPND_NONE)
+                return kl_refuse(lw, "'%s': texel offset %u is missing", p->text, k + 1);
+            op->offset[k] = v->vec[k];
+        }
+        op->noffset = (uint8_t)n;
+        next++;
+    }
+    if (next < p->nops) {
+        if (!kl_src(lw, p, next, KT_F32, &op->depth))
+            return false;
+        next++;
+    }
+    if (next < p->nops)
+        return kl_refuse(lw, "'%s': too many operands (expected offsets and a depth-compare value at most)", p->text);
+    return true;
+}
+
 static bool lower_tex_common(struct klower *lw, const struct kparsed *p, struct kinsn *in, bool gather)
 {
     struct kimg_op *op = kimg_new(lw, in);
@@ -1286,17 +1342,15 @@ static bool lower_tex_common(struct klower *lw, const struct kparsed *p, struct 
             return kl_refuse(lw, "'%s': tld4 takes .f32 coordinates", p->text);
     }
     if (kp_has(p, KM_level)) {
-        if (gather || rest != 1)
-            return kl_refuse(lw, "'%s': expected one level-of-detail operand (offsets and depth compare are not "
-                                 "supported)",
-                             p->text);
+        if (gather || rest < 1)
+            return kl_refuse(lw, "'%s': expected a level-of-detail operand", p->text);
         op->mip = 1;
         if (!kl_src(lw, p, next, KT_F32, &op->lod))
             return false;
+        next += 1;
     } else if (kp_has(p, KM_grad)) {
-        if (gather || rest != 2)
-            return kl_refuse(lw, "'%s': expected two gradient operands (offsets and depth compare are not supported)",
-                             p->text);
+        if (gather || rest < 2)
+            return kl_refuse(lw, "'%s': expected two gradient operands", p->text);
         op->mip = 2;
         for (int g = 0; g < 2; ++g) {
             const struct kparsed_op *v = &p->ops[next + (uint32_t)g];
@@ -1305,9 +1359,10 @@ static bool lower_tex_common(struct klower *lw, const struct kparsed *p, struct 
             for (uint32_t k = 0; k < v->nvec && k < 3; ++k)
                 op->grad[g][k] = v->vec[k];
         }
-    } else if (rest) {
-        return kl_refuse(lw, "'%s': texel offsets and depth compare operands are not supported", p->text);
+        next += 2;
     }
+    if (!lower_tex_extra(lw, p, op, next))
+        return false;
     if (op->int_coords && (op->geom == KG_CUBE || op->geom == KG_ACUBE))
         return kl_refuse(lw, "'%s': cube textures take .f32 coordinates", p->text);
     in->exec = op_tex;

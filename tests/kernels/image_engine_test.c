@@ -408,6 +408,9 @@ static const struct expect floors[] = {
     {"cube cfg2", 0.93},
     /* the blend of two mip levels whose texels differ: not fitted */
     {"trilin", 0.09},
+    /* texlod: offsets on a mipmapped texture whose levels vary: the fractional levels blend as
+     * "trilin" does (the whole levels are exact) */
+    {"offmip", 0.5},
     {NULL, 1.0},
 };
 
@@ -1191,6 +1194,7 @@ static void part4(const char *bc_out)
 #include "image_engine_ptx.h"
 
 static void part2(void);
+static void part5(const char *src); /* texlod */
 
 int main(int argc, char **argv)
 {
@@ -1256,6 +1260,7 @@ int main(int argc, char **argv)
     if (bc)
         part4(bc);
     free(bc);
+    part5(src); /* texlod */
     if (known_out)
         fclose(known_out);
     free(cptx);
@@ -1494,8 +1499,11 @@ static void part2(void)
         r = run2("tex_forms", a, 4, 8, why);
         CHECK(r == CUDA_SUCCESS, "tex_forms: %d %s", (int)r, why);
         for (int t = 0; t < 8; ++t) {
-            int x = t - 2 < 0 ? 0 : t - 2 > 3 ? 3 : t - 2, y = t > 3 ? 3 : t;
-            CHECK(o[8 * t] == (uint32_t)(100 + y * 4 + x), "tex .s32 at (%d, %d): %u", t - 2, t, o[8 * t]);
+            /* texlod: texel indices outside the texture read zeros (the H100's answer in every
+             * address mode, docs/probes/kernels/texlod off.out, form f11) */
+            int x = t - 2, y = t;
+            uint32_t want_i = x < 0 || x > 3 || y > 3 ? 0 : (uint32_t)(100 + y * 4 + x);
+            CHECK(o[8 * t] == want_i, "tex .s32 at (%d, %d): %u", t - 2, t, o[8 * t]);
             uint32_t lin = t - 2 >= 0 && t - 2 < 5 ? (uint32_t)(100 + t - 2) : 0;
             CHECK(o[8 * t + 1] == lin && o[8 * t + 5] == 0, "tex1Dfetch at %d: %u (zero outside)", t - 2,
                   o[8 * t + 1]);
@@ -1576,4 +1584,210 @@ static void part2(void)
             kmod_free(m);
     }
     kmod_free(part2_module);
+}
+
+/* ---- Part 5 (texlod): texel offsets, depth compare, .s32 coordinates out of range ----
+ * Replays docs/probes/kernels/texlod/off.out (lod_probe.cu, its PTX in
+ * tests/kernels/images/lod_probe.ptx): every line holds the whole job (struct J: x y z w, the
+ * gradients, ox oy oz layer), so the job is rebuilt from the line, run on a texture built as the
+ * probe built it, and the four results compared bit for bit. */
+struct lod_job {
+    uint32_t f[8];
+    int32_t ox, oy, oz, layer;
+};
+struct lod_line {
+    struct lod_job j;
+    uint32_t r[4];
+};
+/* The lines of `text` whose section (before ':') is exactly `sec`. */
+static unsigned lod_lines(const char *text, const char *sec, struct lod_line *out, unsigned cap)
+{
+    unsigned n = 0;
+    size_t sl = strlen(sec);
+    for (const char *p = text; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
+        if (strncmp(p, sec, sl) || p[sl] != ':')
+            continue;
+        const char *q = p + sl + 1;
+        char *e;
+        struct lod_line ln;
+        memset(&ln, 0, sizeof(ln));
+        for (int k = 0; k < 8; ++k, q = e)
+            ln.j.f[k] = (uint32_t)strtoul(q, &e, 16);
+        ln.j.ox = (int32_t)strtol(q, &e, 10);
+        q = e;
+        ln.j.oy = (int32_t)strtol(q, &e, 10);
+        q = e;
+        ln.j.oz = (int32_t)strtol(q, &e, 10);
+        q = e;
+        ln.j.layer = (int32_t)strtol(q, &e, 10);
+        q = strchr(e, '=');
+        if (!q)
+            continue;
+        q++;
+        for (int k = 0; k < 4; ++k, q = e)
+            ln.r[k] = (uint32_t)strtoul(q, &e, 16);
+        if (n < cap)
+            out[n++] = ln;
+    }
+    return n;
+}
+
+static struct kmodule *lod_module;
+static struct tally lod_replay(const char *text, const char *sec, const char *kname, uint64_t h, int form)
+{
+    struct tally t = {0, 0};
+    size_t mark = arena_used;
+    struct lod_line *ls = malloc(4096 * sizeof(*ls));
+    if (!ls)
+        return t;
+    unsigned n = lod_lines(text, sec, ls, 4096);
+    CHECK(n > 0, "off.out has no section '%s'", sec);
+    struct lod_job *j = alloc((size_t)(n ? n : 1) * sizeof(*j));
+    uint32_t *o = alloc((size_t)(n ? n : 1) * 16);
+    for (unsigned i = 0; i < n; ++i)
+        j[i] = ls[i].j;
+    const struct kfunc *f = kmod_entry(lod_module, kname);
+    CHECK(f != NULL, "no kernel %s in lod_probe.ptx", kname);
+    uint64_t args[5] = {h, (uint64_t)(uintptr_t)j, (uint64_t)(uintptr_t)o, n, (uint64_t)(uint32_t)form};
+    char why[512];
+    CUresult r = f && n ? launch(f, args, 5, n, why, sizeof(why)) : CUDA_ERROR_NOT_FOUND;
+    CHECK(r == CUDA_SUCCESS, "%s: the launch failed (%d): %s", sec, (int)r, f && n ? why : "");
+    unsigned shown = 0;
+    for (unsigned i = 0; i < n && r == CUDA_SUCCESS; ++i) {
+        bool same = !memcmp(o + 4 * i, ls[i].r, 16);
+        t.total++;
+        t.exact += same;
+        if (!same && shown++ < 3 && getenv("IMAGE_TEST_VERBOSE"))
+            fprintf(stderr, "  %s line %u: offsets %d %d %d GPU %08x %08x engine %08x %08x\n", sec, i, ls[i].j.ox,
+                    ls[i].j.oy, ls[i].j.oz, ls[i].r[0], ls[i].r[1], o[4 * i], o[4 * i + 1]);
+    }
+    free(ls);
+    arena_used = mark;
+    return t;
+}
+
+static void part5(const char *src)
+{
+    char path[1024];
+    size_t len, olen;
+    snprintf(path, sizeof(path), "%s/tests/kernels/images/lod_probe.ptx", src);
+    char *ptx = read_file(path, &len);
+    snprintf(path, sizeof(path), "%s/docs/probes/kernels/texlod/off.out", src);
+    char *off = read_file(path, &olen);
+    CHECK(ptx && off, "cannot read lod_probe.ptx or off.out");
+    if (!ptx || !off) {
+        free(ptx);
+        free(off);
+        return;
+    }
+    char log[1024];
+    CUresult r;
+    lod_module = load(ptx, len, "lod_probe.ptx", &r, log, sizeof(log));
+    CHECK(lod_module != NULL, "lod_probe.ptx does not load (%d): %s", (int)r, log);
+    if (!lod_module) {
+        free(ptx);
+        free(off);
+        return;
+    }
+    printf("image_engine_test: texel offsets and depth compare (docs/probes/kernels/texlod/off.out)\n");
+    static float buf[8 * 8 * 8];
+    char sec[64];
+    /* 8 x 8 floats i / 64; cfg: filter cfg & 1, normalized from 2, clamp / wrap / border */
+    for (int i = 0; i < 64; ++i)
+        buf[i] = (float)i / 64.0f;
+    for (int cfg = 0; cfg < 6; ++cfg) {
+        struct desc d = base_desc(KIMG_2D, CU_AD_FORMAT_FLOAT, 1, 4);
+        d.w = d.h = 8;
+        d.filter = (uint32_t)(cfg & 1);
+        d.mode = cfg >= 4 ? CU_TR_ADDRESS_MODE_BORDER : cfg >= 2 ? CU_TR_ADDRESS_MODE_WRAP : CU_TR_ADDRESS_MODE_CLAMP;
+        d.flags = cfg >= 2 ? CU_TRSF_NORMALIZED_COORDINATES : 0;
+        d.maxlod = 0;
+        uint64_t h = texture(&d, buf, 64 * 4);
+        static const int forms[] = {0, 1, 2, 3, 4, 5, 11, 15};
+        for (unsigned k = 0; k < sizeof(forms) / sizeof(forms[0]); ++k) {
+            snprintf(sec, sizeof(sec), "off d0 c%d f%d", cfg, forms[k]);
+            judge(sec, lod_replay(off, sec, "_Z4kasmyPK1JP6float4ii", h, forms[k]));
+        }
+        drop_object(h);
+    }
+    for (int i = 0; i < 512; ++i)
+        buf[i] = (float)i;
+    for (int filt = 0; filt < 2; ++filt) {
+        struct desc d = base_desc(KIMG_3D, CU_AD_FORMAT_FLOAT, 1, 4);
+        d.w = d.h = d.d = 8;
+        d.filter = (uint32_t)filt;
+        d.mode = CU_TR_ADDRESS_MODE_CLAMP;
+        d.maxlod = 0;
+        uint64_t h = texture(&d, buf, 512 * 4);
+        judge(filt ? "off3d lin" : "off3d pt",
+              lod_replay(off, filt ? "off3d lin" : "off3d pt", "_Z4kasmyPK1JP6float4ii", h, 9));
+        drop_object(h);
+    }
+    {
+        struct desc d = base_desc(KIMG_2D, CU_AD_FORMAT_FLOAT, 1, 4);
+        d.w = d.h = 8;
+        d.layers = 3;
+        d.layered = 1;
+        d.filter = CU_TR_FILTER_MODE_LINEAR;
+        d.mode = CU_TR_ADDRESS_MODE_CLAMP;
+        d.maxlod = 0;
+        uint64_t h = texture(&d, buf, 3 * 64 * 4);
+        judge("offa2d", lod_replay(off, "offa2d", "_Z4kasmyPK1JP6float4ii", h, 10));
+        judge("deptha2d", lod_replay(off, "deptha2d", "_Z4kasmyPK1JP6float4ii", h, 14));
+        drop_object(h);
+        d = base_desc(KIMG_1D, CU_AD_FORMAT_FLOAT, 1, 4);
+        d.w = 8;
+        d.filter = CU_TR_FILTER_MODE_LINEAR;
+        d.mode = CU_TR_ADDRESS_MODE_BORDER;
+        d.maxlod = 0;
+        h = texture(&d, buf, 8 * 4);
+        judge("off1d", lod_replay(off, "off1d", "_Z4kasmyPK1JP6float4ii", h, 8));
+        drop_object(h);
+    }
+    {
+        /* 64 x 64, 7 levels of (l * 37 + x * 5 + y * 11) % 97; linear, linear mip, wrap */
+        size_t total = 0;
+        for (int l = 0; l < 7; ++l)
+            total += (size_t)(64 >> l) * (64 >> l);
+        float *m = malloc(total * 4);
+        if (m) {
+            size_t at = 0;
+            for (int l = 0; l < 7; ++l)
+                for (int y = 0; y < 64 >> l; ++y)
+                    for (int x = 0; x < 64 >> l; ++x)
+                        m[at++] = (float)((l * 37 + x * 5 + y * 11) % 97);
+            struct desc d = base_desc(KIMG_2D, CU_AD_FORMAT_FLOAT, 1, 4);
+            d.w = d.h = 64;
+            d.nlevels = 7;
+            d.filter = d.mip_filter = CU_TR_FILTER_MODE_LINEAR;
+            d.mode = CU_TR_ADDRESS_MODE_WRAP;
+            d.flags = CU_TRSF_NORMALIZED_COORDINATES;
+            d.maxlod = 100;
+            uint64_t h = texture(&d, m, total * 4);
+            static const int mf[] = {6, 7, 13};
+            for (int k = 0; k < 3; ++k) {
+                snprintf(sec, sizeof(sec), "offmip f%d", mf[k]);
+                judge(sec, lod_replay(off, sec, "_Z4kasmyPK1JP6float4ii", h, mf[k]));
+            }
+            drop_object(h);
+            free(m);
+        }
+    }
+    {
+        for (int i = 0; i < 96; ++i)
+            buf[i] = (float)i / 96.0f;
+        struct desc d = base_desc(KIMG_CUBE, CU_AD_FORMAT_FLOAT, 1, 4);
+        d.w = d.h = 4;
+        d.layers = 6;
+        d.filter = CU_TR_FILTER_MODE_LINEAR;
+        d.mode = CU_TR_ADDRESS_MODE_CLAMP;
+        d.flags = CU_TRSF_NORMALIZED_COORDINATES;
+        d.maxlod = 100;
+        uint64_t h = texture(&d, buf, 96 * 4);
+        judge("depthcube", lod_replay(off, "depthcube", "_Z4kasmyPK1JP6float4ii", h, 12));
+        drop_object(h);
+    }
+    kmod_free(lod_module);
+    free(ptx);
+    free(off);
 }
