@@ -746,6 +746,28 @@ static void combine(const struct ksampler *s, const struct ktexel *t, const uint
     }
 }
 
+/* texlod: a seamless cube footprint with a texel past both edges of the face (a cube corner,
+ * where no face has that texel): its weight goes to the three texels around the corner, a third
+ * (rounded to nearest) to each of the two on the neighbouring faces and the rest to the face's
+ * own corner texel. Every one of the probe's 320 seamless impulse samples near corners and
+ * edges, cube maps and cube map arrays alike (docs/probes/kernels/texlod/cube.out). w: the
+ * quadrants' weights, bit 0 of the index for x's second texel, bit 1 for y's. */
+static void seamless_corner(const struct kaxis *ax, uint32_t n, uint32_t w[4])
+{
+    if (n < 2)
+        return;
+    for (unsigned q = 0; q < 4; ++q) {
+        int64_t i = q & 1 ? ax[0].r1 : ax[0].r0, j = q & 2 ? ax[1].r1 : ax[1].r0;
+        if (!w[q] || (i >= 0 && i < (int64_t)n) || (j >= 0 && j < (int64_t)n))
+            continue;
+        uint32_t third = (w[q] * 85 + 128) >> 8; /* round(w / 3) for every w up to 256 */
+        w[q ^ 1] += third;
+        w[q ^ 2] += third;
+        w[q ^ 3] += w[q] - 2 * third;
+        w[q] = 0;
+    }
+}
+
 /* One level's footprint: dims 1, 2 or 3 coordinates (u, v, r already in texel units, 1D as 2D
  * at v = 0), its texels and their weights (1/256) appended to t and w at *count. */
 static void filter_level(struct ksampler *s, const struct kimage_level *lv, int dims, const double *uvw,
@@ -772,6 +794,8 @@ static void filter_level(struct ksampler *s, const struct kimage_level *lv, int 
     uint32_t wa = ax[a0].w, wb = ax[a1].w;
     uint32_t w11 = (wa * wb + 128) >> 8;
     uint32_t w2[4] = {256 - wa - wb + w11, wa - w11, wb - w11, w11}; /* 00 10 01 11 */
+    if (s->seamless && dims == 2)
+        seamless_corner(ax, n[0], w2); /* texlod */
     int count = *countp;
     for (int q = 0; q < 4; ++q) {
         for (int k = 0; k < (dims == 3 ? 2 : 1); ++k) {
@@ -1018,6 +1042,48 @@ static void sample(struct ksampler *s, const struct kimg_op *op, const struct kt
     combine(s, lv_out, wl, 2, out);
 }
 
+/* texlod: the H100's length of a gradient (x, y) in texels: the longer component plus 11/32 of
+ * the shorter (probed: one gradient of 5.3 texels turned through 360 degrees,
+ * docs/probes/kernels/texlod lod.out; the level of detail peaks 20/256 above log2 at 20 degrees
+ * and dips 19/256 below at 45, as this octagon does). */
+static double grad_len(double x, double y)
+{
+    x = fabs(x);
+    y = fabs(y);
+    return x > y ? x + y * (11.0 / 32.0) : y + x * (11.0 / 32.0);
+}
+
+/* texlod: .grad's level of detail of a 1D or 2D texture, as the H100 computes it (fitted to
+ * docs/probes/kernels/texlod lod.out): the footprint's major axis P is the longest of the two
+ * gradients and 11/16 of their sum and of their difference (the parallelogram's diagonals), each
+ * measured by grad_len; isotropic samplers take log2(P). With maxAnisotropy > 1 the minor axis is
+ * the parallelogram's area over P, the ratio P / minor is clamped to [1, maxAnisotropy], and the
+ * level is log2(P / ratio). The H100's own log2 differs from the exact one by 1/256 on a fifth
+ * of the samples (docs/images.md). sx, sy: the texels per unit of the first level's axes. */
+static float grad_lod_2d(const struct kimage *im, const float dx[3], const float dy[3], double sx, double sy)
+{
+    double ax = dx[0] * sx, ay = dx[1] * sy, bx = dy[0] * sx, by = dy[1] * sy;
+    double p = grad_len(ax, ay), q = grad_len(bx, by);
+    double u = 11.0 / 16.0 * grad_len(ax + bx, ay + by), v = 11.0 / 16.0 * grad_len(ax - bx, ay - by);
+    double major = p > q ? p : q;
+    major = u > major ? u : major;
+    major = v > major ? v : major;
+    if (major != major)
+        return INFINITY;
+    if (major <= 0)
+        return -INFINITY;
+    if (im->max_anisotropy > 1) {
+        double minor = fabs(ax * by - ay * bx) / major;
+        double ratio = minor > 0 ? major / minor : (double)im->max_anisotropy;
+        if (ratio > im->max_anisotropy)
+            ratio = im->max_anisotropy;
+        if (ratio < 1)
+            ratio = 1;
+        return (float)log2(major / ratio);
+    }
+    return (float)log2(major);
+}
+
 /* .grad's level of detail: log2 of the longer gradient in texels of the first level. */
 static float grad_lod(const struct kimage *im, const struct kimg_op *op, const float dx[3], const float dy[3])
 {
@@ -1034,8 +1100,9 @@ static float grad_lod(const struct kimage *im, const struct kimg_op *op, const f
         ly += sy * sy;
         cxy += sx * sy;
     }
-    /* The major axis of the footprint's ellipse (the longer gradient when they are orthogonal):
-     * closest to the H100's, which is not reproduced exactly (docs/images.md). */
+    if (dims < 3)
+        return grad_lod_2d(im, dx, dy, normalized ? n[0] : 1.0, dims == 2 ? (normalized ? n[1] : 1.0) : 0.0);
+    /* 3D and cube maps (not probed): the major axis of the footprint's ellipse. */
     double disc = sqrt((lx - ly) * (lx - ly) + 4 * cxy * cxy);
     double m = 0.5 * (lx + ly + disc);
     if (m != m)
