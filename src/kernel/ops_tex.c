@@ -868,6 +868,7 @@ struct ktex_lane {
     float lod;
     bool has_lod;
     int32_t off[3];   /* texlod: texel offsets, already sign-extended (0 without) */
+    float gdx[3], gdy[3]; /* texlod: .grad's gradients (anisotropic taps) */
 };
 
 static uint32_t clamp_layer(uint32_t idx, uint32_t layers) { return idx >= layers ? layers - 1 : idx; }
@@ -972,7 +973,7 @@ static void sample(struct ksampler *s, const struct kimg_op *op, const struct kt
         pick_levels(im, ln->lod, &l0, &l1, &lw);
     struct ktexel ft[16], lv_out[2];
     uint32_t fw[16];
-    int fcount = 0;
+    int fcount = 0, level_split = -1;
     for (int k = 0; k < (lw ? 2 : 1); ++k) {
         const struct kimage_level *lv = &im->level[k ? l1 : l0];
         uint32_t n[3] = {lv->width, lv->height, lv->depth};
@@ -1026,6 +1027,8 @@ static void sample(struct ksampler *s, const struct kimg_op *op, const struct kt
             return;
         }
         int first = fcount;
+        if (k == 1)
+            level_split = fcount; /* texlod: where the second level's texels start */
         filter_level(s, lv, dims, uvw, mode, linear, ft, fw, &fcount);
         if (s->int_read || (fcount - first == 1 && fw[first] == 256))
             lv_out[k] = ft[first]; /* one texel: as read (integers are never filtered) */
@@ -1038,6 +1041,24 @@ static void sample(struct ksampler *s, const struct kimg_op *op, const struct kt
     }
     /* Two levels: their results blended by the level weight (exact where the levels are
      * uniform; the H100's blend of two footprints is not reproduced: docs/images.md). */
+    if (level_split == 4 && fcount == 8) {
+        /* texlod: two bilinear footprints are filtered as one of eight texels: in each level the
+         * x weight is paired with the level's weight first (rounded to 1/256), then each part
+         * is split by the y weight, as the 2D weights are (probed with impulses in either level:
+         * all 79 weights of docs/probes/kernels/texlod tri.out). */
+        for (int k = 0; k < 2; ++k) {
+            uint32_t *q = fw + 4 * k, lvw = k ? lw : 256 - lw;
+            uint32_t wx = q[1] + q[3], wy = q[2] + q[3];
+            uint32_t a1 = (wx * lvw + 128) >> 8, a0 = lvw - a1;
+            uint32_t h0 = (a0 * wy + 128) >> 8, h1 = (a1 * wy + 128) >> 8;
+            q[0] = a0 - h0; /* i0 j0 */
+            q[1] = a1 - h1; /* i1 j0 */
+            q[2] = h0;      /* i0 j1 */
+            q[3] = h1;      /* i1 j1 */
+        }
+        combine(s, ft, fw, fcount, out);
+        return;
+    }
     uint32_t wl[2] = {256 - lw, lw};
     combine(s, lv_out, wl, 2, out);
 }
@@ -1119,6 +1140,79 @@ static float grad_lod(const struct kimage *im, const struct kimg_op *op, const f
         return (float)(0.5 * log2(m) - log2(ratio));
     }
     return (float)(0.5 * log2(m));
+}
+
+/* texlod: anisotropic taps of .grad on a 1D or 2D texture with maxAnisotropy > 1 (probed with
+ * impulse responses, docs/probes/kernels/texlod aniso.out): ceil(n) samples along the
+ * footprint's major axis, n the smaller of the anisotropy ratio and the major axis in texels of
+ * the level sampled, evenly spaced over the major axis and weighted equally. Exact for whole
+ * ratios along an axis; the H100 spaces the taps of other ratios and of oblique axes in a way not
+ * fitted (docs/images.md). The number of taps (1: an ordinary sample) and, in g, the major axis
+ * in the instruction's coordinate units. */
+static unsigned aniso_taps(const struct kimage *im, const struct kimg_op *op, const struct ktex_lane *ln, float g[2])
+{
+    if (im->max_anisotropy <= 1 || (op->geom != KG_1D && op->geom != KG_2D && op->geom != KG_A1D &&
+                                     op->geom != KG_A2D))
+        return 1;
+    bool two = op->geom == KG_2D || op->geom == KG_A2D;
+    bool normalized = (im->flags & CU_TRSF_NORMALIZED_COORDINATES) != 0;
+    double sx = normalized ? im->level[0].width : 1.0, sy = two ? (normalized ? im->level[0].height : 1.0) : 0.0;
+    const float *dx = ln->gdx, *dy = ln->gdy;
+    double v[4][2] = {{dx[0], dx[1]}, {dy[0], dy[1]}, {dx[0] + dy[0], dx[1] + dy[1]}, {dx[0] - dy[0], dx[1] - dy[1]}};
+    double best = 0;
+    int which = 0;
+    for (int k = 0; k < 4; ++k) {
+        double len = grad_len(v[k][0] * sx, two ? v[k][1] * sy : 0.0) * (k >= 2 ? 11.0 / 16.0 : 1.0);
+        if (len > best) {
+            best = len;
+            which = k;
+        }
+    }
+    double area = fabs(dx[0] * sx * dy[1] * sy - dx[1] * sy * dy[0] * sx);
+    if (!(best > 0) || !isfinite(best))
+        return 1;
+    double minor = area / best, ratio = minor > 0 ? best / minor : (double)im->max_anisotropy;
+    if (ratio > im->max_anisotropy)
+        ratio = im->max_anisotropy;
+    /* the level sampled: the level of detail with the bias and clamps, as pick_levels takes it */
+    double lod = (double)ln->lod + im->mip_bias;
+    if (lod < im->min_lod_clamp)
+        lod = im->min_lod_clamp;
+    if (lod > im->max_lod_clamp)
+        lod = im->max_lod_clamp;
+    if (lod > (double)(im->nlevels - 1))
+        lod = im->nlevels - 1;
+    if (!(lod > 0))
+        lod = 0;
+    double at_level = best / exp2(lod), n = ratio < at_level ? ratio : at_level;
+    unsigned taps = n > 1 ? (unsigned)ceil(n - 1e-6) : 1;
+    if (taps > im->max_anisotropy)
+        taps = im->max_anisotropy;
+    double f = which >= 2 ? 11.0 / 16.0 : 1.0;
+    g[0] = (float)(v[which][0] * f);
+    g[1] = (float)(two ? v[which][1] * f : 0.0);
+    return taps;
+}
+
+/* texlod: `taps` samples at c + g * ((k + 0.5) / taps - 0.5), averaged. */
+static void sample_aniso(struct ksampler *s, const struct kimg_op *op, const struct ktex_lane *ln, unsigned taps,
+                         const float g[2], struct ktexel *out)
+{
+    double acc[4] = {0, 0, 0, 0};
+    for (unsigned k = 0; k < taps && !s->failed; ++k) {
+        struct ktex_lane t = *ln;
+        double at = ((double)k + 0.5) / taps - 0.5;
+        t.c[0] = (float)((double)ln->c[0] + g[0] * at);
+        if (op->geom == KG_2D || op->geom == KG_A2D)
+            t.c[1] = (float)((double)ln->c[1] + g[1] * at);
+        struct ktexel r;
+        sample(s, op, &t, -1, &r);
+        for (int c = 0; c < 4; ++c)
+            acc[c] += r.f[c];
+    }
+    memset(out, 0, sizeof(*out));
+    for (int c = 0; c < 4; ++c)
+        out->f[c] = (float)(acc[c] / taps);
 }
 
 static bool lane_inputs(struct kwarp *w, const struct kimg_op *op, uint32_t l, struct ktex_lane *ln)
@@ -1248,9 +1342,16 @@ static void op_tex(struct kwarp *w, const struct kinsn *in, uint32_t mask)
                     dy[d] = kf32(kw_slot(w, op->grad[1][d])[l]);
             }
             ln.lod = grad_lod(&cache.im, op, dx, dy);
+            memcpy(ln.gdx, dx, sizeof(dx));
+            memcpy(ln.gdy, dy, sizeof(dy));
         }
         struct ktexel r;
-        sample(&s, op, &ln, op->comp == 0xff ? -1 : op->comp, &r);
+        float g[2];
+        unsigned taps = op->mip == 2 && op->comp == 0xff && !s.int_read ? aniso_taps(&cache.im, op, &ln, g) : 1;
+        if (taps > 1)
+            sample_aniso(&s, op, &ln, taps, g, &r); /* texlod */
+        else
+            sample(&s, op, &ln, op->comp == 0xff ? -1 : op->comp, &r);
         if (s.failed)
             return;
         write_result(w, op, l, &r, true);
