@@ -1063,36 +1063,86 @@ static void sample(struct ksampler *s, const struct kimg_op *op, const struct kt
     combine(s, lv_out, wl, 2, out);
 }
 
+/* texlod: the H100's log2 of a level of detail, in 1/256: the exponent, plus this table of the
+ * top 8 bits of the mantissa (the fraction's 1/256 ignores the rest). Measured on the H100, one
+ * gradient through two octaves in 8192 steps (docs/probes/kernels/texlod log2.out): the same 256
+ * values in both octaves; they are within one of round(256 log2(1 + (i + 0.5) / 256)). */
+static const uint8_t h100_log2_frac[256] = {
+      0,   2,   4,   5,   6,   8,   9,  11,  12,  13,  15,  16,  18,  19,  20,  22,
+     23,  24,  26,  27,  28,  30,  31,  32,  34,  35,  36,  38,  39,  40,  42,  43,
+     44,  45,  47,  48,  49,  50,  52,  53,  54,  55,  57,  58,  59,  60,  62,  63,
+     64,  65,  66,  68,  69,  70,  71,  72,  74,  75,  76,  77,  78,  79,  81,  82,
+     83,  84,  85,  86,  88,  89,  90,  91,  92,  93,  94,  95,  97,  98,  99, 100,
+    101, 102, 103, 104, 105, 106, 107, 109, 110, 111, 112, 113, 114, 115, 116, 117,
+    118, 119, 120, 121, 122, 123, 124, 125, 126, 127, 128, 129, 130, 131, 132, 133,
+    135, 136, 137, 137, 138, 139, 140, 141, 142, 143, 144, 145, 146, 147, 148, 149,
+    150, 151, 152, 153, 154, 155, 156, 157, 158, 159, 160, 161, 162, 162, 163, 164,
+    165, 166, 167, 168, 169, 170, 171, 172, 173, 173, 174, 175, 176, 177, 178, 179,
+    180, 181, 181, 182, 183, 184, 185, 186, 187, 188, 188, 189, 190, 191, 192, 193,
+    194, 195, 195, 196, 197, 198, 199, 200, 200, 201, 202, 203, 204, 205, 205, 206,
+    207, 208, 209, 210, 210, 211, 212, 213, 214, 214, 215, 216, 217, 218, 218, 219,
+    220, 221, 222, 222, 223, 224, 225, 226, 226, 227, 228, 229, 229, 230, 231, 232,
+    233, 233, 234, 235, 236, 236, 237, 238, 239, 239, 240, 241, 242, 242, 243, 244,
+    245, 245, 246, 247, 248, 248, 249, 250, 251, 251, 252, 253, 253, 254, 255, 255
+};
+static int64_t h100_log2_fixed(float v)
+{
+    uint32_t u = kbits32(v);
+    int e = (int)((u >> 23) & 0xff) - 127;
+    if (e == -127) /* subnormal: far below any level */
+        return -(int64_t)256 * 160;
+    return (int64_t)e * 256 + h100_log2_frac[(u >> 15) & 0xff];
+}
+
+/* texlod: |v| with 9 bits after its leading bit, toward zero (the H100's gradient precision). */
+static double trunc9(double v)
+{
+    v = fabs(v);
+    if (v == 0 || !isfinite(v))
+        return v;
+    double q = ldexp(1.0, ilogb(v) - 9);
+    return floor(v / q) * q;
+}
+
 /* texlod: the H100's length of a gradient (x, y) in texels: the longer component plus 11/32 of
- * the shorter (probed: one gradient of 5.3 texels turned through 360 degrees,
- * docs/probes/kernels/texlod lod.out; the level of detail peaks 20/256 above log2 at 20 degrees
- * and dips 19/256 below at 45, as this octagon does). */
+ * the shorter, both and the product cut to 9 bits (probed: one gradient of 5.3 texels turned
+ * through 360 degrees, docs/probes/kernels/texlod lod.out; the level of detail peaks 20/256 above
+ * log2 at 20 degrees and dips 19/256 below at 45, as this octagon does). */
 static double grad_len(double x, double y)
 {
-    x = fabs(x);
-    y = fabs(y);
-    return x > y ? x + y * (11.0 / 32.0) : y + x * (11.0 / 32.0);
+    x = trunc9(x);
+    y = trunc9(y);
+    return x > y ? x + trunc9(y * (11.0 / 32.0)) : y + trunc9(x * (11.0 / 32.0));
 }
 
 /* texlod: .grad's level of detail of a 1D or 2D texture, as the H100 computes it (fitted to
  * docs/probes/kernels/texlod lod.out): the footprint's major axis P is the longest of the two
  * gradients and 11/16 of their sum and of their difference (the parallelogram's diagonals), each
- * measured by grad_len; isotropic samplers take log2(P). With maxAnisotropy > 1 the minor axis is
- * the parallelogram's area over P, the ratio P / minor is clamped to [1, maxAnisotropy], and the
- * level is log2(P / ratio). The H100's own log2 differs from the exact one by 1/256 on a fifth
- * of the samples (docs/images.md). sx, sy: the texels per unit of the first level's axes. */
+ * measured by grad_len over components cut to 9 bits; isotropic samplers take log2(P) with the
+ * H100's log2 (h100_log2_fixed). With maxAnisotropy > 1 the minor axis is the parallelogram's
+ * area over P, the ratio P / minor is clamped to [1, maxAnisotropy], and the level is
+ * log2(P / ratio). 98% of the isotropic samples and 80 to 89% of the anisotropic ones are
+ * exact, the rest 1/256 (rarely 2/256) off (docs/images.md). sx, sy: the texels per unit of the
+ * first level's axes. */
 static float grad_lod_2d(const struct kimage *im, const float dx[3], const float dy[3], double sx, double sy)
 {
     double ax = dx[0] * sx, ay = dx[1] * sy, bx = dy[0] * sx, by = dy[1] * sy;
+    ax = copysign(trunc9(ax), ax);
+    ay = copysign(trunc9(ay), ay);
+    bx = copysign(trunc9(bx), bx);
+    by = copysign(trunc9(by), by);
+    if (ax != ax || ay != ay || bx != bx || by != by)
+        return INFINITY;
     double p = grad_len(ax, ay), q = grad_len(bx, by);
     double u = 11.0 / 16.0 * grad_len(ax + bx, ay + by), v = 11.0 / 16.0 * grad_len(ax - bx, ay - by);
     double major = p > q ? p : q;
     major = u > major ? u : major;
     major = v > major ? v : major;
-    if (major != major)
+    if (major != major || isinf(major))
         return INFINITY;
     if (major <= 0)
         return -INFINITY;
+    double at = major;
     if (im->max_anisotropy > 1) {
         double minor = fabs(ax * by - ay * bx) / major;
         double ratio = minor > 0 ? major / minor : (double)im->max_anisotropy;
@@ -1100,9 +1150,11 @@ static float grad_lod_2d(const struct kimage *im, const float dx[3], const float
             ratio = im->max_anisotropy;
         if (ratio < 1)
             ratio = 1;
-        return (float)log2(major / ratio);
+        at = major / ratio;
     }
-    return (float)log2(major);
+    if (at > 1e30)
+        return INFINITY;
+    return (float)((double)h100_log2_fixed((float)at) / 256.0);
 }
 
 /* .grad's level of detail: log2 of the longer gradient in texels of the first level. */

@@ -559,6 +559,29 @@ static void offset_sections()
 }
 
 static void depth_only() { offset_sections(); }
+// G. The H100's log2 in a level of detail: one axis-aligned gradient whose length runs through
+// two octaves in 4096 steps each (levels hold their index: the result is the level of detail).
+static void log2_sections()
+{
+    const int W = 256;
+    cudaMipmappedArray_t ma = mkmip(W, 9, v_level);
+    cudaResourceDesc rd = {};
+    rd.resType = cudaResourceTypeMipmappedArray;
+    rd.res.mipmap.mipmap = ma;
+    static J j[MAXJ];
+    int n = 0;
+    for (int k = 0; k < 8192; ++k) {
+        J q = jb(0.3f, 0.6f);
+        q.dxx = exp2f(k / 4096.0f) * 4.0f / W;
+        j[n++] = q;
+    }
+    cudaTextureObject_t t = mktex(rd, 1, 1, 0, 1, cudaAddressModeWrap);
+    run(kgrad, t, j, n);
+    for (int i = 0; i < n; ++i)
+        printf("log2 %d: %08x = %08x\n", i, fb(j[i].dxx), fb(hout[i].x));
+    cudaDestroyTextureObject(t);
+    CK(cudaFreeMipmappedArray(ma));
+}
 // F. cuMemcpy3DBatchAsync with array operands: what the driver answers.
 static void batch_sections()
 {
@@ -673,6 +696,7 @@ int main(int argc, char **argv)
     if (!*only || !strcmp(only, "cube")) cube_sections();
     if (!*only || !strcmp(only, "off")) offset_sections();
     if (!strcmp(only, "depth")) depth_only();
+    if (!strcmp(only, "log2")) log2_sections();
     if (!*only || !strcmp(only, "batch")) batch_sections();
     printf("done\n");
     return 0;
