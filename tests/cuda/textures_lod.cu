@@ -7,6 +7,7 @@
 // runtime 13.0, driver 580.159.04; docs/probes/kernels/texlod/run.sh); extmem must print the
 // same, bit for bit, except the lines textures_lod.known lists (the H100's own log2 in a level
 // of detail, and anisotropic taps at ratios that are not whole: docs/images.md, "Sampling").
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
@@ -144,7 +145,7 @@ static void levels()
     int n = 0;
     lcg = 5;
     for (int k = 0; k < 96; ++k) {
-        float s = exp2f(rnd01() * 6 - 0.5f) / 64;
+        float s = std::exp2(rnd01() * 6 - 0.5f) / 64; // glibc's exp2f, as nvcc's host code calls
         Q q;
         std::memset(&q, 0, sizeof q);
         q.x = rnd01();
