@@ -16,6 +16,9 @@
  * the faults (a handle that is no object, a .trap access out of range, a misaligned x, an object
  * whose memory is not device memory).
  *
+ * Part 5 (texlod) replays docs/probes/kernels/texlod: texel offsets and depth compare, seamless
+ * cube corners, levels of detail from gradients, anisotropic taps and trilinear blends.
+ *
  *   image_engine_test <source dir>
  */
 #include "kernel/kernel.h"
