@@ -1063,6 +1063,10 @@ static void sample(struct ksampler *s, const struct kimg_op *op, const struct kt
     combine(s, lv_out, wl, 2, out);
 }
 
+/* texlod: the largest anisotropy a sampler applies (a larger maxAnisotropy acts as 16, the
+ * texture unit's limit; not probed above 16). */
+#define KANISO_MAX 16.0
+
 /* texlod: the H100's log2 of a level of detail, in 1/256: the exponent, plus this table of the
  * top 8 bits of the mantissa (the fraction's 1/256 ignores the rest). Measured on the H100, one
  * gradient through two octaves in 8192 steps (docs/probes/kernels/texlod log2.out): the same 256
@@ -1144,10 +1148,11 @@ static float grad_lod_2d(const struct kimage *im, const float dx[3], const float
         return -INFINITY;
     double at = major;
     if (im->max_anisotropy > 1) {
+        double most = im->max_anisotropy < KANISO_MAX ? im->max_anisotropy : KANISO_MAX;
         double minor = fabs(ax * by - ay * bx) / major;
-        double ratio = minor > 0 ? major / minor : (double)im->max_anisotropy;
-        if (ratio > im->max_anisotropy)
-            ratio = im->max_anisotropy;
+        double ratio = minor > 0 ? major / minor : most;
+        if (ratio > most)
+            ratio = most;
         if (ratio < 1)
             ratio = 1;
         at = major / ratio;
@@ -1223,9 +1228,10 @@ static unsigned aniso_taps(const struct kimage *im, const struct kimg_op *op, co
     double area = fabs(dx[0] * sx * dy[1] * sy - dx[1] * sy * dy[0] * sx);
     if (!(best > 0) || !isfinite(best))
         return 1;
-    double minor = area / best, ratio = minor > 0 ? best / minor : (double)im->max_anisotropy;
-    if (ratio > im->max_anisotropy)
-        ratio = im->max_anisotropy;
+    double most = im->max_anisotropy < KANISO_MAX ? im->max_anisotropy : KANISO_MAX;
+    double minor = area / best, ratio = minor > 0 ? best / minor : most;
+    if (ratio > most)
+        ratio = most;
     /* the level sampled: the level of detail with the bias and clamps, as pick_levels takes it */
     double lod = (double)ln->lod + im->mip_bias;
     if (lod < im->min_lod_clamp)
@@ -1238,8 +1244,8 @@ static unsigned aniso_taps(const struct kimage *im, const struct kimg_op *op, co
         lod = 0;
     double at_level = best / exp2(lod), n = ratio < at_level ? ratio : at_level;
     unsigned taps = n > 1 ? (unsigned)ceil(n - 1e-6) : 1;
-    if (taps > im->max_anisotropy)
-        taps = im->max_anisotropy;
+    if (taps > most)
+        taps = (unsigned)most;
     double f = which >= 2 ? 11.0 / 16.0 : 1.0;
     g[0] = (float)(v[which][0] * f);
     g[1] = (float)(two ? v[which][1] * f : 0.0);
@@ -1399,7 +1405,9 @@ static void op_tex(struct kwarp *w, const struct kinsn *in, uint32_t mask)
         }
         struct ktexel r;
         float g[2];
-        unsigned taps = op->mip == 2 && op->comp == 0xff && !s.int_read ? aniso_taps(&cache.im, op, &ln, g) : 1;
+        unsigned taps = op->mip == 2 && op->comp == 0xff && !s.int_read && !op->int_coords
+                            ? aniso_taps(&cache.im, op, &ln, g)
+                            : 1;
         if (taps > 1)
             sample_aniso(&s, op, &ln, taps, g, &r); /* texlod */
         else
