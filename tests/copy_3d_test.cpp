@@ -6,6 +6,7 @@
 #include "extmem/cuda_runtime_api.h"
 #include "extmem/driver_functions.h"
 
+#include <algorithm>
 #include <atomic>
 #include <cstdint>
 #include <cstring>
@@ -538,10 +539,11 @@ TEST_F(Copy3D, Batch3D_CopiesPitchedBoxesAndPackedOnes)
     bad[1].src.op.ptr.layerHeight = h - 1;
     EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuMemcpy3DBatchAsync_v2(2, bad, 0, s));
     bad[1] = ops[1];
-    bad[1].src.type = CU_MEMCPY_OPERAND_TYPE_ARRAY;
-    EXPECT_CU(CUDA_ERROR_NOT_SUPPORTED, cuMemcpy3DBatchAsync(2, bad, &failIdx, 0, s));
+    bad[1].src.type = CU_MEMCPY_OPERAND_TYPE_ARRAY; // op.array.array: NULL
+    bad[1].src.op.array = {};
+    EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuMemcpy3DBatchAsync(2, bad, &failIdx, 0, s));
     EXPECT_EQ(1u, failIdx);
-    EXPECT_DETAIL_HAS("arrays");
+    EXPECT_DETAIL_HAS("NULL");
     bad[1] = ops[1];
     bad[1].dst.type = (CUmemcpy3DOperandType)7;
     EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuMemcpy3DBatchAsync_v2(2, bad, 0, s));
@@ -557,6 +559,164 @@ TEST_F(Copy3D, Batch3D_CopiesPitchedBoxesAndPackedOnes)
     EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuMemcpy3DBatchAsync_v2(1, ops, 1, s));
     EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuMemcpy3DBatchAsync_v2(1, ops, 0, nullptr));
     EXPECT_OK(cuStreamDestroy(s));
+}
+
+// texlod: array operands, as the H100's driver 580 answered them
+// (docs/probes/kernels/texlod/batch.out): offsets, extents and a pointer's rowLength and
+// layerHeight count the array's elements; a region past the array is INVALID_VALUE.
+namespace {
+CUmemcpy3DOperand array_operand(CUarray a, size_t x, size_t y, size_t z)
+{
+    CUmemcpy3DOperand o = {};
+    o.type = CU_MEMCPY_OPERAND_TYPE_ARRAY;
+    o.op.array.array = a;
+    o.op.array.offset = {x, y, z};
+    return o;
+}
+CUarray float2_array(size_t w, size_t h, size_t d)
+{
+    CUDA_ARRAY3D_DESCRIPTOR ad = {};
+    ad.Width = w;
+    ad.Height = h;
+    ad.Depth = d;
+    ad.Format = CU_AD_FORMAT_FLOAT;
+    ad.NumChannels = 2;
+    CUarray a = nullptr;
+    EXPECT_EQ(CUDA_SUCCESS, cuArray3DCreate(&a, &ad));
+    return a;
+}
+// The w x h floats2 of layer z of an array, row by row.
+std::vector<float> read_array(CUarray a, size_t w, size_t h, size_t z)
+{
+    std::vector<float> out(w * h * 2, -1.0f);
+    CUDA_MEMCPY3D m = {};
+    m.srcMemoryType = CU_MEMORYTYPE_ARRAY;
+    m.srcArray = a;
+    m.srcZ = z;
+    m.dstMemoryType = CU_MEMORYTYPE_HOST;
+    m.dstHost = out.data();
+    m.dstPitch = w * 8;
+    m.dstHeight = h;
+    m.WidthInBytes = w * 8;
+    m.Height = h;
+    m.Depth = 1;
+    EXPECT_EQ(CUDA_SUCCESS, cuMemcpy3D(&m));
+    return out;
+}
+} // namespace
+
+TEST_F(Copy3D, Batch3D_ArrayOperands_CountElementsAsTheDriverDoes)
+{
+    CUarray a = float2_array(16, 8, 0), b = float2_array(16, 8, 4);
+    std::vector<float> h(16 * 8 * 4 * 2);
+    for (size_t i = 0; i < h.size() / 2; ++i) {
+        h[2 * i] = (float)i;
+        h[2 * i + 1] = -(float)i;
+    }
+    CUdeviceptr d = 0;
+    ASSERT_OK(cuMemAlloc(&d, h.size() * 4));
+    ASSERT_OK(cuMemcpyHtoD(d, h.data(), h.size() * 4));
+    CUstream s = nullptr;
+    ASSERT_OK(cuStreamCreate(&s, CU_STREAM_NON_BLOCKING));
+    // pointer to array, the whole 16 x 8
+    CUDA_MEMCPY3D_BATCH_OP op = {};
+    op.src = ptr_operand((void *)(uintptr_t)d, 0, 0);
+    op.dst = array_operand(a, 0, 0, 0);
+    op.extent = {16, 8, 1};
+    op.srcAccessOrder = CU_MEMCPY_SRC_ACCESS_ORDER_STREAM;
+    ASSERT_OK(cuMemcpy3DBatchAsync_v2(1, &op, 0, s));
+    ASSERT_OK(cuStreamSynchronize(s));
+    std::vector<float> got = read_array(a, 16, 8, 0);
+    EXPECT_TRUE(std::equal(got.begin(), got.end(), h.begin()));
+    EXPECT_EQ(17.0f, got[2 * 17]); // as the H100's a[17]
+    // a sub-box at (3, 2) of 5 x 4 from rows of 20 elements
+    ASSERT_OK(cuMemsetD8(d + h.size() * 2, 0, 8)); // nothing below is read from there
+    CUarray a2 = float2_array(16, 8, 0);
+    op.dst = array_operand(a2, 3, 2, 0);
+    op.src = ptr_operand((void *)(uintptr_t)d, 20, 0);
+    op.extent = {5, 4, 1};
+    ASSERT_OK(cuMemcpy3DBatchAsync_v2(1, &op, 0, s));
+    ASSERT_OK(cuStreamSynchronize(s));
+    got = read_array(a2, 16, 8, 0);
+    for (size_t y = 0; y < 4; ++y)
+        for (size_t x = 0; x < 5; ++x)
+            EXPECT_EQ(h[2 * (y * 20 + x)], got[2 * ((y + 2) * 16 + x + 3)]) << x << "," << y;
+    // array to array: a at (1, 1) to layer 2 of b at (2, 3), 7 x 5
+    op.src = array_operand(a, 1, 1, 0);
+    op.dst = array_operand(b, 2, 3, 2);
+    op.extent = {7, 5, 1};
+    ASSERT_OK(cuMemcpy3DBatchAsync_v2(1, &op, 0, s));
+    ASSERT_OK(cuStreamSynchronize(s));
+    got = read_array(b, 16, 8, 2);
+    EXPECT_EQ(h[2 * (1 * 16 + 1)], got[2 * (3 * 16 + 2)]);
+    EXPECT_EQ(h[2 * (5 * 16 + 7)], got[2 * (7 * 16 + 8)]);
+    // array to host, layers of b with rowLength 32 and layerHeight 16 into host memory
+    std::vector<float> back(32 * 16 * 3 * 2, 5.0f);
+    op.src = array_operand(b, 0, 0, 1);
+    op.dst = ptr_operand(back.data(), 32, 16);
+    op.extent = {16, 8, 3};
+    op.srcAccessOrder = CU_MEMCPY_SRC_ACCESS_ORDER_STREAM;
+    ASSERT_OK(cuMemcpy3DBatchAsync_v2(1, &op, 0, s));
+    ASSERT_OK(cuStreamSynchronize(s));
+    EXPECT_EQ(h[2 * (1 * 16 + 1)], back[2 * (32 * 16 + 3 * 32 + 2)]); // layer 2 of b is layer 1 here
+    EXPECT_EQ(5.0f, back[2 * 16]);                                     // past the width: untouched
+    // the driver's INVALID_VALUE cases
+    size_t failIdx = 0;
+    CUDA_MEMCPY3D_BATCH_OP bad = {};
+    bad.src = ptr_operand((void *)(uintptr_t)d, 0, 0);
+    bad.srcAccessOrder = CU_MEMCPY_SRC_ACCESS_ORDER_STREAM;
+    bad.dst = array_operand(a, 10, 0, 0);
+    bad.extent = {8, 8, 1}; // x 10 + 8 > 16
+    EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuMemcpy3DBatchAsync(1, &bad, &failIdx, 0, s));
+    EXPECT_EQ(0u, failIdx);
+    bad.dst = array_operand(a, 0, 0, 0);
+    bad.extent = {16, 8, 2}; // two layers of a 2D array
+    EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuMemcpy3DBatchAsync_v2(1, &bad, 0, s));
+    bad.dst = array_operand(a, 0, 0, 1);
+    bad.extent = {16, 8, 1};
+    EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuMemcpy3DBatchAsync_v2(1, &bad, 0, s));
+    bad.dst = ptr_operand((void *)(uintptr_t)d, 8, 0); // rowLength below the width
+    bad.src = array_operand(a, 0, 0, 0);
+    EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuMemcpy3DBatchAsync_v2(1, &bad, 0, s));
+    EXPECT_DETAIL_HAS("rowLength");
+    bad.src = array_operand(b, 0, 0, 3);
+    bad.dst = array_operand(b, 0, 0, 0);
+    bad.extent = {16, 8, 2}; // layers 3 and 4 of 4
+    EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuMemcpy3DBatchAsync_v2(1, &bad, 0, s));
+    bad.src = array_operand(nullptr, 0, 0, 0); // the driver crashes on it
+    bad.extent = {16, 8, 1};
+    EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuMemcpy3DBatchAsync_v2(1, &bad, 0, s));
+    bad.src = array_operand((CUarray)(uintptr_t)0x123456, 0, 0, 0); // forged
+    EXPECT_NE(CUDA_SUCCESS, cuMemcpy3DBatchAsync_v2(1, &bad, 0, s));
+    // arrays of different element sizes
+    CUDA_ARRAY3D_DESCRIPTOR ad = {};
+    ad.Width = 16;
+    ad.Height = 8;
+    ad.Format = CU_AD_FORMAT_FLOAT;
+    ad.NumChannels = 1;
+    CUarray c = nullptr;
+    ASSERT_OK(cuArray3DCreate(&c, &ad));
+    bad.src = array_operand(a, 0, 0, 0);
+    bad.dst = array_operand(c, 0, 0, 0);
+    EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuMemcpy3DBatchAsync_v2(1, &bad, 0, s));
+    EXPECT_OK(cuArrayDestroy(c));
+    // the runtime's, with an array operand
+    cudaMemcpy3DBatchOp rop = {};
+    rop.src.type = cudaMemcpyOperandTypePointer;
+    rop.src.op.ptr.ptr = (void *)(uintptr_t)d;
+    rop.dst.type = cudaMemcpyOperandTypeArray;
+    rop.dst.op.array.array = (cudaArray_t)a2;
+    rop.extent = make_cudaExtent(16, 8, 1);
+    rop.srcAccessOrder = cudaMemcpySrcAccessOrderStream;
+    EXPECT_EQ(cudaSuccess, cudaMemcpy3DBatchAsync(1, &rop, 0, (cudaStream_t)s));
+    ASSERT_OK(cuStreamSynchronize(s));
+    got = read_array(a2, 16, 8, 0);
+    EXPECT_TRUE(std::equal(got.begin(), got.end(), h.begin()));
+    EXPECT_OK(cuStreamDestroy(s));
+    EXPECT_OK(cuArrayDestroy(a));
+    EXPECT_OK(cuArrayDestroy(a2));
+    EXPECT_OK(cuArrayDestroy(b));
+    EXPECT_OK(cuMemFree(d));
 }
 
 // ---- The runtime ----
@@ -764,8 +924,8 @@ TEST_F(Copy3D, Runtime_Batches)
     EXPECT_EQ(cudaSuccess, cudaStreamSynchronize(s));
     EXPECT_EQ(0x21, ((unsigned char *)d)[1000 + 7 * 100 + 7]);
     EXPECT_EQ(0, ((unsigned char *)d)[1000 + 7 * 100 + 8]);
-    op.dst.type = cudaMemcpyOperandTypeArray;
-    EXPECT_EQ(cudaErrorNotSupported, cudaMemcpy3DBatchAsync(1, &op, 0, s));
+    op.dst.type = cudaMemcpyOperandTypeArray; // op.array.array aliases the pointer: no array
+    EXPECT_NE(cudaSuccess, cudaMemcpy3DBatchAsync(1, &op, 0, s));
     EXPECT_EQ(cudaSuccess, cudaStreamDestroy(s));
     EXPECT_EQ(cudaSuccess, cudaFree(d));
     cudaGetLastError();

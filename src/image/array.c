@@ -370,6 +370,7 @@ static const struct ctx_step teardown_step = {CTX_STEP_IMAGES, images_context_go
 void image_track_context(struct ctx *ctx)
 {
     atomic_store(&mem_array_hook, image_resolve_side);
+    atomic_store(&mem_array_element_hook, image_array_element_bytes); /* texlod */
     os_mutex_lock(&ctx->lock);
     ctx_add_teardown(ctx, &teardown_step);
     os_mutex_unlock(&ctx->lock);

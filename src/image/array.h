@@ -80,6 +80,9 @@ void image_mipmaps_context_gone(struct ctx *ctx);
 /* mem_array_hook's resolver (array_copy.c), installed with the first array. */
 CUresult image_resolve_side(const char *fn, const char *side, CUarray array, size_t x, size_t y, size_t z,
                             size_t width, size_t height, size_t depth, uintptr_t *addr, size_t *pitch, size_t *slice);
+/* texlod: the bytes of one element of a live array (mem_array_element_hook): a BC array's element
+ * is one 4x4 block. */
+CUresult image_array_element_bytes(const char *fn, const char *what, CUarray array, size_t *bytes);
 /* The teardown step, registered when the first owner of memory of ctx is made (and the copy
  * resolver installed). */
 void image_track_context(struct ctx *ctx);

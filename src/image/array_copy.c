@@ -87,6 +87,19 @@ CUresult image_resolve_side(const char *fn, const char *side, CUarray array, siz
     return r;
 }
 
+CUresult image_array_element_bytes(const char *fn, const char *what, CUarray array, size_t *bytes)
+{
+    if (!array)
+        return fail(CUDA_ERROR_INVALID_VALUE, "%s: %s is NULL", fn, what);
+    struct image_array *a;
+    CUresult r = copy_array(fn, what, array, &a);
+    if (r)
+        return r;
+    *bytes = a->elem_bytes;
+    image_array_put(a);
+    return CUDA_SUCCESS;
+}
+
 /* ---- The 1D forms ---- */
 
 /* The address of [offset, offset + n) in row 0 of the array. */

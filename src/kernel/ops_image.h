@@ -37,6 +37,13 @@ struct kimg_op {
     kopnd dst[4];
     kopnd pred;
     kopnd val[4];       /* sust: values; sured: the operand */
+    /* texlod: tex/tld4's optional operands (PTX ISA 9.0, tex and tld4: e and f). Texel offsets
+     * are read as 4-bit (tex) or 6-bit (tld4) signed integers, as the H100 reads them; the
+     * depth-compare value is read and ignored, as the H100 ignores it (no texture CUDA makes is a
+     * depth texture: docs/images.md, "Sampling"). */
+    uint8_t noffset;    /* offset components given (0: none) */
+    kopnd offset[3];
+    kopnd depth;        /* KOPND_NONE when absent */
 };
 
 /* The object a lane's handle names, for the warp-instruction: a handle equal to the previous

@@ -746,6 +746,28 @@ static void combine(const struct ksampler *s, const struct ktexel *t, const uint
     }
 }
 
+/* texlod: a seamless cube footprint with a texel past both edges of the face (a cube corner,
+ * where no face has that texel): its weight goes to the three texels around the corner, a third
+ * (rounded to nearest) to each of the two on the neighbouring faces and the rest to the face's
+ * own corner texel. Every one of the probe's 320 seamless impulse samples near corners and
+ * edges, cube maps and cube map arrays alike (docs/probes/kernels/texlod/cube.out). w: the
+ * quadrants' weights, bit 0 of the index for x's second texel, bit 1 for y's. */
+static void seamless_corner(const struct kaxis *ax, uint32_t n, uint32_t w[4])
+{
+    if (n < 2)
+        return;
+    for (unsigned q = 0; q < 4; ++q) {
+        int64_t i = q & 1 ? ax[0].r1 : ax[0].r0, j = q & 2 ? ax[1].r1 : ax[1].r0;
+        if (!w[q] || (i >= 0 && i < (int64_t)n) || (j >= 0 && j < (int64_t)n))
+            continue;
+        uint32_t third = (w[q] * 85 + 128) >> 8; /* round(w / 3) for every w up to 256 */
+        w[q ^ 1] += third;
+        w[q ^ 2] += third;
+        w[q ^ 3] += w[q] - 2 * third;
+        w[q] = 0;
+    }
+}
+
 /* One level's footprint: dims 1, 2 or 3 coordinates (u, v, r already in texel units, 1D as 2D
  * at v = 0), its texels and their weights (1/256) appended to t and w at *count. */
 static void filter_level(struct ksampler *s, const struct kimage_level *lv, int dims, const double *uvw,
@@ -772,6 +794,8 @@ static void filter_level(struct ksampler *s, const struct kimage_level *lv, int 
     uint32_t wa = ax[a0].w, wb = ax[a1].w;
     uint32_t w11 = (wa * wb + 128) >> 8;
     uint32_t w2[4] = {256 - wa - wb + w11, wa - w11, wb - w11, w11}; /* 00 10 01 11 */
+    if (s->seamless && dims == 2)
+        seamless_corner(ax, n[0], w2); /* texlod */
     int count = *countp;
     for (int q = 0; q < 4; ++q) {
         for (int k = 0; k < (dims == 3 ? 2 : 1); ++k) {
@@ -843,6 +867,8 @@ struct ktex_lane {
     uint32_t layer;
     float lod;
     bool has_lod;
+    int32_t off[3];   /* texlod: texel offsets, already sign-extended (0 without) */
+    float gdx[3], gdy[3]; /* texlod: .grad's gradients (anisotropic taps) */
 };
 
 static uint32_t clamp_layer(uint32_t idx, uint32_t layers) { return idx >= layers ? layers - 1 : idx; }
@@ -947,15 +973,25 @@ static void sample(struct ksampler *s, const struct kimg_op *op, const struct kt
         pick_levels(im, ln->lod, &l0, &l1, &lw);
     struct ktexel ft[16], lv_out[2];
     uint32_t fw[16];
-    int fcount = 0;
+    int fcount = 0, level_split = -1;
     for (int k = 0; k < (lw ? 2 : 1); ++k) {
         const struct kimage_level *lv = &im->level[k ? l1 : l0];
         uint32_t n[3] = {lv->width, lv->height, lv->depth};
         unsigned mode[3] = {im->address_mode[0], im->address_mode[1], im->address_mode[2]};
         double uvw[3];
         if (op->int_coords) {
-            for (int d = 0; d < dims; ++d)
-                uvw[d] = (double)(int32_t)kbits32(ln->c[d]);
+            /* Texel indices (plus the offsets): outside the level they read zeros whatever the
+             * address mode (probed: docs/probes/kernels/texlod, form f11). */
+            bool outside = false;
+            for (int d = 0; d < dims; ++d) {
+                uvw[d] = (double)(int32_t)kbits32(ln->c[d]) + ln->off[d];
+                if (uvw[d] < 0 || uvw[d] >= (double)n[d])
+                    outside = true;
+            }
+            if (outside) {
+                memset(&lv_out[k], 0, sizeof(lv_out[k]));
+                continue;
+            }
             for (int d = 0; d < 3; ++d)
                 if (mode[d] == CU_TR_ADDRESS_MODE_WRAP || mode[d] == CU_TR_ADDRESS_MODE_MIRROR)
                     mode[d] = CU_TR_ADDRESS_MODE_CLAMP;
@@ -966,7 +1002,13 @@ static void sample(struct ksampler *s, const struct kimg_op *op, const struct kt
             continue;
         }
         for (int d = 0; d < dims; ++d)
-            uvw[d] = texel_coord(c[d], n[d], normalized, &mode[d]);
+            uvw[d] = texel_coord(c[d], n[d], normalized, &mode[d]) + ln->off[d]; /* offsets: whole texels */
+        if (op->noffset && dims == 3 && !linear && comp < 0) {
+            /* tex.3d with offsets and point filtering read zeros on the H100 (every offset
+             * probed, docs/probes/kernels/texlod off.out "off3d pt"). */
+            memset(&lv_out[k], 0, sizeof(lv_out[k]));
+            continue;
+        }
         if (!normalized)
             mode[1] = mode[1] == CU_TR_ADDRESS_MODE_BORDER ? mode[1] : CU_TR_ADDRESS_MODE_CLAMP;
         if (comp >= 0) {
@@ -985,6 +1027,8 @@ static void sample(struct ksampler *s, const struct kimg_op *op, const struct kt
             return;
         }
         int first = fcount;
+        if (k == 1)
+            level_split = fcount; /* texlod: where the second level's texels start */
         filter_level(s, lv, dims, uvw, mode, linear, ft, fw, &fcount);
         if (s->int_read || (fcount - first == 1 && fw[first] == 256))
             lv_out[k] = ft[first]; /* one texel: as read (integers are never filtered) */
@@ -997,8 +1041,125 @@ static void sample(struct ksampler *s, const struct kimg_op *op, const struct kt
     }
     /* Two levels: their results blended by the level weight (exact where the levels are
      * uniform; the H100's blend of two footprints is not reproduced: docs/images.md). */
+    if (level_split == 4 && fcount == 8) {
+        /* texlod: two bilinear footprints are filtered as one of eight texels: in each level the
+         * x weight is paired with the level's weight first (rounded to 1/256), then each part
+         * is split by the y weight, as the 2D weights are (probed with impulses in either level:
+         * all 79 weights of docs/probes/kernels/texlod tri.out). */
+        for (int k = 0; k < 2; ++k) {
+            uint32_t *q = fw + 4 * k, lvw = k ? lw : 256 - lw;
+            uint32_t wx = q[1] + q[3], wy = q[2] + q[3];
+            uint32_t a1 = (wx * lvw + 128) >> 8, a0 = lvw - a1;
+            uint32_t h0 = (a0 * wy + 128) >> 8, h1 = (a1 * wy + 128) >> 8;
+            q[0] = a0 - h0; /* i0 j0 */
+            q[1] = a1 - h1; /* i1 j0 */
+            q[2] = h0;      /* i0 j1 */
+            q[3] = h1;      /* i1 j1 */
+        }
+        combine(s, ft, fw, fcount, out);
+        return;
+    }
     uint32_t wl[2] = {256 - lw, lw};
     combine(s, lv_out, wl, 2, out);
+}
+
+/* texlod: the largest anisotropy a sampler applies (a larger maxAnisotropy acts as 16, the
+ * texture unit's limit; not probed above 16). */
+#define KANISO_MAX 16.0
+
+/* texlod: the H100's log2 of a level of detail, in 1/256: the exponent, plus this table of the
+ * top 8 bits of the mantissa (the fraction's 1/256 ignores the rest). Measured on the H100, one
+ * gradient through two octaves in 8192 steps (docs/probes/kernels/texlod log2.out): the same 256
+ * values in both octaves; they are within one of round(256 log2(1 + (i + 0.5) / 256)). */
+static const uint8_t h100_log2_frac[256] = {
+      0,   2,   4,   5,   6,   8,   9,  11,  12,  13,  15,  16,  18,  19,  20,  22,
+     23,  24,  26,  27,  28,  30,  31,  32,  34,  35,  36,  38,  39,  40,  42,  43,
+     44,  45,  47,  48,  49,  50,  52,  53,  54,  55,  57,  58,  59,  60,  62,  63,
+     64,  65,  66,  68,  69,  70,  71,  72,  74,  75,  76,  77,  78,  79,  81,  82,
+     83,  84,  85,  86,  88,  89,  90,  91,  92,  93,  94,  95,  97,  98,  99, 100,
+    101, 102, 103, 104, 105, 106, 107, 109, 110, 111, 112, 113, 114, 115, 116, 117,
+    118, 119, 120, 121, 122, 123, 124, 125, 126, 127, 128, 129, 130, 131, 132, 133,
+    135, 136, 137, 137, 138, 139, 140, 141, 142, 143, 144, 145, 146, 147, 148, 149,
+    150, 151, 152, 153, 154, 155, 156, 157, 158, 159, 160, 161, 162, 162, 163, 164,
+    165, 166, 167, 168, 169, 170, 171, 172, 173, 173, 174, 175, 176, 177, 178, 179,
+    180, 181, 181, 182, 183, 184, 185, 186, 187, 188, 188, 189, 190, 191, 192, 193,
+    194, 195, 195, 196, 197, 198, 199, 200, 200, 201, 202, 203, 204, 205, 205, 206,
+    207, 208, 209, 210, 210, 211, 212, 213, 214, 214, 215, 216, 217, 218, 218, 219,
+    220, 221, 222, 222, 223, 224, 225, 226, 226, 227, 228, 229, 229, 230, 231, 232,
+    233, 233, 234, 235, 236, 236, 237, 238, 239, 239, 240, 241, 242, 242, 243, 244,
+    245, 245, 246, 247, 248, 248, 249, 250, 251, 251, 252, 253, 253, 254, 255, 255
+};
+static int64_t h100_log2_fixed(float v)
+{
+    uint32_t u = kbits32(v);
+    int e = (int)((u >> 23) & 0xff) - 127;
+    if (e == -127) /* subnormal: far below any level */
+        return -(int64_t)256 * 160;
+    return (int64_t)e * 256 + h100_log2_frac[(u >> 15) & 0xff];
+}
+
+/* texlod: |v| with 9 bits after its leading bit, toward zero (the H100's gradient precision). */
+static double trunc9(double v)
+{
+    v = fabs(v);
+    if (v == 0 || !isfinite(v))
+        return v;
+    double q = ldexp(1.0, ilogb(v) - 9);
+    return floor(v / q) * q;
+}
+
+/* texlod: the H100's length of a gradient (x, y) in texels: the longer component plus 11/32 of
+ * the shorter, both and the product cut to 9 bits (probed: one gradient of 5.3 texels turned
+ * through 360 degrees, docs/probes/kernels/texlod lod.out; the level of detail peaks 20/256 above
+ * log2 at 20 degrees and dips 19/256 below at 45, as this octagon does). */
+static double grad_len(double x, double y)
+{
+    x = trunc9(x);
+    y = trunc9(y);
+    return x > y ? x + trunc9(y * (11.0 / 32.0)) : y + trunc9(x * (11.0 / 32.0));
+}
+
+/* texlod: .grad's level of detail of a 1D or 2D texture, as the H100 computes it (fitted to
+ * docs/probes/kernels/texlod lod.out): the footprint's major axis P is the longest of the two
+ * gradients and 11/16 of their sum and of their difference (the parallelogram's diagonals), each
+ * measured by grad_len over components cut to 9 bits; isotropic samplers take log2(P) with the
+ * H100's log2 (h100_log2_fixed). With maxAnisotropy > 1 the minor axis is the parallelogram's
+ * area over P, the ratio P / minor is clamped to [1, maxAnisotropy], and the level is
+ * log2(P / ratio). 98% of the isotropic samples and 80 to 89% of the anisotropic ones are
+ * exact, the rest 1/256 (rarely 2/256) off (docs/images.md). sx, sy: the texels per unit of the
+ * first level's axes. */
+static float grad_lod_2d(const struct kimage *im, const float dx[3], const float dy[3], double sx, double sy)
+{
+    double ax = dx[0] * sx, ay = dx[1] * sy, bx = dy[0] * sx, by = dy[1] * sy;
+    ax = copysign(trunc9(ax), ax);
+    ay = copysign(trunc9(ay), ay);
+    bx = copysign(trunc9(bx), bx);
+    by = copysign(trunc9(by), by);
+    if (ax != ax || ay != ay || bx != bx || by != by)
+        return INFINITY;
+    double p = grad_len(ax, ay), q = grad_len(bx, by);
+    double u = 11.0 / 16.0 * grad_len(ax + bx, ay + by), v = 11.0 / 16.0 * grad_len(ax - bx, ay - by);
+    double major = p > q ? p : q;
+    major = u > major ? u : major;
+    major = v > major ? v : major;
+    if (major != major || isinf(major))
+        return INFINITY;
+    if (major <= 0)
+        return -INFINITY;
+    double at = major;
+    if (im->max_anisotropy > 1) {
+        double most = im->max_anisotropy < KANISO_MAX ? im->max_anisotropy : KANISO_MAX;
+        double minor = fabs(ax * by - ay * bx) / major;
+        double ratio = minor > 0 ? major / minor : most;
+        if (ratio > most)
+            ratio = most;
+        if (ratio < 1)
+            ratio = 1;
+        at = major / ratio;
+    }
+    if (at > 1e30)
+        return INFINITY;
+    return (float)((double)h100_log2_fixed((float)at) / 256.0);
 }
 
 /* .grad's level of detail: log2 of the longer gradient in texels of the first level. */
@@ -1017,8 +1178,9 @@ static float grad_lod(const struct kimage *im, const struct kimg_op *op, const f
         ly += sy * sy;
         cxy += sx * sy;
     }
-    /* The major axis of the footprint's ellipse (the longer gradient when they are orthogonal):
-     * closest to the H100's, which is not reproduced exactly (docs/images.md). */
+    if (dims < 3)
+        return grad_lod_2d(im, dx, dy, normalized ? n[0] : 1.0, dims == 2 ? (normalized ? n[1] : 1.0) : 0.0);
+    /* 3D and cube maps (not probed): the major axis of the footprint's ellipse. */
     double disc = sqrt((lx - ly) * (lx - ly) + 4 * cxy * cxy);
     double m = 0.5 * (lx + ly + disc);
     if (m != m)
@@ -1035,6 +1197,80 @@ static float grad_lod(const struct kimage *im, const struct kimg_op *op, const f
         return (float)(0.5 * log2(m) - log2(ratio));
     }
     return (float)(0.5 * log2(m));
+}
+
+/* texlod: anisotropic taps of .grad on a 1D or 2D texture with maxAnisotropy > 1 (probed with
+ * impulse responses, docs/probes/kernels/texlod aniso.out): ceil(n) samples along the
+ * footprint's major axis, n the smaller of the anisotropy ratio and the major axis in texels of
+ * the level sampled, evenly spaced over the major axis and weighted equally. Exact for whole
+ * ratios along an axis; the H100 spaces the taps of other ratios and of oblique axes in a way not
+ * fitted (docs/images.md). The number of taps (1: an ordinary sample) and, in g, the major axis
+ * in the instruction's coordinate units. */
+static unsigned aniso_taps(const struct kimage *im, const struct kimg_op *op, const struct ktex_lane *ln, float g[2])
+{
+    if (im->max_anisotropy <= 1 || (op->geom != KG_1D && op->geom != KG_2D && op->geom != KG_A1D &&
+                                     op->geom != KG_A2D))
+        return 1;
+    bool two = op->geom == KG_2D || op->geom == KG_A2D;
+    bool normalized = (im->flags & CU_TRSF_NORMALIZED_COORDINATES) != 0;
+    double sx = normalized ? im->level[0].width : 1.0, sy = two ? (normalized ? im->level[0].height : 1.0) : 0.0;
+    const float *dx = ln->gdx, *dy = ln->gdy;
+    double v[4][2] = {{dx[0], dx[1]}, {dy[0], dy[1]}, {dx[0] + dy[0], dx[1] + dy[1]}, {dx[0] - dy[0], dx[1] - dy[1]}};
+    double best = 0;
+    int which = 0;
+    for (int k = 0; k < 4; ++k) {
+        double len = grad_len(v[k][0] * sx, two ? v[k][1] * sy : 0.0) * (k >= 2 ? 11.0 / 16.0 : 1.0);
+        if (len > best) {
+            best = len;
+            which = k;
+        }
+    }
+    double area = fabs(dx[0] * sx * dy[1] * sy - dx[1] * sy * dy[0] * sx);
+    if (!(best > 0) || !isfinite(best))
+        return 1;
+    double most = im->max_anisotropy < KANISO_MAX ? im->max_anisotropy : KANISO_MAX;
+    double minor = area / best, ratio = minor > 0 ? best / minor : most;
+    if (ratio > most)
+        ratio = most;
+    /* the level sampled: the level of detail with the bias and clamps, as pick_levels takes it */
+    double lod = (double)ln->lod + im->mip_bias;
+    if (lod < im->min_lod_clamp)
+        lod = im->min_lod_clamp;
+    if (lod > im->max_lod_clamp)
+        lod = im->max_lod_clamp;
+    if (lod > (double)(im->nlevels - 1))
+        lod = im->nlevels - 1;
+    if (!(lod > 0))
+        lod = 0;
+    double at_level = best / exp2(lod), n = ratio < at_level ? ratio : at_level;
+    unsigned taps = n > 1 ? (unsigned)ceil(n - 1e-6) : 1;
+    if (taps > most)
+        taps = (unsigned)most;
+    double f = which >= 2 ? 11.0 / 16.0 : 1.0;
+    g[0] = (float)(v[which][0] * f);
+    g[1] = (float)(two ? v[which][1] * f : 0.0);
+    return taps;
+}
+
+/* texlod: `taps` samples at c + g * ((k + 0.5) / taps - 0.5), averaged. */
+static void sample_aniso(struct ksampler *s, const struct kimg_op *op, const struct ktex_lane *ln, unsigned taps,
+                         const float g[2], struct ktexel *out)
+{
+    double acc[4] = {0, 0, 0, 0};
+    for (unsigned k = 0; k < taps && !s->failed; ++k) {
+        struct ktex_lane t = *ln;
+        double at = ((double)k + 0.5) / taps - 0.5;
+        t.c[0] = (float)((double)ln->c[0] + g[0] * at);
+        if (op->geom == KG_2D || op->geom == KG_A2D)
+            t.c[1] = (float)((double)ln->c[1] + g[1] * at);
+        struct ktexel r;
+        sample(s, op, &t, -1, &r);
+        for (int c = 0; c < 4; ++c)
+            acc[c] += r.f[c];
+    }
+    memset(out, 0, sizeof(*out));
+    for (int c = 0; c < 4; ++c)
+        out->f[c] = (float)(acc[c] / taps);
 }
 
 static bool lane_inputs(struct kwarp *w, const struct kimg_op *op, uint32_t l, struct ktex_lane *ln)
@@ -1147,6 +1383,12 @@ static void op_tex(struct kwarp *w, const struct kinsn *in, uint32_t mask)
         s.lane = l;
         struct ktex_lane ln;
         lane_inputs(w, op, l, &ln);
+        for (unsigned d = 0; d < op->noffset; ++d) {
+            /* tex reads an offset's low 4 bits, tld4 its low 6, as signed (probed). */
+            unsigned bits = op->comp == 0xff ? 4 : 6;
+            uint32_t v = (uint32_t)kw_slot(w, op->offset[d])[l] & ((1u << bits) - 1);
+            ln.off[d] = (int32_t)(v ^ (1u << (bits - 1))) - (int32_t)(1u << (bits - 1));
+        }
         if (op->mip == 1) {
             ln.lod = kf32(kw_slot(w, op->lod)[l]);
         } else if (op->mip == 2) {
@@ -1158,9 +1400,18 @@ static void op_tex(struct kwarp *w, const struct kinsn *in, uint32_t mask)
                     dy[d] = kf32(kw_slot(w, op->grad[1][d])[l]);
             }
             ln.lod = grad_lod(&cache.im, op, dx, dy);
+            memcpy(ln.gdx, dx, sizeof(dx));
+            memcpy(ln.gdy, dy, sizeof(dy));
         }
         struct ktexel r;
-        sample(&s, op, &ln, op->comp == 0xff ? -1 : op->comp, &r);
+        float g[2];
+        unsigned taps = op->mip == 2 && op->comp == 0xff && !s.int_read && !op->int_coords
+                            ? aniso_taps(&cache.im, op, &ln, g)
+                            : 1;
+        if (taps > 1)
+            sample_aniso(&s, op, &ln, taps, g, &r); /* texlod */
+        else
+            sample(&s, op, &ln, op->comp == 0xff ? -1 : op->comp, &r);
         if (s.failed)
             return;
         write_result(w, op, l, &r, true);
@@ -1237,6 +1488,39 @@ static int image_operand(const struct kparsed *p)
     return -1;
 }
 
+/* texlod: the optional operands after the coordinates (and the level or gradients): a vector of
+ * texel offsets, one per dimension of the geometry, then a .f32 depth-compare value (PTX ISA 9.0,
+ * tex and tld4: "{, e} {, f}"). Cube geometries take no offsets. */
+static bool lower_tex_extra(struct klower *lw, const struct kparsed *p, struct kimg_op *op, uint32_t next)
+{
+    static const uint8_t dims[] = {1, 2, 3, 1, 2, 0, 0}; /* by enum kimg_geom */
+    op->depth = KOPND_NONE;
+    if (next < p->nops && p->ops[next].kind == KO_VEC) {
+        const struct kparsed_op *v = &p->ops[next];
+        unsigned n = dims[op->geom];
+        if (!n)
+            return kl_refuse(lw, "'%s': cube textures take no texel offsets", p->text);
+        if (v->nvec < n || v->nvec > 4)
+            return kl_refuse(lw, "'%s': texel offsets of .%s are a vector of %u", p->text,
+                             (const char *[]){"1d", "2d", "3d", "a1d", "a2d", "cube", "acube"}[op->geom], n);
+        for (unsigned k = 0; k < n; ++k) {
+            if (v->vec[k] == KOPND_NONE)
+                return kl_refuse(lw, "'%s': texel offset %u is missing", p->text, k + 1);
+            op->offset[k] = v->vec[k];
+        }
+        op->noffset = (uint8_t)n;
+        next++;
+    }
+    if (next < p->nops) {
+        if (!kl_src(lw, p, next, KT_F32, &op->depth))
+            return false;
+        next++;
+    }
+    if (next < p->nops)
+        return kl_refuse(lw, "'%s': too many operands (expected offsets and a depth-compare value at most)", p->text);
+    return true;
+}
+
 static bool lower_tex_common(struct klower *lw, const struct kparsed *p, struct kinsn *in, bool gather)
 {
     struct kimg_op *op = kimg_new(lw, in);
@@ -1286,17 +1570,15 @@ static bool lower_tex_common(struct klower *lw, const struct kparsed *p, struct 
             return kl_refuse(lw, "'%s': tld4 takes .f32 coordinates", p->text);
     }
     if (kp_has(p, KM_level)) {
-        if (gather || rest != 1)
-            return kl_refuse(lw, "'%s': expected one level-of-detail operand (offsets and depth compare are not "
-                                 "supported)",
-                             p->text);
+        if (gather || rest < 1)
+            return kl_refuse(lw, "'%s': expected a level-of-detail operand", p->text);
         op->mip = 1;
         if (!kl_src(lw, p, next, KT_F32, &op->lod))
             return false;
+        next += 1;
     } else if (kp_has(p, KM_grad)) {
-        if (gather || rest != 2)
-            return kl_refuse(lw, "'%s': expected two gradient operands (offsets and depth compare are not supported)",
-                             p->text);
+        if (gather || rest < 2)
+            return kl_refuse(lw, "'%s': expected two gradient operands", p->text);
         op->mip = 2;
         for (int g = 0; g < 2; ++g) {
             const struct kparsed_op *v = &p->ops[next + (uint32_t)g];
@@ -1305,9 +1587,10 @@ static bool lower_tex_common(struct klower *lw, const struct kparsed *p, struct 
             for (uint32_t k = 0; k < v->nvec && k < 3; ++k)
                 op->grad[g][k] = v->vec[k];
         }
-    } else if (rest) {
-        return kl_refuse(lw, "'%s': texel offsets and depth compare operands are not supported", p->text);
+        next += 2;
     }
+    if (!lower_tex_extra(lw, p, op, next))
+        return false;
     if (op->int_coords && (op->geom == KG_CUBE || op->geom == KG_ACUBE))
         return kl_refuse(lw, "'%s': cube textures take .f32 coordinates", p->text);
     in->exec = op_tex;

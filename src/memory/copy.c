@@ -391,6 +391,7 @@ CUresult CUDAAPI cuMemcpyDtoDAsync(CUdeviceptr dstDevice, CUdeviceptr srcDevice,
 }
 
 _Atomic(mem_array_resolver) mem_array_hook;
+_Atomic(mem_array_element_fn) mem_array_element_hook; /* texlod */
 
 CUresult mem_copy_bytes(const char *fn, CUstream stream, bool sync, uintptr_t dst, uintptr_t src, size_t n,
                         bool dst_device, bool src_device)

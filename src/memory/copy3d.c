@@ -9,7 +9,8 @@
  * height below Y + Height (where there is more than one layer, or the height is given), a
  * pitch above CU_DEVICE_ATTRIBUTE_MAX_PITCH, a LOD or reserved field that is not 0 are
  * CUDA_ERROR_INVALID_VALUE; so is a Z offset with no layer height to step by (the address
- * would ignore it). A CUDA array side is resolved by src/image (mem_array_hook): its region
+ * would ignore it). A CUDA array side is resolved by src/image (mem_array_hook; batch copies
+ * ask mem_array_element_hook for the element size their extents count in): its region
  * must lie inside the array, whose own pitches are used.
  *
  * The software device is one device: the contexts of a peer copy are checked as handles, and
@@ -19,6 +20,8 @@
 #include "exec/exec.h"
 #include "exec/per_thread.h"
 
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -334,13 +337,23 @@ CUresult CUDAAPI cuMemcpyBatchAsync_ptsz(CUdeviceptr *dsts, CUdeviceptr *srcs, s
                       per_thread(hStream));
 }
 
-/* One operand of a 3D batch copy: a pointer (arrays are refused), its row and layer pitch. */
+/* One operand of a 3D batch copy, its first byte, row and layer pitch. Extents, offsets and a
+ * pointer's rowLength/layerHeight count elements: an array operand's element, or bytes when
+ * both operands are pointers (esize 1). An array operand's region must lie in the array
+ * (INVALID_VALUE, as the H100's driver answers: docs/probes/kernels/texlod/batch.out). */
 static CUresult operand(const char *fn, size_t i, const char *what, const CUmemcpy3DOperand *o, const CUextent3D *e,
-                        uintptr_t *addr, size_t *pitch, size_t *slice)
+                        size_t esize, uintptr_t *addr, size_t *pitch, size_t *slice)
 {
-    if (o->type == CU_MEMCPY_OPERAND_TYPE_ARRAY)
-        return fail(CUDA_ERROR_NOT_SUPPORTED, "%s: opList[%zu].%s is a CUDA array (CU_MEMCPY_OPERAND_TYPE_ARRAY): "
-                    "arrays are not supported by the software device's copies (pointers only)", fn, i, what);
+    if (o->type == CU_MEMCPY_OPERAND_TYPE_ARRAY) {
+        char name[64];
+        snprintf(name, sizeof(name), "opList[%zu].%s.op.array.", i, what);
+        const CUoffset3D *f = &o->op.array.offset;
+        if (f->x > SIZE_MAX / esize || e->width > SIZE_MAX / esize)
+            return fail(CUDA_ERROR_INVALID_VALUE, "%s: %soffset.x %zu or the width %zu overflows in bytes", fn, name,
+                        f->x, e->width);
+        return mem_array_side(fn, name, o->op.array.array, f->x * esize, f->y, f->z, e->width * esize, e->height,
+                              e->depth, addr, pitch, slice);
+    }
     if (o->type != CU_MEMCPY_OPERAND_TYPE_POINTER)
         return fail(CUDA_ERROR_INVALID_VALUE, "%s: opList[%zu].%s.type %d is not a CUmemcpy3DOperandType", fn, i, what,
                     (int)o->type);
@@ -352,12 +365,39 @@ static CUresult operand(const char *fn, size_t i, const char *what, const CUmemc
     if (layer < e->height)
         return fail(CUDA_ERROR_INVALID_VALUE, "%s: opList[%zu].%s.op.ptr.layerHeight %zu is below the height %zu", fn,
                     i, what, layer, e->height);
-    if (row > SIZE_MAX / layer)
-        return fail(CUDA_ERROR_INVALID_VALUE, "%s: opList[%zu].%s: rows of %zu bytes in layers of %zu overflow", fn, i,
-                    what, row, layer);
+    if (row > SIZE_MAX / esize / layer)
+        return fail(CUDA_ERROR_INVALID_VALUE, "%s: opList[%zu].%s: rows of %zu elements in layers of %zu overflow", fn,
+                    i, what, row, layer);
     *addr = (uintptr_t)o->op.ptr.ptr;
-    *pitch = row; /* pointer to pointer: elements are bytes */
-    *slice = row * layer;
+    *pitch = row * esize;
+    *slice = row * esize * layer;
+    return CUDA_SUCCESS;
+}
+
+/* The element size of op's copy: its array operands' (both the same), else 1 (bytes). */
+static CUresult batch_element(const char *fn, size_t i, const CUDA_MEMCPY3D_BATCH_OP *op, size_t *esize)
+{
+    size_t s[2] = {0, 0};
+    const CUmemcpy3DOperand *o[2] = {&op->src, &op->dst};
+    for (int k = 0; k < 2; ++k) {
+        if (o[k]->type != CU_MEMCPY_OPERAND_TYPE_ARRAY)
+            continue;
+        char what[64];
+        snprintf(what, sizeof(what), "opList[%zu].%s.op.array.array", i, k ? "dst" : "src");
+        mem_array_element_fn elem = atomic_load(&mem_array_element_hook);
+        if (!o[k]->op.array.array)
+            return fail(CUDA_ERROR_INVALID_VALUE, "%s: %s is NULL", fn, what);
+        if (!elem)
+            return fail(CUDA_ERROR_INVALID_HANDLE, "%s: %s 0x%llx is not an array extmem made (none was made)", fn,
+                        what, (unsigned long long)(uintptr_t)o[k]->op.array.array);
+        CUresult r = elem(fn, what, o[k]->op.array.array, &s[k]);
+        if (r)
+            return r;
+    }
+    if (s[0] && s[1] && s[0] != s[1])
+        return fail(CUDA_ERROR_INVALID_VALUE, "%s: opList[%zu]: the source array's elements are %zu bytes, the "
+                    "destination's %zu", fn, i, s[0], s[1]);
+    *esize = s[0] ? s[0] : s[1] ? s[1] : 1;
     return CUDA_SUCCESS;
 }
 
@@ -380,16 +420,19 @@ static CUresult copy3d_batch(const char *fn, size_t numOps, CUDA_MEMCPY3D_BATCH_
     for (size_t i = 0; !r && i < numOps; ++i) {
         const CUDA_MEMCPY3D_BATCH_OP *op = &opList[i];
         struct copy_region *g = &items[i].region;
+        size_t esize = 1;
         if (!op->extent.width || !op->extent.height || !op->extent.depth)
             r = fail(CUDA_ERROR_INVALID_VALUE, "%s: opList[%zu].extent %zu x %zu x %zu has a 0: none may be 0", fn, i,
                      op->extent.width, op->extent.height, op->extent.depth);
         if (!r)
             r = check_order(fn, "opList", i, op->srcAccessOrder, op->flags);
         if (!r)
-            r = operand(fn, i, "src", &op->src, &op->extent, &g->src, &g->src_pitch, &g->src_slice);
+            r = batch_element(fn, i, op, &esize);
         if (!r)
-            r = operand(fn, i, "dst", &op->dst, &op->extent, &g->dst, &g->dst_pitch, &g->dst_slice);
-        g->width = op->extent.width;
+            r = operand(fn, i, "src", &op->src, &op->extent, esize, &g->src, &g->src_pitch, &g->src_slice);
+        if (!r)
+            r = operand(fn, i, "dst", &op->dst, &op->extent, esize, &g->dst, &g->dst_pitch, &g->dst_slice);
+        g->width = op->extent.width * esize;
         g->height = op->extent.height;
         g->depth = op->extent.depth;
         items[i].src_now = op->srcAccessOrder == CU_MEMCPY_SRC_ACCESS_ORDER_DURING_API_CALL;

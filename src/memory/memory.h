@@ -149,6 +149,10 @@ typedef CUresult (*mem_array_resolver)(const char *fn, const char *side, CUarray
                                        size_t width, size_t height, size_t depth, uintptr_t *addr, size_t *pitch,
                                        size_t *slice);
 extern _Atomic(mem_array_resolver) mem_array_hook;
+/* texlod: the bytes of one element of `array` (cuMemcpy3DBatchAsync's array operands count
+ * offsets and extents in elements); set with mem_array_hook. */
+typedef CUresult (*mem_array_element_fn)(const char *fn, const char *what, CUarray array, size_t *bytes);
+extern _Atomic(mem_array_element_fn) mem_array_element_hook;
 /* A copy of n bytes between addresses the caller resolved (src/image's 1D array copies): the
  * engine's checks and stream order, as cuMemcpy's (dst_device, src_device: the side must be
  * device memory). sync: the call returns once the copy is done. */

@@ -156,8 +156,8 @@ static const struct {
               " suld.p.2d.v4.b32.trap {%r1, %r2, %r3, %r4}, [%rd1, {%r5, %r5}];\n ret; }\n",
      CUDA_ERROR_INVALID_PTX, "suld.p"},
     {PTX_HEAD ".visible .entry k(.param .u64 t)\n{ .reg .b64 %rd<3>; .reg .f32 %f<6>; .reg .b32 %r<3>;\n"
-              " tex.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%f5, %f5}], {%r1, %r2};\n ret; }\n",
-     CUDA_ERROR_INVALID_PTX, "offsets"},
+              " tex.cube.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%f5, %f5, %f5, %f5}], {%r1, %r2};\n ret; }\n",
+     CUDA_ERROR_INVALID_PTX, "offsets"}, /* texlod: offsets run, but not on cube maps */
     {PTX_HEAD ".visible .entry k(.param .u64 t)\n{ .reg .b32 %r<3>; .reg .f32 %f<6>;\n"
               " tex.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%r1, {%f5, %f5}];\n ret; }\n",
      CUDA_ERROR_INVALID_PTX, "64-bit"},
