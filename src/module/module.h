@@ -92,6 +92,9 @@ int function_max_dynamic_shared(const struct function *f);
 /* grid (issue 25): blocks of `block` threads with `dyn` bytes of dynamic shared memory one
  * multiprocessor holds at once (cuOccupancyMaxActiveBlocksPerMultiprocessor's answer). */
 int function_occupancy(const struct function *f, int block, size_t dyn);
+/* devrt (issue 25): the occupancy of kf with its defaults (no attribute the host set), as the
+ * device runtime answers it. */
+int function_occupancy_default(const struct kfunc *kf, int block, size_t dyn);
 /* grid (issue 25): w is a kernel launch's work, made cooperative (kernel_launch.c). */
 struct work;
 bool kernel_work_cooperative(const struct work *w);
