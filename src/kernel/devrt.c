@@ -154,13 +154,22 @@ bool kdevrt_free(struct kwarp *w, const struct kinsn *in, uint32_t lane, uint64_
         return false;
     }
     /* Not a block: the GPU's allocator reads the header before the address and, finding none,
-     * lets it pass; where that cannot be read it faults as the load would. */
+     * lets it pass; where that cannot be read it faults as the load would. The heap's own memory
+     * and the shared and local windows are readable there (the H100 let free(p - 16) of the
+     * heap's first block pass, and frees of shared and local variables). */
     if (addr & 3) {
         kfault(w, in, lane, CUDA_ERROR_MISALIGNED_ADDRESS,
                "free(0x%llx): no block of the device heap starts at an address that is not 4-byte aligned (the "
                "allocator's read of its header is misaligned)", (unsigned long long)addr);
         return false;
     }
+    if (why == KHEAP_NOT_A_BLOCK)
+        return true;
+    const struct kblock *b = w->b;
+    uintptr_t sh = (uintptr_t)b->shared, lb = (uintptr_t)w->local;
+    if ((addr >= sh && addr - sh < b->shared_size) ||
+        (w->local && addr >= lb && addr - lb < (uint64_t)w->local_stride * KLANES))
+        return true;
     if (addr < 16 || !kmem(w, in, lane, KS_GENERIC, addr - 16, 4, false))
         return false; /* kmem faulted (CUDA_ERROR_ILLEGAL_ADDRESS, naming the address) */
     return true;
