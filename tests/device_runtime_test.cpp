@@ -86,10 +86,31 @@ ModeRun run_mode(const char *name, int mode, size_t pending = 0)
     }
     Kernels k;
     k.load();
-    CUdeviceptr a = 0, b = 0;
-    EXPECT_OK(cuMemAlloc(&a, 1 << 16));
+    CUdeviceptr a = 0, b = 0, va = 0;
+    CUmemGenericAllocationHandle mem = 0;
+    size_t gran = 0;
+    if (!strcmp(name, "bad_free") && (mode == 7 || mode == 16)) {
+        // A cudaMalloc pointer with no memory before it, as the H100's first allocation had: the
+        // second half of a reservation whose first half is not mapped (what lies before a plain
+        // cuMemAlloc pointer depends on the allocations before it, here as on the GPU).
+        CUmemAllocationProp prop = {};
+        prop.type = CU_MEM_ALLOCATION_TYPE_PINNED;
+        prop.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
+        prop.location.id = 0;
+        EXPECT_OK(cuMemGetAllocationGranularity(&gran, &prop, CU_MEM_ALLOC_GRANULARITY_MINIMUM));
+        EXPECT_OK(cuMemAddressReserve(&va, 2 * gran, 0, 0, 0));
+        EXPECT_OK(cuMemCreate(&mem, gran, &prop, 0));
+        EXPECT_OK(cuMemMap(va + gran, gran, 0, mem, 0));
+        CUmemAccessDesc acc = {};
+        acc.location = prop.location;
+        acc.flags = CU_MEM_ACCESS_FLAGS_PROT_READWRITE;
+        EXPECT_OK(cuMemSetAccess(va + gran, gran, &acc, 1));
+        a = va + gran;
+    } else {
+        EXPECT_OK(cuMemAlloc(&a, 1 << 16));
+        EXPECT_OK(cuMemsetD8(a, 0, 1 << 16));
+    }
     EXPECT_OK(cuMemAlloc(&b, 4096));
-    EXPECT_OK(cuMemsetD8(a, 0, 1 << 16));
     std::vector<void *> args;
     if (!strcmp(name, "api"))
         args = {&mode, &a, &b};
@@ -100,6 +121,11 @@ ModeRun run_mode(const char *name, int mode, size_t pending = 0)
         res.g = k.read(k.g, 8);
     EXPECT_OK(cuCtxDestroy(c));
     EXPECT_OK(cuCtxSetCurrent(outer));
+    if (va) { // in the healthy context: the faulted one answers its fault to every call
+        EXPECT_OK(cuMemUnmap(va + gran, gran));
+        EXPECT_OK(cuMemRelease(mem));
+        EXPECT_OK(cuMemAddressFree(va, 2 * gran));
+    }
     return res;
 }
 
@@ -311,7 +337,7 @@ TEST_F(DeviceRuntime, BadFrees_AreTheH100sAnswers)
         {4, CUDA_ERROR_MISALIGNED_ADDRESS, "free(p + 1)"},
         {5, CUDA_SUCCESS, "free of a __device__ array's element"},
         {6, CUDA_SUCCESS, "free of a shared variable"},
-        {7, CUDA_ERROR_ILLEGAL_ADDRESS, "free of a cudaMalloc pointer (no memory before it)"},
+        {7, CUDA_ERROR_ILLEGAL_ADDRESS, "free of a device pointer with no memory before it"},
         {8, CUDA_SUCCESS, "free of a cudaMalloc pointer + 4096"},
         {9, CUDA_ERROR_LAUNCH_FAILED, "a double free after the block merged with the next"},
         {10, CUDA_ERROR_LAUNCH_FAILED, "free, malloc of the same size, free twice"},
@@ -320,7 +346,7 @@ TEST_F(DeviceRuntime, BadFrees_AreTheH100sAnswers)
         {13, CUDA_ERROR_LAUNCH_FAILED, "cudaFree twice"},
         {14, CUDA_SUCCESS, "cudaFree(p + 16)"},
         {15, CUDA_ERROR_ILLEGAL_ADDRESS, "cudaFree(0x1000)"},
-        {16, CUDA_ERROR_ILLEGAL_ADDRESS, "cudaFree of a cudaMalloc pointer"},
+        {16, CUDA_ERROR_ILLEGAL_ADDRESS, "cudaFree of a device pointer with no memory before it"},
         {17, CUDA_SUCCESS, "cudaFree of a local variable"},
         {18, CUDA_SUCCESS, "free of the end of the last block"},
         {20, CUDA_SUCCESS, "free(p - 16)"},

@@ -384,9 +384,12 @@ static void child_run(struct kcdp *t, struct kchild *c)
                 klaunch_cancel(root, c->l.fault_code, c->l.fault_reason);
         } else {
             klaunch_run(&c->l); /* its blocks (a child's tail launches run below) */
-            run_queued(t, &c->l, true); /* devrt: its deferred launches: the grid completes with them */
         }
     }
+    /* devrt: its deferred launches: the grid completes with them (after a fault they are taken
+     * off the queue without running, as its tail launches below) */
+    if (!c->is_op)
+        run_queued(t, &c->l, true);
     os_mutex_lock(&t->lock);
     for (uint32_t i = 0; i < t->nrunning; ++i) {
         if (t->running[i] == &c->l) {
@@ -522,9 +525,15 @@ static uint32_t launch(struct kwarp *w, struct kcdp *t, uint32_t s, uint64_t str
 }
 
 /* ---- devrt (issue 25): copies and fills of the tail stream, the tree's streams ---- */
-uint32_t kcdp_queue_op(struct kwarp *w, const struct kdevrt_op *op)
+uint32_t kcdp_queue_op(struct kwarp *w, const struct kdevrt_op *op, bool tail, bool *queued)
 {
     struct klaunch *pl = w->b->l;
+    *queued = false;
+    /* Another stream's copy past the depth where launches run at once waits as they do, after
+     * the launches before it (its stream's order). */
+    if (!tail && pl->depth + 1 <= KCDP_INLINE_DEPTH)
+        return CDP_SUCCESS;
+    *queued = true;
     struct kcdp *t = tree_of(pl);
     /* A copy of the tail stream holds a pending launch until it ran; past the limit the H100's
      * device runtime answers cudaErrorUnknown (999), not cudaErrorLaunchPendingCountExceeded. */
@@ -539,6 +548,7 @@ uint32_t kcdp_queue_op(struct kwarp *w, const struct kdevrt_op *op)
     c->is_op = true;
     c->op = *op;
     c->owner = pl;
+    c->deferred = !tail;
     /* what kdevrt_op_run needs of a launch: the address space, and where a fault goes */
     c->l.space = pl->space;
     c->l.parent = pl;

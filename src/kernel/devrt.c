@@ -170,8 +170,13 @@ bool kdevrt_free(struct kwarp *w, const struct kinsn *in, uint32_t lane, uint64_
     if ((addr >= sh && addr - sh < b->shared_size) ||
         (w->local && addr >= lb && addr - lb < (uint64_t)w->local_stride * KLANES))
         return true;
-    if (addr < 16 || !kmem(w, in, lane, KS_GENERIC, addr - 16, 4, false))
-        return false; /* kmem faulted (CUDA_ERROR_ILLEGAL_ADDRESS, naming the address) */
+    uintptr_t lo, hi;
+    if (addr < 16 || !la->space->extent(la->space, (uintptr_t)addr - 16, 16, false, &lo, &hi)) {
+        kfault(w, in, lane, CUDA_ERROR_ILLEGAL_ADDRESS,
+               "free(0x%llx): the address is not in the device heap, and no memory is before it (where the GPU's "
+               "allocator reads a block's header)", (unsigned long long)addr);
+        return false;
+    }
     return true;
 }
 
@@ -226,10 +231,10 @@ static bool op_submit(struct kwarp *w, const struct kinsn *in, uint32_t lane, co
 {
     if (!op->width || !op->height || !op->depth)
         return true;
-    if (stream == DR_STREAM_TAIL) {
-        *err = kcdp_queue_op(w, op);
+    bool queued;
+    *err = kcdp_queue_op(w, op, stream == DR_STREAM_TAIL, &queued);
+    if (queued)
         return true;
-    }
     char why[256];
     if (op_exec(w->b->l->space, op, why, sizeof(why)))
         return true;

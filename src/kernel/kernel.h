@@ -909,9 +909,11 @@ struct kdevrt_op {
 };
 /* Runs op for launch l: false (and the tree faulted) when its memory is not device memory. */
 bool kdevrt_op_run(struct klaunch *l, const struct kdevrt_op *op);
-/* cdp.c: queues op after the calling grid, holding a pending launch (a cudaError_t: 999 when
- * the pending launches are all taken, as the H100 answers). */
-uint32_t kcdp_queue_op(struct kwarp *w, const struct kdevrt_op *op);
+/* cdp.c: queues op after the calling grid when it goes there (the tail stream; another stream
+ * past the depth where launches run at once), holding a pending launch: *queued says whether it
+ * did (else the caller runs op now). A cudaError_t: 999 when the pending launches are all taken,
+ * as the H100 answers. */
+uint32_t kcdp_queue_op(struct kwarp *w, const struct kdevrt_op *op, bool tail, bool *queued);
 /* cdp.c: true when `stream` is a stream of the device runtime the launch tree knows. */
 bool kcdp_stream_ok(struct kwarp *w, uint64_t stream);
 
