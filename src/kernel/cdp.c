@@ -508,7 +508,6 @@ static uint32_t launch(struct kwarp *w, struct kcdp *t, uint32_t s, uint64_t str
     l->pending_limit = pl->pending_limit;
     l->heap = pl->heap;       /* devrt: malloc in a child grid (the module's heap) */
     l->api_ctx = pl->api_ctx; /* devrt */
-    l->explicit_cluster = 0;
     l->parent = pl;
     l->depth = pl->depth + 1;
     if (stream == CDP_STREAM_TAIL || l->depth > KCDP_INLINE_DEPTH) {
