@@ -81,7 +81,7 @@ static bool get_image(uint64_t h, bool surface, struct kimage *o)
     *o = image;
     return true;
 }
-static const struct khost host = {never, nothing, nothing, nothing, leaving, no_cond, get_image, NULL, NULL, NULL, NULL};
+static const struct khost host = {never, nothing, nothing, nothing, leaving, no_cond, get_image, NULL, NULL, NULL, NULL, NULL};
 
 static double launch(const struct kfunc *fn)
 {

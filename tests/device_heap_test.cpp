@@ -192,12 +192,16 @@ TEST_F(DeviceHeap, DoubleFree_IsLaunchFailed_AndSticky)
     EXPECT_CU(CUDA_ERROR_LAUNCH_FAILED, cuMemAlloc(&d, 16)); // sticky, as on the GPU
 }
 
-TEST_F(DeviceHeap, FreeInsideABlock_IsLaunchFailed)
+// devrt: the H100's allocator lets a free inside a block pass (docs/probes/kernels/devrt); the
+// block stays allocated.
+TEST_F(DeviceHeap, FreeInsideABlock_DoesNothing)
 {
     Heap h;
     h.load();
     std::vector<uint64_t> p = h.allocate(1, 64);
-    EXPECT_CU(CUDA_ERROR_LAUNCH_FAILED, h.free1(p[0] + 16));
+    EXPECT_OK(h.free1(p[0] + 16));
+    EXPECT_OK(h.free1(p[0]));
+    EXPECT_CU(CUDA_ERROR_LAUNCH_FAILED, h.free1(p[0])) << "freed once by now";
 }
 
 TEST_F(DeviceHeap, FreeOfMemoryTheHeapDidNotGive_IsIllegalAddress_AndSticky)

@@ -831,9 +831,11 @@ CUresult CUDAAPI cuCtxSetLimit(CUlimit limit, size_t value)
         break;
     case CU_LIMIT_DEV_RUNTIME_PENDING_LAUNCH_COUNT:
         /* Launches from kernels that may be pending at once (src/kernel/cdp.c); any count is
-         * taken and read back as given (the H200 took 40). */
+         * taken and read back as given (the H200 took 40), at least 32: the H100 reads 0, 1 and
+         * 31 back as 32 (devrt, docs/probes/kernels/devrt; it also caps large counts by its
+         * memory, 1000000 reading back as 599186, which the software device does not). */
         os_mutex_lock(&ctx->lock); /* launches read it when queued */
-        ctx->pending_launch_limit = value;
+        ctx->pending_launch_limit = value < 32 ? 32 : value;
         os_mutex_unlock(&ctx->lock);
         break;
     case CU_LIMIT_DEV_RUNTIME_SYNC_DEPTH:

@@ -30,9 +30,17 @@
  *   cudaPeekAtLastError, which read that thread's last one.
  * - A fault in a child grid ends the whole tree and is the host launch's fault (sticky for the
  *   context, as on the GPU); cancelling the host launch (watchdog, teardown) ends its children.
- * - Nesting: the H200 ran 31 levels of recursion without complaint; the engine runs up to
- *   KCDP_MAX_DEPTH levels (each nests its launch in the C stack of the launching thread) and
- *   answers cudaErrorLaunchMaxDepthExceeded past that.
+ * - Nesting (devrt, issue 25; docs/probes/kernels/devrt): the H100 has no depth limit of its
+ *   own in CDP2. A chain of launches into the default stream (or fire-and-forget) holds one
+ *   pending launch per level, since a grid is complete only when its children are: with the
+ *   limit at 32, the 33rd level's launch is cudaErrorLaunchPendingCountExceeded; with 2048,
+ *   2048 levels ran. A chain of tail launches holds one or two (a grid is complete before its
+ *   tail launches run): 2100 levels ran with the limit at 2048. Here the first KCDP_INLINE_DEPTH
+ *   levels run inside the launching thread's call (above); deeper launches into other streams
+ *   run when the launching grid's blocks have ended, before its tail launches (another order
+ *   the programming guide allows), so the C stack grows by a few small frames per level. Past
+ *   KCDP_MAX_DEPTH levels (the engine's bound on that stack) a launch is
+ *   cudaErrorLaunchMaxDepthExceeded.
  */
 #include "kernel.h"
 
@@ -41,7 +49,8 @@
 
 #define KCDP_SLOT 4096     /* a parameter buffer: the device runtime's limit on a launch's parameters */
 #define KCDP_CHUNK 64      /* buffers per piece of the arena */
-#define KCDP_MAX_DEPTH 128 /* nested launches (the C stack of the launching thread holds them) */
+#define KCDP_INLINE_DEPTH 64 /* devrt: levels run inside the launching thread's call */
+#define KCDP_MAX_DEPTH 4096  /* devrt: nested launches at most (the engine's C stack holds them) */
 #define KCDP_MAX_PENDING (1u << 20)
 
 /* The device runtime's error numbers (cudaError_t). */
@@ -79,6 +88,9 @@ struct kchild {
     struct kchild *next;  /* the tree's tail launches, in order */
     struct klaunch *owner; /* a tail launch: the grid it runs after */
     uint32_t slot;
+    bool deferred;        /* devrt: a launch into another stream, run when its owner's blocks ended */
+    bool is_op;           /* devrt: a copy or fill of the tail stream (op), no grid */
+    struct kdevrt_op op;
 };
 
 struct kcdp {
@@ -147,7 +159,7 @@ int kcdp_builtin_of(const char *name, uint32_t *nargs)
             return names[i].builtin;
         }
     }
-    return KB_NONE;
+    return kdevrt_builtin_of(rest, nargs); /* devrt: the rest of the device runtime */
 }
 
 /* ---- The tree's state ---- */
@@ -338,10 +350,18 @@ void kcdp_cancel(struct klaunch *l, CUresult code, const char *reason)
 }
 
 /* ---- Running a child grid ---- */
+static void run_queued(struct kcdp *t, struct klaunch *l, bool deferred);
+
 static void child_run(struct kcdp *t, struct kchild *c)
 {
     struct klaunch *root = t->root;
-    klaunch_init(&c->l);
+    if (c->is_op) { /* devrt: a copy or fill has no grid: only its fault is recorded */
+        atomic_init(&c->l.faulted, 0);
+        c->l.fault_code = CUDA_SUCCESS;
+        c->l.fault_reason[0] = 0;
+    } else {
+        klaunch_init(&c->l);
+    }
     bool listed = false;
     os_mutex_lock(&t->lock);
     if (t->nrunning == t->cap) {
@@ -358,8 +378,18 @@ static void child_run(struct kcdp *t, struct kchild *c)
     if (!listed)
         end_launch(root, CUDA_ERROR_OUT_OF_MEMORY, "dynamic parallelism: no host memory to run a child grid");
     /* After listing it: a cancellation of the root either sees it listed or is seen here. */
-    if (!atomic_load(&root->faulted))
-        klaunch_run(&c->l);
+    if (!atomic_load(&root->faulted)) {
+        if (c->is_op) {
+            if (!kdevrt_op_run(&c->l, &c->op) && !atomic_load(&root->faulted))
+                klaunch_cancel(root, c->l.fault_code, c->l.fault_reason);
+        } else {
+            klaunch_run(&c->l); /* its blocks (a child's tail launches run below) */
+        }
+    }
+    /* devrt: its deferred launches: the grid completes with them (after a fault they are taken
+     * off the queue without running, as its tail launches below) */
+    if (!c->is_op)
+        run_queued(t, &c->l, true);
     os_mutex_lock(&t->lock);
     for (uint32_t i = 0; i < t->nrunning; ++i) {
         if (t->running[i] == &c->l) {
@@ -368,27 +398,30 @@ static void child_run(struct kcdp *t, struct kchild *c)
         }
     }
     os_mutex_unlock(&t->lock);
-    CUresult r = klaunch_finish(&c->l);
+    CUresult r = c->is_op ? CUDA_SUCCESS : klaunch_finish(&c->l);
     if (r && !atomic_load(&root->faulted))
         klaunch_cancel(root, r, c->l.fault_reason); /* the tree's fault: sticky for the context */
+    /* devrt: the grid is complete, so its buffer is free before its tail launches run (a chain
+     * of tail launches holds one or two pending launches, as on the H100) */
     slot_give(t, c->slot);
+    if (!c->is_op)
+        run_queued(t, &c->l, false);
     free(c);
 }
 
-void kcdp_run_tails(struct klaunch *l)
+/* Runs the launches l queued to run after its blocks: its deferred ones (deferred true, devrt)
+ * or its tail launches and tail copies, in order. */
+static void run_queued(struct kcdp *t, struct klaunch *l, bool deferred)
 {
-    struct kcdp *t = atomic_load(&l->cdp);
-    if (!t)
-        return;
     for (;;) {
-        struct kchild *c = NULL;
+        struct kchild *c = NULL, *prev = NULL;
         os_mutex_lock(&t->lock);
-        for (struct kchild **pp = &t->tails; *pp; pp = &(*pp)->next) {
-            if ((*pp)->owner == l) {
+        for (struct kchild **pp = &t->tails; *pp; prev = *pp, pp = &(*pp)->next) {
+            if ((*pp)->owner == l && (*pp)->deferred == deferred) {
                 c = *pp;
                 *pp = c->next;
                 if (!*pp)
-                    t->tails_end = pp;
+                    t->tails_end = prev ? &prev->next : &t->tails;
                 break;
             }
         }
@@ -397,6 +430,15 @@ void kcdp_run_tails(struct klaunch *l)
             return;
         child_run(t, c);
     }
+}
+
+void kcdp_run_tails(struct klaunch *l)
+{
+    struct kcdp *t = atomic_load(&l->cdp);
+    if (!t)
+        return;
+    run_queued(t, l, true);
+    run_queued(t, l, false);
 }
 
 static uint32_t check_config(const struct kcdp_slot *m)
@@ -464,10 +506,13 @@ static uint32_t launch(struct kwarp *w, struct kcdp *t, uint32_t s, uint64_t str
     l->workers = pl->workers;
     l->host = pl->host;
     l->pending_limit = pl->pending_limit;
+    l->heap = pl->heap;       /* devrt: malloc in a child grid (the module's heap) */
+    l->api_ctx = pl->api_ctx; /* devrt */
     l->parent = pl;
     l->depth = pl->depth + 1;
-    if (stream == CDP_STREAM_TAIL) {
+    if (stream == CDP_STREAM_TAIL || l->depth > KCDP_INLINE_DEPTH) {
         c->owner = pl;
+        c->deferred = stream != CDP_STREAM_TAIL; /* devrt: too deep to run inside this call */
         os_mutex_lock(&t->lock);
         *t->tails_end = c;
         t->tails_end = &c->next;
@@ -476,6 +521,55 @@ static uint32_t launch(struct kwarp *w, struct kcdp *t, uint32_t s, uint64_t str
         child_run(t, c); /* runs now: the order a GPU may choose (above) */
     }
     return CDP_SUCCESS;
+}
+
+/* ---- devrt (issue 25): copies and fills of the tail stream, the tree's streams ---- */
+uint32_t kcdp_queue_op(struct kwarp *w, const struct kdevrt_op *op, bool tail, bool *queued)
+{
+    struct klaunch *pl = w->b->l;
+    *queued = false;
+    /* Another stream's copy past the depth where launches run at once waits as they do, after
+     * the launches before it (its stream's order). */
+    if (!tail && pl->depth + 1 <= KCDP_INLINE_DEPTH)
+        return CDP_SUCCESS;
+    *queued = true;
+    struct kcdp *t = tree_of(pl);
+    /* A copy of the tail stream holds a pending launch until it ran; past the limit the H100's
+     * device runtime answers cudaErrorUnknown (999), not cudaErrorLaunchPendingCountExceeded. */
+    int64_t s = t ? slot_take(t) : -1;
+    struct kchild *c = s >= 0 ? calloc(1, sizeof(*c)) : NULL;
+    if (!c) {
+        if (s >= 0)
+            slot_give(t, (uint32_t)s);
+        return 999;
+    }
+    c->slot = (uint32_t)s;
+    c->is_op = true;
+    c->op = *op;
+    c->owner = pl;
+    c->deferred = !tail;
+    /* what kdevrt_op_run needs of a launch: the address space, and where a fault goes */
+    c->l.space = pl->space;
+    c->l.parent = pl;
+    os_mutex_lock(&t->lock);
+    *t->tails_end = c;
+    t->tails_end = &c->next;
+    os_mutex_unlock(&t->lock);
+    return CDP_SUCCESS;
+}
+
+bool kcdp_stream_ok(struct kwarp *w, uint64_t stream)
+{
+    if (stream == 0 || stream == 2 /* cudaStreamPerThread */ || stream == CDP_STREAM_TAIL ||
+        stream == CDP_STREAM_FIRE_AND_FORGET)
+        return true;
+    struct kcdp *t = atomic_load(&w->b->l->cdp);
+    if (!t)
+        return false;
+    os_mutex_lock(&t->lock);
+    bool ok = stream >= 0x1000 && stream < t->next_handle;
+    os_mutex_unlock(&t->lock);
+    return ok;
 }
 
 /* ---- The calls ---- */
@@ -497,8 +591,8 @@ void kcdp_call(struct kwarp *w, struct kframe *f, const struct kinsn *in, const 
     for (uint32_t mask = exec; mask; mask &= mask - 1) {
         uint32_t lane = (uint32_t)kctz(mask);
         unsigned char *pa = f->params + (size_t)lane * fb;
-        uint64_t a[6] = {0};
-        for (uint32_t i = 0; i < c->nargs && i < 6; ++i)
+        uint64_t a[8] = {0}; /* devrt: cudaMemcpy2DAsync takes 8 */
+        for (uint32_t i = 0; i < c->nargs && i < 8; ++i)
             memcpy(&a[i], pa + c->arg_offset[i], 8 <= fb - c->arg_offset[i] ? 8 : fb - c->arg_offset[i]);
         uint64_t ret = 0;
         unsigned ret_size = 4;
@@ -582,7 +676,13 @@ void kcdp_call(struct kwarp *w, struct kframe *f, const struct kinsn *in, const 
                 return;
             break;
         case KB_CDP_RUNTIME_GET_VERSION:
-            if (!store(w, in, lane, a[0], 13000, 4))
+            /* devrt: the device runtime's own version, 6000 on the H100 with CUDA 13.0 (not the
+             * host runtime's 13000; docs/probes/kernels/devrt) */
+            if (!a[0]) {
+                err = CDP_INVALID_VALUE;
+                break;
+            }
+            if (!store(w, in, lane, a[0], 6000, 4))
                 return;
             break;
         case KB_CDP_DEVICE_GET_ATTRIBUTE: {
@@ -598,24 +698,41 @@ void kcdp_call(struct kwarp *w, struct kframe *f, const struct kinsn *in, const 
             break;
         }
         case KB_CDP_DEVICE_GET_LIMIT: {
-            /* The launch's own (cudaLimit numbers); the heap's is the host's to tell. */
+            /* devrt (docs/probes/kernels/devrt): the context's limits, as the H100's device runtime
+             * answers them: it never leaves its error for cudaGetLastError; NULL is
+             * cudaErrorInvalidValue; cudaLimitDevRuntimeSyncDepth (3) and 9 are
+             * cudaErrorUnsupportedLimit with the value SIZE_MAX; 0..10 are answered (7 the shared
+             * memory per block, 8 zero, 10 the multiprocessor count), the rest cudaErrorInvalidValue. */
+            sets_error = false;
+            uint32_t lim = (uint32_t)a[1];
             uint64_t v = 0;
-            switch ((uint32_t)a[1]) {
-            case 0: v = l->stack_bytes; break;                    /* cudaLimitStackSize */
-            case 1: v = l->printf_limit ? l->printf_limit : 8650752; break; /* cudaLimitPrintfFifoSize */
-            case 3: err = CDP_UNSUPPORTED_LIMIT; break;           /* cudaLimitDevRuntimeSyncDepth */
-            case 4: v = l->pending_limit; break;                  /* cudaLimitDevRuntimePendingLaunchCount */
-            case 5: v = 64; break;                                /* cudaLimitMaxL2FetchGranularity */
-            case 6: v = 0; break;                                 /* cudaLimitPersistingL2CacheSize */
-            case 2: {                                             /* cudaLimitMallocHeapSize */
-                int r = l->host && l->host->device_limit ? l->host->device_limit(2, &v) : CUDA_ERROR_NOT_SUPPORTED;
-                if (r)
-                    err = r == CUDA_ERROR_NOT_SUPPORTED ? CDP_NOT_SUPPORTED : CDP_INVALID_VALUE;
+            if (!a[0]) {
+                err = CDP_INVALID_VALUE;
                 break;
             }
-            default: err = CDP_UNSUPPORTED_LIMIT; break;
+            if (lim == 3 || lim == 9) {
+                if (!store(w, in, lane, a[0], UINT64_MAX, 8))
+                    return;
+                err = CDP_UNSUPPORTED_LIMIT;
+                break;
             }
-            if (!err && !store(w, in, lane, a[0], v, 8))
+            if (lim > 10) {
+                err = CDP_INVALID_VALUE;
+                break;
+            }
+            if (lim == 10) {
+                int n = 0;
+                if (l->host && l->host->device_attribute)
+                    l->host->device_attribute(16 /* CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT */, 0, &n);
+                v = (uint64_t)n;
+            } else if (lim == 8) {
+                v = 0;
+            } else if (!l->host || !l->host->device_limit || l->host->device_limit(l->api_ctx, (int)lim, &v)) {
+                /* no context to ask (a launch made without the API layer): the launch's own */
+                v = lim == 0 ? l->stack_bytes : lim == 1 ? (l->printf_limit ? l->printf_limit : 8650752)
+                  : lim == 4 ? l->pending_limit : lim == 5 ? 64 : 0;
+            }
+            if (!store(w, in, lane, a[0], v, 8))
                 return;
             break;
         }
@@ -644,6 +761,12 @@ void kcdp_call(struct kwarp *w, struct kframe *f, const struct kinsn *in, const 
         case KB_CDP_EVENT_RECORD_WITH_FLAGS:
             break; /* every stream's work has run in order when the call returns (above) */
         default:
+            /* devrt: the rest of the device runtime (devrt.c) */
+            if (c->builtin == KB_CDP_MEMCPY_ASYNC || c->builtin == KB_CDP_MEMSET_ASYNC || c->builtin >= KB_DEVRT_FIRST) {
+                if (!kdevrt_call(w, in, c, lane, pa, a, &ret, &ret_size, &err, &sets_error))
+                    return;
+                break;
+            }
             kfault(w, in, lane, CUDA_ERROR_LAUNCH_FAILED, "device runtime function %d is not provided", c->builtin);
             return;
         }

@@ -166,6 +166,8 @@ static void *global_access(struct kwarp *w, const struct kinsn *in, uint32_t lan
         lo = ws, hi = ws + sizeof(l->workspace); /* the grid workspace (grid, issue 25) */
     } else if (l->cdp && kcdp_extent(l->cdp, (uintptr_t)addr, size, &lo, &hi)) {
         /* a device launch's parameter buffer (cdp.c) */
+    } else if (!write && kdevrt_text_extent((uintptr_t)addr, size, &lo, &hi)) {
+        /* devrt: the device runtime's error strings (cudaGetErrorName/String), read-only */
     } else if (addr + size < addr || !as->extent(as, (uintptr_t)addr, size, write, &lo, &hi)) {
         kfault(w, in, lane, CUDA_ERROR_ILLEGAL_ADDRESS, "%s of %u bytes at 0x%llx: %s", write ? "store" : "load", size,
                (unsigned long long)addr,
@@ -574,25 +576,11 @@ static void run_builtin(struct kwarp *w, struct kframe *f, const struct kinsn *i
                 memcpy(pa + c->ret_offset, &p, 8);
             continue;
         }
-        case KB_FREE: {
-            /* free(NULL) does nothing, as in C. Anything but a live block of the heap faults:
-             * twice, or inside a block, CUDA_ERROR_LAUNCH_FAILED (the H100 traps on a double
-             * free); memory the heap never gave, CUDA_ERROR_ILLEGAL_ADDRESS (as the H100 for a
-             * cudaMalloc pointer). The GPU lets some of these pass; extmem does not. */
-            const struct klaunch *la = w->b->l;
-            if (!a0)
-                continue;
-            int why = la->heap && la->host && la->host->heap_free ? la->host->heap_free(la->heap, a0) : KHEAP_OUTSIDE;
-            if (why == KHEAP_FREED)
-                continue;
-            kfault(w, in, l, why == KHEAP_NOT_A_BLOCK ? CUDA_ERROR_LAUNCH_FAILED : CUDA_ERROR_ILLEGAL_ADDRESS,
-                   "free(0x%llx): %s", (unsigned long long)a0,
-                   why == KHEAP_NOT_A_BLOCK ? "no block of the device heap starts there (freed already, or inside "
-                                              "a block)"
-                                            : "the address is not in the device heap (memory malloc in a kernel did "
-                                              "not give)");
-            return;
-        }
+        case KB_FREE:
+            /* devrt (issue 25): as the H100's allocator answers each bad free (devrt.c) */
+            if (!kdevrt_free(w, in, l, a0))
+                return;
+            continue;
         default:
             kfault(w, in, l, CUDA_ERROR_LAUNCH_FAILED, "device-side %s is not supported",
                    c->builtin == KB_MALLOC ? "malloc" : "free");
@@ -1264,8 +1252,9 @@ void klaunch_run(struct klaunch *l)
         l->workers->run(l->workers, n / cs, &l->faulted, run_cluster, l);
     else
         l->workers->run(l->workers, n, &l->faulted, run_block, l);
-    /* The grids its kernels queued to run after it (cudaStreamTailLaunch). */
-    if (atomic_load(&l->cdp))
+    /* The grids its kernels queued to run after it (cudaStreamTailLaunch). A child grid's run
+     * them when it is complete (devrt: cdp.c's child_run). */
+    if (atomic_load(&l->cdp) && !l->parent)
         kcdp_run_tails(l);
 }
 

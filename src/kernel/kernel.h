@@ -255,13 +255,23 @@ enum { KB_NONE, KB_VPRINTF, KB_ASSERTFAIL, KB_MALLOC, KB_FREE, KB_SET_CONDITIONA
     KB_CDP_STREAM_CREATE_WITH_FLAGS, KB_CDP_STREAM_DESTROY, KB_CDP_STREAM_WAIT_EVENT, KB_CDP_EVENT_CREATE_WITH_FLAGS,
     KB_CDP_EVENT_DESTROY, KB_CDP_EVENT_RECORD, KB_CDP_EVENT_RECORD_WITH_FLAGS, KB_CDP_MEMCPY_ASYNC,
     KB_CDP_MEMSET_ASYNC, KB_CDP_DEVICE_SYNCHRONIZE,
+    /* devrt (issue 25): the rest of the device runtime (devrt.c) */
+    KB_DEVRT_FIRST, KB_DEVRT_MALLOC = KB_DEVRT_FIRST, KB_DEVRT_FREE, KB_DEVRT_MEMCPY_2D_ASYNC,
+    KB_DEVRT_MEMCPY_3D_ASYNC, KB_DEVRT_MEMSET_2D_ASYNC, KB_DEVRT_MEMSET_3D_ASYNC, KB_DEVRT_GET_ERROR_NAME,
+    KB_DEVRT_GET_ERROR_STRING, KB_DEVRT_FUNC_GET_ATTRIBUTES, KB_DEVRT_OCCUPANCY, KB_DEVRT_OCCUPANCY_WITH_FLAGS,
+    KB_DEVRT_DEVICE_GET_CACHE_CONFIG, KB_DEVRT_DEVICE_GET_SHARED_MEM_CONFIG, KB_DEVRT_CG_GET_INTRINSIC_HANDLE,
+    KB_DEVRT_CG_SYNCHRONIZE, KB_DEVRT_CG_GET_SIZE, KB_DEVRT_CG_GET_RANK, KB_DEVRT_GRAPH_LAUNCH,
     KB_CDP_END
 };
 /* grid (issue 25): the device runtime function `name` is (KB_CDP_*), or KB_NONE; *nargs the
  * arguments it takes. */
 int kcdp_builtin_of(const char *name, uint32_t *nargs);
-/* link part: what khost.heap_free answers */
-enum { KHEAP_FREED, KHEAP_NOT_A_BLOCK, KHEAP_OUTSIDE };
+/* link part: what khost.heap_free answers (devrt: KHEAP_FREED_BEFORE, the start of a block freed
+ * already whose header says so, as the GPU's allocator finds it) */
+enum { KHEAP_FREED, KHEAP_NOT_A_BLOCK, KHEAP_OUTSIDE, KHEAP_FREED_BEFORE };
+/* devrt (issue 25): the device runtime function `name` (after "__cudaCDP2", "__cuda" or "cuda")
+ * is, of devrt.c's: KB_DEVRT_*, or KB_NONE; *nargs the arguments it takes. */
+int kdevrt_builtin_of(const char *rest, uint32_t *nargs);
 
 /* A parameter of an entry or .func. */
 struct kparam {
@@ -705,7 +715,7 @@ struct khost {
     /* grid (issue 25): the device runtime's questions (cudaDeviceGetAttribute, cudaDeviceGetLimit
      * from a kernel): a CUresult, the value in *value. NULL: not answered (cudaErrorNotSupported). */
     int (*device_attribute)(int attr, int device, int *value);
-    int (*device_limit)(int limit, uint64_t *value);
+    int (*device_limit)(void *api_ctx, int limit, uint64_t *value); /* devrt: of the launch's context */
     /* link part: the device heap (malloc and free in kernels; src/memory/heap.c). heap_alloc
      * gives `size` bytes, 16-byte aligned, of the launch's heap (klaunch.heap), or 0 when it is
      * exhausted; heap_free releases an address heap_alloc gave (KHEAP_FREED), and does nothing
@@ -713,7 +723,14 @@ struct khost {
      * KHEAP_OUTSIDE elsewhere. Both are safe from every block at once. */
     uint64_t (*heap_alloc)(void *heap, uint64_t size);
     int (*heap_free)(void *heap, uint64_t addr);
+    /* devrt (issue 25): occupancy as cudaOccupancyMaxActiveBlocksPerMultiprocessor answers for
+     * `fn` with the function's defaults (the H100's device runtime applies no attribute the host
+     * set). */
+    int (*occupancy)(const struct kfunc *fn, int block, uint64_t dyn_shared);
 };
+/* devrt: device_limit's questions besides the cudaLimit numbers: the context's cache and shared
+ * memory configuration (cudaDeviceGetCacheConfig, cudaDeviceGetSharedMemConfig). */
+enum { KDEVRT_CFG_CACHE = 1000, KDEVRT_CFG_SHARED_MEM };
 
 /* ---- Execution (exec.c) ---- */
 /* A function's native code (native.c): runs the group `mask` of the top frame from `pc` while
@@ -872,6 +889,7 @@ struct klaunch {
     uint32_t explicit_cluster; /* isa (issue 25): the launch named a cluster dimension (%is_explicit_cluster) */
     uint32_t cluster[3];       /* clusters: set by the caller, the cluster's blocks per dimension (0: 1) */
     bool resumable;            /* klaunch_init: blocks are resumable contexts (cooperative, or clusters) */
+    void *api_ctx; /* devrt (issue 25): the API layer's context of the launch, for khost's device_limit/config */
 };
 /* Prepares l (fn, grid, block, dyn_shared, params, stack_bytes, printf_limit, space, workers
  * and host set by the caller). */
@@ -905,6 +923,32 @@ void kcdp_run_tails(struct klaunch *l);
 void kcdp_cancel(struct klaunch *l, CUresult code, const char *reason);
 /* Frees the tree's state (the root's klaunch_finish). */
 void kcdp_free(struct kcdp *cdp);
+
+/* ---- devrt (issue 25): the rest of the device runtime (devrt.c) ---- */
+/* One lane's call of a KB_DEVRT_* function (a[] its arguments as 8-byte words, pa the lane's
+ * parameter area): false when it faulted the launch. *ret and *ret_size the value it returns,
+ * *err the cudaError_t it leaves for cudaGetLastError (0: none), *sets_error whether it does. */
+bool kdevrt_call(struct kwarp *w, const struct kinsn *in, const struct kcall *c, uint32_t lane, unsigned char *pa,
+                 const uint64_t *a, uint64_t *ret, unsigned *ret_size, uint32_t *err, bool *sets_error);
+/* free(addr) or cudaFree(addr) by a lane, as the GPU's allocator answers it: false when it faulted. */
+bool kdevrt_free(struct kwarp *w, const struct kinsn *in, uint32_t lane, uint64_t addr);
+/* True when [addr, addr + size) lies in the device runtime's error strings (read-only). */
+bool kdevrt_text_extent(uintptr_t addr, size_t size, uintptr_t *lo, uintptr_t *hi);
+/* A copy or fill of the device runtime queued to run after its grid (cudaStreamTailLaunch). */
+struct kdevrt_op {
+    int kind; /* 1 copy, 2 fill */
+    uint64_t dst, src, dpitch, spitch, width, height, depth, dslice, sslice;
+    uint32_t value;
+};
+/* Runs op for launch l: false (and the tree faulted) when its memory is not device memory. */
+bool kdevrt_op_run(struct klaunch *l, const struct kdevrt_op *op);
+/* cdp.c: queues op after the calling grid when it goes there (the tail stream; another stream
+ * past the depth where launches run at once), holding a pending launch: *queued says whether it
+ * did (else the caller runs op now). A cudaError_t: 999 when the pending launches are all taken,
+ * as the H100 answers. */
+uint32_t kcdp_queue_op(struct kwarp *w, const struct kdevrt_op *op, bool tail, bool *queued);
+/* cdp.c: true when `stream` is a stream of the device runtime the launch tree knows. */
+bool kcdp_stream_ok(struct kwarp *w, uint64_t stream);
 
 /* Operand access for handlers. */
 static inline uint64_t *kw_slot(struct kwarp *w, kopnd o)

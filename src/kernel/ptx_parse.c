@@ -1426,7 +1426,8 @@ static bool check_calls(struct kparser *ps)
             if (in->kind != KK_CALL)
                 continue;
             struct kcall *c = in->aux;
-            if (c->builtin == KB_MALLOC || c->builtin == KB_FREE)
+            if (c->builtin == KB_MALLOC || c->builtin == KB_FREE || c->builtin == KB_DEVRT_MALLOC ||
+                c->builtin == KB_DEVRT_FREE) /* devrt: the device runtime's cudaMalloc/cudaFree are malloc/free */
                 m->uses_heap = true;
             if (c->callee && !c->callee->defined && c->builtin == KB_NONE && !ps->relocatable) {
                 /* Names the unit the caller is in when the text was linked. */

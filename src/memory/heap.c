@@ -14,6 +14,12 @@
  * did not give) is found and faults, which the GPU does only sometimes. Each block is preceded
  * by a 16-byte header as the GPU's are (its size, for the curious reader of device memory), so
  * a heap holds fewer blocks than its size over theirs, as there. Blocks are 16-byte aligned.
+ * devrt (issue 25): the header's second word says whether the block is live or was freed, as
+ * the GPU's headers do (docs/probes/kernels/devrt, header_dump): a free of an address the heap
+ * does not hold live whose header says "freed" is the GPU's double free (a trap); any other
+ * address inside the heap is let pass, as the GPU lets a free inside a block pass. The word is
+ * device memory, which a kernel may overwrite (a stale or forged header decides only between a
+ * fault and nothing, as on the GPU: the records that decide what is free are the host's).
  * One lock guards it: blocks of a launch run on several threads.
  */
 #include "memory/memory.h"
@@ -24,6 +30,8 @@
 #define HEAP_ALIGN 16
 #define HEAP_HEADER 16
 #define HEAP_MIN ((size_t)4 << 20) /* cuCtxSetLimit makes smaller sizes 4 MiB, as the driver does */
+#define HEAP_TAG_LIVE 0x6c697665u  /* devrt: a header's second word */
+#define HEAP_TAG_FREED 0x66726565u
 
 struct extent {
     size_t off, size;
@@ -123,7 +131,7 @@ uint64_t mem_heap_alloc(void *heap, uint64_t want)
             memmove(e, e + 1, (h->nfree - i - 1) * sizeof(*e));
             h->nfree--;
         }
-        uint64_t header[2] = {(uint64_t)want, 0};
+        uint64_t header[2] = {(uint64_t)want, HEAP_TAG_LIVE};
         memcpy((void *)(h->base + off), header, sizeof(header));
         addr = h->base + off + HEAP_HEADER;
         break;
@@ -139,10 +147,24 @@ int mem_heap_free(void *heap, uint64_t addr)
     size_t at;
     size_t *sz = live_find(h, (uintptr_t)addr, &at);
     if (!sz) {
+        int r = MEM_HEAP_OUTSIDE;
+        if (addr >= h->base && addr < h->base + h->size) {
+            r = MEM_HEAP_NOT_A_BLOCK;
+            uint64_t tag;
+            if (addr - h->base >= HEAP_HEADER && (addr - h->base) % HEAP_ALIGN == 0) {
+                memcpy(&tag, (const void *)(uintptr_t)(addr - 8), sizeof(tag));
+                if (tag == HEAP_TAG_FREED)
+                    r = MEM_HEAP_FREED_BEFORE;
+            }
+        }
         os_mutex_unlock(&h->lock);
-        return addr >= h->base && addr < h->base + h->size ? MEM_HEAP_NOT_A_BLOCK : MEM_HEAP_OUTSIDE;
+        return r;
     }
     size_t size = *sz, off = (size_t)addr - HEAP_HEADER - h->base;
+    {
+        uint64_t tag = HEAP_TAG_FREED; /* devrt: the header says so, for a second free */
+        memcpy((void *)(uintptr_t)(addr - 8), &tag, sizeof(tag));
+    }
     h->keys[at] = 1;
     h->used--;
     h->tombs++;

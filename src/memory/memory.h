@@ -136,7 +136,8 @@ CUresult mem_alloc_device(const char *fn, struct ctx *ctx, size_t size, struct m
  * what they do). */
 CUresult mem_heap_get(const char *fn, struct ctx *ctx, void **out);
 uint64_t mem_heap_alloc(void *heap, uint64_t size);
-enum { MEM_HEAP_FREED, MEM_HEAP_NOT_A_BLOCK, MEM_HEAP_OUTSIDE }; /* inside the heap, or elsewhere */
+enum { MEM_HEAP_FREED, MEM_HEAP_NOT_A_BLOCK, MEM_HEAP_OUTSIDE, /* inside the heap, or elsewhere */
+       MEM_HEAP_FREED_BEFORE }; /* devrt: where a block freed already starts, its header still saying so */
 int mem_heap_free(void *heap, uint64_t addr);
 
 /* ---- Copies with CUDA arrays (src/image sets the hook; copy.c and copy3d.c call it) ----

@@ -285,17 +285,34 @@ CUresult CUDAAPI cuFuncLoad(CUfunction function)
  * software device runs blocks on CPU threads and is not limited this way; the numbers let
  * programs size their grids as they would for a GPU. */
 
-static int occupancy(const struct function *f, int block, size_t dyn)
+/* devrt (issue 25): the shared memory a multiprocessor gives the blocks under a carveout
+ * preference (cuFuncSetAttribute PREFERRED_SHARED_MEMORY_CARVEOUT, percent), as CUDA's occupancy
+ * calculator takes it (cuda_occupancy.h, cudaOccSMemPreferenceVoltaPlus): the preference's share
+ * of the multiprocessor's shared memory, rounded up to a size the sm_80 multiprocessor has (0, 8,
+ * 16, 32, 64, 100, 132 or 164 KiB); when that holds no block, the size that holds one. -1: all. */
+static size_t carveout_shared(int carveout, size_t per_block)
+{
+    static const size_t sizes_kib[] = {0, 8, 16, 32, 64, 100, 132, 164};
+    size_t want = carveout < 0 ? DEVICE_SHARED_PER_SM : (size_t)carveout * DEVICE_SHARED_PER_SM / 100;
+    if (want < per_block)
+        want = per_block;
+    for (size_t i = 0; i < sizeof(sizes_kib) / sizeof(sizes_kib[0]); ++i)
+        if (want <= sizes_kib[i] * 1024)
+            return sizes_kib[i] * 1024;
+    return DEVICE_SHARED_PER_SM;
+}
+
+static int occupancy_model(const struct kfunc *kf, int block, size_t dyn, int max_dyn, int carveout)
 {
     /* Dynamic shared memory past what the kernel may have (48 KiB less its static shared memory
      * unless cuFuncSetAttribute raised it): no block fits, as the H200 answers (docs/probes/
      * kernels/grid). */
-    if (block <= 0 || (unsigned)block > function_max_threads(f->kf) ||
-        dyn > (size_t)DEVICE_SHARED_PER_BLOCK_OPTIN || dyn > (size_t)function_max_dynamic_shared(f))
+    if (block <= 0 || (unsigned)block > function_max_threads(kf) ||
+        dyn > (size_t)DEVICE_SHARED_PER_BLOCK_OPTIN || dyn > (size_t)max_dyn)
         return 0;
     int warps = (block + 31) / 32;
     int by_threads = DEVICE_THREADS_PER_SM / (warps * 32);
-    int regs = (num_regs(f->kf) + 7) / 8 * 8;
+    int regs = (num_regs(kf) + 7) / 8 * 8;
     int per_warp = (regs * 32 + 255) / 256 * 256;
     int by_regs = per_warp ? DEVICE_REGISTERS_PER_SM / (per_warp * warps) : DEVICE_BLOCKS_PER_SM;
     /* isa (issue 25): the register count is the PTX's virtual registers (capped at 255), not
@@ -304,12 +321,28 @@ static int occupancy(const struct function *f, int block, size_t dyn)
      * occupancy of 0 for its 384-thread sweep kernel and launched nothing.) */
     if (by_regs < 1)
         by_regs = 1;
-    size_t smem = f->kf->static_shared + dyn;
-    int by_smem = smem ? (int)(DEVICE_SHARED_PER_SM / (smem + DEVICE_RESERVED_SHARED_PER_BLOCK)) : DEVICE_BLOCKS_PER_SM;
+    size_t smem = kf->static_shared + dyn;
+    size_t per_block = smem + DEVICE_RESERVED_SHARED_PER_BLOCK;
+    int by_smem = smem ? (int)(carveout_shared(carveout, per_block) / per_block) : DEVICE_BLOCKS_PER_SM;
     int n = DEVICE_BLOCKS_PER_SM;
     n = by_threads < n ? by_threads : n;
     n = by_regs < n ? by_regs : n;
     return by_smem < n ? by_smem : n;
+}
+
+static int occupancy(const struct function *f, int block, size_t dyn)
+{
+    return occupancy_model(f->kf, block, dyn, function_max_dynamic_shared(f),
+                           atomic_load(&((struct function *)f)->carveout));
+}
+
+/* devrt (issue 25): the device runtime's cudaOccupancyMaxActiveBlocksPerMultiprocessor, which on
+ * the H100 applies none of the attributes the host set (docs/probes/kernels/devrt): the default
+ * dynamic shared memory limit, no carveout preference. */
+int function_occupancy_default(const struct kfunc *kf, int block, size_t dyn)
+{
+    int left = DEVICE_SHARED_PER_BLOCK - (int)kf->static_shared;
+    return occupancy_model(kf, block, dyn, left > 0 ? left : 0, -1);
 }
 
 int function_occupancy(const struct function *f, int block, size_t dyn) { return occupancy(f, block, dyn); }

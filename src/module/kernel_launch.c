@@ -63,12 +63,44 @@ static int device_attribute(int attr, int device, int *value)
 static int heap_free(void *heap, uint64_t addr)
 {
     int r = mem_heap_free(heap, addr);
-    return r == MEM_HEAP_FREED ? KHEAP_FREED : r == MEM_HEAP_NOT_A_BLOCK ? KHEAP_NOT_A_BLOCK : KHEAP_OUTSIDE;
+    return r == MEM_HEAP_FREED ? KHEAP_FREED : r == MEM_HEAP_NOT_A_BLOCK ? KHEAP_NOT_A_BLOCK
+         : r == MEM_HEAP_FREED_BEFORE ? KHEAP_FREED_BEFORE : KHEAP_OUTSIDE;
+}
+
+/* devrt (issue 25): cudaDeviceGetLimit and the cache configuration from a kernel: the launch's
+ * context's, as cuCtxGetLimit and cuCtxGetCacheConfig answer them. */
+static int device_limit(void *api_ctx, int limit, uint64_t *value)
+{
+    struct ctx *ctx = api_ctx;
+    if (!ctx)
+        return CUDA_ERROR_NOT_SUPPORTED;
+    os_mutex_lock(&ctx->lock);
+    switch (limit) {
+    case CU_LIMIT_STACK_SIZE: *value = ctx->stack_limit; break;
+    case CU_LIMIT_PRINTF_FIFO_SIZE: *value = ctx->printf_fifo_limit; break;
+    case CU_LIMIT_MALLOC_HEAP_SIZE: *value = ctx->malloc_heap_limit; break;
+    case CU_LIMIT_DEV_RUNTIME_PENDING_LAUNCH_COUNT: *value = ctx->pending_launch_limit; break;
+    case CU_LIMIT_MAX_L2_FETCH_GRANULARITY: *value = 64; break;
+    case CU_LIMIT_PERSISTING_L2_CACHE_SIZE: *value = 0; break; /* no L2 set-aside (cuCtxGetLimit's 0) */
+    case CU_LIMIT_SHMEM_SIZE: *value = DEVICE_SHARED_PER_BLOCK_OPTIN; break;
+    case KDEVRT_CFG_CACHE: *value = (uint64_t)atomic_load(&ctx->cache_config); break;
+    case KDEVRT_CFG_SHARED_MEM: *value = CU_SHARED_MEM_CONFIG_FOUR_BYTE_BANK_SIZE; break; /* as cuCtxGetSharedMemConfig */
+    default: os_mutex_unlock(&ctx->lock); return CUDA_ERROR_INVALID_VALUE;
+    }
+    os_mutex_unlock(&ctx->lock);
+    return CUDA_SUCCESS;
+}
+
+static int occupancy(const struct kfunc *fn, int block, uint64_t dyn)
+{
+    return function_occupancy_default(fn, block, (size_t)dyn);
 }
 
 /* The host: the device's threads and the library's unload (drain.c). */
 static const struct khost host = {
     .device_attribute = device_attribute,
+    .device_limit = device_limit, /* devrt */
+    .occupancy = occupancy,
     .set_conditional = set_conditional,
     .image = image_for_kernel,
     .heap_alloc = mem_heap_alloc, /* link part */
@@ -406,6 +438,7 @@ static CUresult launch(const char *fn, CUfunction hf, const struct launch *c, vo
     k->l.space = &address_space;
     k->l.workers = &k->workers;
     k->l.host = &host;
+    k->l.api_ctx = t.ctx; /* devrt: k holds a reference (below) */
     if (kf->module->uses_heap && (r = mem_heap_get(fn, t.ctx, &k->l.heap))) /* link part: malloc, free */
         goto out;
     memcpy(k->l.grid, c->grid, sizeof(k->l.grid));

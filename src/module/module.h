@@ -99,6 +99,9 @@ bool function_required_cluster(const struct function *f, unsigned dims[3]);
 /* clusters: the most blocks a cluster of f may have: 8, or 16 with NON_PORTABLE_CLUSTER_SIZE_ALLOWED
  * (the H100's limits, docs/probes/kernels/cluster), fewer under .maxclusterrank. */
 unsigned function_max_cluster(const struct function *f);
+/* devrt (issue 25): the occupancy of kf with its defaults (no attribute the host set), as the
+ * device runtime answers it. */
+int function_occupancy_default(const struct kfunc *kf, int block, size_t dyn);
 /* grid (issue 25): w is a kernel launch's work, made cooperative (kernel_launch.c). */
 struct work;
 bool kernel_work_cooperative(const struct work *w);

@@ -83,7 +83,7 @@ static bool no_image(uint64_t handle, bool surface, struct kimage *out)
     (void)out;
     return false; /* no texture or surface objects here */
 }
-static const struct khost host = {never, nothing, nothing, nothing, leaving, no_conditional, no_image, NULL, NULL, NULL, NULL};
+static const struct khost host = {never, nothing, nothing, nothing, leaving, no_conditional, no_image, NULL, NULL, NULL, NULL, NULL};
 
 static int failures;
 

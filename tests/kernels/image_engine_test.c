@@ -105,7 +105,7 @@ static bool image(uint64_t handle, bool surface, struct kimage *out)
     *out = objects[i];
     return true;
 }
-static const struct khost host = {never, nothing, nothing, nothing, leaving, no_conditional, image, NULL, NULL, NULL, NULL};
+static const struct khost host = {never, nothing, nothing, nothing, leaving, no_conditional, image, NULL, NULL, NULL, NULL, NULL};
 
 static uint64_t add_object(const struct kimage *im)
 {
