@@ -113,7 +113,7 @@ out:
 
 struct kfmt kimg_format(const struct kimage *im)
 {
-    struct kfmt f = {KFK_NONE, 0, 0, im->channels};
+    struct kfmt f = {KFK_NONE, 0, 0, im->channels, 0};
     switch (im->format) {
     case CU_AD_FORMAT_UNSIGNED_INT8: f.kind = KFK_UINT; f.bits = 8; break;
     case CU_AD_FORMAT_UNSIGNED_INT16: f.kind = KFK_UINT; f.bits = 16; break;
@@ -135,12 +135,20 @@ struct kfmt kimg_format(const struct kimage *im)
     case CU_AD_FORMAT_BC1_UNORM: case CU_AD_FORMAT_BC1_UNORM_SRGB:
     case CU_AD_FORMAT_BC2_UNORM: case CU_AD_FORMAT_BC2_UNORM_SRGB:
     case CU_AD_FORMAT_BC3_UNORM: case CU_AD_FORMAT_BC3_UNORM_SRGB:
-        /* 4x4 blocks of 8 (BC1) or 16 bytes: texel_bytes is a block's */
+    case CU_AD_FORMAT_BC4_UNORM: case CU_AD_FORMAT_BC4_SNORM: case CU_AD_FORMAT_BC5_UNORM: case CU_AD_FORMAT_BC5_SNORM:
+    case CU_AD_FORMAT_BC6H_UF16: case CU_AD_FORMAT_BC6H_SF16: case CU_AD_FORMAT_BC7_UNORM: case CU_AD_FORMAT_BC7_UNORM_SRGB:
+        /* 4x4 blocks of 8 (BC1, BC4) or 16 bytes: texel_bytes is a block's; the decoder gives
+         * all four channels (BC4 to BC6H: alpha 1, the missing colours 0) */
         f.kind = KFK_BC;
         f.bits = (uint8_t)((im->format - CU_AD_FORMAT_BC1_UNORM) / 2 + 1);
         f.srgb = (im->format - CU_AD_FORMAT_BC1_UNORM) & 1;
+        if (f.bits >= 4) { /* BC4 ... BC7 (0x97 ... 0x9e): the odd ones of BC4 to BC6H are signed */
+            f.srgb = im->format == CU_AD_FORMAT_BC7_UNORM_SRGB;
+            f.bc_signed = im->format == CU_AD_FORMAT_BC4_SNORM || im->format == CU_AD_FORMAT_BC5_SNORM ||
+                          im->format == CU_AD_FORMAT_BC6H_SF16;
+        }
         f.channels = 4;
-        if (im->texel_bytes != (f.bits == 1 ? 8u : 16u))
+        if (im->texel_bytes != (f.bits == 1 || f.bits == 4 ? 8u : 16u))
             f.kind = KFK_NONE;
         return f;
     default: break;
@@ -446,73 +454,31 @@ static void make_border(struct ksampler *s)
     }
 }
 
-/* One texel (i, j) of a BC1, BC2 or BC3 block as 8-bit RGBA, as the H100 decodes it
- * (docs/probes/images/sampling/bc_probe.cu, on an H200): 5- and 6-bit endpoints widened by bit
- * replication; the interpolated colours of red and blue ((2 a + b) * 22) >> 3 and
- * ((a + b) * 33) >> 3 on the 5-bit values, of green (256 A + d / 4 + 128 + 80 d) >> 8 (1/3),
- * (256 A + 3 d / 4 + 128 + 175 d) >> 8 (2/3) and (256 A + d / 4 + 128 + 128 d) >> 8 (1/2) on the
- * widened ones with d = B - A: every BC1 texel probed. BC2 and BC3 colour always take the four
- * colours (99% of BC2's texels); BC2's alpha is 4 bits times 17 (all); BC3's alpha interpolants
- * are rounded to nearest, which is not the H100's rule (68%). */
-void kimg_bc_texel(unsigned bc, const unsigned char *p, unsigned i, unsigned j, uint32_t out[4])
+/* A decoded block-compressed texel (tex_bc.c) as sampling works with it. */
+static void bc_texel(const struct ksampler *s, enum kbc_repr r, const uint32_t v[4], struct ktexel *t)
 {
-    unsigned k = j * 4 + i;
-    const unsigned char *cb = bc == 1 ? p : p + 8;
-    uint32_t c0 = (uint32_t)cb[0] | (uint32_t)cb[1] << 8, c1 = (uint32_t)cb[2] | (uint32_t)cb[3] << 8;
-    uint32_t idx = (uint32_t)cb[4] | (uint32_t)cb[5] << 8 | (uint32_t)cb[6] << 16 | (uint32_t)cb[7] << 24;
-    unsigned sel = (idx >> (2 * k)) & 3;
-    int r0 = (int)(c0 >> 11) & 31, g0 = (int)(c0 >> 5) & 63, b0 = (int)c0 & 31;
-    int r1 = (int)(c1 >> 11) & 31, g1 = (int)(c1 >> 5) & 63, b1 = (int)c1 & 31;
-    int A = (g0 << 2) | (g0 >> 4), B = (g1 << 2) | (g1 >> 4), d = B - A;
-    int r = 0, g = 0, b = 0, a = 255;
-    bool four = bc != 1 || c0 > c1;
-    switch (sel) {
-    case 0: r = (r0 << 3) | (r0 >> 2); g = A; b = (b0 << 3) | (b0 >> 2); break;
-    case 1: r = (r1 << 3) | (r1 >> 2); g = B; b = (b1 << 3) | (b1 >> 2); break;
-    case 2:
-        if (four) {
-            r = ((2 * r0 + r1) * 22) >> 3;
-            g = (256 * A + d / 4 + 128 + d * 80) >> 8;
-            b = ((2 * b0 + b1) * 22) >> 3;
-        } else {
-            r = ((r0 + r1) * 33) >> 3;
-            g = (256 * A + d / 4 + 128 + d * 128) >> 8;
-            b = ((b0 + b1) * 33) >> 3;
-        }
-        break;
-    default:
-        if (four) {
-            r = ((r0 + 2 * r1) * 22) >> 3;
-            g = (256 * A + (3 * d) / 4 + 128 + d * 175) >> 8;
-            b = ((b0 + 2 * b1) * 22) >> 3;
-        } else {
-            a = 0; /* BC1's transparent black */
-        }
-        break;
+    if (r == KBC_UNORM8) {
+        decode(s, v, t);
+        return;
     }
-    if (bc == 2) {
-        a = ((p[k / 2] >> (4 * (k & 1))) & 15) * 17;
-    } else if (bc == 3) {
-        int a0 = p[0], a1 = p[1];
-        uint64_t bits = 0;
-        for (int q = 0; q < 6; ++q)
-            bits |= (uint64_t)p[2 + q] << (8 * q);
-        unsigned ai = (unsigned)(bits >> (3 * k)) & 7;
-        if (ai == 0)
-            a = a0;
-        else if (ai == 1)
-            a = a1;
-        else if (a0 > a1)
-            a = (int)(((7 - (ai - 1)) * a0 + (ai - 1) * a1 + 3) / 7);
-        else if (ai < 6)
-            a = (int)(((5 - (ai - 1)) * a0 + (ai - 1) * a1 + 2) / 5);
-        else
-            a = ai == 6 ? 0 : 255;
+    memset(t, 0, sizeof(*t));
+    for (unsigned c = 0; c < 4; ++c) {
+        switch (r) {
+        case KBC_UNORM16:
+            t->f[c] = unorm(v[c], 16);
+            t->fx[c] = (double)v[c];
+            break;
+        case KBC_SNORM16: {
+            int32_t sv = (int32_t)v[c];
+            t->f[c] = (float)((double)sv / 32767.0 < -1.0 ? -1.0 : (double)sv / 32767.0);
+            t->fx[c] = (double)sv;
+            break;
+        }
+        default:
+            t->u[c] = kimg_half_to_float((uint16_t)v[c]);
+            break;
+        }
     }
-    out[0] = (uint32_t)r;
-    out[1] = (uint32_t)g;
-    out[2] = (uint32_t)b;
-    out[3] = (uint32_t)a;
 }
 
 /* Texel (x, y, z) of level lv, layer `layer` (indices already in range). */
@@ -532,8 +498,8 @@ static void texel(struct ksampler *s, const struct kimage_level *lv, uint32_t x,
             return;
         }
         uint32_t raw[4];
-        kimg_bc_texel(s->fmt.bits, p, x % 4, y % 4, raw);
-        decode(s, raw, t);
+        enum kbc_repr r = kimg_bc_decode(s->fmt.bits, s->fmt.bc_signed, p, x % 4, y % 4, raw);
+        bc_texel(s, r, raw, t);
         return;
     }
     if ((s->levels_inside >> (lv - im->level)) & 1u)
@@ -1108,10 +1074,16 @@ static bool sampler_for(struct ksampler *s, struct kwarp *w, const struct kinsn 
     s->int_read = (s->fmt.kind == KFK_UINT || s->fmt.kind == KFK_SINT) &&
                   ((im->flags & CU_TRSF_READ_AS_INTEGER) || s->fmt.bits == 32);
     s->srgb = (im->flags & CU_TRSF_SRGB) != 0;
+    /* BC4 and BC5 read no sRGB (the H100 ignores the flag there); BC6H is halves */
+    bool bc8 = s->fmt.kind == KFK_BC && (s->fmt.bits <= 3 || s->fmt.bits == 7);
     bool srgb8 = (s->srgb && s->fmt.bits == 8 && (s->fmt.kind == KFK_UINT || s->fmt.kind == KFK_UNORM)) ||
-                 (s->fmt.kind == KFK_BC && (s->srgb || s->fmt.srgb));
-    if (s->fmt.kind == KFK_HALF || srgb8)
+                 (bc8 && (s->srgb || s->fmt.srgb));
+    if (!bc8 && s->fmt.kind == KFK_BC)
+        s->srgb = false;
+    if (s->fmt.kind == KFK_HALF || srgb8 || (s->fmt.kind == KFK_BC && s->fmt.bits == 6))
         s->path = KFP_HALF;
+    else if (s->fmt.kind == KFK_BC && s->fmt.bc_signed)
+        s->path = KFP_SNORM16;
     else if (((s->fmt.kind == KFK_UINT || s->fmt.kind == KFK_UNORM) && s->fmt.bits <= 16) ||
              s->fmt.kind == KFK_BC)
         s->path = KFP_UNORM16;
