@@ -445,7 +445,9 @@ static void make_border(struct ksampler *s)
                 s->border.fx[c] = 0;
                 continue;
             }
-            k = ceil(v * max - 0.5); /* ties go down: 0.5 of 8 bits is 127 (probed) */
+            if (is_unorm) /* the colour in 16 fractional bits first, cut (0.3f reads as 76 of 255, 19660 of 65535) */
+                v = floor(v * 65536.0) / 65536.0;
+            k = ceil(v * max - 0.5) + 0.0; /* ties go down: 0.5 of 8 bits is 127 (probed); no -0 */
             s->border.f[c] = (float)(k / max);
             s->border.fx[c] = is_unorm ? k * 65535.0 / max : k * 32767.0 / max;
         } else {
