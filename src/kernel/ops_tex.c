@@ -450,6 +450,9 @@ static void make_border(struct ksampler *s)
             k = ceil(v * max - 0.5) + 0.0; /* ties go down: 0.5 of 8 bits is 127 (probed); no -0 */
             s->border.f[c] = (float)(k / max);
             s->border.fx[c] = is_unorm ? k * 65535.0 / max : k * 32767.0 / max;
+        } else if (f.kind == KFK_HALF) {
+            /* a half format's border is the colour cut to half precision (0.3 reads 0x34cc) */
+            s->border.u[c] = kimg_half_to_float((uint16_t)ksf_from_double(&ksf_f16, (double)b, KSF_RZ));
         } else {
             s->border.f[c] = b;
         }
