@@ -376,7 +376,7 @@ static void decode(const struct ksampler *s, const uint32_t raw[4], struct ktexe
         case KFK_UNORM:
             if (s->int_read) {
                 t->u[c] = v;
-            } else if (s->srgb && f.bits == 8 && c < 3) {
+            } else if (s->srgb && f.bits == 8 && c < (f.channels == 2 ? 1u : 3u)) { /* 2 channels: red only (probed) */
                 t->u[c] = (uint32_t)srgb_table[v] << 16;
             } else {
                 t->f[c] = unorm(v, f.bits);
@@ -437,7 +437,7 @@ static void make_border(struct ksampler *s)
             double v = b != b ? 0.0 : b;
             v = v > 1.0 ? 1.0 : v < (is_unorm ? 0.0 : -1.0) ? (is_unorm ? 0.0 : -1.0) : v;
             double k;
-            if (s->srgb && is_unorm && bits == 8 && c < 3) {
+            if (s->srgb && is_unorm && bits == 8 && c < (f.channels == 2 ? 1u : 3u)) {
                 /* sRGB: the colour is encoded, quantized and decoded as a texel would be */
                 double e = v <= 0.0031308 ? 12.92 * v : 1.055 * pow(v, 1.0 / 2.4) - 0.055;
                 k = ceil(e * 255.0 - 0.5);
@@ -668,13 +668,19 @@ static float f32_away(double d)
 static void combine(const struct ksampler *s, const struct ktexel *t, const uint32_t *w, int n, struct ktexel *out)
 {
     for (int c = 0; c < 4; ++c) {
-        switch (s->path) {
+        unsigned path = s->path;
+        /* sRGB formats filter the channels they do not decode (alpha; a 2-channel format's
+         * second) as unsigned normalized (probed) */
+        if (path == KFP_HALF && s->fmt.kind != KFK_HALF && !(s->fmt.kind == KFK_BC && s->fmt.bits == 6) &&
+            c >= (s->fmt.channels == 2 ? 1 : 3))
+            path = KFP_UNORM16;
+        switch (path) {
         case KFP_UNORM16:
         case KFP_SNORM16: {
             double acc = 0;
             for (int k = 0; k < n; ++k)
                 acc += t[k].fx[c] * w[k];
-            double q = floor(acc / 256.0 + 0.5), max = s->path == KFP_UNORM16 ? 65535.0 : 32767.0;
+            double q = floor(acc / 256.0 + 0.5), max = path == KFP_UNORM16 ? 65535.0 : 32767.0;
             out->fx[c] = q;
             double v = q / max;
             out->f[c] = (float)(v < -1.0 ? -1.0 : v);
