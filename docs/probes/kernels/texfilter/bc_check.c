@@ -1,6 +1,8 @@
 /* Replays filter_probe's bc.bin (the H100's decoding of every BC format) against the engine's
  * decoder (src/kernel/tex_bc.c) and prints, per record, how many texels agree bit for bit.
- *   cc -O2 -Isrc -Iinclude -Isrc/kernel docs/probes/kernels/texfilter/bc_check.c -o /tmp/bc_check -lm
+ *   sed -n '/^static const uint16_t srgb_table/,/^};/p' src/kernel/ops_tex.c > /tmp/srgb_table.h
+ *   cc -O2 -Isrc -Iinclude -Ibuild/include -Isrc/kernel -DSRGB_TABLE='"/tmp/srgb_table.h"' \
+ *      docs/probes/kernels/texfilter/bc_check.c -o /tmp/bc_check -lm
  *   /tmp/bc_check bc.bin            (bc.bin: filter_probe's output, not kept in the tree) */
 #include "../../../../src/kernel/tex_bc.c"
 #include <math.h>
@@ -9,7 +11,11 @@
 #include <string.h>
 
 static uint32_t fbits(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
-static const uint16_t srgb_hi[256] = { /* copied from ops_tex.c's table at run time: not needed here */ 0 };
+/* ops_tex.c's sRGB table (the H100's decoding of 0..255, high 16 bits of the f32), pulled out of
+ * the source by the build command: -DSRGB_TABLE='"/tmp/srgb_table.h"' (see the header). */
+#ifdef SRGB_TABLE
+#include SRGB_TABLE
+#endif
 
 /* the float a texel reads as (point sampling, normalized read), as ops_tex.c's decode makes it */
 static uint32_t as_float(enum kbc_repr r, uint32_t v)
@@ -31,7 +37,6 @@ static uint32_t as_float(enum kbc_repr r, uint32_t v)
 
 int main(int argc, char **argv)
 {
-    (void)srgb_hi;
     FILE *f = fopen(argc > 1 ? argv[1] : "bc.bin", "rb");
     if (!f) return 1;
     char name[33];
@@ -77,7 +82,13 @@ int main(int argc, char **argv)
                     uint32_t g[4];
                     for (int c = 0; c < 4; ++c) {
                         g[c] = as_float(rp, o[c]);
-                        if (rp == KBC_UNORM8 && s && c < 3) g[c] = r[4 + 4 * k + c]; /* sRGB: checked by the engine test */
+                        if (rp == KBC_UNORM8 && s && c < 3) {
+#ifdef SRGB_TABLE
+                            g[c] = (uint32_t)srgb_table[o[c]] << 16;
+#else
+                            g[c] = r[4 + 4 * k + c]; /* not checked without the table */
+#endif
+                        }
                         same &= g[c] == r[4 + 4 * k + c];
                     }
                     ok += same; tot++;
