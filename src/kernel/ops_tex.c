@@ -322,6 +322,7 @@ enum kfilter_path {
     KFP_UNORM16, /* unsigned normalized: 16-bit fixed point, the sum rounded to 16 bits */
     KFP_SNORM16, /* signed normalized: the same of 32767 */
     KFP_HALF,    /* halves and sRGB: the exact sum rounded to half precision */
+    KFP_SNORM8,  /* signed normalized 8-bit: the 8-bit values summed, widened to 16 bits (part texfilter) */
 };
 
 struct ksampler {
@@ -391,7 +392,8 @@ static void decode(const struct ksampler *s, const uint32_t raw[4], struct ktexe
                 t->f[c] = snorm(v, f.bits);
                 int32_t sv = (int32_t)(v << (32 - f.bits)) >> (32 - f.bits);
                 double max = (double)((1u << (f.bits - 1)) - 1);
-                t->fx[c] = (sv < -max ? -max : sv) * 32767.0 / max;
+                /* 8 bits: the value itself, -128 included (KFP_SNORM8) */
+                t->fx[c] = f.bits == 8 ? (double)sv : (sv < -max ? -max : sv) * 32767.0 / max;
             }
             break;
         case KFK_1010102:
@@ -449,7 +451,7 @@ static void make_border(struct ksampler *s)
                 v = floor(v * 65536.0) / 65536.0;
             k = ceil(v * max - 0.5) + 0.0; /* ties go down: 0.5 of 8 bits is 127 (probed); no -0 */
             s->border.f[c] = (float)(k / max);
-            s->border.fx[c] = is_unorm ? k * 65535.0 / max : k * 32767.0 / max;
+            s->border.fx[c] = is_unorm ? k * 65535.0 / max : bits == 8 ? k : k * 32767.0 / max;
         } else if (f.kind == KFK_HALF) {
             /* a half format's border is the colour cut to half precision (0.3 reads 0x34cc) */
             s->border.u[c] = kimg_half_to_float((uint16_t)ksf_from_double(&ksf_f16, (double)b, KSF_RZ));
@@ -651,6 +653,12 @@ static uint32_t half_round(double d)
     return kimg_half_to_float((uint16_t)ksf_from_double(&ksf_f16, d, KSF_RNA)); /* ties away (probed) */
 }
 
+/* floor(v / 2^n), an arithmetic shift on every compiler */
+static int64_t floor_shift(int64_t v, unsigned n)
+{
+    return v >= 0 ? v >> n : -((-v - 1) >> n) - 1;
+}
+
 /* d rounded to f32, to nearest with ties away from zero: how the f32 filter rounds its exact
  * sum (every one of a million two-texel samples and 74000 four-texel ones of
  * docs/probes/kernels/texfilter; ties to even missed 1.4%). */
@@ -675,6 +683,20 @@ static void combine(const struct ksampler *s, const struct ktexel *t, const uint
             c >= (s->fmt.channels == 2 ? 1 : 3))
             path = KFP_UNORM16;
         switch (path) {
+        case KFP_SNORM8: {
+            /* The 8-bit values weighted and summed exactly (L, of 127 * 256), then widened to
+             * 16 bits as L + ((L >> 4) * 257 + 1024) >> 11 with arithmetic shifts: every one of
+             * the 65281 sums of the texfilter probe's 65536 pairs at 16 weights. */
+            int64_t L = 0;
+            for (int k = 0; k < n; ++k)
+                L += (int64_t)t[k].fx[c] * w[k];
+            int64_t x = L + floor_shift(floor_shift(L, 4) * 257 + 1024, 11);
+            if (x < -32767)
+                x = -32767;
+            out->fx[c] = (double)x * 127.0 / 32767.0; /* for a blend of two levels (not fitted) */
+            out->f[c] = (float)((double)x / 32767.0);
+            break;
+        }
         case KFP_UNORM16:
         case KFP_SNORM16: {
             double acc = 0;
@@ -1135,6 +1157,8 @@ static bool sampler_for(struct ksampler *s, struct kwarp *w, const struct kinsn 
     else if (((s->fmt.kind == KFK_UINT || s->fmt.kind == KFK_UNORM) && s->fmt.bits <= 16) ||
              s->fmt.kind == KFK_BC)
         s->path = KFP_UNORM16;
+    else if ((s->fmt.kind == KFK_SINT || s->fmt.kind == KFK_SNORM) && s->fmt.bits == 8)
+        s->path = KFP_SNORM8;
     else if ((s->fmt.kind == KFK_SINT || s->fmt.kind == KFK_SNORM) && s->fmt.bits <= 16)
         s->path = KFP_SNORM16;
     else

@@ -399,9 +399,8 @@ static const struct expect floors[] = {
      * weights are not all the H100's */
     {"comb3d", 0.95},
     /* sRGB: the H100's sRGB texels in the filter are not fitted (a cut to 8 bits: 95% of the
-     * texfilter probe's pairs), signed normalized: the 16-bit fixed point misses some */
+     * texfilter probe's pairs) */
     {"lin srgb8", 0.99},
-    {"lin snorm8", 0.96},
     /* the H100's level of detail from gradients (its log2 and its anisotropic footprint) */
     {"grad cfg", 0.65},
     /* seamless cube filtering at the faces' corners */

@@ -66,6 +66,8 @@ pairs(R, 'half', lambda h: None if (h & 0x7c00) == 0x7c00 else Fr(h2f(h)), lambd
 snorm = lambda v: Fr(max((v ^ 0x8000) - 0x8000, -32767))
 pairs(R, 'snorm16', snorm, lambda t: float(math.floor(block(t, 60) + Fr(1, 2))) / 32767 if True else None)
 R = records(d + '/filt1.bin')
-s8 = lambda v: Fr(((v ^ 0x80) - 0x80) * 32767, 127)
-pairs(R, 'snorm8', s8, lambda t: max(float(math.floor(block(t, 60) + Fr(1, 2))) / 32767, -1.0))
+def snorm8(t):  # the 8-bit values summed (of 127 * 256), widened to 16 bits
+    L = int(sum(v * w for v, w in t))
+    return max(L + ((((L >> 4) * 257) + 1024) >> 11), -32767) / 32767
+pairs(R, 'snorm8', lambda v: Fr((v ^ 0x80) - 0x80), snorm8)
 pairs(R, 'unorm8', lambda v: Fr(v * 257), lambda t: float(math.floor(block(t, 60) + Fr(1, 2))) / 65535)
