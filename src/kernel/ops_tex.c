@@ -17,7 +17,9 @@
  * - 2D weights are products of 8-bit fractions: w11 = round(wx * wy) to 1/256, the others its
  *   complements (w10 = wx - w11, w01 = wy - w11, w00 = 1 - wx - wy + w11); a 1D texture is
  *   filtered as a 2D one of height 1 sampled at y = 0, which shows only with a border;
- * - texels combine as exact products summed and rounded once to f32;
+ * - texels combine per format (combine(): f32 and halves in block floating point rounded with
+ *   ties away from zero, normalized integers in 16-bit fixed point, signed 8-bit summed in
+ *   8 bits and widened; part texfilter);
  * - 8-bit and 16-bit integers read as normalized floats are RN(v / (2^n - 1)), signed ones
  *   RN(max(v / (2^(n-1) - 1), -1)); sRGB decoding is the H100's table (16 significant bits);
  *   channels a format lacks read as 0 (alpha too);
