@@ -368,3 +368,66 @@ TEST_F(RuntimeTexture, ReadModesOverArrays_AreCheckedWithTheArraysFormat)
     EXPECT_RT_OK(cudaFreeArray(af));
     EXPECT_RT_OK(cudaFreeArray(au));
 }
+
+// Issue 23, part texfilter (docs/probes/kernels/texfilter/probe.txt, NVIDIA's runtime 13.0 and
+// driver 580): block-compressed arrays are read as normalized floats, BC6H's halves as elements;
+// the sRGB BC formats need sRGB; a video array takes no texture.
+TEST_F(RuntimeTexture, BlockCompressedReadModes_AndVideoArrays_AsNvidiasRuntimeTakesThem)
+{
+    struct {
+        cudaChannelFormatKind kind;
+        int x, y, z, w;
+        bool halves, srgb;
+    } bc[] = {
+        {cudaChannelFormatKindUnsignedBlockCompressed1, 8, 8, 8, 8, false, false},
+        {cudaChannelFormatKindUnsignedBlockCompressed4, 8, 0, 0, 0, false, false},
+        {cudaChannelFormatKindSignedBlockCompressed5, 8, 8, 0, 0, false, false},
+        {cudaChannelFormatKindUnsignedBlockCompressed6H, 16, 16, 16, 0, true, false},
+        {cudaChannelFormatKindSignedBlockCompressed6H, 16, 16, 16, 0, true, false},
+        {cudaChannelFormatKindUnsignedBlockCompressed7, 8, 8, 8, 8, false, false},
+        {cudaChannelFormatKindUnsignedBlockCompressed7SRGB, 8, 8, 8, 8, false, true},
+    };
+    for (const auto &b : bc) {
+        cudaChannelFormatDesc d = desc(b.x, b.y, b.z, b.w, b.kind);
+        cudaArray_t a = nullptr;
+        ASSERT_RT_OK(cudaMallocArray(&a, &d, 16, 16));
+        cudaResourceDesc r;
+        memset(&r, 0, sizeof r);
+        r.resType = cudaResourceTypeArray;
+        r.res.array.array = a;
+        cudaTextureObject_t t = 0;
+        td.filterMode = cudaFilterModeLinear;
+        td.sRGB = b.srgb;
+        td.readMode = b.halves ? cudaReadModeNormalizedFloat : cudaReadModeElementType;
+        EXPECT_RT(cudaErrorInvalidNormSetting, cudaCreateTextureObject(&t, &r, &td, nullptr)) << "kind " << b.kind;
+        td.readMode = b.halves ? cudaReadModeElementType : cudaReadModeNormalizedFloat;
+        EXPECT_RT_OK(cudaCreateTextureObject(&t, &r, &td, nullptr)) << "kind " << b.kind;
+        EXPECT_RT_OK(cudaDestroyTextureObject(t));
+        if (b.srgb) {
+            td.sRGB = 0;
+            EXPECT_RT(cudaErrorInvalidValue, cudaCreateTextureObject(&t, &r, &td, nullptr));
+        }
+        EXPECT_RT_OK(cudaFreeArray(a));
+    }
+    td.sRGB = 0;
+    cudaChannelFormatDesc nv12 = desc(8, 8, 8, 0, cudaChannelFormatKindNV12);
+    cudaArray_t v = nullptr, plane = nullptr;
+    ASSERT_RT_OK(cudaMalloc3DArray(&v, &nv12, make_cudaExtent(8, 4, 0), 0x100 /* video encode/decode */));
+    cudaResourceDesc r;
+    memset(&r, 0, sizeof r);
+    r.resType = cudaResourceTypeArray;
+    r.res.array.array = v;
+    cudaTextureObject_t t = 0;
+    for (cudaTextureReadMode rm : {cudaReadModeElementType, cudaReadModeNormalizedFloat}) {
+        td.readMode = rm;
+        td.filterMode = cudaFilterModePoint;
+        EXPECT_RT(cudaErrorInvalidValue, cudaCreateTextureObject(&t, &r, &td, nullptr));
+    }
+    ASSERT_RT_OK(cudaArrayGetPlane(&plane, v, 1));
+    r.res.array.array = plane;
+    td.readMode = cudaReadModeNormalizedFloat;
+    td.filterMode = cudaFilterModeLinear;
+    EXPECT_RT_OK(cudaCreateTextureObject(&t, &r, &td, nullptr));
+    EXPECT_RT_OK(cudaDestroyTextureObject(t));
+    EXPECT_RT_OK(cudaFreeArray(v));
+}

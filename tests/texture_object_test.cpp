@@ -756,3 +756,55 @@ TEST_F(TexObject, LayeredView_LayersRunForwardWithinTheLayerCount)
     EXPECT_OK(make(r, &td));
     EXPECT_OK(cuArrayDestroy(l));
 }
+
+// ---- Formats a texture reads (issue 23, part texfilter; docs/probes/kernels/texfilter/probe.txt) ----
+
+TEST_F(TexObject, VideoArray_IsInvalidValue_ButEachOfItsPlanesIsAPlainArray)
+{
+    static const CUarray_format video[] = {CU_AD_FORMAT_NV12, CU_AD_FORMAT_P010, CU_AD_FORMAT_NV16,
+                                           CU_AD_FORMAT_Y444_PLANAR8};
+    for (CUarray_format f : video) {
+        CUarray a = make_array(8, 4, 0, f, 3, 0x100 /* CUDA_ARRAY3D_VIDEO_ENCODE_DECODE */);
+        ASSERT_NE(a, nullptr);
+        CUDA_RESOURCE_DESC r = array(a);
+        for (unsigned flags : {0u, (unsigned)CU_TRSF_READ_AS_INTEGER}) {
+            td.flags = flags;
+            td.filterMode = CU_TR_FILTER_MODE_POINT;
+            EXPECT_CU(CUDA_ERROR_INVALID_VALUE, make(r, &td)) << "format 0x" << std::hex << f;
+            td.filterMode = CU_TR_FILTER_MODE_LINEAR;
+            EXPECT_CU(CUDA_ERROR_INVALID_VALUE, make(r, &td)) << "format 0x" << std::hex << f;
+        }
+        td.flags = 0;
+        CUarray plane = nullptr;
+        for (unsigned p = 0; cuArrayGetPlane(&plane, a, p) == CUDA_SUCCESS; ++p)
+            EXPECT_OK(make(array(plane), &td)) << "plane " << p << " of format 0x" << std::hex << f;
+        EXPECT_OK(cuArrayDestroy(a));
+    }
+    CUarray packed = make_array(8, 4, 0, CU_AD_FORMAT_YUY2, 4, 0x100);
+    ASSERT_NE(packed, nullptr);
+    EXPECT_CU(CUDA_ERROR_INVALID_VALUE, make(array(packed), &td));
+    EXPECT_OK(cuArrayDestroy(packed));
+}
+
+TEST_F(TexObject, SrgbBlockCompressedFormats_NeedTheSrgbFlag)
+{
+    static const CUarray_format srgb[] = {CU_AD_FORMAT_BC1_UNORM_SRGB, CU_AD_FORMAT_BC2_UNORM_SRGB,
+                                          CU_AD_FORMAT_BC3_UNORM_SRGB, CU_AD_FORMAT_BC7_UNORM_SRGB};
+    for (CUarray_format f : srgb) {
+        CUarray a = make_array(16, 16, 0, f, 4, 0);
+        ASSERT_NE(a, nullptr);
+        td.flags = 0;
+        EXPECT_CU(CUDA_ERROR_INVALID_VALUE, make(array(a), &td)) << "format 0x" << std::hex << f;
+        td.flags = CU_TRSF_SRGB;
+        EXPECT_OK(make(array(a), &td)) << "format 0x" << std::hex << f;
+        EXPECT_OK(cuArrayDestroy(a));
+    }
+    // the formats without sRGB take the flag or leave it
+    CUarray bc4 = make_array(16, 16, 0, CU_AD_FORMAT_BC4_UNORM, 1, 0);
+    ASSERT_NE(bc4, nullptr);
+    td.flags = CU_TRSF_SRGB;
+    EXPECT_OK(make(array(bc4), &td));
+    td.flags = 0;
+    EXPECT_OK(make(array(bc4), &td));
+    EXPECT_OK(cuArrayDestroy(bc4));
+}

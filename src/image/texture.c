@@ -356,6 +356,19 @@ static CUresult check_texture_desc(const char *fn, const CUDA_TEXTURE_DESC *t, c
     if ((unsigned)t->mipmapFilterMode > CU_TR_FILTER_MODE_LINEAR)
         return fail(CUDA_ERROR_INVALID_VALUE, "%s: pTexDesc->mipmapFilterMode %d is not a CUfilter_mode", fn,
                     (int)t->mipmapFilterMode);
+    /* Formats (part texfilter, docs/probes/kernels/texfilter/probe.txt, driver 580): a texture
+     * over a video-format array (planar or packed) is INVALID_VALUE, its planes are read as the
+     * plain arrays they are; the sRGB block-compressed formats need CU_TRSF_SRGB (without it:
+     * INVALID_VALUE, in either read mode). */
+    CUarray_format af = v->array ? v->array->desc.Format : v->mipmap ? v->mipmap->desc.Format : (CUarray_format)0;
+    if ((af >= CU_AD_FORMAT_P010 && af <= CU_AD_FORMAT_Y410) ||
+        ((unsigned)af >= CU_AD_FORMAT_NV12 && (unsigned)af <= 0xb5u)) /* NV12 ... the 4:4:4 semi-planar ones */
+        return fail(CUDA_ERROR_INVALID_VALUE, "%s: the resource's format 0x%x is a video format, which textures do not "
+                    "read (a texture over one of its planes, cuArrayGetPlane, does)", fn, (unsigned)af);
+    if ((af == CU_AD_FORMAT_BC1_UNORM_SRGB || af == CU_AD_FORMAT_BC2_UNORM_SRGB || af == CU_AD_FORMAT_BC3_UNORM_SRGB ||
+         af == CU_AD_FORMAT_BC7_UNORM_SRGB) && !(t->flags & CU_TRSF_SRGB))
+        return fail(CUDA_ERROR_INVALID_VALUE, "%s: the resource's format 0x%x is an sRGB block-compressed format: "
+                    "pTexDesc->flags needs CU_TRSF_SRGB", fn, (unsigned)af);
     /* maxAnisotropy, the LOD bias and clamps and the border colour may be anything on the
      * driver (NaN, a minimum clamp above the maximum, 2^32 - 1): the sampler clamps them. Linear
      * filtering of an integer format read as integers is taken too. */

@@ -69,6 +69,7 @@ struct kfmt {
     uint8_t bits;     /* of one channel (1010102: 10; KFK_BC: 1, 2 or 3 for BC1 to BC3) */
     uint8_t srgb;     /* KFK_BC: an _SRGB format */
     uint8_t channels;
+    uint8_t bc_signed; /* KFK_BC: BC4, BC5 SNORM or BC6H SF16 (part texfilter) */
 };
 /* The format of im's elements; kind KFK_NONE for the formats the engine does not decode
  * (BC-compressed and planar video formats). */
@@ -86,8 +87,11 @@ bool kimg_lower_query(struct klower *lw, const struct kparsed *p, struct kinsn *
 /* Allocates the aux of in and marks it owned. */
 struct kimg_op *kimg_new(struct klower *lw, struct kinsn *in);
 
-/* Texel (i, j) of a BC1, BC2 or BC3 block (bc 1 to 3) at p, as 8-bit RGBA (ops_tex.c). */
-void kimg_bc_texel(unsigned bc, const unsigned char *p, unsigned i, unsigned j, uint32_t out[4]);
+/* Texel (i, j) of a block-compressed block at p (tex_bc.c): bc 1 to 7 (BC1 ... BC7), sgn for
+ * BC4/BC5 SNORM and BC6H SF16. out[] holds RGBA in the representation returned: 8-bit values,
+ * 16-bit unsigned (of 65535), 16-bit signed (of 32767, two's complement) or half bits. */
+enum kbc_repr { KBC_UNORM8, KBC_UNORM16, KBC_SNORM16, KBC_HALF };
+enum kbc_repr kimg_bc_decode(unsigned bc, bool sgn, const unsigned char *p, unsigned i, unsigned j, uint32_t out[4]);
 
 /* half <-> float bits, exactly as the texture unit converts them (NaN payloads kept). */
 uint32_t kimg_half_to_float(uint16_t h);

@@ -17,7 +17,9 @@
  * - 2D weights are products of 8-bit fractions: w11 = round(wx * wy) to 1/256, the others its
  *   complements (w10 = wx - w11, w01 = wy - w11, w00 = 1 - wx - wy + w11); a 1D texture is
  *   filtered as a 2D one of height 1 sampled at y = 0, which shows only with a border;
- * - texels combine as exact products summed and rounded once to f32;
+ * - texels combine per format (combine(): f32 and halves in block floating point rounded with
+ *   ties away from zero, normalized integers in 16-bit fixed point, signed 8-bit summed in
+ *   8 bits and widened; part texfilter);
  * - 8-bit and 16-bit integers read as normalized floats are RN(v / (2^n - 1)), signed ones
  *   RN(max(v / (2^(n-1) - 1), -1)); sRGB decoding is the H100's table (16 significant bits);
  *   channels a format lacks read as 0 (alpha too);
@@ -113,7 +115,7 @@ out:
 
 struct kfmt kimg_format(const struct kimage *im)
 {
-    struct kfmt f = {KFK_NONE, 0, 0, im->channels};
+    struct kfmt f = {KFK_NONE, 0, 0, im->channels, 0};
     switch (im->format) {
     case CU_AD_FORMAT_UNSIGNED_INT8: f.kind = KFK_UINT; f.bits = 8; break;
     case CU_AD_FORMAT_UNSIGNED_INT16: f.kind = KFK_UINT; f.bits = 16; break;
@@ -135,12 +137,20 @@ struct kfmt kimg_format(const struct kimage *im)
     case CU_AD_FORMAT_BC1_UNORM: case CU_AD_FORMAT_BC1_UNORM_SRGB:
     case CU_AD_FORMAT_BC2_UNORM: case CU_AD_FORMAT_BC2_UNORM_SRGB:
     case CU_AD_FORMAT_BC3_UNORM: case CU_AD_FORMAT_BC3_UNORM_SRGB:
-        /* 4x4 blocks of 8 (BC1) or 16 bytes: texel_bytes is a block's */
+    case CU_AD_FORMAT_BC4_UNORM: case CU_AD_FORMAT_BC4_SNORM: case CU_AD_FORMAT_BC5_UNORM: case CU_AD_FORMAT_BC5_SNORM:
+    case CU_AD_FORMAT_BC6H_UF16: case CU_AD_FORMAT_BC6H_SF16: case CU_AD_FORMAT_BC7_UNORM: case CU_AD_FORMAT_BC7_UNORM_SRGB:
+        /* 4x4 blocks of 8 (BC1, BC4) or 16 bytes: texel_bytes is a block's; the decoder gives
+         * all four channels (BC4 to BC6H: alpha 1, the missing colours 0) */
         f.kind = KFK_BC;
         f.bits = (uint8_t)((im->format - CU_AD_FORMAT_BC1_UNORM) / 2 + 1);
         f.srgb = (im->format - CU_AD_FORMAT_BC1_UNORM) & 1;
+        if (f.bits >= 4) { /* BC4 ... BC7 (0x97 ... 0x9e): the odd ones of BC4 to BC6H are signed */
+            f.srgb = im->format == CU_AD_FORMAT_BC7_UNORM_SRGB;
+            f.bc_signed = im->format == CU_AD_FORMAT_BC4_SNORM || im->format == CU_AD_FORMAT_BC5_SNORM ||
+                          im->format == CU_AD_FORMAT_BC6H_SF16;
+        }
         f.channels = 4;
-        if (im->texel_bytes != (f.bits == 1 ? 8u : 16u))
+        if (im->texel_bytes != (f.bits == 1 || f.bits == 4 ? 8u : 16u))
             f.kind = KFK_NONE;
         return f;
     default: break;
@@ -314,6 +324,7 @@ enum kfilter_path {
     KFP_UNORM16, /* unsigned normalized: 16-bit fixed point, the sum rounded to 16 bits */
     KFP_SNORM16, /* signed normalized: the same of 32767 */
     KFP_HALF,    /* halves and sRGB: the exact sum rounded to half precision */
+    KFP_SNORM8,  /* signed normalized 8-bit: the 8-bit values summed, widened to 16 bits (part texfilter) */
 };
 
 struct ksampler {
@@ -368,7 +379,7 @@ static void decode(const struct ksampler *s, const uint32_t raw[4], struct ktexe
         case KFK_UNORM:
             if (s->int_read) {
                 t->u[c] = v;
-            } else if (s->srgb && f.bits == 8 && c < 3) {
+            } else if (s->srgb && f.bits == 8 && c < (f.channels == 2 ? 1u : 3u)) { /* 2 channels: red only (probed) */
                 t->u[c] = (uint32_t)srgb_table[v] << 16;
             } else {
                 t->f[c] = unorm(v, f.bits);
@@ -383,7 +394,8 @@ static void decode(const struct ksampler *s, const uint32_t raw[4], struct ktexe
                 t->f[c] = snorm(v, f.bits);
                 int32_t sv = (int32_t)(v << (32 - f.bits)) >> (32 - f.bits);
                 double max = (double)((1u << (f.bits - 1)) - 1);
-                t->fx[c] = (sv < -max ? -max : sv) * 32767.0 / max;
+                /* 8 bits: the value itself, -128 included (KFP_SNORM8) */
+                t->fx[c] = f.bits == 8 ? (double)sv : (sv < -max ? -max : sv) * 32767.0 / max;
             }
             break;
         case KFK_1010102:
@@ -429,7 +441,7 @@ static void make_border(struct ksampler *s)
             double v = b != b ? 0.0 : b;
             v = v > 1.0 ? 1.0 : v < (is_unorm ? 0.0 : -1.0) ? (is_unorm ? 0.0 : -1.0) : v;
             double k;
-            if (s->srgb && is_unorm && bits == 8 && c < 3) {
+            if (s->srgb && is_unorm && bits == 8 && c < (f.channels == 2 ? 1u : 3u)) {
                 /* sRGB: the colour is encoded, quantized and decoded as a texel would be */
                 double e = v <= 0.0031308 ? 12.92 * v : 1.055 * pow(v, 1.0 / 2.4) - 0.055;
                 k = ceil(e * 255.0 - 0.5);
@@ -437,82 +449,45 @@ static void make_border(struct ksampler *s)
                 s->border.fx[c] = 0;
                 continue;
             }
-            k = ceil(v * max - 0.5); /* ties go down: 0.5 of 8 bits is 127 (probed) */
+            if (is_unorm) /* the colour in 16 fractional bits first, cut (0.3f reads as 76 of 255, 19660 of 65535) */
+                v = floor(v * 65536.0) / 65536.0;
+            k = ceil(v * max - 0.5) + 0.0; /* ties go down: 0.5 of 8 bits is 127 (probed); no -0 */
             s->border.f[c] = (float)(k / max);
-            s->border.fx[c] = is_unorm ? k * 65535.0 / max : k * 32767.0 / max;
+            s->border.fx[c] = is_unorm ? k * 65535.0 / max : bits == 8 ? k : k * 32767.0 / max;
+        } else if (f.kind == KFK_HALF) {
+            /* a half format's border is the colour cut to half precision (0.3 reads 0x34cc) */
+            s->border.u[c] = kimg_half_to_float((uint16_t)ksf_from_double(&ksf_f16, (double)b, KSF_RZ));
         } else {
             s->border.f[c] = b;
         }
     }
 }
 
-/* One texel (i, j) of a BC1, BC2 or BC3 block as 8-bit RGBA, as the H100 decodes it
- * (docs/probes/images/sampling/bc_probe.cu, on an H200): 5- and 6-bit endpoints widened by bit
- * replication; the interpolated colours of red and blue ((2 a + b) * 22) >> 3 and
- * ((a + b) * 33) >> 3 on the 5-bit values, of green (256 A + d / 4 + 128 + 80 d) >> 8 (1/3),
- * (256 A + 3 d / 4 + 128 + 175 d) >> 8 (2/3) and (256 A + d / 4 + 128 + 128 d) >> 8 (1/2) on the
- * widened ones with d = B - A: every BC1 texel probed. BC2 and BC3 colour always take the four
- * colours (99% of BC2's texels); BC2's alpha is 4 bits times 17 (all); BC3's alpha interpolants
- * are rounded to nearest, which is not the H100's rule (68%). */
-void kimg_bc_texel(unsigned bc, const unsigned char *p, unsigned i, unsigned j, uint32_t out[4])
+/* A decoded block-compressed texel (tex_bc.c) as sampling works with it. */
+static void bc_texel(const struct ksampler *s, enum kbc_repr r, const uint32_t v[4], struct ktexel *t)
 {
-    unsigned k = j * 4 + i;
-    const unsigned char *cb = bc == 1 ? p : p + 8;
-    uint32_t c0 = (uint32_t)cb[0] | (uint32_t)cb[1] << 8, c1 = (uint32_t)cb[2] | (uint32_t)cb[3] << 8;
-    uint32_t idx = (uint32_t)cb[4] | (uint32_t)cb[5] << 8 | (uint32_t)cb[6] << 16 | (uint32_t)cb[7] << 24;
-    unsigned sel = (idx >> (2 * k)) & 3;
-    int r0 = (int)(c0 >> 11) & 31, g0 = (int)(c0 >> 5) & 63, b0 = (int)c0 & 31;
-    int r1 = (int)(c1 >> 11) & 31, g1 = (int)(c1 >> 5) & 63, b1 = (int)c1 & 31;
-    int A = (g0 << 2) | (g0 >> 4), B = (g1 << 2) | (g1 >> 4), d = B - A;
-    int r = 0, g = 0, b = 0, a = 255;
-    bool four = bc != 1 || c0 > c1;
-    switch (sel) {
-    case 0: r = (r0 << 3) | (r0 >> 2); g = A; b = (b0 << 3) | (b0 >> 2); break;
-    case 1: r = (r1 << 3) | (r1 >> 2); g = B; b = (b1 << 3) | (b1 >> 2); break;
-    case 2:
-        if (four) {
-            r = ((2 * r0 + r1) * 22) >> 3;
-            g = (256 * A + d / 4 + 128 + d * 80) >> 8;
-            b = ((2 * b0 + b1) * 22) >> 3;
-        } else {
-            r = ((r0 + r1) * 33) >> 3;
-            g = (256 * A + d / 4 + 128 + d * 128) >> 8;
-            b = ((b0 + b1) * 33) >> 3;
-        }
-        break;
-    default:
-        if (four) {
-            r = ((r0 + 2 * r1) * 22) >> 3;
-            g = (256 * A + (3 * d) / 4 + 128 + d * 175) >> 8;
-            b = ((b0 + 2 * b1) * 22) >> 3;
-        } else {
-            a = 0; /* BC1's transparent black */
-        }
-        break;
+    if (r == KBC_UNORM8) {
+        decode(s, v, t);
+        return;
     }
-    if (bc == 2) {
-        a = ((p[k / 2] >> (4 * (k & 1))) & 15) * 17;
-    } else if (bc == 3) {
-        int a0 = p[0], a1 = p[1];
-        uint64_t bits = 0;
-        for (int q = 0; q < 6; ++q)
-            bits |= (uint64_t)p[2 + q] << (8 * q);
-        unsigned ai = (unsigned)(bits >> (3 * k)) & 7;
-        if (ai == 0)
-            a = a0;
-        else if (ai == 1)
-            a = a1;
-        else if (a0 > a1)
-            a = (int)(((7 - (ai - 1)) * a0 + (ai - 1) * a1 + 3) / 7);
-        else if (ai < 6)
-            a = (int)(((5 - (ai - 1)) * a0 + (ai - 1) * a1 + 2) / 5);
-        else
-            a = ai == 6 ? 0 : 255;
+    memset(t, 0, sizeof(*t));
+    for (unsigned c = 0; c < 4; ++c) {
+        switch (r) {
+        case KBC_UNORM16:
+            t->f[c] = unorm(v[c], 16);
+            t->fx[c] = (double)v[c];
+            break;
+        case KBC_SNORM16: {
+            int32_t sv = (int32_t)v[c];
+            t->f[c] = (float)((double)sv / 32767.0 < -1.0 ? -1.0 : (double)sv / 32767.0);
+            t->fx[c] = (double)sv;
+            break;
+        }
+        default:
+            t->u[c] = kimg_half_to_float((uint16_t)v[c]);
+            break;
+        }
     }
-    out[0] = (uint32_t)r;
-    out[1] = (uint32_t)g;
-    out[2] = (uint32_t)b;
-    out[3] = (uint32_t)a;
 }
 
 /* Texel (x, y, z) of level lv, layer `layer` (indices already in range). */
@@ -532,8 +507,8 @@ static void texel(struct ksampler *s, const struct kimage_level *lv, uint32_t x,
             return;
         }
         uint32_t raw[4];
-        kimg_bc_texel(s->fmt.bits, p, x % 4, y % 4, raw);
-        decode(s, raw, t);
+        enum kbc_repr r = kimg_bc_decode(s->fmt.bits, s->fmt.bc_signed, p, x % 4, y % 4, raw);
+        bc_texel(s, r, raw, t);
         return;
     }
     if ((s->levels_inside >> (lv - im->level)) & 1u)
@@ -676,8 +651,26 @@ static void fetch_seamless(struct ksampler *s, const struct kimage_level *lv, in
 static uint32_t half_round(double d)
 {
     if (d != d)
-        return 0x7fc00000u;
-    return kimg_half_to_float((uint16_t)ksf_from_double(&ksf_f16, d, KSF_RN));
+        return 0x7fffe000u; /* the half NaN 0x7fff (probed) */
+    return kimg_half_to_float((uint16_t)ksf_from_double(&ksf_f16, d, KSF_RNA)); /* ties away (probed) */
+}
+
+/* floor(v / 2^n), an arithmetic shift on every compiler */
+static int64_t floor_shift(int64_t v, unsigned n)
+{
+    return v >= 0 ? v >> n : -((-v - 1) >> n) - 1;
+}
+
+/* d rounded to f32, to nearest with ties away from zero: how the f32 filter rounds its exact
+ * sum (every one of a million two-texel samples and 74000 four-texel ones of
+ * docs/probes/kernels/texfilter; ties to even missed 1.4%). */
+static float f32_away(double d)
+{
+    float f = (float)d;
+    if ((double)f == d || !isfinite(f) || fabs((double)f) > fabs(d))
+        return f;
+    float g = nextafterf(f, d > 0 ? INFINITY : -INFINITY);
+    return (double)f + ((double)g - (double)f) / 2 == d ? g : f;
 }
 
 /* The weighted texels t[0 .. n) (weights in 1/256, summing to 256) as the format's filter
@@ -685,22 +678,67 @@ static uint32_t half_round(double d)
 static void combine(const struct ksampler *s, const struct ktexel *t, const uint32_t *w, int n, struct ktexel *out)
 {
     for (int c = 0; c < 4; ++c) {
-        switch (s->path) {
+        unsigned path = s->path;
+        /* sRGB formats filter the channels they do not decode (alpha; a 2-channel format's
+         * second) as unsigned normalized (probed) */
+        if (path == KFP_HALF && s->fmt.kind != KFK_HALF && !(s->fmt.kind == KFK_BC && s->fmt.bits == 6) &&
+            c >= (s->fmt.channels == 2 ? 1 : 3))
+            path = KFP_UNORM16;
+        switch (path) {
+        case KFP_SNORM8: {
+            /* The 8-bit values weighted and summed exactly (L, of 127 * 256), then widened to
+             * 16 bits as L + ((L >> 4) * 257 + 1024) >> 11 with arithmetic shifts: every one of
+             * the 65281 sums of the texfilter probe's 65536 pairs at 16 weights. */
+            int64_t L = 0;
+            for (int k = 0; k < n; ++k)
+                L += (int64_t)t[k].fx[c] * w[k];
+            int64_t x = L + floor_shift(floor_shift(L, 4) * 257 + 1024, 11);
+            if (x < -32767)
+                x = -32767;
+            out->fx[c] = (double)x * 127.0 / 32767.0; /* for a blend of two levels (not fitted) */
+            out->f[c] = (float)((double)x / 32767.0);
+            break;
+        }
         case KFP_UNORM16:
         case KFP_SNORM16: {
             double acc = 0;
             for (int k = 0; k < n; ++k)
                 acc += t[k].fx[c] * w[k];
-            double q = floor(acc / 256.0 + 0.5), max = s->path == KFP_UNORM16 ? 65535.0 : 32767.0;
+            double q = floor(acc / 256.0 + 0.5), max = path == KFP_UNORM16 ? 65535.0 : 32767.0;
             out->fx[c] = q;
             double v = q / max;
             out->f[c] = (float)(v < -1.0 ? -1.0 : v);
             break;
         }
         case KFP_HALF: {
-            double acc = 0;
-            for (int k = 0; k < n; ++k)
-                acc += (double)t[k].f[c] * w[k];
+            /* Block floating point, as f32 but narrower: the texels that count cut to 15 bits
+             * below the largest one's leading bit (halves, BC6H; every one of 40000 two-texel
+             * samples), 8 for sRGB (95% of them: the H100's sRGB texels are not fitted), the
+             * sum exact and rounded to half precision with ties away from zero. */
+            int bits = s->fmt.kind == KFK_HALF || (s->fmt.kind == KFK_BC && s->fmt.bits == 6) ? 15 : 8;
+            int emax = INT32_MIN;
+            bool special = false;
+            for (int k = 0; k < n; ++k) {
+                float v = t[k].f[c];
+                if (!w[k] || v == 0)
+                    continue;
+                if (!isfinite(v)) {
+                    special = true;
+                    continue;
+                }
+                int e;
+                frexpf(v, &e);
+                emax = e > emax ? e : emax;
+            }
+            double acc = 0, q = special || emax == INT32_MIN ? 0 : ldexp(1.0, emax - bits);
+            for (int k = 0; k < n; ++k) {
+                if (!w[k])
+                    continue;
+                double v = t[k].f[c];
+                if (q != 0)
+                    v = trunc(v / q) * q;
+                acc += v * w[k];
+            }
             out->u[c] = half_round(acc / 256.0);
             break;
         }
@@ -739,7 +777,7 @@ static void combine(const struct ksampler *s, const struct ktexel *t, const uint
                     v = trunc(v * rq) * q;
                 acc += v * w[k];
             }
-            out->f[c] = (float)(acc / 256.0);
+            out->f[c] = f32_away(acc / 256.0);
             break;
         }
         }
@@ -1344,13 +1382,21 @@ static bool sampler_for(struct ksampler *s, struct kwarp *w, const struct kinsn 
     s->int_read = (s->fmt.kind == KFK_UINT || s->fmt.kind == KFK_SINT) &&
                   ((im->flags & CU_TRSF_READ_AS_INTEGER) || s->fmt.bits == 32);
     s->srgb = (im->flags & CU_TRSF_SRGB) != 0;
+    /* BC4 and BC5 read no sRGB (the H100 ignores the flag there); BC6H is halves */
+    bool bc8 = s->fmt.kind == KFK_BC && (s->fmt.bits <= 3 || s->fmt.bits == 7);
     bool srgb8 = (s->srgb && s->fmt.bits == 8 && (s->fmt.kind == KFK_UINT || s->fmt.kind == KFK_UNORM)) ||
-                 (s->fmt.kind == KFK_BC && (s->srgb || s->fmt.srgb));
-    if (s->fmt.kind == KFK_HALF || srgb8)
+                 (bc8 && (s->srgb || s->fmt.srgb));
+    if (!bc8 && s->fmt.kind == KFK_BC)
+        s->srgb = false;
+    if (s->fmt.kind == KFK_HALF || srgb8 || (s->fmt.kind == KFK_BC && s->fmt.bits == 6))
         s->path = KFP_HALF;
+    else if (s->fmt.kind == KFK_BC && s->fmt.bc_signed)
+        s->path = KFP_SNORM16;
     else if (((s->fmt.kind == KFK_UINT || s->fmt.kind == KFK_UNORM) && s->fmt.bits <= 16) ||
              s->fmt.kind == KFK_BC)
         s->path = KFP_UNORM16;
+    else if ((s->fmt.kind == KFK_SINT || s->fmt.kind == KFK_SNORM) && s->fmt.bits == 8)
+        s->path = KFP_SNORM8;
     else if ((s->fmt.kind == KFK_SINT || s->fmt.kind == KFK_SNORM) && s->fmt.bits <= 16)
         s->path = KFP_SNORM16;
     else

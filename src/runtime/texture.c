@@ -172,6 +172,18 @@ static cudaError_t check_read_mode(const char *fn, const CUDA_RESOURCE_DESC *res
     bool small_int = f == CU_AD_FORMAT_UNSIGNED_INT8 || f == CU_AD_FORMAT_SIGNED_INT8 ||
                      f == CU_AD_FORMAT_UNSIGNED_INT16 || f == CU_AD_FORMAT_SIGNED_INT16;
     bool integer = small_int || f == CU_AD_FORMAT_UNSIGNED_INT32 || f == CU_AD_FORMAT_SIGNED_INT32;
+    /* Block-compressed formats (part texfilter, docs/probes/kernels/texfilter/probe.txt): BC6H
+     * reads its halves as elements only, the others are read as normalized floats only. */
+    if ((f >= CU_AD_FORMAT_P010 && f <= CU_AD_FORMAT_Y410) || ((unsigned)f >= CU_AD_FORMAT_NV12 && (unsigned)f <= 0xb5u))
+        return cudaSuccess; /* video formats: the driver refuses the texture (cudaErrorInvalidValue) */
+    if (f >= CU_AD_FORMAT_BC1_UNORM && f <= CU_AD_FORMAT_BC7_UNORM_SRGB) {
+        bool halves = f == CU_AD_FORMAT_BC6H_UF16 || f == CU_AD_FORMAT_BC6H_SF16;
+        if ((t->readMode == cudaReadModeElementType) != halves)
+            return rt_fail(cudaErrorInvalidNormSetting, "%s: a texture of block-compressed format 0x%x is read %s", fn,
+                           (unsigned)f, halves ? "as elements (cudaReadModeElementType: BC6H holds halves)"
+                                               : "as normalized floats (cudaReadModeNormalizedFloat)");
+        return cudaSuccess;
+    }
     if (t->readMode != cudaReadModeElementType && f && !small_int)
         return rt_fail(cudaErrorInvalidNormSetting, "%s: cudaReadModeNormalizedFloat reads 8 or 16-bit integers as "
                        "normalized floats; the resource's format is 0x%x", fn, (unsigned)f);
