@@ -42,6 +42,7 @@
 struct scratch {
     struct scratch *next;
     size_t size;
+    uint64_t setup_serial; /* speed (issue 27): the launch whose block set this memory up last, or 0 */
 };
 #define SCRATCH_SHARDS 16
 static struct {
@@ -89,8 +90,10 @@ static struct scratch *scratch_get(size_t size)
         return s;
     size = (size + 4095) & ~(size_t)4095;
     s = malloc(sizeof(struct scratch) + 64 + size);
-    if (s)
+    if (s) {
         s->size = size;
+        s->setup_serial = 0;
+    }
     return s;
 }
 
@@ -927,6 +930,22 @@ static void init_block_specials(struct kblock *b)
     }
 }
 
+/* speed (issue 27): the rows of init_block_specials that depend on the block's index, for
+ * memory that held another block of the same launch (block_begin). */
+static void update_block_specials(struct kblock *b)
+{
+    const struct klaunch *l = b->l;
+    uint64_t(*sp)[KLANES] = b->uniform;
+    const uint64_t rows[][2] = {
+        {KSP_ctaid_x, b->ctaid[0]},     {KSP_ctaid_y, b->ctaid[1]},     {KSP_ctaid_z, b->ctaid[2]},
+        {KSP_clusterid_x, b->ctaid[0]}, {KSP_clusterid_y, b->ctaid[1]}, {KSP_clusterid_z, b->ctaid[2]},
+        {KSP_smid, l->workers->count ? b->index % l->workers->count : 0},
+    };
+    for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); ++i)
+        for (uint32_t lane = 0; lane < KLANES; ++lane)
+            sp[rows[i][0]][lane] = rows[i][1];
+}
+
 /* The warp's own special registers (%tid, %warpid) and the rows it reads the others from. */
 static void init_warp_specials(struct kwarp *w, struct kblock *b)
 {
@@ -1107,7 +1126,17 @@ static struct kblock *block_begin(struct klaunch *l, uint64_t index)
     unsigned char *p = scratch_mem(s);
 #define TAKE(type, n) ((type *)(void *)(p += 0, p = (unsigned char *)(((uintptr_t)p + 63) & ~(uintptr_t)63), p += (n), p - (n)))
     struct kblock *b = TAKE(struct kblock, sizeof(struct kblock));
-    memset(b, 0, sizeof(*b));
+    /* speed (issue 27): memory that held a block of this launch before has the same layout
+     * (the launch fixes it) and still holds what does not depend on the block's index: the
+     * uniform special registers, the warps' rows of them and their %tid. Only the rest is set. */
+    bool warm = s->setup_serial == l->serial;
+    s->setup_serial = 0; /* until the set-up below is complete */
+    if (warm) {
+        memset(b, 0, offsetof(struct kblock, uniform));
+        memset(&b->uniform[KSP_COUNT], 0, sizeof(*b) - offsetof(struct kblock, uniform) - sizeof(b->uniform));
+    } else {
+        memset(b, 0, sizeof(*b));
+    }
     b->scratch = s;
     b->l = l;
     b->index = (uint32_t)index;
@@ -1119,7 +1148,10 @@ static struct kblock *block_begin(struct klaunch *l, uint64_t index)
     b->shared_size = (uint32_t)shared_bytes;
     b->shared = TAKE(unsigned char, shared_bytes ? shared_bytes : 1);
     b->warps = TAKE(struct kwarp, sizeof(struct kwarp) * nwarps);
-    init_block_specials(b);
+    if (warm)
+        update_block_specials(b);
+    else
+        init_block_specials(b);
     knat_fn nat = knative_lookup(l->native, fn);
     for (uint32_t i = 0; i < nwarps; ++i) {
         struct kwarp *w = &b->warps[i];
@@ -1162,9 +1194,11 @@ static struct kblock *block_begin(struct klaunch *l, uint64_t index)
             w->ok_lo = w->ok_hi = w->okw_lo = w->okw_hi = w->ok2_lo = w->ok2_hi = 0;
         }
         memset(w->dev_error, 0, sizeof(w->dev_error));
-        init_warp_specials(w, b);
+        if (!warm)
+            init_warp_specials(w, b);
     }
 #undef TAKE
+    s->setup_serial = l->serial;
     return b;
 }
 
