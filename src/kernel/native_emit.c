@@ -157,6 +157,8 @@ struct emitter {
     struct kbuf *b;
     const struct kfunc *fn;
     const bool *sym_const; /* constant slots holding a variable's address (bound per load) */
+    const uint64_t *live;  /* speed (issue 27): registers live after each pc (liveness), or NULL */
+    size_t live_words;     /* per pc */
 };
 
 /* A source operand's lane value as C. */
@@ -438,6 +440,98 @@ static bool fusable(const struct emitter *e, const struct kinsn *in)
     return false;
 }
 
+/* speed (issue 27): which registers may be read after each instruction (live_out, a bit set of
+ * fn->nregs bits per pc), so that a fused run writes back only those. Conservative: an
+ * instruction the tier does not write as C (a handler, a call, a barrier ...) reads every
+ * register, a guarded one kills nothing, and a path out of the function (ret, exit) reads none
+ * of the frame's (return values are .param). NULL where the sets would be too large. */
+static uint64_t *liveness(const struct kfunc *fn, size_t *words_out)
+{
+    size_t words = ((size_t)fn->nregs + 63) / 64, n = (size_t)fn->ninsns + 1;
+    *words_out = words;
+    if (!words || words * n > ((size_t)1 << 22))
+        return NULL;
+    uint64_t *out = calloc(words * n * 4, sizeof(uint64_t));
+    if (!out)
+        return NULL;
+    uint64_t *in = out + words * n, *use = in + words * n, *def = use + words * n;
+    bool *all = calloc(n, sizeof(bool));
+    if (!all) {
+        free(out);
+        return NULL;
+    }
+#define SETBIT(set, pc, r) ((set)[(size_t)(pc) * words + (r) / 64] |= 1ull << ((r) % 64))
+    for (uint32_t i = 0; i < fn->ninsns; ++i) {
+        const struct kinsn *in_ = &fn->code[i];
+        const struct knat_desc *d = in_->kind == KK_OP ? describe(in_->exec) : NULL;
+        if (in_->guard != KOPND_NONE && is_reg(in_->guard) && KOPND_INDEX(in_->guard) < fn->nregs)
+            SETBIT(use, i, KOPND_INDEX(in_->guard));
+        if (in_->kind == KK_NOP || in_->kind == KK_RET || in_->kind == KK_EXIT || in_->kind == KK_TRAP)
+            continue;
+        if (in_->kind == KK_BRA)
+            continue;
+        if (!d) {
+            all[i] = true;
+            continue;
+        }
+        for (int k = 0; k < 6; ++k)
+            if (is_reg(in_->src[k]) && KOPND_INDEX(in_->src[k]) < fn->nregs)
+                SETBIT(use, i, KOPND_INDEX(in_->src[k]));
+        for (int k = 0; k < 4; ++k) {
+            if (!is_reg(in_->dst[k]) || KOPND_INDEX(in_->dst[k]) >= fn->nregs)
+                continue;
+            if (in_->guard == KOPND_NONE)
+                SETBIT(def, i, KOPND_INDEX(in_->dst[k]));
+            else
+                SETBIT(use, i, KOPND_INDEX(in_->dst[k]));
+        }
+    }
+#undef SETBIT
+    for (bool changed = true; changed;) {
+        changed = false;
+        for (uint32_t i = fn->ninsns; i-- > 0;) {
+            const struct kinsn *ins = &fn->code[i];
+            uint64_t *o = out + (size_t)i * words;
+            /* live_out: the union of the successors' live_in */
+            uint32_t succ[2];
+            int ns = 0;
+            bool through = true;
+            if (ins->kind == KK_BRA) {
+                succ[ns++] = ins->target <= fn->ninsns ? ins->target : fn->ninsns;
+                through = ins->guard != KOPND_NONE;
+            } else if (ins->kind == KK_RET || ins->kind == KK_EXIT || ins->kind == KK_TRAP) {
+                through = ins->guard != KOPND_NONE;
+            }
+            if (through)
+                succ[ns++] = i + 1;
+            for (int k = 0; k < ns; ++k) {
+                const uint64_t *si = in + (size_t)succ[k] * words;
+                for (size_t w = 0; w < words; ++w)
+                    o[w] |= si[w];
+            }
+            if (ins->kind == KK_BRX) /* its targets: everything, as it reads every register */
+                for (size_t w = 0; w < words; ++w)
+                    o[w] = ~0ull;
+            uint64_t *ii = in + (size_t)i * words;
+            const uint64_t *u = use + (size_t)i * words, *df = def + (size_t)i * words;
+            for (size_t w = 0; w < words; ++w) {
+                uint64_t v = all[i] || ins->kind == KK_BRX ? ~0ull : (u[w] | (o[w] & ~df[w]));
+                if (v != ii[w]) {
+                    ii[w] = v;
+                    changed = true;
+                }
+            }
+        }
+    }
+    free(all);
+    return out; /* live_out first; the rest of the block is scratch */
+}
+
+static bool live_after(const struct emitter *e, uint32_t pc, uint32_t r)
+{
+    return !e->live || (e->live[(size_t)pc * e->live_words + r / 64] >> (r % 64) & 1);
+}
+
 /* One lane's part of instruction `in` in a fused run, on the locals. */
 static void emit_fused_insn(struct emitter *e, struct run_regs *rr, uint32_t first, const struct kinsn *in)
 {
@@ -582,7 +676,7 @@ static bool emit_fused(struct emitter *e, uint32_t first, uint32_t end)
         kbuf_puts(b, body.p ? body.p : "");
         k = 0;
         for (uint32_t r = 0; r < rr.nregs; ++r)
-            if (rr.written[r])
+            if (rr.written[r] && live_after(e, end - 1, r))
                 kbuf_printf(b, "%sR[%uu + l] = r%u;", k++ % 4 ? " " : "\n        ", r * KLANES, r);
         kbuf_printf(b, "\n        continue;\n      bail%u:\n        rest_ = mask & (0xffffffffu << l);\n        break;\n      }\n"
                        "      if (rest_) { uint32_t at_ = knat_slow(c, %uu, %uu, rest_); if (at_ != 0xffffffffu) return at_; }\n    }\n",
@@ -729,8 +823,11 @@ bool knative_emit(const struct kmodule *m, struct kbuf *out)
             for (uint32_t f = 0; f < m->nfuncs && !sym[k]; ++f)
                 if (fn->consts[(size_t)k * KLANES] == (uint64_t)(uintptr_t)m->funcs[f])
                     sym[k] = true;
-        struct emitter e = {out, fn, sym};
+        struct emitter e = {out, fn, sym, NULL, 0};
+        uint64_t *live = liveness(fn, &e.live_words);
+        e.live = live;
         bool ok = emit_function(&e, i);
+        free(live);
         free(sym);
         if (!ok)
             return false;
