@@ -379,6 +379,8 @@ static bool emit_op(struct emitter *e, uint32_t pc, const struct kinsn *in)
 struct run_regs {
     uint32_t nregs;
     bool *read, *written;
+    struct kbuf *pre; /* what runs once before the lanes' loop: the uniform loads */
+    unsigned nhoist;
 };
 
 static void fopnd(struct emitter *e, struct run_regs *rr, kopnd o, char *out, size_t size)
@@ -623,13 +625,41 @@ static void emit_fused_insn(struct emitter *e, struct run_regs *rr, uint32_t fir
         unsigned esz = ktype_size((ktype)in->type), n = in->vec, size = esz * n;
         kspace space = (kspace)in->space;
         fopnd(e, rr, in->src[0], a, sizeof(a));
-        kbuf_printf(b, "{ enum { SZ = %u }; uint64_t ad = %s + UINT64_C(0x%llx);", size, a,
-                    (unsigned long long)(uint64_t)in->imm);
         const char *check = space <= KS_GLOBAL ? "OKG" : space == KS_SHARED ? "OKS" : "OKP";
-        kbuf_printf(b, "  if ((ad & (SZ - 1)) || !%s(SZ)) goto bail%u;", check, first);
-        kbuf_printf(b, " const unsigned char *p_ = %s;", fast_pointer(space));
         unsigned rbits = in->mods & 0xff, bits = esz * 8;
         bool sign = (in->mods & KLD_SIGNED) != 0;
+        if (in->guard == KOPND_NONE && !is_reg(in->src[0]) && KOPND_SPACE(in->src[0]) == 1) {
+            /* A warp-uniform address (a kernel parameter's, a variable's): checked and loaded
+             * once before the lanes' loop, each lane taking the value. Should the check fail,
+             * no lane has run yet: all go through the handlers (knat_slow). */
+            unsigned h = rr->nhoist++;
+            struct kbuf *p = rr->pre;
+            kbuf_printf(p, "      uint64_t u%u_[4] = {0}; { enum { SZ = %u }; const uint64_t ad = %s + UINT64_C(0x%llx);\n"
+                           "        if ((ad & (SZ - 1)) || !%s(SZ)) { rest_ = mask; goto slow%u; }\n"
+                           "        const unsigned char *p_ = %s;",
+                        h, size, a, (unsigned long long)(uint64_t)in->imm, check, first, fast_pointer(space));
+            for (unsigned k = 0; k < n; ++k) {
+                kbuf_printf(p, " { uint64_t v = ld_le(p_ + %u, %u);", k * esz, esz);
+                if (sign && bits < 64)
+                    kbuf_printf(p, " v = (uint64_t)((int64_t)(v << %u) >> %u);", 64 - bits, 64 - bits);
+                if (rbits < 64)
+                    kbuf_printf(p, " v &= UINT64_C(0x%llx);", (unsigned long long)((1ull << rbits) - 1));
+                kbuf_printf(p, " u%u_[%u] = v; }", h, k);
+            }
+            kbuf_puts(p, " }\n");
+            for (unsigned k = 0; k < n; ++k) {
+                if (in->dst[k] == KOPND_NONE)
+                    continue;
+                fdst(rr, in->dst[k], dst, sizeof(dst));
+                kbuf_printf(b, "%s = u%u_[%u]; ", dst, h, k);
+            }
+            kbuf_puts(b, "\n");
+            return;
+        }
+        kbuf_printf(b, "{ enum { SZ = %u }; uint64_t ad = %s + UINT64_C(0x%llx);", size, a,
+                    (unsigned long long)(uint64_t)in->imm);
+        kbuf_printf(b, "  if ((ad & (SZ - 1)) || !%s(SZ)) goto bail%u;", check, first);
+        kbuf_printf(b, " const unsigned char *p_ = %s;", fast_pointer(space));
         for (unsigned k = 0; k < n; ++k) {
             if (in->dst[k] == KOPND_NONE)
                 continue;
@@ -654,20 +684,20 @@ static bool emit_fused(struct emitter *e, uint32_t first, uint32_t end)
 {
     const struct kfunc *fn = e->fn;
     struct kbuf *b = e->b;
-    struct run_regs rr = {fn->nregs, calloc(fn->nregs + 1, sizeof(bool)), calloc(fn->nregs + 1, sizeof(bool))};
-    struct kbuf body = {0};
+    struct kbuf body = {0}, pre = {0};
+    struct run_regs rr = {fn->nregs, calloc(fn->nregs + 1, sizeof(bool)), calloc(fn->nregs + 1, sizeof(bool)), &pre, 0};
     bool ok = rr.read && rr.written;
     if (ok) {
         struct emitter be = *e;
         be.b = &body;
         for (uint32_t i = first; i < end; ++i)
             emit_fused_insn(&be, &rr, first, &fn->code[i]);
-        ok = !body.failed;
+        ok = !body.failed && !pre.failed;
     }
     if (ok) {
-        kbuf_printf(b, "    /* fused run: pcs %u to %u */\n    { uint32_t rest_ = 0;\n"
-                       "      for (unsigned l = 0; l < 32; ++l) {\n        if (!(mask >> l & 1)) continue;\n",
-                    first, end - 1);
+        kbuf_printf(b, "    /* fused run: pcs %u to %u */\n    { uint32_t rest_ = 0;\n", first, end - 1);
+        kbuf_puts(b, pre.p ? pre.p : "");
+        kbuf_puts(b, "      for (unsigned l = 0; l < 32; ++l) {\n        if (!(mask >> l & 1)) continue;\n");
         unsigned k = 0;
         for (uint32_t r = 0; r < rr.nregs; ++r)
             if (rr.read[r] || rr.written[r])
@@ -679,12 +709,13 @@ static bool emit_fused(struct emitter *e, uint32_t first, uint32_t end)
             if (rr.written[r] && live_after(e, end - 1, r))
                 kbuf_printf(b, "%sR[%uu + l] = r%u;", k++ % 4 ? " " : "\n        ", r * KLANES, r);
         kbuf_printf(b, "\n        continue;\n      bail%u:\n        rest_ = mask & (0xffffffffu << l);\n        break;\n      }\n"
-                       "      if (rest_) { uint32_t at_ = knat_slow(c, %uu, %uu, rest_); if (at_ != 0xffffffffu) return at_; }\n    }\n",
-                    first, first, end);
+                       "      slow%u: if (rest_) { uint32_t at_ = knat_slow(c, %uu, %uu, rest_); if (at_ != 0xffffffffu) return at_; }\n    }\n",
+                    first, first, first, end);
     }
     free(rr.read);
     free(rr.written);
     free(body.p);
+    free(pre.p);
     return ok;
 }
 
