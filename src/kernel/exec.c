@@ -654,6 +654,9 @@ static void run_warp(struct kwarp *w)
         .w = w, .special = w->special, .shared = w->b->shared, .shared_size = w->b->shared_size,
         .params = l->params, .param_bytes = l->fn->param_bytes, .ok = &w->ok_lo, .faulted = &l->faulted,
         .kmem = kmem,
+        /* speed (issue 27): a cooperative block's turns, which the native code's backward
+         * branches count as the executor's do */
+        .coop_slice = l->cooperative ? KCOOP_SLICE : 0, .slice = &w->b->slice, .yield = &w->b->yield,
     };
     w->parked = 0;
     for (;;) {
@@ -676,6 +679,13 @@ static void run_warp(struct kwarp *w)
             uint32_t pc = f->nat(&nc, f->cur_pc, f->cur_mask, f->wait_min);
             if (atomic_load_explicit(&l->faulted, memory_order_relaxed))
                 return;
+            if (w->b->yield) { /* speed (issue 27): a cooperative block's turn ended at a backward branch */
+                if (pc != f->cur_pc) {
+                    f->cur_pc = pc;
+                    after_jump(f);
+                }
+                return;
+            }
             if (pc != f->cur_pc) {
                 f->cur_pc = pc;
                 after_jump(f);
@@ -859,17 +869,14 @@ void klaunch_init(struct klaunch *l)
     /* grid (issue 25): the workspace cooperative_groups finds through %envreg1:%envreg2 (the
      * driver gives every launch one: this_grid().is_valid() is true in any launch, probed), and
      * the device runtime's state, which a launch from a kernel shares with its parent. A
-     * cooperative launch runs on the portable executor only: its blocks take turns (below),
-     * which the native code's uniform loops would not give back. */
+     * cooperative launch's blocks take turns (below); the native code's backward branches count
+     * them too (speed, issue 27: YIELD in native_emit.c), so it runs natively as others do. */
     l->workspace[0] = sizeof(l->workspace);
     l->workspace[1] = l->workspace[2] = l->workspace[3] = 0;
     l->cdp = l->parent ? l->parent->cdp : NULL;
     if (!l->parent)
         l->depth = 0;
-    if (l->cooperative)
-        l->native = NULL;
-    else
-        knative_prepare(l);
+    knative_prepare(l);
 }
 
 /* The block's shared special registers (every row but %tid and %warpid): once per block. */

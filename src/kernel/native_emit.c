@@ -82,7 +82,8 @@ static void emit_prelude(struct kbuf *b)
                  "    const void *code;\n    unsigned char *shared;\n    uint64_t shared_size;\n"
                  "    const unsigned char *params;\n    uint64_t param_bytes;\n    uintptr_t *ok;\n"
                  "    atomic_int *faulted;\n"
-                 "    void *(*kmem)(void *, const void *, uint32_t, int, uint64_t, unsigned, bool);\n};\n");
+                 "    void *(*kmem)(void *, const void *, uint32_t, int, uint64_t, unsigned, bool);\n"
+                 "    uint32_t coop_slice;\n    uint32_t *slice;\n    bool *yield;\n};\n");
 #define CHECK_FIELD(f) kbuf_printf(b, "_Static_assert(offsetof(struct knat_ctx, " #f ") == %zu, \"layout\");\n", offsetof(struct knat_ctx, f))
     CHECK_FIELD(w);
     CHECK_FIELD(regs);
@@ -96,6 +97,9 @@ static void emit_prelude(struct kbuf *b)
     CHECK_FIELD(ok);
     CHECK_FIELD(faulted);
     CHECK_FIELD(kmem);
+    CHECK_FIELD(coop_slice);
+    CHECK_FIELD(slice);
+    CHECK_FIELD(yield);
 #undef CHECK_FIELD
     kbuf_printf(b, "_Static_assert(sizeof(struct knat_ctx) == %zu, \"layout\");\n", sizeof(struct knat_ctx));
     kbuf_printf(b, "typedef void (*kexec_fn)(void *, const void *, uint32_t);\n"
@@ -103,6 +107,9 @@ static void emit_prelude(struct kbuf *b)
                    "#define CALL(i, e) (*(const kexec_fn *)(const void *)(KINSN(i) + %zuu))(c->w, KINSN(i), (e))\n",
                 sizeof(struct kinsn), offsetof(struct kinsn, exec));
     kbuf_puts(b, "#define FAULTED() atomic_load_explicit(c->faulted, memory_order_relaxed)\n"
+                 /* speed (issue 27): a cooperative launch's block gives its thread to the others
+                  * after coop_slice backward branches, as the executor's does (exec.c) */
+                 "#define YIELD() (c->coop_slice && ++*c->slice >= c->coop_slice && (*c->yield = true, 1))\n"
                  "#define LANES(...) do { if (exec == 0xffffffffu) { for (unsigned l = 0; l < 32; ++l) { __VA_ARGS__ } } "
                  "else { for (uint32_t m_ = exec; m_; m_ &= m_ - 1) { unsigned l = (unsigned)__builtin_ctz(m_); "
                  "__VA_ARGS__ } } } while (0)\n"
@@ -821,7 +828,7 @@ static bool emit_function(struct emitter *e, uint32_t index)
             kbuf_printf(b,
                         "    if (exec == mask) { if (%uu >= stop%s) return %uu; goto L%u; }\n"
                         "    if (exec) return %uu;\n",
-                        in->target, in->target <= i ? " || FAULTED()" : "", in->target,
+                        in->target, in->target <= i ? " || FAULTED() || YIELD()" : "", in->target,
                         in->target < fn->ninsns ? in->target : fn->ninsns, i);
             break;
         default: /* the scheduler's */
