@@ -12,7 +12,12 @@
  * the same bits. The block returns to the scheduler at what it leaves to it: a branch that
  * diverges, calls, returns, exits, barriers, brx.idx and trap, and the pc where lanes wait
  * to join the group (`stop`), exactly where the executor would regroup; and at a backward branch
- * once the launch has faulted or been cancelled (a uniform loop stays here otherwise).
+ * once the launch has faulted or been cancelled (a uniform loop stays here otherwise), or once a
+ * cooperative launch's block has used its turn (YIELD).
+ *
+ * Speed (issue 27): a straight run of lane-local instructions is one loop over the lanes with the
+ * PTX registers in C locals (emit_fused), writing back only the registers live after it
+ * (liveness), with warp-uniform loads hoisted out of the loop.
  */
 #include "native.h"
 
