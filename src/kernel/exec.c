@@ -1140,7 +1140,8 @@ static struct kblock *block_begin(struct klaunch *l, uint64_t index)
     s->setup_serial = 0; /* until the set-up below is complete */
     if (warm) {
         memset(b, 0, offsetof(struct kblock, uniform));
-        memset(&b->uniform[KSP_COUNT], 0, sizeof(*b) - offsetof(struct kblock, uniform) - sizeof(b->uniform));
+        size_t tail = offsetof(struct kblock, uniform) + sizeof(b->uniform);
+        memset((unsigned char *)b + tail, 0, sizeof(*b) - tail);
     } else {
         memset(b, 0, sizeof(*b));
     }
