@@ -8,6 +8,9 @@
 # The graph rows (graphs of 1 to 1000 empty kernels beside the same launches on a stream) have a
 # table of their own below the first, with each run's time and its time per launch or per node.
 # ONLY=graphs runs those rows alone (bench --graphs, no kernel bench): a shorter session.
+# ONLY=kernels runs the kernel bench alone (bench/kernel_bench.c on the GPU and on extmem, each
+# once) and prints its rows side by side: the GPU's time beside extmem's tiers, its C-kernel path
+# and plain C threaded over the host's cores (issue 27).
 #
 # Usage (in the repository root, on the GPU machine): OUT=/some/dir bench/gpu-side-by-side.sh
 # (through the device tool: run with command "OUT=$OUT bench/gpu-side-by-side.sh"; its copy of the
@@ -22,7 +25,8 @@ only=${ONLY:-}
 case "$only" in
 "") bench_args="" ;;
 graphs) bench_args="--graphs" ;;
-*) echo "ONLY=$only: only ONLY=graphs is known" >&2; exit 2 ;;
+kernels) bench_args="" ;;
+*) echo "ONLY=$only: only ONLY=graphs and ONLY=kernels are known" >&2; exit 2 ;;
 esac
 mkdir -p "$OUT"
 
@@ -31,7 +35,10 @@ command -v ninja >/dev/null 2>&1 && generator="-G Ninja"
 # shellcheck disable=SC2086 # generator is one option or none
 cmake -S "$root" -B "$build" $generator -DCMAKE_BUILD_TYPE=Release -DEXTMEM_TESTS=OFF -DEXTMEM_VULKAN=OFF \
     -DEXTMEM_SAMPLES=OFF -DEXTMEM_TOOLS=OFF >/dev/null
-cmake --build "$build" --target extmem-bench extmem-kernel-bench -j "$(nproc)" >/dev/null
+targets="extmem-bench extmem-kernel-bench"
+[ "$only" = kernels ] && targets=extmem-kernel-bench
+# shellcheck disable=SC2086 # targets is a list
+cmake --build "$build" --target $targets -j "$(nproc)" >/dev/null
 
 libdir=""
 for d in /usr/lib/x86_64-linux-gnu /usr/lib64 "$cuda/lib64" "$cuda/lib64/stubs"; do
@@ -50,6 +57,7 @@ gcc -std=c11 -O2 -I"$root/bench" "$root/bench/kernel_bench.c" -I"$cuda/include" 
 } >"$OUT/machine.txt"
 
 i=1
+[ "$only" = kernels ] && i=$((runs + 1))
 while [ "$i" -le "$runs" ]; do
     # shellcheck disable=SC2086 # bench_args is one option or none
     "$build/bench-nv" --json $bench_args >"$OUT/nvidia-$i.json"
@@ -60,10 +68,52 @@ done
 
 # The kernels: the same PTX on the H100 and on extmem (both tiers, beside C kernels), once each
 # after the call-sequence runs (run in the repository root: the PTX file is found there).
-if [ -z "$only" ]; then
+if [ -z "$only" ] || [ "$only" = kernels ]; then
     (cd "$root" && "$build/kernel-bench-nv" >"$OUT/kernels-nvidia.txt" 2>&1 &&
         EXTMEM_CACHE_DIR="$build/kernel-cache" "$build/bench/extmem-kernel-bench" >"$OUT/kernels-extmem.txt" 2>&1) ||
         echo "kernel bench failed: see $OUT/kernels-*.txt"
+fi
+
+if [ "$only" = kernels ]; then
+    python3 - "$OUT" <<'EOF' | tee "$OUT/side-by-side.txt"
+import sys
+out = sys.argv[1]
+print(open(f"{out}/machine.txt").read().rstrip())
+def rows(path):
+    table, on = {}, False
+    for line in open(path):
+        if line.startswith("kernel (median us)"):
+            on = True
+            continue
+        if on:
+            cells = line[34:].split()
+            if len(line) <= 34 or not cells or not line[:34].strip() or not (cells[0] == "-" or cells[0].replace(".", "", 1).isdigit()):
+                on = False
+                continue
+            table[line[:34].strip()] = cells
+    return table
+nv, em = rows(f"{out}/kernels-nvidia.txt"), rows(f"{out}/kernels-extmem.txt")
+def num(v):
+    try:
+        return float(v)
+    except ValueError:
+        return None
+def cell(v, w=11):
+    return f"{v:>{w}.1f}" if v is not None else f"{'-':>{w}}"
+def ratio(a, b, w=8):
+    return f"{a / b:>{w - 1}.2f}x" if a is not None and b else f"{'-':>{w}}"
+print("\n## kernels (median us): the GPU, and extmem on the host's cores")
+print(f"{'kernel':<34} {'GPU':>10} {'portable':>11} {'native':>11} {'C kernel':>11} {'C threads':>11} "
+      f"{'nat/thr':>8} {'Ck/thr':>8} {'native/GPU':>11}")
+for name, e in em.items():
+    g = num(nv[name][0]) if name in nv else None
+    p, n, c, t = (num(v) for v in e[:4])
+    print(f"{name:<34} {cell(g, 10)} {cell(p)} {cell(n)} {cell(c)} {cell(t)} {ratio(n, t)} {ratio(c, t)} {ratio(n, g, 11)}")
+for kind in ("nvidia", "extmem"):
+    print(f"\n## kernel bench, {kind}")
+    print(open(f"{out}/kernels-{kind}.txt").read().rstrip())
+EOF
+    exit 0
 fi
 
 python3 - "$OUT" "$runs" "$only" <<'EOF' | tee "$OUT/side-by-side.txt"

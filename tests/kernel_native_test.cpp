@@ -7,6 +7,41 @@
 
 #include <thread>
 
+// speed (issue 27): a fault inside a fused run. Two blocks of 32 threads; thread i loads in[i]
+// and then, in the same straight run, in[i] again or, from global thread 52 on (block 1, lane
+// 20), an address no allocation holds. Prints the launch's result and extmem's detail.
+EXTMEM_CHILD_ROLE(fused_run_fault)
+{
+    (void)args;
+    CUdevice dev;
+    CUcontext ctx;
+    if (cuInit(0) || cuDeviceGet(&dev, 0) || cuDevicePrimaryCtxRetain(&ctx, dev) || cuCtxSetCurrent(ctx))
+        return 100;
+    static const char ptx[] =
+        ".version 7.5\n.target sm_75\n.address_size 64\n"
+        ".visible .entry f(.param .u64 in, .param .u64 out, .param .u64 bad)\n{\n"
+        "    .reg .pred %p<2>;\n    .reg .b32 %r<8>;\n    .reg .b64 %rd<10>;\n"
+        "    ld.param.u64 %rd1, [in];\n    ld.param.u64 %rd2, [out];\n    ld.param.u64 %rd9, [bad];\n"
+        "    mov.u32 %r1, %ctaid.x;\n    mov.u32 %r5, %tid.x;\n    mad.lo.s32 %r1, %r1, 32, %r5;\n"
+        "    mul.wide.u32 %rd3, %r1, 4;\n    add.s64 %rd4, %rd1, %rd3;\n    ld.global.u32 %r2, [%rd4];\n"
+        "    setp.ge.u32 %p1, %r1, 52;\n    selp.b64 %rd5, %rd9, %rd4, %p1;\n    ld.global.u32 %r3, [%rd5];\n"
+        "    add.s32 %r4, %r2, %r3;\n    add.s64 %rd6, %rd2, %rd3;\n    st.global.u32 [%rd6], %r4;\n    ret;\n}\n";
+    CUmodule m;
+    CUfunction f;
+    CUdeviceptr in, out;
+    if (cuModuleLoadData(&m, ptx) || cuModuleGetFunction(&f, m, "f") || cuMemAlloc(&in, 256) || cuMemAlloc(&out, 256) ||
+        cuMemsetD8(in, 1, 256))
+        return 101;
+    CUdeviceptr bad = 0x40; /* the first page: no allocation */
+    void *params[] = {&in, &out, &bad};
+    CUresult r = cuLaunchKernel(f, 2, 1, 1, 32, 1, 1, 0, nullptr, params, nullptr);
+    if (!r)
+        r = cuCtxSynchronize();
+    std::printf("%d %s\n", (int)r, r ? extmem_error_detail() : "");
+    std::fflush(stdout);
+    return 0;
+}
+
 #if !defined(_WIN32)
 TEST_F(KernelNative, FirstLaunchesFromFourThreads_AllSucceedAndLeaveOneEntry)
 {
@@ -30,6 +65,26 @@ TEST_F(KernelNative, FirstLaunchesFromFourThreads_AllSucceedAndLeaveOneEntry)
 // descriptors (/proc/self/fd/N), and the loader hands out an already loaded library again for the
 // same name, so a descriptor number reused while the first library is loaded would run the first
 // module's code for the second.
+TEST_F(KernelNative, AFaultInsideAFusedRun_IsReportedAsThePortableExecutorReportsIt)
+{
+    // One pool thread, so block 1 starts with the extents block 0 learnt and runs its first 20
+    // lanes through the fused run before lane 20's load fails its check: the rest go through the
+    // handlers, which report the fault at the same instruction, lane and address.
+    set_env("EXTMEM_THREADS", "1");
+    std::string seen[2];
+    const char *tiers[2] = {"portable", "native"};
+    for (int t = 0; t < 2; ++t) {
+        set_env("EXTMEM_JIT", tiers[t]);
+        Child c("fused_run_fault", {});
+        seen[t] = c.read_line();
+        EXPECT_EQ(0, c.wait()) << tiers[t] << ": " << seen[t];
+    }
+    unset_env("EXTMEM_THREADS");
+    EXPECT_EQ(std::to_string((int)CUDA_ERROR_ILLEGAL_ADDRESS), seen[0].substr(0, seen[0].find(' '))) << seen[0];
+    EXPECT_NE(std::string::npos, seen[0].find("0x40")) << seen[0];
+    EXPECT_EQ(seen[0], seen[1]);
+}
+
 TEST_F(KernelNative, TwoModulesLoadedAtOnce_EachRunsItsOwnCode)
 {
     const unsigned n = 64, ks[] = {43, 44, 45};

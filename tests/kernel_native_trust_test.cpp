@@ -281,12 +281,43 @@ TEST_F(KernelNativeTrust, AnEntryCopiedFromAnotherCacheFolder_IsNotLoaded)
     EXPECT_TRUE(contains(log, "from the cache")) << log;
 }
 
+TEST_F(KernelNativeTrust, ACacheMovedToAProcessorWithOtherExtensions_IsCompiledAgainNotLoaded)
+{
+    // speed (issue 27): the code is compiled with -march=native, and the key holds what that
+    // means on this processor (the macros the compiler predefines with it). A wrapper answers
+    // as a processor without AVX does while the file `other` exists: the same folder, secret
+    // and source, seen from "another machine", has no entry under that machine's key.
+    std::string other = dir + "/other-cpu";
+    set_env("EXTMEM_CC", wrapper(dir + "/cc.sh", "if [ -e '" + other +
+                                                     "' ] && [ \"$1\" = -march=native ]; then exec cc \"$@\" -mno-avx; fi"));
+    auto so_entries = [&] {
+        size_t n = 0;
+        for (const std::string &e : entries(dir))
+            n += e.size() > 3 && e.compare(e.size() - 3, 3, ".so") == 0;
+        return n;
+    };
+    std::string log;
+    EXPECT_EQ(0, logged(37, &log)) << log;
+    EXPECT_TRUE(contains(log, "compiled in")) << log;
+    EXPECT_EQ(0, logged(37, &log)) << log;
+    EXPECT_TRUE(contains(log, "from the cache")) << log;
+    write_bytes(other, "");
+    EXPECT_EQ(0, logged(37, &log)) << log;
+    EXPECT_FALSE(contains(log, "from the cache")) << log;
+    EXPECT_TRUE(contains(log, "compiled in")) << log;
+    EXPECT_EQ(2u, so_entries());
+    // Back on the first processor, its own entry is loaded again.
+    unlink(other.c_str());
+    EXPECT_EQ(0, logged(37, &log)) << log;
+    EXPECT_TRUE(contains(log, "from the cache")) << log;
+}
+
 // ---- The compiler's limits ----
 
 TEST_F(KernelNativeTrust, ACompilerThatNeverEnds_IsKilledAtItsTimeLimit)
 {
     std::string pidfile = dir + "/cc.pid";
-    set_env("EXTMEM_CC", wrapper(dir + "/cc.sh", "case \"$1\" in --version) ;; *) echo $$ > '" + pidfile +
+    set_env("EXTMEM_CC", wrapper(dir + "/cc.sh", "case \"$1\" in --version|-march=native) ;; *) echo $$ > '" + pidfile +
                                                      "'; sleep 1000 & wait;; esac"));
     set_env("EXTMEM_CC_TIMEOUT", "1");
     std::string log;
@@ -312,7 +343,7 @@ TEST_F(KernelNativeTrust, ExitDoesNotWaitForTheCompiler)
     // The default time limit (60 s) is far longer than the test allows: the process must end
     // at once after its work, and take the compiler with it.
     std::string pidfile = dir + "/cc.pid";
-    set_env("EXTMEM_CC", wrapper(dir + "/cc.sh", "case \"$1\" in --version) ;; *) echo $$ > '" + pidfile +
+    set_env("EXTMEM_CC", wrapper(dir + "/cc.sh", "case \"$1\" in --version|-march=native) ;; *) echo $$ > '" + pidfile +
                                                      "'; sleep 1000 & wait;; esac"));
     set_env("EXTMEM_JIT", "auto");
     Child c("native_variant_until", {"34", pidfile});

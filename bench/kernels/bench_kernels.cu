@@ -62,3 +62,42 @@ extern "C" __global__ void transcendental(const float *x, float *y, int n)
         y[i] = v;
     }
 }
+
+// Issue 27's further kernels: a tiled matrix multiply (shared memory and barriers), a 5-point
+// 2D stencil and a histogram with global atomics.
+#define TILE 16
+// C = A * B, n x n, n a multiple of TILE; blocks of TILE x TILE threads.
+extern "C" __global__ void matmul_tiled(const float *A, const float *B, float *C, int n)
+{
+    __shared__ float As[TILE][TILE], Bs[TILE][TILE];
+    int tx = threadIdx.x, ty = threadIdx.y;
+    int row = blockIdx.y * TILE + ty, col = blockIdx.x * TILE + tx;
+    float acc = 0;
+    for (int t = 0; t < n; t += TILE) {
+        As[ty][tx] = A[row * n + t + tx];
+        Bs[ty][tx] = B[(t + ty) * n + col];
+        __syncthreads();
+        for (int k = 0; k < TILE; ++k)
+            acc += As[ty][k] * Bs[k][tx];
+        __syncthreads();
+    }
+    C[row * n + col] = acc;
+}
+
+// out = 0.2 * (the point and its four neighbours), inside a w x h grid.
+extern "C" __global__ void stencil2d(const float *in, float *out, int w, int h)
+{
+    int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
+    if (x > 0 && y > 0 && x < w - 1 && y < h - 1) {
+        int i = y * w + x;
+        out[i] = 0.2f * (in[i] + in[i - 1] + in[i + 1] + in[i - w] + in[i + w]);
+    }
+}
+
+// 256 bins of the low byte, counted with global atomics.
+extern "C" __global__ void histogram(const unsigned *x, unsigned *bins, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n)
+        atomicAdd(&bins[x[i] & 255u], 1u);
+}

@@ -37,20 +37,31 @@ unsigned int pool_worker_count(void)
 
 unsigned int extmem_worker_count(void) { return pool_worker_count(); }
 
-/* Runs indices of job until none are left; returns how many this thread ran, or skipped. */
+/* Runs indices of job until none are left; returns how many this thread ran, or skipped.
+ * speed (issue 27): indices are taken in chunks of up to 64, at least 16 chunks per worker, so
+ * that a grid of many small blocks does not serialise every core on one contended counter (65536
+ * blocks of saxpy took 65536 atomic increments of one cache line across 16 cores: the C-kernel
+ * path ran at 2.9x plain threaded C). */
 static uint64_t take_indices(struct pool_job *job)
 {
-    uint64_t ran = 0, i;
-    while ((i = atomic_fetch_add(&job->next, 1)) < job->count) {
-        job->run(job, i);
-        ran++;
-        if (job->stop && atomic_load_explicit(job->stop, memory_order_relaxed)) {
-            /* The indices not yet handed out are this thread's to skip: counted once each, so
-             * that the submitter's count of finished ones still reaches the job's. */
-            uint64_t rest = atomic_exchange(&job->next, job->count);
-            if (rest < job->count)
-                ran += job->count - rest;
-            break;
+    uint64_t ran = 0, i, count = job->count;
+    uint64_t chunk = count / ((uint64_t)pool_worker_count() * 16);
+    chunk = chunk < 1 ? 1 : chunk > 64 ? 64 : chunk;
+    while ((i = atomic_fetch_add(&job->next, chunk)) < count) {
+        uint64_t end = count - i > chunk ? i + chunk : count;
+        for (; i < end; ++i) {
+            job->run(job, i);
+            ran++;
+            if (job->stop && atomic_load_explicit(job->stop, memory_order_relaxed)) {
+                /* The indices not yet handed out, and the rest of this chunk, are this thread's
+                 * to skip: counted once each, so that the submitter's count of finished ones
+                 * still reaches the job's. */
+                ran += end - i - 1;
+                uint64_t rest = atomic_exchange(&job->next, count);
+                if (rest < count)
+                    ran += count - rest;
+                return ran;
+            }
         }
     }
     return ran;

@@ -42,6 +42,7 @@
 struct scratch {
     struct scratch *next;
     size_t size;
+    uint64_t setup_serial; /* speed (issue 27): the launch whose block set this memory up last, or 0 */
 };
 #define SCRATCH_SHARDS 16
 static struct {
@@ -89,8 +90,10 @@ static struct scratch *scratch_get(size_t size)
         return s;
     size = (size + 4095) & ~(size_t)4095;
     s = malloc(sizeof(struct scratch) + 64 + size);
-    if (s)
+    if (s) {
         s->size = size;
+        s->setup_serial = 0;
+    }
     return s;
 }
 
@@ -663,6 +666,9 @@ static void run_warp(struct kwarp *w)
         .w = w, .special = w->special, .shared = w->b->shared, .shared_size = w->b->shared_size,
         .params = l->params, .param_bytes = l->fn->param_bytes, .ok = &w->ok_lo, .faulted = &l->faulted,
         .kmem = kmem,
+        /* speed (issue 27): a cooperative block's turns, which the native code's backward
+         * branches count as the executor's do */
+        .coop_slice = l->resumable ? KCOOP_SLICE : 0, .slice = &w->b->slice, .yield = &w->b->yield,
     };
     w->parked = 0;
     for (;;) {
@@ -685,6 +691,13 @@ static void run_warp(struct kwarp *w)
             uint32_t pc = f->nat(&nc, f->cur_pc, f->cur_mask, f->wait_min);
             if (atomic_load_explicit(&l->faulted, memory_order_relaxed))
                 return;
+            if (w->b->yield) { /* speed (issue 27): a cooperative block's turn ended at a backward branch */
+                if (pc != f->cur_pc) {
+                    f->cur_pc = pc;
+                    after_jump(f);
+                }
+                return;
+            }
             if (pc != f->cur_pc) {
                 f->cur_pc = pc;
                 after_jump(f);
@@ -868,8 +881,8 @@ void klaunch_init(struct klaunch *l)
     /* grid (issue 25): the workspace cooperative_groups finds through %envreg1:%envreg2 (the
      * driver gives every launch one: this_grid().is_valid() is true in any launch, probed), and
      * the device runtime's state, which a launch from a kernel shares with its parent. A
-     * cooperative launch runs on the portable executor only: its blocks take turns (below),
-     * which the native code's uniform loops would not give back. */
+     * cooperative launch's blocks take turns (below); the native code's backward branches count
+     * them too (speed, issue 27: YIELD in native_emit.c), so it runs natively as others do. */
     l->workspace[0] = sizeof(l->workspace);
     l->workspace[1] = l->workspace[2] = l->workspace[3] = 0;
     l->cdp = l->parent ? l->parent->cdp : NULL;
@@ -878,12 +891,10 @@ void klaunch_init(struct klaunch *l)
     for (int i = 0; i < 3; ++i)
         if (!l->cluster[i])
             l->cluster[i] = 1;
-    /* clusters: the blocks of a cluster take turns on one thread as a cooperative grid's do */
+    /* clusters: the blocks of a cluster take turns on one thread as a cooperative grid's do, in
+     * both tiers (the native code's backward branches count the turn: YIELD) */
     l->resumable = l->cooperative || (uint64_t)l->cluster[0] * l->cluster[1] * l->cluster[2] > 1;
-    if (l->resumable)
-        l->native = NULL;
-    else
-        knative_prepare(l);
+    knative_prepare(l);
 }
 
 /* The block's shared special registers (every row but %tid and %warpid): once per block. */
@@ -952,6 +963,26 @@ static void init_block_specials(struct kblock *b)
         sp[KSP_lanemask_ge][lane] = ~((1u << lane) - 1) & KFULL;
         sp[KSP_lanemask_gt][lane] = lane == 31 ? 0 : ~((2u << lane) - 1) & KFULL;
     }
+}
+
+/* speed (issue 27): the rows of init_block_specials that depend on the block's index, for
+ * memory that held another block of the same launch (block_begin). */
+static void update_block_specials(struct kblock *b)
+{
+    const struct klaunch *l = b->l;
+    uint64_t(*sp)[KLANES] = b->uniform;
+    const uint64_t rows[][2] = {
+        {KSP_ctaid_x, b->ctaid[0]},     {KSP_ctaid_y, b->ctaid[1]},     {KSP_ctaid_z, b->ctaid[2]},
+        /* clusters: the block's cluster and its place in it (init_block_specials) */
+        {KSP_clusterid_x, b->ctaid[0] / l->cluster[0]}, {KSP_clusterid_y, b->ctaid[1] / l->cluster[1]},
+        {KSP_clusterid_z, b->ctaid[2] / l->cluster[2]},
+        {KSP_cluster_ctaid_x, b->ctaid[0] % l->cluster[0]}, {KSP_cluster_ctaid_y, b->ctaid[1] % l->cluster[1]},
+        {KSP_cluster_ctaid_z, b->ctaid[2] % l->cluster[2]}, {KSP_cluster_ctarank, b->rank},
+        {KSP_smid, l->workers->count ? b->index % l->workers->count : 0},
+    };
+    for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); ++i)
+        for (uint32_t lane = 0; lane < KLANES; ++lane)
+            sp[rows[i][0]][lane] = rows[i][1];
 }
 
 /* The warp's own special registers (%tid, %warpid) and the rows it reads the others from. */
@@ -1300,7 +1331,18 @@ static struct kblock *block_begin(struct klaunch *l, uint64_t index)
     unsigned char *p = scratch_mem(s);
 #define TAKE(type, n) ((type *)(void *)(p += 0, p = (unsigned char *)(((uintptr_t)p + 63) & ~(uintptr_t)63), p += (n), p - (n)))
     struct kblock *b = TAKE(struct kblock, sizeof(struct kblock));
-    memset(b, 0, sizeof(*b));
+    /* speed (issue 27): memory that held a block of this launch before has the same layout
+     * (the launch fixes it) and still holds what does not depend on the block's index: the
+     * uniform special registers, the warps' rows of them and their %tid. Only the rest is set. */
+    bool warm = s->setup_serial == l->serial;
+    s->setup_serial = 0; /* until the set-up below is complete */
+    if (warm) {
+        memset(b, 0, offsetof(struct kblock, uniform));
+        size_t tail = offsetof(struct kblock, uniform) + sizeof(b->uniform);
+        memset((unsigned char *)b + tail, 0, sizeof(*b) - tail);
+    } else {
+        memset(b, 0, sizeof(*b));
+    }
     b->scratch = s;
     b->l = l;
     b->index = (uint32_t)index;
@@ -1314,7 +1356,10 @@ static struct kblock *block_begin(struct klaunch *l, uint64_t index)
     b->shared_size = (uint32_t)shared_bytes;
     b->shared = TAKE(unsigned char, shared_bytes ? shared_bytes : 1);
     b->warps = TAKE(struct kwarp, sizeof(struct kwarp) * nwarps);
-    init_block_specials(b);
+    if (warm)
+        update_block_specials(b);
+    else
+        init_block_specials(b);
     knat_fn nat = knative_lookup(l->native, fn);
     for (uint32_t i = 0; i < nwarps; ++i) {
         struct kwarp *w = &b->warps[i];
@@ -1357,9 +1402,11 @@ static struct kblock *block_begin(struct klaunch *l, uint64_t index)
             w->ok_lo = w->ok_hi = w->okw_lo = w->okw_hi = w->ok2_lo = w->ok2_hi = 0;
         }
         memset(w->dev_error, 0, sizeof(w->dev_error));
-        init_warp_specials(w, b);
+        if (!warm)
+            init_warp_specials(w, b);
     }
 #undef TAKE
+    s->setup_serial = l->serial;
     return b;
 }
 

@@ -1111,6 +1111,11 @@ struct knat_ctx {
     uintptr_t *ok;                      /* &w->ok_lo: ok_lo, ok_hi, okw_lo, okw_hi, ok2_lo, ok2_hi */
     atomic_int *faulted;                /* &launch->faulted */
     void *(*kmem)(struct kwarp *, const struct kinsn *, uint32_t, kspace, uint64_t, unsigned, bool);
+    /* speed (issue 27): a cooperative launch's turns (exec.c): the backward branches the block
+     * may take before it yields (0: not cooperative), its count of them, and its yield flag */
+    uint32_t coop_slice;
+    uint32_t *slice;
+    bool *yield;
 };
 struct knative;
 /* Sets l->native at a launch's start: the module's native code, made (or loaded from the

@@ -3,8 +3,9 @@
  * its disk cache (STYLE.md 16), trusting nothing it did not make (DESIGN.md §20;
  * docs/kernels.md, "What the native tier trusts"):
  *
- *  - key: a 128-bit hash of the generated C source, the compiler's identity (its name or path
- *    and what `cc --version` says, asked once per process) and KNATIVE_ENGINE. The entry is
+ *  - key: a 128-bit hash of the generated C source, the compiler's identity (its name or path,
+ *    what `cc --version` says and what -march=native means on this processor, asked once per
+ *    process) and KNATIVE_ENGINE. The entry is
  *    <folder>/<key>.so. Folder: $EXTMEM_CACHE_DIR, else $XDG_CACHE_HOME/extmem/kernels, else
  *    ~/.cache/extmem/kernels, made owner-only.
  *  - trusted only when it is this user's and no one else can write it (os_dir_open_private);
@@ -167,6 +168,36 @@ static const char *cc_name(void)
     return cc && *cc ? cc : "cc";
 }
 
+/* speed (issue 27): whether the compiler takes -march=native, and what it means on this
+ * machine: the macros it predefines with it (the instruction sets: __AVX2__, __AVX512F__,
+ * __ARM_NEON ...), hashed into the compiler's identity and so into every key. A cache folder
+ * moved to a machine whose processor lacks an extension the code was compiled for has no entry
+ * under the keys that machine computes: its modules are compiled again, never loaded. A
+ * compiler that refuses -march=native compiles for its default target, and says so in the
+ * identity. Asked once per process, after --version. */
+static bool cc_march_native;
+
+static void ask_march_native(const char *cc, const struct os_run_options *o)
+{
+    const char *argv[] = {cc, "-march=native", "-dM", "-E", "-x", "c", "/dev/null", NULL};
+    size_t size = 256 * 1024, len = strlen(cc_identity);
+    char *out = malloc(size);
+    int status = 0;
+    cc_march_native = out && os_run(argv, o, out, size, &status) == 0 && status == 0;
+    if (cc_march_native) {
+        struct khash128 h;
+        uint64_t k[2];
+        hash_init(&h);
+        hash_bytes(&h, out, strlen(out));
+        hash_final(&h, k);
+        snprintf(cc_identity + len, sizeof(cc_identity) - len, "\n-march=native: %016llx%016llx",
+                 (unsigned long long)k[0], (unsigned long long)k[1]);
+    } else {
+        snprintf(cc_identity + len, sizeof(cc_identity) - len, "\nthe default target");
+    }
+    free(out);
+}
+
 static CUresult compiler(const struct khost *host, char *why, size_t why_size)
 {
     os_mutex_lock(&cc_lock);
@@ -198,6 +229,7 @@ static CUresult compiler(const struct khost *host, char *why, size_t why_size)
         } else {
             snprintf(cc_identity, sizeof(cc_identity), "%s\n%s", cc, out);
             cc_result = CUDA_SUCCESS;
+            ask_march_native(cc, &o);
         }
         /* Unloading cut the question short: a later process asks again. */
         cc_asked = err != ECANCELED;
@@ -347,9 +379,11 @@ static bool compile(const struct os_run_options *o, const char *source, size_t l
         return false;
     }
     /* ISO C without contraction or fast-math: the arithmetic is the executor's (docs/kernels.md).
-     * -pipe: no intermediate files outside the private folder but the assembler's object. */
+     * -pipe: no intermediate files outside the private folder but the assembler's object.
+     * -march=native where the compiler takes it (ask_march_native: the key holds what it means). */
     const char *argv[] = {cc_name(), "-std=c11", "-O2", "-pipe", "-fPIC", "-shared", "-ffp-contract=off",
-                          "-fno-fast-math", "-fno-strict-aliasing", "-w", "-o", "kernels.so", "kernels.c", "-lm", NULL};
+                          "-fno-fast-math", "-fno-strict-aliasing", "-w", "-o", "kernels.so", "kernels.c", "-lm",
+                          cc_march_native ? "-march=native" : NULL, NULL};
     char out[2048];
     int status = 0;
     int err = os_run(argv, o, out, sizeof(out), &status);

@@ -12,7 +12,12 @@
  * the same bits. The block returns to the scheduler at what it leaves to it: a branch that
  * diverges, calls, returns, exits, barriers, brx.idx and trap, and the pc where lanes wait
  * to join the group (`stop`), exactly where the executor would regroup; and at a backward branch
- * once the launch has faulted or been cancelled (a uniform loop stays here otherwise).
+ * once the launch has faulted or been cancelled (a uniform loop stays here otherwise), or once a
+ * cooperative launch's block has used its turn (YIELD).
+ *
+ * Speed (issue 27): a straight run of lane-local instructions is one loop over the lanes with the
+ * PTX registers in C locals (emit_fused), writing back only the registers live after it
+ * (liveness), with warp-uniform loads hoisted out of the loop.
  */
 #include "native.h"
 
@@ -82,7 +87,8 @@ static void emit_prelude(struct kbuf *b)
                  "    const void *code;\n    unsigned char *shared;\n    uint64_t shared_size;\n"
                  "    const unsigned char *params;\n    uint64_t param_bytes;\n    uintptr_t *ok;\n"
                  "    atomic_int *faulted;\n"
-                 "    void *(*kmem)(void *, const void *, uint32_t, int, uint64_t, unsigned, bool);\n};\n");
+                 "    void *(*kmem)(void *, const void *, uint32_t, int, uint64_t, unsigned, bool);\n"
+                 "    uint32_t coop_slice;\n    uint32_t *slice;\n    bool *yield;\n};\n");
 #define CHECK_FIELD(f) kbuf_printf(b, "_Static_assert(offsetof(struct knat_ctx, " #f ") == %zu, \"layout\");\n", offsetof(struct knat_ctx, f))
     CHECK_FIELD(w);
     CHECK_FIELD(regs);
@@ -96,6 +102,9 @@ static void emit_prelude(struct kbuf *b)
     CHECK_FIELD(ok);
     CHECK_FIELD(faulted);
     CHECK_FIELD(kmem);
+    CHECK_FIELD(coop_slice);
+    CHECK_FIELD(slice);
+    CHECK_FIELD(yield);
 #undef CHECK_FIELD
     kbuf_printf(b, "_Static_assert(sizeof(struct knat_ctx) == %zu, \"layout\");\n", sizeof(struct knat_ctx));
     kbuf_printf(b, "typedef void (*kexec_fn)(void *, const void *, uint32_t);\n"
@@ -103,6 +112,9 @@ static void emit_prelude(struct kbuf *b)
                    "#define CALL(i, e) (*(const kexec_fn *)(const void *)(KINSN(i) + %zuu))(c->w, KINSN(i), (e))\n",
                 sizeof(struct kinsn), offsetof(struct kinsn, exec));
     kbuf_puts(b, "#define FAULTED() atomic_load_explicit(c->faulted, memory_order_relaxed)\n"
+                 /* speed (issue 27): a cooperative launch's block gives its thread to the others
+                  * after coop_slice backward branches, as the executor's does (exec.c) */
+                 "#define YIELD() (c->coop_slice && ++*c->slice >= c->coop_slice && (*c->yield = true, 1))\n"
                  "#define LANES(...) do { if (exec == 0xffffffffu) { for (unsigned l = 0; l < 32; ++l) { __VA_ARGS__ } } "
                  "else { for (uint32_t m_ = exec; m_; m_ &= m_ - 1) { unsigned l = (unsigned)__builtin_ctz(m_); "
                  "__VA_ARGS__ } } } while (0)\n"
@@ -122,6 +134,30 @@ static void emit_prelude(struct kbuf *b)
                  "static inline void st_le(unsigned char *p, uint64_t v, unsigned n) {\n"
                  "    switch (n) { case 1: *p = (unsigned char)v; break; case 2: { uint16_t x = (uint16_t)v; memcpy(p, &x, 2); break; }\n"
                  "    case 4: { uint32_t x = (uint32_t)v; memcpy(p, &x, 4); break; } default: memcpy(p, &v, 8); } }\n");
+    /* speed (issue 27): what the fused runs use (emit_fused). The checks of kmem_fast, as
+     * fast_check writes them, for an address `ad` of SZ bytes. */
+    kbuf_puts(b, "#define OKG(SZ) ((ad >= c->ok[0] && ad < c->ok[1] && ad + SZ <= c->ok[1]) || "
+                 "(ad >= c->ok[4] && ad < c->ok[5] && ad + SZ <= c->ok[5]))\n"
+                 "#define OKS(SZ) (ad < c->shared_size && SZ <= c->shared_size - ad)\n"
+                 "#define OKP(SZ) (ad < c->param_bytes && SZ <= c->param_bytes - ad)\n"
+                 "#define A1(v) uint64_t a = (v); float x = kf32(a); (void)x;\n"
+                 "#define A2(v) uint64_t b = (v); float y = kf32(b); (void)y;\n"
+                 "#define A3(v) uint64_t c = (v); float z = kf32(c); (void)z;\n"
+                 "#define MODS(m) const uint32_t in_mods = (m); (void)in_mods;\n");
+    /* The rest of a fused run's lanes, instruction by instruction through the handlers, each
+     * under its guard (a predicate register): the executor's own steps. */
+    kbuf_printf(b,
+                "static uint32_t knat_slow(struct knat_ctx *c, uint32_t i, uint32_t end, uint32_t mask) {\n"
+                "    for (; i < end; ++i) {\n"
+                "        const char *in = KINSN(i); uint32_t g, f, exec = mask;\n"
+                "        if (*(const uint8_t *)(in + %zuu) != %du) continue;\n"
+                "        memcpy(&g, in + %zuu, 4); memcpy(&f, in + %zuu, 4);\n"
+                "        if (g != 0xffffffffu) { uint32_t g_ = 0; for (unsigned l = 0; l < 32; ++l) "
+                "g_ |= (uint32_t)((c->regs[(size_t)g * 32u + l] != 0) != (f & %uu)) << l; exec &= g_; }\n"
+                "        if (exec) { CALL(i, exec); if (FAULTED()) return i; }\n"
+                "    }\n    return 0xffffffffu;\n}\n",
+                offsetof(struct kinsn, kind), (int)KK_OP, offsetof(struct kinsn, guard), offsetof(struct kinsn, flags),
+                (unsigned)KF_GUARD_NEG);
     kbuf_puts(b, knat_int_helpers);
     kbuf_puts(b, "\n");
     kbuf_puts(b, knat_float_helpers);
@@ -133,6 +169,8 @@ struct emitter {
     struct kbuf *b;
     const struct kfunc *fn;
     const bool *sym_const; /* constant slots holding a variable's address (bound per load) */
+    const uint64_t *live;  /* speed (issue 27): registers live after each pc (liveness), or NULL */
+    size_t live_words;     /* per pc */
 };
 
 /* A source operand's lane value as C. */
@@ -172,18 +210,16 @@ static bool emit_expr(struct emitter *e, const struct kinsn *in, const struct kn
 {
     if (!is_reg(in->dst[0]))
         return false;
-    static const char names[3] = {'a', 'b', 'c'}, fnames[3] = {'x', 'y', 'z'};
     char s[64];
-    kbuf_puts(e->b, "    PURE(");
-    for (unsigned k = 0; k < d->arity; ++k) {
+    for (unsigned k = 0; k < d->arity; ++k)
         if (in->src[k] == KOPND_NONE)
             return false;
+    kbuf_puts(e->b, "    PURE(");
+    for (unsigned k = 0; k < d->arity; ++k) {
         opnd(e, in->src[k], s, sizeof(s));
-        kbuf_printf(e->b, "uint64_t %c = %s; float %c = kf32(%c); (void)%c; ", names[k], s, fnames[k], names[k],
-                    fnames[k]);
+        kbuf_printf(e->b, "A%u(%s) ", k + 1, s); /* the source as a, b, c (bits) and x, y, z (f32) */
     }
-    kbuf_printf(e->b, "const uint32_t in_mods = %uu; (void)in_mods; SET(%uu, (uint64_t)(%s)););\n", in->mods,
-                KOPND_INDEX(in->dst[0]) * KLANES, d->expr);
+    kbuf_printf(e->b, "MODS(%uu) SET(%uu, (uint64_t)(%s)););\n", in->mods, KOPND_INDEX(in->dst[0]) * KLANES, d->expr);
     return true;
 }
 
@@ -339,6 +375,362 @@ static bool emit_op(struct emitter *e, uint32_t pc, const struct kinsn *in)
     return false;
 }
 
+/* ---- Fused runs (issue 27) ----
+ * A straight run of instructions that each lane computes on its own (arithmetic, moves,
+ * comparisons, selects, cvta and loads with a fast check: no store, no call, no warp function)
+ * becomes ONE loop over the group's lanes in which the run's PTX registers are C locals, so the
+ * compiler keeps them in machine registers across the run instead of reading and writing the
+ * frame's register file once per instruction. Only the registers the run writes go back to the
+ * frame, at the end of each lane's pass. Without stores in the run, no lane can see another's
+ * effects, so running a lane through the whole run before the next one gives the bits the
+ * executor's instruction-by-instruction order gives. A load whose fast check fails (an extent not
+ * yet learnt, or a fault) leaves the loop before that lane wrote anything back: the lanes before
+ * it are done, and the rest run the run again through the portable handlers, instruction by
+ * instruction, so kmem learns the extent or reports the same fault (the same instruction and
+ * lane: the lanes already done met none) as before. */
+struct run_regs {
+    uint32_t nregs;
+    bool *read, *written;
+    struct kbuf *pre; /* what runs once before the lanes' loop: the uniform loads */
+    unsigned nhoist;
+};
+
+static void fopnd(struct emitter *e, struct run_regs *rr, kopnd o, char *out, size_t size)
+{
+    if (is_reg(o) && KOPND_INDEX(o) < rr->nregs) {
+        rr->read[KOPND_INDEX(o)] = true;
+        snprintf(out, size, "r%u", KOPND_INDEX(o));
+        return;
+    }
+    opnd(e, o, out, size);
+}
+static void fdst(struct run_regs *rr, kopnd o, char *out, size_t size)
+{
+    rr->written[KOPND_INDEX(o)] = true;
+    snprintf(out, size, "r%u", KOPND_INDEX(o));
+}
+
+/* Whether `in` can be part of a fused run (the same conditions as emit_op's inline forms, less
+ * stores and the loads kmem decides). */
+static bool fusable(const struct emitter *e, const struct kinsn *in)
+{
+    if (in->kind == KK_NOP)
+        return true;
+    if (in->kind != KK_OP)
+        return false;
+    for (int k = 0; k < 4; ++k)
+        if (in->dst[k] != KOPND_NONE && (!is_reg(in->dst[k]) || KOPND_INDEX(in->dst[k]) >= e->fn->nregs))
+            return false;
+    if (in->guard != KOPND_NONE && (!is_reg(in->guard) || KOPND_INDEX(in->guard) >= e->fn->nregs))
+        return false;
+    const struct knat_desc *d = describe(in->exec);
+    if (!d || !is_reg(in->dst[0]))
+        return false;
+    switch ((enum knat_kind)d->kind) {
+    case KN_EXPR:
+        for (unsigned k = 0; k < d->arity; ++k)
+            if (in->src[k] == KOPND_NONE)
+                return false;
+        return in->dst[1] == KOPND_NONE;
+    case KN_LD: {
+        if ((in->flags & KF_FRAME_LOCAL) || (in->mods & (KLD_ACQUIRE | KMEM_ATOMIC)) != 0)
+            return false;
+        unsigned n = in->vec, size = ktype_size((ktype)in->type) * n;
+        return n && n <= 4 && !(size & (size - 1)) && fast_check((kspace)in->space, false) != NULL;
+    }
+    case KN_SETP: {
+        ktype t = (ktype)in->type;
+        return !ktype_float(t) && (int)(in->mods & 15) <= KC_GE;
+    }
+    case KN_MOV:
+        return in->dst[1] == KOPND_NONE;
+    case KN_SELP:
+        return in->dst[1] == KOPND_NONE;
+    case KN_CVTA:
+        return !(in->flags & KF_FRAME_LOCAL) && (kspace)in->space != KS_LOCAL && in->dst[1] == KOPND_NONE;
+    case KN_ST:
+        return false;
+    }
+    return false;
+}
+
+/* speed (issue 27): which registers may be read after each instruction (live_out, a bit set of
+ * fn->nregs bits per pc), so that a fused run writes back only those. Conservative: an
+ * instruction the tier does not write as C (a handler, a call, a barrier ...) reads every
+ * register, a guarded one kills nothing, and a path out of the function (ret, exit) reads none
+ * of the frame's (return values are .param). NULL where the sets would be too large. */
+static uint64_t *liveness(const struct kfunc *fn, size_t *words_out)
+{
+    size_t words = ((size_t)fn->nregs + 63) / 64, n = (size_t)fn->ninsns + 1;
+    *words_out = words;
+    if (!words || words * n > ((size_t)1 << 22))
+        return NULL;
+    uint64_t *out = calloc(words * n * 4, sizeof(uint64_t));
+    if (!out)
+        return NULL;
+    uint64_t *in = out + words * n, *use = in + words * n, *def = use + words * n;
+    bool *all = calloc(n, sizeof(bool));
+    if (!all) {
+        free(out);
+        return NULL;
+    }
+#define SETBIT(set, pc, r) ((set)[(size_t)(pc) * words + (r) / 64] |= 1ull << ((r) % 64))
+    for (uint32_t i = 0; i < fn->ninsns; ++i) {
+        const struct kinsn *in_ = &fn->code[i];
+        const struct knat_desc *d = in_->kind == KK_OP ? describe(in_->exec) : NULL;
+        if (in_->guard != KOPND_NONE && is_reg(in_->guard) && KOPND_INDEX(in_->guard) < fn->nregs)
+            SETBIT(use, i, KOPND_INDEX(in_->guard));
+        if (in_->kind == KK_NOP || in_->kind == KK_RET || in_->kind == KK_EXIT || in_->kind == KK_TRAP)
+            continue;
+        if (in_->kind == KK_BRA)
+            continue;
+        if (!d) {
+            all[i] = true;
+            continue;
+        }
+        for (int k = 0; k < 6; ++k)
+            if (is_reg(in_->src[k]) && KOPND_INDEX(in_->src[k]) < fn->nregs)
+                SETBIT(use, i, KOPND_INDEX(in_->src[k]));
+        for (int k = 0; k < 4; ++k) {
+            if (!is_reg(in_->dst[k]) || KOPND_INDEX(in_->dst[k]) >= fn->nregs)
+                continue;
+            if (in_->guard == KOPND_NONE)
+                SETBIT(def, i, KOPND_INDEX(in_->dst[k]));
+            else
+                SETBIT(use, i, KOPND_INDEX(in_->dst[k]));
+        }
+    }
+#undef SETBIT
+    for (bool changed = true; changed;) {
+        changed = false;
+        for (uint32_t i = fn->ninsns; i-- > 0;) {
+            const struct kinsn *ins = &fn->code[i];
+            uint64_t *o = out + (size_t)i * words;
+            /* live_out: the union of the successors' live_in */
+            uint32_t succ[2];
+            int ns = 0;
+            bool through = true;
+            if (ins->kind == KK_BRA) {
+                succ[ns++] = ins->target <= fn->ninsns ? ins->target : fn->ninsns;
+                through = ins->guard != KOPND_NONE;
+            } else if (ins->kind == KK_RET || ins->kind == KK_EXIT || ins->kind == KK_TRAP) {
+                through = ins->guard != KOPND_NONE;
+            }
+            if (through)
+                succ[ns++] = i + 1;
+            for (int k = 0; k < ns; ++k) {
+                const uint64_t *si = in + (size_t)succ[k] * words;
+                for (size_t w = 0; w < words; ++w)
+                    o[w] |= si[w];
+            }
+            if (ins->kind == KK_BRX) /* its targets: everything, as it reads every register */
+                for (size_t w = 0; w < words; ++w)
+                    o[w] = ~0ull;
+            uint64_t *ii = in + (size_t)i * words;
+            const uint64_t *u = use + (size_t)i * words, *df = def + (size_t)i * words;
+            for (size_t w = 0; w < words; ++w) {
+                uint64_t v = all[i] || ins->kind == KK_BRX ? ~0ull : (u[w] | (o[w] & ~df[w]));
+                if (v != ii[w]) {
+                    ii[w] = v;
+                    changed = true;
+                }
+            }
+        }
+    }
+    free(all);
+    return out; /* live_out first; the rest of the block is scratch */
+}
+
+static bool live_after(const struct emitter *e, uint32_t pc, uint32_t r)
+{
+    return !e->live || (e->live[(size_t)pc * e->live_words + r / 64] >> (r % 64) & 1);
+}
+
+/* One lane's part of instruction `in` in a fused run, on the locals. */
+static void emit_fused_insn(struct emitter *e, struct run_regs *rr, uint32_t first, const struct kinsn *in)
+{
+    struct kbuf *b = e->b;
+    if (in->kind == KK_NOP)
+        return;
+    const struct knat_desc *d = describe(in->exec);
+    char a[64], bb[64], cc[64], dst[32], dst2[32];
+    kbuf_puts(b, "        ");
+    if (in->guard != KOPND_NONE) {
+        fopnd(e, rr, in->guard, a, sizeof(a));
+        kbuf_printf(b, "if ((%s != 0) != %d) ", a, (in->flags & KF_GUARD_NEG) ? 1 : 0);
+    }
+    switch ((enum knat_kind)d->kind) {
+    case KN_EXPR: {
+        kbuf_puts(b, "{ ");
+        for (unsigned k = 0; k < d->arity; ++k) {
+            fopnd(e, rr, in->src[k], a, sizeof(a));
+            kbuf_printf(b, "A%u(%s) ", k + 1, a);
+        }
+        fdst(rr, in->dst[0], dst, sizeof(dst));
+        kbuf_printf(b, "MODS(%uu) %s = (uint64_t)(%s); }\n", in->mods, dst, d->expr);
+        return;
+    }
+    case KN_MOV:
+        fopnd(e, rr, in->src[0], a, sizeof(a));
+        fdst(rr, in->dst[0], dst, sizeof(dst));
+        kbuf_printf(b, "%s = %s & UINT64_C(0x%llx);\n", dst, a, (unsigned long long)(uint64_t)in->imm);
+        return;
+    case KN_SELP:
+        fopnd(e, rr, in->src[0], a, sizeof(a));
+        fopnd(e, rr, in->src[1], bb, sizeof(bb));
+        fopnd(e, rr, in->src[2], cc, sizeof(cc));
+        fdst(rr, in->dst[0], dst, sizeof(dst));
+        kbuf_printf(b, "%s = ((%s != 0) != %d) ? %s : %s;\n", dst, cc, (int)(in->imm & 1), a, bb);
+        return;
+    case KN_CVTA: {
+        kspace space = (kspace)in->space;
+        const char *base = space == KS_SHARED ? "(uint64_t)(uintptr_t)c->shared"
+                           : space == KS_PARAM_KERNEL ? "(uint64_t)(uintptr_t)c->params"
+                                                      : "UINT64_C(0)";
+        fopnd(e, rr, in->src[0], a, sizeof(a));
+        fdst(rr, in->dst[0], dst, sizeof(dst));
+        kbuf_printf(b, "%s = (%s %s %s) & UINT64_C(0x%llx);\n", dst, a, (in->mods & 1) ? "-" : "+", base,
+                    (in->mods & 2) ? 0xffffffffull : ~0ull);
+        return;
+    }
+    case KN_SETP: {
+        ktype t = (ktype)in->type;
+        int cmp = (int)(in->mods & 15), bop = (int)(in->mods >> 4 & 3);
+        static const char *const ops[] = {"==", "!=", "<", "<=", ">", ">="};
+        unsigned bits = ktype_size(t) * 8;
+        bool sgn = ktype_signed(t);
+        uint64_t m = bits >= 64 ? ~0ull : (1ull << bits) - 1, flip = sgn ? 1ull << 63 : 0;
+        fopnd(e, rr, in->src[0], a, sizeof(a));
+        fopnd(e, rr, in->src[1], bb, sizeof(bb));
+        kbuf_puts(b, "{ uint64_t x, y;");
+        if (sgn && bits < 64)
+            kbuf_printf(b,
+                        " x = (uint64_t)((int64_t)(%s << %u) >> %u) ^ UINT64_C(0x%llx); y = (uint64_t)((int64_t)(%s << %u) "
+                        ">> %u) ^ UINT64_C(0x%llx);",
+                        a, 64 - bits, 64 - bits, (unsigned long long)flip, bb, 64 - bits, 64 - bits,
+                        (unsigned long long)flip);
+        else
+            kbuf_printf(b, " x = (%s & UINT64_C(0x%llx)) ^ UINT64_C(0x%llx); y = (%s & UINT64_C(0x%llx)) ^ UINT64_C(0x%llx);",
+                        a, (unsigned long long)m, (unsigned long long)flip, bb, (unsigned long long)m,
+                        (unsigned long long)flip);
+        kbuf_printf(b, " bool r = x %s y;", ops[cmp]);
+        if (in->src[2] != KOPND_NONE) {
+            fopnd(e, rr, in->src[2], cc, sizeof(cc));
+            kbuf_printf(b, " bool cv = (%s != 0) != %d;", cc, (int)(in->imm & 1));
+        } else {
+            kbuf_puts(b, " bool cv = false;");
+        }
+        static const char *const comb[] = {"%s", "(%s && cv)", "(%s || cv)", "(%s != cv)"};
+        char p[32], q[32];
+        snprintf(p, sizeof(p), comb[bop], "r");
+        snprintf(q, sizeof(q), comb[bop], "!r");
+        fdst(rr, in->dst[0], dst, sizeof(dst));
+        kbuf_printf(b, " (void)cv; %s = %s ? 1 : 0;", dst, p);
+        if (in->dst[1] != KOPND_NONE) {
+            fdst(rr, in->dst[1], dst2, sizeof(dst2));
+            kbuf_printf(b, " %s = %s ? 1 : 0;", dst2, q);
+        }
+        kbuf_puts(b, " }\n");
+        return;
+    }
+    case KN_LD: {
+        unsigned esz = ktype_size((ktype)in->type), n = in->vec, size = esz * n;
+        kspace space = (kspace)in->space;
+        fopnd(e, rr, in->src[0], a, sizeof(a));
+        const char *check = space <= KS_GLOBAL ? "OKG" : space == KS_SHARED ? "OKS" : "OKP";
+        unsigned rbits = in->mods & 0xff, bits = esz * 8;
+        bool sign = (in->mods & KLD_SIGNED) != 0;
+        if (in->guard == KOPND_NONE && !is_reg(in->src[0]) && KOPND_SPACE(in->src[0]) == 1) {
+            /* A warp-uniform address (a kernel parameter's, a variable's): checked and loaded
+             * once before the lanes' loop, each lane taking the value. Should the check fail,
+             * no lane has run yet: all go through the handlers (knat_slow). */
+            unsigned h = rr->nhoist++;
+            struct kbuf *p = rr->pre;
+            kbuf_printf(p, "      uint64_t u%u_[4] = {0}; { enum { SZ = %u }; const uint64_t ad = %s + UINT64_C(0x%llx);\n"
+                           "        if ((ad & (SZ - 1)) || !%s(SZ)) { rest_ = mask; goto slow%u; }\n"
+                           "        const unsigned char *p_ = %s;",
+                        h, size, a, (unsigned long long)(uint64_t)in->imm, check, first, fast_pointer(space));
+            for (unsigned k = 0; k < n; ++k) {
+                kbuf_printf(p, " { uint64_t v = ld_le(p_ + %u, %u);", k * esz, esz);
+                if (sign && bits < 64)
+                    kbuf_printf(p, " v = (uint64_t)((int64_t)(v << %u) >> %u);", 64 - bits, 64 - bits);
+                if (rbits < 64)
+                    kbuf_printf(p, " v &= UINT64_C(0x%llx);", (unsigned long long)((1ull << rbits) - 1));
+                kbuf_printf(p, " u%u_[%u] = v; }", h, k);
+            }
+            kbuf_puts(p, " }\n");
+            for (unsigned k = 0; k < n; ++k) {
+                if (in->dst[k] == KOPND_NONE)
+                    continue;
+                fdst(rr, in->dst[k], dst, sizeof(dst));
+                kbuf_printf(b, "%s = u%u_[%u]; ", dst, h, k);
+            }
+            kbuf_puts(b, "\n");
+            return;
+        }
+        kbuf_printf(b, "{ enum { SZ = %u }; uint64_t ad = %s + UINT64_C(0x%llx);", size, a,
+                    (unsigned long long)(uint64_t)in->imm);
+        kbuf_printf(b, "  if ((ad & (SZ - 1)) || !%s(SZ)) goto bail%u;", check, first);
+        kbuf_printf(b, " const unsigned char *p_ = %s;", fast_pointer(space));
+        for (unsigned k = 0; k < n; ++k) {
+            if (in->dst[k] == KOPND_NONE)
+                continue;
+            fdst(rr, in->dst[k], dst, sizeof(dst));
+            kbuf_printf(b, " { uint64_t v = ld_le(p_ + %u, %u);", k * esz, esz);
+            if (sign && bits < 64)
+                kbuf_printf(b, " v = (uint64_t)((int64_t)(v << %u) >> %u);", 64 - bits, 64 - bits);
+            if (rbits < 64)
+                kbuf_printf(b, " v &= UINT64_C(0x%llx);", (unsigned long long)((1ull << rbits) - 1));
+            kbuf_printf(b, " %s = v; }", dst);
+        }
+        kbuf_puts(b, " }\n");
+        return;
+    }
+    case KN_ST:
+        return;
+    }
+}
+
+/* Instructions [first, end) as one fused run (fusable, no entry point after `first`). */
+static bool emit_fused(struct emitter *e, uint32_t first, uint32_t end)
+{
+    const struct kfunc *fn = e->fn;
+    struct kbuf *b = e->b;
+    struct kbuf body = {0}, pre = {0};
+    struct run_regs rr = {fn->nregs, calloc(fn->nregs + 1, sizeof(bool)), calloc(fn->nregs + 1, sizeof(bool)), &pre, 0};
+    bool ok = rr.read && rr.written;
+    if (ok) {
+        struct emitter be = *e;
+        be.b = &body;
+        for (uint32_t i = first; i < end; ++i)
+            emit_fused_insn(&be, &rr, first, &fn->code[i]);
+        ok = !body.failed && !pre.failed;
+    }
+    if (ok) {
+        kbuf_printf(b, "    /* fused run: pcs %u to %u */\n    { uint32_t rest_ = 0;\n", first, end - 1);
+        kbuf_puts(b, pre.p ? pre.p : "");
+        kbuf_puts(b, "      for (unsigned l = 0; l < 32; ++l) {\n        if (!(mask >> l & 1)) continue;\n");
+        unsigned k = 0;
+        for (uint32_t r = 0; r < rr.nregs; ++r)
+            if (rr.read[r] || rr.written[r])
+                kbuf_printf(b, "%sr%u = R[%uu + l]", k++ ? ", " : "        uint64_t ", r, r * KLANES);
+        kbuf_puts(b, k ? ";\n" : "");
+        kbuf_puts(b, body.p ? body.p : "");
+        k = 0;
+        for (uint32_t r = 0; r < rr.nregs; ++r)
+            if (rr.written[r] && live_after(e, end - 1, r))
+                kbuf_printf(b, "%sR[%uu + l] = r%u;", k++ % 4 ? " " : "\n        ", r * KLANES, r);
+        kbuf_printf(b, "\n        continue;\n      bail%u:\n        rest_ = mask & (0xffffffffu << l);\n        break;\n      }\n"
+                       "      slow%u: if (rest_) { uint32_t at_ = knat_slow(c, %uu, %uu, rest_); if (at_ != 0xffffffffu) return at_; }\n    }\n",
+                    first, first, first, end);
+    }
+    free(rr.read);
+    free(rr.written);
+    free(body.p);
+    free(pre.p);
+    return ok;
+}
+
 /* ---- Functions ---- */
 static void emit_guard(struct emitter *e, const struct kinsn *in)
 {
@@ -409,6 +801,21 @@ static bool emit_function(struct emitter *e, uint32_t index)
         kbuf_printf(b, "L%u: /* line %u: %s */\n", i, in->line, in->name ? in->name : "?");
         if (entry[i])
             kbuf_printf(b, "    if (stop == %uu) return %uu;\n", i, i);
+        /* A fused run: the longest straight run of fusable instructions from here that no
+         * group enters in its middle (two at least). */
+        uint32_t end = i, ops = 0;
+        while (end < fn->ninsns && (end == i || !entry[end]) && fusable(e, &fn->code[end]))
+            ops += fn->code[end++].kind == KK_OP;
+        if (ops >= 2) {
+            if (!emit_fused(e, i, end)) {
+                free(entry);
+                return false;
+            }
+            for (uint32_t k = i + 1; k < end; ++k)
+                kbuf_printf(b, "L%u: /* in the fused run above */\n", k);
+            i = end - 1;
+            continue;
+        }
         switch ((kkind)in->kind) {
         case KK_OP:
             emit_guard(e, in);
@@ -426,7 +833,7 @@ static bool emit_function(struct emitter *e, uint32_t index)
             kbuf_printf(b,
                         "    if (exec == mask) { if (%uu >= stop%s) return %uu; goto L%u; }\n"
                         "    if (exec) return %uu;\n",
-                        in->target, in->target <= i ? " || FAULTED()" : "", in->target,
+                        in->target, in->target <= i ? " || FAULTED() || YIELD()" : "", in->target,
                         in->target < fn->ninsns ? in->target : fn->ninsns, i);
             break;
         default: /* the scheduler's */
@@ -459,8 +866,11 @@ bool knative_emit(const struct kmodule *m, struct kbuf *out)
             for (uint32_t f = 0; f < m->nfuncs && !sym[k]; ++f)
                 if (fn->consts[(size_t)k * KLANES] == (uint64_t)(uintptr_t)m->funcs[f])
                     sym[k] = true;
-        struct emitter e = {out, fn, sym};
+        struct emitter e = {out, fn, sym, NULL, 0};
+        uint64_t *live = liveness(fn, &e.live_words);
+        e.live = live;
         bool ok = emit_function(&e, i);
+        free(live);
         free(sym);
         if (!ok)
             return false;
