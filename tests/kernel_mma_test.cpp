@@ -298,11 +298,31 @@ TEST_F(KernelMma, MalformedAndUnimplementedForms_AreInvalidPtxNamingThem)
         {"mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%f1,%f2,%f3,%f4}, {%r1,%r2,%r3,%rd1}, {%r1,%r2}, "
          "{%f1,%f2,%f3,%f4}",
          "32-bit registers"},
-        {"mma.sync.aligned.m8n8k4.row.col.f32.f16.f16.f32 {%f1,%f2,%f3,%f4,%f5,%f6,%f7,%f8}, {%r1,%r2}, {%r1,%r2}, "
+        // ptxas: ".dtype must be '.f32' when .ctype is '.f32'" (m8n8k4), mixed fp8 accumulators
+        {"mma.sync.aligned.m8n8k4.row.col.f16.f16.f16.f32 {%r1,%r2,%r3,%r4}, {%r1,%r2}, {%r1,%r2}, "
          "{%f1,%f2,%f3,%f4,%f5,%f6,%f7,%f8}",
-         "m8n8k4"},
-        {"mma.sync.aligned.m16n8k32.row.col.f16.e4m3.e4m3.f16 {%r1,%r2}, {%r1,%r2,%r3,%r4}, {%r1,%r2}, {%r1,%r2}",
-         ".f16 accumulators"},
+         "accumulator"},
+        {"mma.sync.aligned.m16n8k32.row.col.f16.e4m3.e4m3.f32 {%r1,%r2}, {%r1,%r2,%r3,%r4}, {%r1,%r2}, "
+         "{%f1,%f2,%f3,%f4}",
+         "accumulator"},
+        {"mma.sync.aligned.m8n8k4.row.col.f32.f16.f16.f32 {%f1,%f2,%f3,%f4}, {%r1,%r2}, {%r1,%r2}, {%f1,%f2,%f3,%f4}",
+         "vector of 8 registers"},
+        // mma.sp: the forms not fitted, the selector's range (ptxas's), its operands
+        {"mma.sp.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%f1,%f2,%f3,%f4}, {%r1,%r2}, {%r1,%r2}, "
+         "{%f1,%f2,%f3,%f4}, %r1, 0",
+         "mma.sp shape"},
+        {"mma.sp.sync.aligned.m16n8k64.row.col.s32.s8.s8.s32 {%r1,%r2,%r3,%r4}, {%r1,%r2,%r3,%r4}, "
+         "{%r1,%r2,%r3,%r4}, {%r1,%r2,%r3,%r4}, %r1, 1",
+         "sparsity selector"},
+        {"mma.sp.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%f1,%f2,%f3,%f4}, {%r1,%r2}, {%r1,%r2}, "
+         "{%f1,%f2,%f3,%f4}, %r1, %r2",
+         "sparsity selector"},
+        {"mma.sp.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%f1,%f2,%f3,%f4}, {%r1,%r2}, {%r1,%r2}, "
+         "{%f1,%f2,%f3,%f4}",
+         "6 operands"},
+        {"mma.sp.sync.aligned.m16n8k16.col.row.f32.f16.f16.f32 {%f1,%f2,%f3,%f4}, {%r1,%r2}, {%r1,%r2}, "
+         "{%f1,%f2,%f3,%f4}, %r1, 0",
+         ".row.col"},
         {"mma.sync.aligned.m16n8k128.row.col.s32.b1.b1.s32 {%r1,%r2,%r3,%r4}, {%r1,%r2}, {%r1}, {%r1,%r2,%r3,%r4}",
          ".xor.popc"},
         {"mma.sync.aligned.m16n8k16.row.col.satfinite.f32.f16.f16.f32 {%f1,%f2,%f3,%f4}, {%r1,%r2,%r3,%r4}, "
