@@ -31,6 +31,8 @@
  *    every + rounded to nearest f32, then to nearest f16 (the same probes).
  *  - integers: exact, wrapping to 32 bits, or clamped with .satfinite; b1: popcount of the xor
  *    or the and of the rows and columns.
+ *  - mma.sp: the products of A's kept elements (placed by the metadata, sparse_expand) and c,
+ *    added as the dense form adds its terms.
  */
 #include "kernel.h"
 #include "softfloat.h"
@@ -495,9 +497,7 @@ static void write_regs(struct kwarp *w, const kopnd *regs, unsigned nregs, uint6
 static void sparse_expand(struct kwarp *w, const struct mma_aux *x, struct mats *s)
 {
     unsigned K = x->k, Kc = K / 2, u = x->spunit, NG = x->spgroups;
-    uint64_t *comp = malloc(sizeof(uint64_t) * 16 * 128);
-    if (!comp)
-        return;
+    uint64_t comp[16 * 32]; /* K is at most 64 */
     memcpy(comp, s->A, sizeof(uint64_t) * 16 * Kc);
     memset(s->A, 0, sizeof(uint64_t) * 16 * K);
     memset(s->Apresent, 0, sizeof(s->Apresent));
@@ -520,7 +520,6 @@ static void sparse_expand(struct kwarp *w, const struct mma_aux *x, struct mats 
             s->A[r * K + k] = comp[r * Kc + c];
             s->Apresent[r * K + k] = 1;
         }
-    free(comp);
 }
 
 static void mma_run(struct kwarp *w, const struct kinsn *in, uint32_t mask)
@@ -905,7 +904,9 @@ static bool vec_regs(struct klower *lw, const struct kparsed *p, uint32_t i, uns
     return true;
 }
 
-/* mma.sync.aligned.shape.row.col{.satfinite}.dtype.atype.btype.ctype{.op} d, a, b, c */
+/* mma.sync.aligned.shape.row.col{.satfinite}.dtype.atype.btype.ctype{.op} d, a, b, c
+ * mma.sync.aligned.m8n8k4.alayout.blayout.dtype.f16.f16.ctype d, a, b, c
+ * mma.sp{::ordered_metadata}.sync.aligned.shape.row.col{.satfinite}.dtype.atype.btype.ctype d, a, b, c, e, f */
 struct mma_form {
     const char *shape;
     uint16_t m, n, k;
