@@ -272,5 +272,236 @@ for x in (1, 2, 4):
                      '      .in = {{GEN_U32, 4, 0, 0}, {GEN_NONE, 0, 0, 0}, {GEN_NONE, 0, 0, 0}}, OUT(512, 4, 4) },' % (nm, nm))
 for mod, texts in mods.items():
     open(os.path.join(root, "tests/kernels/corpus/%s.cu" % mod), "w").write("\n".join([HEADER90] + texts))
-print("\n".join(cases[-100:]) if False else "", end="")
+
+
+# ---- the fp8 part (issue 25's tensor-core leftovers): e4m3/e5m2 with f16 accumulators and the
+# m16n8k16 fp8 shape (mma90_f8x.cu), structured fp8 probes (mma90_f8p.cu, mma90_f8q.cu), and f16 mma.m8n8k4
+# (mma_m884.cu, compute_80: clang's PTX carries it too). Their cases follow the others'. ----
+cases_fp8 = []
+F16T2 = "0xbfffbfffu"
+forms_f8x = [
+    ("mma_e4m3_k32_f16", "mma.sync.aligned.m16n8k32.row.col.f16.e4m3.e4m3.f16", (4, "r"), (2, "r"), (2, "r"), (2, "r")),
+    ("mma_e5m2_k32_f16", "mma.sync.aligned.m16n8k32.row.col.f16.e5m2.e5m2.f16", (4, "r"), (2, "r"), (2, "r"), (2, "r")),
+    ("mma_e4m3e5m2_k32_f16", "mma.sync.aligned.m16n8k32.row.col.f16.e4m3.e5m2.f16", (4, "r"), (2, "r"), (2, "r"), (2, "r")),
+    ("mma_e5m2e4m3_k32_f32", "mma.sync.aligned.m16n8k32.row.col.f32.e5m2.e4m3.f32", (4, "r"), (2, "r"), (4, "f"), (4, "f")),
+    ("mma_e4m3_k16_f32", "mma.sync.aligned.m16n8k16.row.col.f32.e4m3.e4m3.f32", (2, "r"), (1, "r"), (4, "f"), (4, "f")),
+    ("mma_e5m2_k16_f32", "mma.sync.aligned.m16n8k16.row.col.f32.e5m2.e5m2.f32", (2, "r"), (1, "r"), (4, "f"), (4, "f")),
+    ("mma_e5m2e4m3_k16_f32", "mma.sync.aligned.m16n8k16.row.col.f32.e5m2.e4m3.f32", (2, "r"), (1, "r"), (4, "f"), (4, "f")),
+    ("mma_e4m3_k16_f16", "mma.sync.aligned.m16n8k16.row.col.f16.e4m3.e4m3.f16", (2, "r"), (1, "r"), (2, "r"), (2, "r")),
+    ("mma_e5m2_k16_f16", "mma.sync.aligned.m16n8k16.row.col.f16.e5m2.e5m2.f16", (2, "r"), (1, "r"), (2, "r"), (2, "r")),
+]
+for f in forms_f8x:
+    name, insn, A, B, C, D = f
+    # A and B as they come (every byte is a value, an infinity or a NaN); _tame: C below 2
+    for vname, cm in ((name, ALL), (name + "_tame", F16T2 if C[1] == "r" else F32T)):
+        emit("mma90_f8x", kernel(vname, insn, A, B, C, D, ALL, cm, True))
+        cin = "{GEN_F16, %d, 0, 0}" % (2 * C[0]) if C[1] == "r" else "{GEN_F32, %d, 0, 0}" % C[0]
+        cases_fp8.append('    { .name = "%s", .module = "mma90_f8x", .kernel = "%s", .n = 2048, .grid = G0, .block = B1(128),\n'
+                         '      .in = {{GEN_U32, %d, 0, 0}, {GEN_U32, %d, 0, 0}, %s}, OUT(2048, %d, 4) },' % (vname, vname, A[0], B[0], cin, D[0]))
+
+# Structured fp8 probes: each warp's scenario (warp index % 8) reshapes the random bytes of A and
+# B and the random C: 0 narrow exponents (rounding inside a partial sum), 1 one large product per
+# row and small ones (alignment), 2 C far above the products, 3 C far below them, 4 products of
+# byte j+2 cancelling those of byte j (k % 4 = 2, 3 against 0, 1: the partial sums' boundary),
+# 5 zeros of both signs and C = +-0, 6 subnormal inputs, 7 large inputs (f16 overflow). No NaN or
+# infinity comes in. The helpers are not inlined: the native tier compiles a module of at most
+# 256 KiB of generated C.
+PROBE = """static __device__ __noinline__ uint f8_byte(uint b, int e5, int scen, int j, int big)
+{
+    uint s = b & 0x80u, e, m;
+    if (e5) { e = (b >> 2) & 31u; m = b & 3u; } else { e = (b >> 3) & 15u; m = b & 7u; }
+    uint emax = e5 ? 30u : 15u, mid = e5 ? 14u : 6u;
+    switch (scen) {
+    case 0: case 2: case 3: case 4: e = mid + (e & 3u); break;
+    case 1: e = big ? emax - 1u : 1u + (e & 3u); break;
+    case 5: if (j & 1) { e = 0; m = 0; } else { e = mid + (e & 1u); } break;
+    case 6: e = (j & 1) ? 0u : 1u + (e & 1u); break;
+    case 7: e = emax - (e & 3u); break;
+    default: if (e5 && e > emax) e = emax; break;
+    }
+    if (!e5 && e == 15u && m == 7u) m = 6u; /* e4m3's NaN */
+    return e5 ? (s | (e << 2) | m) : (s | (e << 3) | m);
+}
+static __device__ __noinline__ uint f8_reg(uint w, int e5, int scen, int reg, int isb)
+{
+    uint r = 0;
+    for (int j = 0; j < 4; ++j)
+        r |= f8_byte((w >> (8 * j)) & 0xffu, e5, scen, j, j == 0 && reg == 0 && !isb) << (8 * j);
+    if (scen == 4) r = (r & 0xffffu) | ((r & 0xffffu) << 16) ^ (isb ? 0x80800000u : 0u);
+    return r;
+}
+static __device__ __noinline__ uint c_f32(uint w, int scen)
+{
+    uint s = w & 0x80000000u, m = w & 0x7fffffu, e;
+    switch (scen) {
+    case 2: e = 127u + 24u + ((w >> 23) & 7u); break;
+    case 3: e = 127u - 40u + ((w >> 23) & 7u); break;
+    case 5: return (w & 0x100000u) ? s : (s | ((127u + ((w >> 23) & 3u)) << 23) | m);
+    default: e = 127u - 4u + ((w >> 23) & 7u); break;
+    }
+    return s | (e << 23) | m;
+}
+static __device__ __noinline__ uint c_f16(uint w, int scen)
+{
+    uint r = 0;
+    for (int h = 0; h < 2; ++h) {
+        uint v = (w >> (16 * h)) & 0xffffu, s = v & 0x8000u, m = v & 0x3ffu, e;
+        switch (scen) {
+        case 2: e = 15u + 12u + ((v >> 10) & 1u); break;
+        case 3: e = 1u + ((v >> 10) & 3u); break;
+        case 5: e = (v & 0x400u) ? 0u : 15u; if (!e) m = 0; break;
+        case 7: e = 15u + 10u + ((v >> 10) & 3u); break;
+        default: e = 15u - 2u + ((v >> 10) & 3u); break;
+        }
+        r |= (s | (e << 10) | m) << (16 * h);
+    }
+    return r;
+}
+"""
+emit("mma90_f8p", PROBE)
+emit("mma90_f8q", PROBE)  # f16 accumulators: a module of their own (the native tier's size limit)
+probes = [
+    ("mma_f8p_e4m3_f32", "f32.e4m3.e4m3.f32", 0, 0, "f"),
+    ("mma_f8p_e5m2_f32", "f32.e5m2.e5m2.f32", 1, 1, "f"),
+    ("mma_f8p_e4m3e5m2_f32", "f32.e4m3.e5m2.f32", 0, 1, "f"),
+    ("mma_f8p_e4m3_f16", "f16.e4m3.e4m3.f16", 0, 0, "r"),
+    ("mma_f8p_e5m2_f16", "f16.e5m2.e5m2.f16", 1, 1, "r"),
+    ("mma_f8p_e4m3_k16_f32", "f32.e4m3.e4m3.f32", 0, 0, "f", 16),
+    ("mma_f8p_e5m2_k16_f16", "f16.e5m2.e5m2.f16", 1, 1, "r", 16),
+]
+for p in probes:
+    name, types, ea, eb, kc = p[:5]
+    k = p[5] if len(p) > 5 else 32
+    na, nb = (4, 2) if k == 32 else (2, 1)
+    nc = 4 if kc == "f" else 2
+    insn = "mma.sync.aligned.m16n8k%d.row.col.%s" % (k, types)
+    lines = ["KERNEL %s(KPARAMS) {" % name, "    int i = GID;", "    if (i >= n) return;",
+             "    int scen = (i >> 5) & 7;",
+             "    const uint *pa = (const uint *)a_ + (long long)i * 4, *pb = (const uint *)b_ + (long long)i * 2,"
+             " *pc = (const uint *)c_ + (long long)i * 4;",
+             "    uint a[%d], b[%d];" % (na, nb),
+             "    for (int k = 0; k < %d; ++k) a[k] = f8_reg(pa[k], %d, scen, k, 0);" % (na, ea),
+             "    for (int k = 0; k < %d; ++k) b[k] = f8_reg(pb[k], %d, scen, k, 1);" % (nb, eb)]
+    if kc == "f":
+        lines += ["    float c[4], d[4];", "    for (int k = 0; k < 4; ++k) c[k] = __int_as_float((int)c_f32(pc[k], scen));"]
+    else:
+        lines += ["    uint c[2], d[2];", "    for (int k = 0; k < 2; ++k) c[k] = c_f16(pc[k], scen);"]
+    text = "%s %s, %s, %s, %s;" % (insn, operand_list(0, nc), operand_list(nc, na), operand_list(nc + na, nb),
+                                   operand_list(nc + na + nb, nc))
+    outs = ", ".join('"=%s"(d[%d])' % (kc, j) for j in range(nc))
+    ins = ", ".join(['"r"(a[%d])' % j for j in range(na)] + ['"r"(b[%d])' % j for j in range(nb)] +
+                    ['"%s"(c[%d])' % (kc, j) for j in range(nc)])
+    lines += ["#if NVCC_ONLY", '    asm volatile("%s"\n                 : %s\n                 : %s);' % (text, outs, ins),
+              "#else", "    for (int k = 0; k < %d; ++k) d[k] = 0;" % nc, "#endif",
+              "    uint *o = (uint *)out_ + (long long)i * %d;" % nc]
+    lines.append("    for (int k = 0; k < %d; ++k) o[k] = %s;" % (nc, "(uint)__float_as_int(d[k])" if kc == "f" else "d[k]"))
+    lines.append("}")
+    pmod = "mma90_f8p" if kc == "f" else "mma90_f8q"
+    emit(pmod, "\n".join(lines) + "\n")
+    cases_fp8.append('    { .name = "%s", .module = "%s", .kernel = "%s", .n = 2048, .grid = G0, .block = B1(128),\n'
+                     '      .in = {{GEN_U32, 4, 0, 0}, {GEN_U32, 2, 0, 0}, {GEN_U32, 4, 0, 0}}, OUT(2048, %d, 4) },' % (name, pmod, name, nc))
+for mod, texts in mods.items():
+    open(os.path.join(root, "tests/kernels/corpus/%s.cu" % mod), "w").write("\n".join([HEADER90] + texts))
+mods = {}
+
+# f16 mma.m8n8k4 (sm_70's quad-pair form: each quad pair of lanes multiplies its own 8x8x4): the
+# four layouts of A and B, and the four pairs of accumulator types.
+HEADER884 = """// f16 mma.m8n8k4 (PTX ISA 9.0, "Warp-level matrix multiply-accumulate instructions": sm_70's form,
+// in which each quad pair of lanes computes its own 8x8x4 product; issue 25). Written by
+// scripts/gen-mma-corpus.py. Each thread reads its fragment registers of A, B and C from the
+// inputs, runs one mma.sync and writes its D registers. The _tame kernels clear the top exponent
+// bit of every input (magnitudes below 2) so that the sums show their rounding.
+#include "corpus.h"
+"""
+forms884 = []
+for lay in ("row.col", "col.row", "row.row", "col.col"):
+    forms884.append(("mma_m884_%s_f16" % lay.replace(".", "_"), "mma.sync.aligned.m8n8k4.%s.f16.f16.f16.f16" % lay,
+                     (2, "r"), (2, "r"), (4, "r"), (4, "r")))
+for lay in ("row.col", "col.row"):
+    forms884.append(("mma_m884_%s_f32" % lay.replace(".", "_"), "mma.sync.aligned.m8n8k4.%s.f32.f16.f16.f32" % lay,
+                     (2, "r"), (2, "r"), (8, "f"), (8, "f")))
+forms884.append(("mma_m884_f32_f16c", "mma.sync.aligned.m8n8k4.row.col.f32.f16.f16.f16", (2, "r"), (2, "r"), (4, "r"), (8, "f")))
+# (.f16 d with .f32 c: ptxas refuses it, ".dtype must be '.f32' when .ctype is '.f32'")
+for f in forms884:
+    name, insn, A, B, C, D = f
+    for vname, m in ((name, ALL), (name + "_tame", None)):
+        cm = ALL if m else (F16T2 if C[1] == "r" else F32T)
+        abm = ALL if m else F16T2
+        emit("mma_m884", kernel(vname, insn, A, B, C, D, abm, cm, False))
+        cin = "{GEN_F16, %d, 0, 0}" % (2 * C[0]) if C[1] == "r" else "{GEN_F32, %d, 0, 0}" % C[0]
+        cases_fp8.append('    { .name = "%s", .module = "mma_m884", .kernel = "%s", .n = 2048, .grid = G0, .block = B1(128),\n'
+                         '      .in = {{GEN_F16, 4, 0, 0}, {GEN_F16, 4, 0, 0}, %s}, OUT(2048, %d, 4) },' % (vname, vname, cin, D[0]))
+for mod, texts in mods.items():
+    open(os.path.join(root, "tests/kernels/corpus/%s.cu" % mod), "w").write("\n".join([HEADER884] + texts))
+
+
+# Sparse mma (mma.sp, sm_80): recorded for the fit; nvcc's PTX only (PTX ISA 7.1; clang's .version
+# 7.0 cannot carry it). The metadata register is made of valid 2:4 nibbles (two distinct indices
+# in increasing order) from the last word of each thread's A input.
+HEADERSP = HEADER90.replace("The sm_89 and sm_90 tensor-core forms", "Sparse mma (mma.sp, sm_80)")
+SPMETA = """static __device__ __noinline__ uint sp_meta(uint w)
+{
+    const uint pairs[6] = {0x4u, 0x8u, 0xcu, 0x9u, 0xdu, 0xeu}; /* (0,1) (0,2) (0,3) (1,2) (1,3) (2,3) */
+    uint e = 0;
+    for (int j = 0; j < 8; ++j) e |= pairs[((w >> (4 * j)) & 0xfu) % 6u] << (4 * j);
+    return e;
+}
+"""
+mods = {}
+emit("mma_sp", SPMETA)
+emit("mma_spi", SPMETA)  # the integer forms: a module of their own (the native tier's size limit)
+forms_sp = [
+    ("mma_sp_f16_k16_f32", "mma.sp.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32", (2, "r"), (2, "r"), (4, "f"), (4, "f"), 0),
+    ("mma_sp_f16_k16_f32_sel1", "mma.sp.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32", (2, "r"), (2, "r"), (4, "f"), (4, "f"), 1),
+    ("mma_sp_f16_k32_f16", "mma.sp.sync.aligned.m16n8k32.row.col.f16.f16.f16.f16", (4, "r"), (4, "r"), (2, "r"), (2, "r"), 0),
+    ("mma_sp_s8_k32", "mma.sp.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32", (2, "r"), (2, "r"), (4, "r"), (4, "r"), 0),
+    ("mma_sp_s8_k64", "mma.sp.sync.aligned.m16n8k64.row.col.s32.s8.s8.s32", (4, "r"), (4, "r"), (4, "r"), (4, "r"), 0),
+    ("mma_sp_f16_k16_f32_sel2", "mma.sp.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32", (2, "r"), (2, "r"), (4, "f"), (4, "f"), 2),
+    ("mma_sp_f16_k16_f32_sel3", "mma.sp.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32", (2, "r"), (2, "r"), (4, "f"), (4, "f"), 3),
+    ("mma_sp_f16_k32_f16_sel1", "mma.sp.sync.aligned.m16n8k32.row.col.f16.f16.f16.f16", (4, "r"), (4, "r"), (2, "r"), (2, "r"), 1),
+    ("mma_sp_s8_k32_sel1", "mma.sp.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32", (2, "r"), (2, "r"), (4, "r"), (4, "r"), 1),
+    ("mma_sp_s4_k64", "mma.sp.sync.aligned.m16n8k64.row.col.s32.s4.s4.s32", (2, "r"), (2, "r"), (4, "r"), (4, "r"), 0),
+    # (tf32 m16n8k8 was recorded too, docs/probes/kernels/mma-fp8: its metadata did not fit, and it is refused)
+    ("mma_sp_bf16_k32", "mma.sp.sync.aligned.m16n8k32.row.col.f32.bf16.bf16.f32", (4, "r"), (4, "r"), (4, "f"), (4, "f"), 0),
+]
+for f in forms_sp:
+    name, insn, A, B, C, D, sel = f
+    na, nb, nc, nd = A[0], B[0], C[0], D[0]
+    kd, kc = D[1], C[1]
+    lines = ["KERNEL %s(KPARAMS) {" % name, "    int i = GID;", "    if (i >= n) return;",
+             "    const uint *pa = (const uint *)a_ + (long long)i * %d, *pb = (const uint *)b_ + (long long)i * %d,"
+             " *pc = (const uint *)c_ + (long long)i * %d;" % (na + 1, nb, nc),
+             "    uint a[%d], b[%d], e = sp_meta(pa[%d]);" % (na, nb, na),
+             "    for (int k = 0; k < %d; ++k) a[k] = pa[k];" % na,
+             "    for (int k = 0; k < %d; ++k) b[k] = pb[k];" % nb]
+    if kc == "f":
+        lines.append("    float c[%d]; for (int k = 0; k < %d; ++k) c[k] = __int_as_float((int)(pc[k] & 0xbfffffffu));" % (nc, nc))
+    elif kd == "r" and ".f16" in insn:
+        lines.append("    uint c[%d]; for (int k = 0; k < %d; ++k) c[k] = pc[k] & 0xbfffbfffu;" % (nc, nc))
+    else:
+        lines.append("    uint c[%d]; for (int k = 0; k < %d; ++k) c[k] = pc[k];" % (nc, nc))
+    lines.append("    %s d[%d];" % ("float" if kd == "f" else "uint", nd))
+    text = "%s %s, %s, %s, %s, %%%d, %d;" % (insn, operand_list(0, nd), operand_list(nd, na), operand_list(nd + na, nb),
+                                         operand_list(nd + na + nb, nc), nd + na + nb + nc, sel)
+    outs = ", ".join('"=%s"(d[%d])' % (kd, j) for j in range(nd))
+    ins = ", ".join(['"r"(a[%d])' % j for j in range(na)] + ['"r"(b[%d])' % j for j in range(nb)] +
+                    ['"%s"(c[%d])' % (kc, j) for j in range(nc)] + ['"r"(e)'])
+    lines += ["#if NVCC_ONLY", '    asm volatile("%s"\n                 : %s\n                 : %s);' % (text, outs, ins),
+              "#else", "    for (int k = 0; k < %d; ++k) d[k] = 0;" % nd, "#endif",
+              "    uint *o = (uint *)out_ + (long long)i * %d;" % nd,
+              "    for (int k = 0; k < %d; ++k) o[k] = %s;" % (nd, "(uint)__float_as_int(d[k])" if kd == "f" else "d[k]"), "}"]
+    spmod = "mma_spi" if ".s32" in insn else "mma_sp"
+    emit(spmod, "\n".join(lines) + "\n")
+    gab = "GEN_F16" if ".f16" in insn else "GEN_U32"
+    mult = 2 if gab == "GEN_F16" else 1
+    cin = "{GEN_F32, %d, 0, 0}" % nc if kc == "f" else ("{GEN_F16, %d, 0, 0}" % (2 * nc) if ".f16.f16" in insn else "{GEN_U32, %d, 0, 0}" % nc)
+    cases_fp8.append('    { .name = "%s", .module = "%s", .kernel = "%s", .n = 2048, .grid = G0, .block = B1(128),\n'
+                     '      .in = {{GEN_U32, %d, 0, 0}, {%s, %d, 0, 0}, %s}, OUT(2048, %d, 4) },' % (name, spmod, name, na + 1, gab, nb * mult, cin, nd))
+for mod, texts in mods.items():
+    open(os.path.join(root, "tests/kernels/corpus/%s.cu" % mod), "w").write("\n".join([HEADERSP] + texts))
+
 print("\n".join(cases))
+print("    /* ---- the fp8 part (issue 25's tensor-core leftovers): e4m3/e5m2 with f16 accumulators and\n"
+      "     * m16n8k16 (mma90_f8x.cu), structured fp8 probes (mma90_f8p.cu, mma90_f8q.cu), f16 mma.m8n8k4\n"
+      "     * (mma_m884.cu), sparse mma.sp (mma_sp.cu, mma_spi.cu). Written by scripts/gen-mma-corpus.py. ---- */")
+print("\n".join(cases_fp8))

@@ -109,6 +109,53 @@ uint32_t bits(float f)
     return u;
 }
 
+
+// One e4m3 mma.m16n8k32 whose registers are the same in every lane (then A[r][k] is byte k % 4 of
+// a, B[k][n] byte k % 4 of b, and every element of D is the same sum): f32 or f16 accumulators.
+const char kF8[] = R"(
+.visible .entry f8(.param .u64 pd, .param .u32 pa, .param .u32 pb, .param .u32 pc)
+{
+    .reg .b32 %r<12>;
+    .reg .f32 %f<9>;
+    .reg .b64 %rd<4>;
+    ld.param.u64 %rd1, [pd];
+    ld.param.u32 %r1, [pa];
+    ld.param.u32 %r2, [pb];
+    ld.param.u32 %r3, [pc];
+    mov.b32 %f1, %r3;
+    mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32 {%f5, %f6, %f7, %f8}, {%r1, %r1, %r1, %r1}, {%r2, %r2}, {%f1, %f1, %f1, %f1};
+    mma.sync.aligned.m16n8k32.row.col.f16.e4m3.e4m3.f16 {%r5, %r6}, {%r1, %r1, %r1, %r1}, {%r2, %r2}, {%r3, %r3};
+    mov.u32 %r4, %laneid;
+    mul.wide.u32 %rd2, %r4, 32;
+    add.u64 %rd3, %rd1, %rd2;
+    st.global.v4.f32 [%rd3], {%f5, %f6, %f7, %f8};
+    st.global.v2.b32 [%rd3+16], {%r5, %r6};
+    ret;
+}
+)";
+
+// Runs kF8 (32 bytes a lane: four f32, two f16x2) and answers lane 0's f32 result (every element is the same) and its f16 result.
+void run_f8(uint32_t a, uint32_t b, uint32_t c, uint32_t *d32, uint16_t *d16)
+{
+    CUmodule mod;
+    ASSERT_OK(load(kF8, &mod));
+    CUfunction f;
+    ASSERT_OK(cuModuleGetFunction(&f, mod, "f8"));
+    CUdeviceptr d;
+    ASSERT_OK(cuMemAlloc(&d, 32 * 32));
+    void *params[] = {&d, &a, &b, &c};
+    EXPECT_OK(cuLaunchKernel(f, 1, 1, 1, 32, 1, 1, 0, nullptr, params, nullptr));
+    EXPECT_OK(cuCtxSynchronize());
+    const uint32_t *p = (const uint32_t *)d;
+    *d32 = p[0];
+    *d16 = (uint16_t)p[4];
+    for (unsigned l = 0; l < 32; ++l)
+        for (unsigned i = 0; i < 4; ++i)
+            EXPECT_EQ(*d32, p[l * 8 + i]) << "lane " << l;
+    cuMemFree(d);
+    cuModuleUnload(mod);
+}
+
 } // namespace
 
 TEST_F(KernelMma, M16n8k16_PutsEveryElementWhereTheIsaFiguresSay)
@@ -275,6 +322,26 @@ TEST_F(KernelMma, WmmaLoadOfF16PairsAtTwoBytesPastAWord_IsMisalignedButFourIsNot
     }
 }
 
+TEST_F(KernelMma, E4m3_AddsKMod4Of0And1ThenOf2And3FromZeroThenC_AsTheH100)
+{
+    // The H100's JIT runs e4m3 as two f16 mma (k % 4 = 0, 1, then 2, 3, from a zero
+    // accumulator, each rounded toward zero to f32) and adds c last with an f32 add (to
+    // nearest): docs/probes/kernels/mma-fp8. Bytes 0.5, 2^-6 of A and 0.25, 2^-6 of B: the
+    // products are 8 x 0.125 + 8 x 2^-12 = 1 + 2^-9, exact; c = 1/3 (0x3eaaaaab): c + 1.001953125
+    // is 0x3faaeaab to nearest, 0x3faaeaaa toward zero (one fused sum of c and the products).
+    uint32_t d32;
+    uint16_t d16;
+    run_f8(0x00000830u, 0x00000828u, 0x3eaaaaabu, &d32, &d16);
+    EXPECT_EQ(0x3faaeaabu, d32);
+    // f16 accumulators: 448 x 448 x 8 overflows f16 in the first mma (k % 4 = 0), which the
+    // second (k % 4 = 2: -448 x 448 x 8) cannot bring back: +inf, though the exact sum is c.
+    run_f8(0x007e007eu, 0x00fe007eu, 0x3c003c00u, &d32, &d16);
+    EXPECT_EQ(0x7c00u, d16);
+    // ... while f32 accumulators hold 1605632 exactly: 1605632 - 1605632 + c = c. Here c (the f32
+    // 0x3c003c00) is tiny against the partial sums, and added last: it survives.
+    EXPECT_EQ(0x3c003c00u, d32);
+}
+
 TEST_F(KernelMma, MalformedAndUnimplementedForms_AreInvalidPtxNamingThem)
 {
     const struct {
@@ -298,11 +365,31 @@ TEST_F(KernelMma, MalformedAndUnimplementedForms_AreInvalidPtxNamingThem)
         {"mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%f1,%f2,%f3,%f4}, {%r1,%r2,%r3,%rd1}, {%r1,%r2}, "
          "{%f1,%f2,%f3,%f4}",
          "32-bit registers"},
-        {"mma.sync.aligned.m8n8k4.row.col.f32.f16.f16.f32 {%f1,%f2,%f3,%f4,%f5,%f6,%f7,%f8}, {%r1,%r2}, {%r1,%r2}, "
+        // ptxas: ".dtype must be '.f32' when .ctype is '.f32'" (m8n8k4), mixed fp8 accumulators
+        {"mma.sync.aligned.m8n8k4.row.col.f16.f16.f16.f32 {%r1,%r2,%r3,%r4}, {%r1,%r2}, {%r1,%r2}, "
          "{%f1,%f2,%f3,%f4,%f5,%f6,%f7,%f8}",
-         "m8n8k4"},
-        {"mma.sync.aligned.m16n8k32.row.col.f16.e4m3.e4m3.f16 {%r1,%r2}, {%r1,%r2,%r3,%r4}, {%r1,%r2}, {%r1,%r2}",
-         ".f16 accumulators"},
+         "accumulator"},
+        {"mma.sync.aligned.m16n8k32.row.col.f16.e4m3.e4m3.f32 {%r1,%r2}, {%r1,%r2,%r3,%r4}, {%r1,%r2}, "
+         "{%f1,%f2,%f3,%f4}",
+         "accumulator"},
+        {"mma.sync.aligned.m8n8k4.row.col.f32.f16.f16.f32 {%f1,%f2,%f3,%f4}, {%r1,%r2}, {%r1,%r2}, {%f1,%f2,%f3,%f4}",
+         "vector of 8 registers"},
+        // mma.sp: the forms not fitted, the selector's range (ptxas's), its operands
+        {"mma.sp.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%f1,%f2,%f3,%f4}, {%r1,%r2}, {%r1,%r2}, "
+         "{%f1,%f2,%f3,%f4}, %r1, 0",
+         "mma.sp shape"},
+        {"mma.sp.sync.aligned.m16n8k64.row.col.s32.s8.s8.s32 {%r1,%r2,%r3,%r4}, {%r1,%r2,%r3,%r4}, "
+         "{%r1,%r2,%r3,%r4}, {%r1,%r2,%r3,%r4}, %r1, 1",
+         "sparsity selector"},
+        {"mma.sp.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%f1,%f2,%f3,%f4}, {%r1,%r2}, {%r1,%r2}, "
+         "{%f1,%f2,%f3,%f4}, %r1, %r2",
+         "sparsity selector"},
+        {"mma.sp.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%f1,%f2,%f3,%f4}, {%r1,%r2}, {%r1,%r2}, "
+         "{%f1,%f2,%f3,%f4}",
+         "6 operands"},
+        {"mma.sp.sync.aligned.m16n8k16.col.row.f32.f16.f16.f32 {%f1,%f2,%f3,%f4}, {%r1,%r2}, {%r1,%r2}, "
+         "{%f1,%f2,%f3,%f4}, %r1, 0",
+         ".row.col"},
         {"mma.sync.aligned.m16n8k128.row.col.s32.b1.b1.s32 {%r1,%r2,%r3,%r4}, {%r1,%r2}, {%r1}, {%r1,%r2,%r3,%r4}",
          ".xor.popc"},
         {"mma.sync.aligned.m16n8k16.row.col.satfinite.f32.f16.f16.f32 {%f1,%f2,%f3,%f4}, {%r1,%r2,%r3,%r4}, "

@@ -96,7 +96,9 @@ static inline bool ktype_float(ktype t) { return t >= KT_F16 && t <= KT_F64; }
     X(im2col)                                                                                          \
     /* isa (issue 25): fp8 pairs (ops_isa.c; the sm_100a ones to refuse them by name), createpolicy, griddepcontrol */  \
     X(e4m3x2) X(e5m2x2) X(e2m1x2) X(e2m3x2) X(e3m2x2) X(ue8m0x2) X(fractional) X(range) X(cvt) X(L2__evict_unchanged)  \
-    X(launch_dependents) X(u16x2) X(s16x2) X(mask) X(pack) /* .wait: the async block's */
+    X(launch_dependents) X(u16x2) X(s16x2) X(mask) X(pack) /* .wait: the async block's */                            \
+    /* the fp8 part (issue 25): sparse mma (ops_mma.c) */                                                              \
+    X(sp) X(sp__ordered_metadata)
 typedef enum kmod {
 #define X(m) KM_##m,
     KMODS(X)

@@ -19,10 +19,20 @@
  *  - tf32 inputs are f32 registers of which the low 13 bits are ignored (truncated).
  *  - NaN in any input, inf * 0, or inf - inf: the canonical NaN (0x7fffffff, 0x7fff).
  *  - f64: an IEEE fma per k, in order k = 0, 1, ..., each rounded to nearest.
- *  - e4m3/e5m2 (sm_89): the same fused sum as f16; the GPU's differs from it in the last place
- *    for about one result in six (not fitted: docs/kernels.md says so).
+ *  - e4m3/e5m2 (sm_89 forms, run by sm_90's JIT on f16 tensor cores): every input converted to
+ *    f16 (exactly; an e4m3 subnormal becomes a normal f16), then two f16 mma with a zero
+ *    accumulator chained, the first over k % 4 = 0, 1 and the second over k % 4 = 2, 3 (the
+ *    low and high halves of each register), each the fused sum above (toward zero to f32, to
+ *    nearest to f16), then c added by an f32 add (an f16 add for f16 accumulators), rounded to
+ *    nearest (docs/probes/kernels/mma-fp8: the SASS, F2FP.F16.E4M3.UNPACK_B, HMMA x2, FADD).
+ *  - f16 mma.m8n8k4 (sm_70's quad-pair form, emulated by sm_90's JIT with f32 FMA): f32
+ *    accumulators: s = a0 b0 + 0, then s = a_k b_k + s for k = 1, 2, 3, each rounded to nearest
+ *    f32, then d = c + s; f16 accumulators: d = f16((c + (a0 b0 + a1 b1)) + (a2 b2 + a3 b3)),
+ *    every + rounded to nearest f32, then to nearest f16 (the same probes).
  *  - integers: exact, wrapping to 32 bits, or clamped with .satfinite; b1: popcount of the xor
  *    or the and of the rows and columns.
+ *  - mma.sp: the products of A's kept elements (placed by the metadata, sparse_expand) and c,
+ *    added as the dense form adds its terms.
  */
 #include "kernel.h"
 #include "softfloat.h"
@@ -70,6 +80,10 @@ struct mma_aux {
     kopnd a[8], b[8], c[8], d[8];
     kopnd addr, stride;      /* KOPND_NONE: no stride given */
     int64_t imm;
+    /* the fp8 part: mma.sp */
+    uint8_t sparse, sel;     /* mma.sp: the sparsity selector */
+    uint8_t spunit, spgroups; /* elements per metadata index (2 for 4-bit types), 4-groups per row */
+    kopnd meta;              /* the metadata register */
 };
 
 /* ---- reading and writing fragments ---- */
@@ -187,6 +201,8 @@ static struct fnum fdecode(int t, uint64_t x)
         r.m = f;
         r.e = 1 - bias - fb;
         r.top = 1 - bias;
+        if (t == MT_E4M3) /* a normal f16 once converted (the fp8 mma run on f16 tensor cores) */
+            r.top = r.e + bitlen64(f) - 1;
         return r;
     }
     r.m = f | (1ull << fb);
@@ -319,6 +335,77 @@ static uint64_t fma64_bits(uint64_t a, uint64_t b, uint64_t c)
     return kbits64(r);
 }
 
+/* x + y rounded to nearest f32, both f32 values held in doubles (infinities and NaN as IEEE
+ * says; the caller makes NaN canonical). */
+static double add32(double x, double y)
+{
+    double s = x + y;
+    if (s != s || isinf(s) || s == 0)
+        return s;
+    double hi, lo;
+    ksf_two_sum(x, y, &hi, &lo);
+    return (double)kf32(ksf_from_double(&ksf_f32, ksf_round_odd(hi, lo), KSF_RN));
+}
+/* c + t as the GPU's FADD (f32) or HADD2 (f16) computes it: rounded to nearest, NaN canonical. */
+static uint64_t add_rn(uint64_t c, uint64_t t, int td)
+{
+    const struct ksf_fmt *f = td == MT_F16 ? &ksf_f16 : &ksf_f32;
+    uint64_t nan = td == MT_F16 ? 0x7fff : 0x7fffffff;
+    if (ksf_is_nan(f, c) || ksf_is_nan(f, t))
+        return nan;
+    double x = ksf_to_double(f, c), y = ksf_to_double(f, t);
+    double s = td == MT_F16 ? x + y : add32(x, y); /* two f16 add exactly in a double */
+    if (s != s)
+        return nan;
+    return ksf_from_double(f, s, KSF_RN);
+}
+/* e4m3/e5m2: two chained f16 mma over k % 4 = 0, 1 and k % 4 = 2, 3 from a zero accumulator,
+ * then + c (the top of the file). */
+static uint64_t fdot_f8(unsigned K, const uint64_t *a, int ta, const uint64_t *b, int tb, uint64_t c, int td)
+{
+    uint64_t lo_a[16], lo_b[16], hi_a[16], hi_b[16];
+    unsigned nl = 0, nh = 0;
+    for (unsigned k = 0; k < K; ++k) {
+        if (k & 2) {
+            hi_a[nh] = a[k];
+            hi_b[nh++] = b[k];
+        } else {
+            lo_a[nl] = a[k];
+            lo_b[nl++] = b[k];
+        }
+    }
+    uint64_t t = fdot(nl, lo_a, ta, lo_b, tb, 0, td, td);
+    t = fdot(nh, hi_a, ta, hi_b, tb, t, td, td);
+    return add_rn(c, t, td);
+}
+
+/* f16 mma.m8n8k4: one element of a quad pair's D from row a, column b and c (the top of the
+ * file). */
+static uint64_t fdot_884(const uint64_t *a, const uint64_t *b, uint64_t c, int tc, int td)
+{
+    double p[4], s;
+    bool nan = false;
+    for (unsigned k = 0; k < 4; ++k) {
+        if (ksf_is_nan(&ksf_f16, a[k]) || ksf_is_nan(&ksf_f16, b[k]))
+            nan = true;
+        p[k] = ksf_to_double(&ksf_f16, a[k]) * ksf_to_double(&ksf_f16, b[k]); /* exact */
+    }
+    double cv = tc == MT_F16 ? ksf_to_double(&ksf_f16, c) : (double)kf32((uint32_t)c);
+    if (nan || (tc == MT_F16 ? ksf_is_nan(&ksf_f16, c) : ksf_is_nan(&ksf_f32, c)))
+        return td == MT_F16 ? 0x7fff : 0x7fffffff;
+    if (td == MT_F32) {
+        s = add32(p[0], 0.0);
+        for (unsigned k = 1; k < 4; ++k)
+            s = add32(p[k], s);
+        s = add32(cv, s);
+    } else {
+        s = add32(add32(cv, add32(p[1], p[0])), add32(p[3], p[2]));
+    }
+    if (s != s)
+        return td == MT_F16 ? 0x7fff : 0x7fffffff;
+    return ksf_from_double(td == MT_F16 ? &ksf_f16 : &ksf_f32, s, KSF_RN);
+}
+
 /* ---- integers ---- */
 static int64_t ival(int t, uint64_t v)
 {
@@ -332,18 +419,31 @@ static int64_t ival(int t, uint64_t v)
 /* ---- mma.sync and wmma.mma: D = A B + C on whole matrices ---- */
 struct mats {
     uint64_t A[16 * 256], B[256 * 32], C[32 * 32], D[32 * 32]; /* A[r * K + k], B[k * N + n], C[r * N + n] */
+    uint8_t Apresent[16 * 256]; /* mma.sp: which elements of A are kept (the others take no part) */
 };
 
 static void compute(const struct mma_aux *x, struct mats *s)
 {
-    unsigned M = x->m, N = x->n, K = x->k;
+    unsigned M = x->m, N = x->n, K0 = x->k;
     uint64_t bcol[256];
     for (unsigned r = 0; r < M; ++r) {
         for (unsigned n = 0; n < N; ++n) {
+            unsigned K = K0;
             uint64_t c = s->C[r * N + n], d;
             const uint64_t *arow = &s->A[r * K];
             for (unsigned k = 0; k < K; ++k)
                 bcol[k] = s->B[k * N + n];
+            uint64_t acomp[128];
+            if (x->sparse) { /* mma.sp: the kept elements of A and their rows of B only */
+                unsigned kc = 0;
+                for (unsigned k = 0; k < K; ++k)
+                    if (s->Apresent[r * K + k]) {
+                        acomp[kc] = arow[k];
+                        bcol[kc++] = s->B[k * N + n];
+                    }
+                arow = acomp;
+                K = kc;
+            }
             if (x->ta == MT_F64) {
                 d = c;
                 for (unsigned k = 0; k < K; ++k)
@@ -360,6 +460,8 @@ static void compute(const struct mma_aux *x, struct mats *s)
                 if (x->satfinite)
                     acc = acc > INT32_MAX ? INT32_MAX : acc < INT32_MIN ? INT32_MIN : acc;
                 d = (uint32_t)acc;
+            } else if (x->ta == MT_E4M3 || x->ta == MT_E5M2) {
+                d = fdot_f8(K, arow, x->ta, bcol, x->tb, c, x->td);
             } else if (x->kind == MK_WMMA && x->ta == MT_TF32) {
                 /* wmma.mma's m16n16k8 on .tf32 adds k = 0..3, then k = 4..7 to that (an f32 in
                  * between), as two m16n8k4 would (probed: tests/cuda/wmma.expected) */
@@ -381,6 +483,45 @@ static void write_regs(struct kwarp *w, const kopnd *regs, unsigned nregs, uint6
     }
 }
 
+/* mma.sp (PTX ISA 9.0, "Sparse matrix multiply-accumulate", 2:4 structured sparsity): A's
+ * fragment holds the K/2 kept elements of each row (the layout of a dense A of K/2 columns);
+ * the metadata gives, for each group of 4 columns of the full row, the two indices (2 bits each,
+ * low one first) of the kept elements, 4 bits per group, groups in order from bit 0. For 4-bit
+ * types the unit is a pair of elements. Whose metadata register holds row r's group G (fitted on
+ * the H100, docs/probes/kernels/mma-fp8): f16 and bf16 (NG = 4 or 8 groups a row): lane
+ * 4 (r % 8) + G / 4 + sel NG / 4, bits 16 (r >= 8) + 4 (G % 4); 8-bit m16n8k32 and 4-bit m16n8k64
+ * (8 groups): lane 4 (r % 8) + (r >= 8) + 2 sel, bits 4 G; 8-bit m16n8k64 (16 groups): lane
+ * 4 (r % 8) + (r >= 8) + 2 (G >= 8), bits 4 (G % 8).
+ * The products of the kept elements and c are then added as a dense mma adds its terms: the
+ * compressed A is expanded into a dense one here, with the other elements absent (s->Apresent). */
+static void sparse_expand(struct kwarp *w, const struct mma_aux *x, struct mats *s)
+{
+    unsigned K = x->k, Kc = K / 2, u = x->spunit, NG = x->spgroups;
+    uint64_t comp[16 * 32]; /* K is at most 64 */
+    memcpy(comp, s->A, sizeof(uint64_t) * 16 * Kc);
+    memset(s->A, 0, sizeof(uint64_t) * 16 * K);
+    memset(s->Apresent, 0, sizeof(s->Apresent));
+    const uint64_t *meta = kw_slot(w, x->meta);
+    for (unsigned r = 0; r < 16; ++r)
+        for (unsigned c = 0; c < Kc; ++c) {
+            unsigned uc = c / u, G = uc / 2, pos = uc % 2, lane, sh;
+            if (mty_bits(x->ta) == 16) { /* f16, bf16: 4 or 8 groups a row */
+                lane = 4 * (r % 8) + G / 4 + x->sel * (NG / 4);
+                sh = 16 * (r >= 8) + 4 * (G % 4) + 2 * pos;
+            } else if (NG == 8) { /* 8-bit m16n8k32, 4-bit m16n8k64 */
+                lane = 4 * (r % 8) + (r >= 8) + 2u * x->sel;
+                sh = 4 * G + 2 * pos;
+            } else { /* 8-bit m16n8k64: 16 groups a row */
+                lane = 4 * (r % 8) + (r >= 8) + 2 * (G >= 8);
+                sh = 4 * (G % 8) + 2 * pos;
+            }
+            unsigned idx = (unsigned)(meta[lane] >> sh) & 3;
+            unsigned k = u * (4 * G + idx) + c % u;
+            s->A[r * K + k] = comp[r * Kc + c];
+            s->Apresent[r * K + k] = 1;
+        }
+}
+
 static void mma_run(struct kwarp *w, const struct kinsn *in, uint32_t mask)
 {
     const struct mma_aux *x = in->aux;
@@ -393,11 +534,12 @@ static void mma_run(struct kwarp *w, const struct kinsn *in, uint32_t mask)
     unsigned Ea = elems_per_reg(x->ta), Eb = elems_per_reg(x->tb);
     unsigned ce = mty_bits(x->tc) == 16 ? 2 * x->nc : x->nc, de = mty_bits(x->td) == 16 ? 2 * x->nd : x->nd;
     /* Every lane's fragments take part, as on the GPU (.aligned: all lanes execute it). */
+    unsigned Ka = x->sparse ? K / 2 : K; /* mma.sp: A's kept elements, K / 2 a row */
     for (uint32_t l = 0; l < KLANES; ++l) {
         unsigned r, c;
         for (unsigned i = 0; i < x->na * Ea; ++i) {
             mma_a_pos(M, Ea, l, i, &r, &c);
-            s->A[r * K + c] = frag_get(w, x->a, x->ta, l, i);
+            s->A[r * Ka + c] = frag_get(w, x->a, x->ta, l, i);
         }
         for (unsigned i = 0; i < x->nb * Eb; ++i) {
             mma_b_pos(Eb, l, i, &r, &c);
@@ -408,6 +550,8 @@ static void mma_run(struct kwarp *w, const struct kinsn *in, uint32_t mask)
             s->C[r * N + c] = frag_get(w, x->c, x->tc, l, i);
         }
     }
+    if (x->sparse)
+        sparse_expand(w, x, s);
     compute(x, s);
     uint64_t vals[8][KLANES];
     memset(vals, 0, sizeof(vals));
@@ -419,6 +563,60 @@ static void mma_run(struct kwarp *w, const struct kinsn *in, uint32_t mask)
         }
     write_regs(w, x->d, x->nd, vals, mask);
     free(s);
+}
+
+/* ---- f16 mma.m8n8k4 (PTX ISA 9.0, "Matrix Fragments for mma.m8n8k4 with .f16 floating point
+ * type"): quad pair q (q = 0..3) is lanes 4q..4q+3 and 4q+16..4q+19, and multiplies its own 8x8x4
+ * matrices. Its lane of index t = lane % 4 + 4 (lane >= 16) holds: of A, row t (.row) or column
+ * t % 4, rows 4 (t / 4) .. +3 (.col), one element per k; of B, column t (.col) or row t % 4,
+ * columns 4 (t / 4) .. +3 (.row); of an f16 C or D, row t; of an f32 C or D, element i at row
+ * (t & 1) + (i & 2) + 4 (t / 4), column (i & 1) + (t & 2) + 4 (i / 4). ---- */
+static void m884_cpos(bool f32, unsigned t, unsigned i, unsigned *row, unsigned *col)
+{
+    if (!f32) {
+        *row = t;
+        *col = i;
+    } else {
+        *row = (t & 1) + (i & 2) + 4 * (t >> 2);
+        *col = (i & 1) + (t & 2) + 4 * (i >> 2);
+    }
+}
+static void mma884_run(struct kwarp *w, const struct kinsn *in, uint32_t mask)
+{
+    const struct mma_aux *x = in->aux;
+    uint64_t vals[8][KLANES];
+    memset(vals, 0, sizeof(vals));
+    for (unsigned q = 0; q < 4; ++q) {
+        uint64_t A[8][4], B[4][8], C[8][8];
+        for (unsigned t = 0; t < 8; ++t) {
+            uint32_t lane = (t & 3) + 4 * q + 16 * (t >> 2);
+            for (unsigned i = 0; i < 4; ++i) {
+                if (x->alay == 0)
+                    A[t][i] = frag_get(w, x->a, MT_F16, lane, i);
+                else
+                    A[4 * (t >> 2) + i][t & 3] = frag_get(w, x->a, MT_F16, lane, i);
+                if (x->blay == 1)
+                    B[i][t] = frag_get(w, x->b, MT_F16, lane, i);
+                else
+                    B[t & 3][4 * (t >> 2) + i] = frag_get(w, x->b, MT_F16, lane, i);
+            }
+            for (unsigned i = 0; i < 8; ++i) {
+                unsigned r, c;
+                m884_cpos(x->tc == MT_F32, t, i, &r, &c);
+                C[r][c] = frag_get(w, x->c, x->tc, lane, i);
+            }
+        }
+        for (unsigned t = 0; t < 8; ++t) {
+            uint32_t lane = (t & 3) + 4 * q + 16 * (t >> 2);
+            for (unsigned i = 0; i < 8; ++i) {
+                unsigned r, c;
+                m884_cpos(x->td == MT_F32, t, i, &r, &c);
+                uint64_t bcol[4] = {B[0][c], B[1][c], B[2][c], B[3][c]};
+                frag_put(vals, x->td, lane, i, fdot_884(A[r], bcol, C[r][c], x->tc, x->td));
+            }
+        }
+    }
+    write_regs(w, x->d, x->nd, vals, mask);
 }
 
 /* ---- wmma: the fragments' layout is the software device's own (the ISA leaves it unspecified:
@@ -706,7 +904,9 @@ static bool vec_regs(struct klower *lw, const struct kparsed *p, uint32_t i, uns
     return true;
 }
 
-/* mma.sync.aligned.shape.row.col{.satfinite}.dtype.atype.btype.ctype{.op} d, a, b, c */
+/* mma.sync.aligned.shape.row.col{.satfinite}.dtype.atype.btype.ctype{.op} d, a, b, c
+ * mma.sync.aligned.m8n8k4.alayout.blayout.dtype.f16.f16.ctype d, a, b, c
+ * mma.sp{::ordered_metadata}.sync.aligned.shape.row.col{.satfinite}.dtype.atype.btype.ctype d, a, b, c, e, f */
 struct mma_form {
     const char *shape;
     uint16_t m, n, k;
@@ -725,7 +925,18 @@ static const struct mma_form mma_forms[] = {
     {"m16n8k32", 16, 8, 32, AB_I4, 2, 1, 4},  {"m16n8k64", 16, 8, 64, AB_I4, 4, 2, 4},
     {"m8n8k128", 8, 8, 128, AB_B1, 1, 1, 2},  {"m16n8k128", 16, 8, 128, AB_B1, 2, 1, 4},
     {"m16n8k256", 16, 8, 256, AB_B1, 4, 2, 4}, {"m16n8k32", 16, 8, 32, AB_F8, 4, 2, 4},
+    /* the fp8 part (issue 25) */
+    {"m16n8k16", 16, 8, 16, AB_F8, 2, 1, 4},   {"m8n8k4", 8, 8, 4, AB_F16, 2, 2, 8},
 };
+/* mma.sp: (shape, types) -> registers of A (the kept half), B, accumulator elements; and the
+ * largest sparsity selector ptxas takes for each */
+static const struct mma_form mma_sp_forms[] = {
+    {"m16n8k16", 16, 8, 16, AB_F16, 2, 2, 4},  {"m16n8k32", 16, 8, 32, AB_F16, 4, 4, 4},
+    {"m16n8k16", 16, 8, 16, AB_BF16, 2, 2, 4}, {"m16n8k32", 16, 8, 32, AB_BF16, 4, 4, 4},
+    {"m16n8k32", 16, 8, 32, AB_I8, 2, 2, 4},   {"m16n8k64", 16, 8, 64, AB_I8, 4, 4, 4},
+    {"m16n8k64", 16, 8, 64, AB_I4, 2, 2, 4},
+};
+static const uint8_t mma_sp_selmax[] = {3, 1, 3, 1, 1, 0, 1};
 static int ab_class(int t)
 {
     switch (t) {
@@ -746,15 +957,19 @@ static bool lower_mma(struct klower *lw, const struct kparsed *p, struct kinsn *
     struct sfx f;
     split_text(p->text, &f);
     unsigned i = 0;
+    bool sparse = sfx_is(&f, 0, "sp") || sfx_is(&f, 0, "sp::ordered_metadata");
+    if (sparse)
+        i++;
     if (!sfx_is(&f, i++, "sync") || !sfx_is(&f, i++, "aligned"))
-        return kl_refuse(lw, "'%s': the form is mma.sync.aligned.shape... (mma.sp and the others are not implemented "
-                         "by the software device)", p->text);
+        return kl_refuse(lw, "'%s': the form is mma{.sp}.sync.aligned.shape...", p->text);
     if (i >= f.n)
         return kl_refuse(lw, "'%s': a shape is required", p->text);
     const char *shape = f.s[i];
     size_t shape_len = f.len[i++];
-    bool row = sfx_is(&f, i, "row"), col = sfx_is(&f, i + 1, "col");
-    if (!row || !col)
+    /* .alayout.blayout: .row.col, or any of .row and .col for f16 m8n8k4 (checked below) */
+    int alay = sfx_is(&f, i, "row") ? 0 : sfx_is(&f, i, "col") ? 1 : -1;
+    int blay = sfx_is(&f, i + 1, "row") ? 0 : sfx_is(&f, i + 1, "col") ? 1 : -1;
+    if (alay < 0 || blay < 0)
         return kl_refuse(lw, "'%s': mma.sync takes .row.col (A row-major, B column-major)", p->text);
     i += 2;
     struct mma_aux *x = NULL;
@@ -792,14 +1007,21 @@ static bool lower_mma(struct klower *lw, const struct kparsed *p, struct kinsn *
     if ((cls == AB_F16 || cls == AB_BF16 || cls == AB_TF32 || cls == AB_F64) && ta != tb)
         return kl_refuse(lw, "'%s': A and B must have the same type", p->text);
     const struct mma_form *form = NULL;
-    for (size_t k = 0; k < sizeof(mma_forms) / sizeof(mma_forms[0]); ++k)
-        if (mma_forms[k].ab == cls && strlen(mma_forms[k].shape) == shape_len &&
-            memcmp(mma_forms[k].shape, shape, shape_len) == 0)
-            form = &mma_forms[k];
+    const struct mma_form *forms = sparse ? mma_sp_forms : mma_forms;
+    size_t nforms = sparse ? sizeof(mma_sp_forms) / sizeof(mma_sp_forms[0]) : sizeof(mma_forms) / sizeof(mma_forms[0]);
+    for (size_t k = 0; k < nforms; ++k)
+        if (forms[k].ab == cls && strlen(forms[k].shape) == shape_len && memcmp(forms[k].shape, shape, shape_len) == 0)
+            form = &forms[k];
+    if (sparse && !form) {
+        return kl_refuse(lw, "'%s': this mma.sp shape and type are not implemented by the software device (its "
+                         "sparse forms are those fitted on the H100: f16/bf16 m16n8k16 and m16n8k32, s8/u8 m16n8k32 "
+                         "and m16n8k64, s4/u4 m16n8k64; tf32's metadata did not fit, m16n8k128 s4/u4 and the "
+                         "e4m3/e5m2 m16n8k64 were not probed)", p->text);
+    }
+    bool m884 = form && cls == AB_F16 && form->k == 4;
+    if (form && !m884 && (alay != 0 || blay != 1))
+        return kl_refuse(lw, "'%s': mma.sync takes .row.col (A row-major, B column-major)", p->text);
     if (!form) {
-        if (shape_len == 6 && memcmp(shape, "m8n8k4", 6) == 0 && cls == AB_F16)
-            return kl_refuse(lw, "'%s': mma.m8n8k4 on .f16 (sm_70's quad-pair form) is not implemented by the "
-                             "software device", p->text);
         return kl_refuse(lw, "'%s': shape .%.*s is not defined for .%s inputs", p->text, (int)shape_len, shape,
                          mty_names[ta]);
     }
@@ -809,6 +1031,8 @@ static bool lower_mma(struct klower *lw, const struct kparsed *p, struct kinsn *
     case AB_F16:
     case AB_F8:
         ok = (td == MT_F32 || td == MT_F16) && tc == td;
+        if (m884 && td == MT_F32 && tc == MT_F16) /* m8n8k4 also takes .f32.f16.f16.f16 */
+            ok = true;
         break;
     case AB_BF16:
     case AB_TF32:
@@ -824,21 +1048,31 @@ static bool lower_mma(struct klower *lw, const struct kparsed *p, struct kinsn *
     if (!ok)
         return kl_refuse(lw, "'%s': .%s.%s is not an accumulator pair for .%s inputs (ptxas: .dtype and .ctype must "
                          "match the inputs' accumulators)", p->text, mty_names[td], mty_names[tc], mty_names[ta]);
-    if (cls == AB_F8 && td == MT_F16)
-        return kl_refuse(lw, "'%s': e4m3/e5m2 mma with .f16 accumulators is not implemented by the software device: "
-                         "the GPU's partial sums overflow f16's range where an exact sum does not, and were not "
-                         "fitted (docs/kernels.md, \"Tensor cores\")", p->text);
     if (sat && (cls != AB_I8 && cls != AB_I4))
         return kl_refuse(lw, "'%s': .satfinite is defined for integer mma only", p->text);
     if ((cls == AB_B1) != (bop != 0))
         return kl_refuse(lw, "'%s': .b1 takes .xor.popc or .and.popc, and only .b1 does", p->text);
     if (rn && cls != AB_F64)
         return kl_refuse(lw, "'%s': .rn is defined for .f64 mma only", p->text);
-    if (p->nops != 4)
+    if (!sparse && p->nops != 4)
         return kl_refuse(lw, "'%s' takes 4 operands (d, a, b, c), found %u", p->text, p->nops);
+    if (sparse && p->nops != 6)
+        return kl_refuse(lw, "'%s' takes 6 operands (d, a, b, c, e, f), found %u", p->text, p->nops);
+    unsigned selmax = sparse ? mma_sp_selmax[form - mma_sp_forms] : 0;
+    if (sparse && (p->ops[5].kind != KO_IMM || p->ops[5].imm < 0 || p->ops[5].imm > (int64_t)selmax))
+        return kl_refuse(lw, "'%s': the sparsity selector must be a constant from 0 to %u for this shape and type "
+                         "(as ptxas says)", p->text, selmax);
     if (!new_aux(lw, in, &x))
         return false;
     x->kind = MK_MMA;
+    if (sparse) {
+        x->sparse = 1;
+        x->sel = (uint8_t)p->ops[5].imm;
+        x->spunit = cls == AB_I4 ? 2 : 1;
+        x->spgroups = (uint8_t)(form->k / x->spunit / 4);
+        if (!kl_src(lw, p, 4, KT_B32, &x->meta))
+            return false;
+    }
     x->m = form->m;
     x->n = form->n;
     x->k = form->k;
@@ -853,10 +1087,12 @@ static bool lower_mma(struct klower *lw, const struct kparsed *p, struct kinsn *
     x->nd = (uint8_t)(td == MT_F16 ? form->nc / 2 : form->nc);
     x->satfinite = (uint8_t)sat;
     x->bop = (uint8_t)bop;
+    x->alay = (uint8_t)alay;
+    x->blay = (uint8_t)blay;
     if (!vec_regs(lw, p, 0, x->nd, wide, true, x->d, "d") || !vec_regs(lw, p, 1, x->na, wide, false, x->a, "a") ||
         !vec_regs(lw, p, 2, x->nb, wide, false, x->b, "b") || !vec_regs(lw, p, 3, x->nc, wide, false, x->c, "c"))
         return false;
-    in->exec = mma_run;
+    in->exec = m884 ? mma884_run : mma_run;
     return true;
 }
 
