@@ -117,6 +117,35 @@ DONE:
 }
 )";
 
+// stasync(out): thread 0 stores 42 into its own shared word with st.async, completing 4 bytes
+// on its own mbarrier, waits for the phase and writes the word and whether it completed.
+const char *kStAsync = R"(
+.visible .entry stasync(.param .u64 out)
+{
+    .reg .pred %p<4>;
+    .reg .b32 %r<16>;
+    .reg .b64 %rd<4>;
+    .shared .align 8 .b64 bar;
+    .shared .align 4 .u32 word;
+    ld.param.u64 %rd1, [out];
+    mov.u32 %r1, %tid.x;
+    setp.ne.u32 %p1, %r1, 0;
+    @%p1 bra DONE;
+    mov.u32 %r2, bar;
+    mov.u32 %r3, word;
+    mbarrier.init.shared::cta.b64 [%r2], 1;
+    mbarrier.arrive.expect_tx.shared::cta.b64 _, [%r2], 4;
+    st.async.shared::cluster.mbarrier::complete_tx::bytes.u32 [%r3], 42, [%r2];
+WAIT:
+    mbarrier.try_wait.parity.shared::cta.b64 %p2, [%r2], 0;
+    @!%p2 bra WAIT;
+    ld.shared.u32 %r4, [word];
+    st.global.u32 [%rd1], %r4;
+DONE:
+    ret;
+}
+)";
+
 struct Module {
     CUmodule m = nullptr;
     CUfunction f = nullptr;
@@ -280,6 +309,24 @@ TEST_F(Clusters, OccupancyCalls_CheckTheirArguments)
     EXPECT_EQ(n, 0);
     c.blockDimX = 0;
     EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuOccupancyMaxPotentialClusterSize(&n, mod.f, &c));
+}
+
+TEST_F(Clusters, StAsync_RunsInALaunchWithClusters_AndIsAnIllegalInstructionWithout_AsOnTheH100)
+{
+    Module mod(kStAsync, "stasync");
+    ASSERT_NE(mod.f, nullptr);
+    CUdeviceptr out;
+    ASSERT_OK(cuMemAlloc(&out, 4));
+    ASSERT_OK(cuMemsetD32(out, 0, 1));
+    void *params[] = {&out};
+    ASSERT_OK(launch(mod.f, 2, 1, 32, 1, 1, params)); // a cluster dimension of 1x1x1
+    ASSERT_OK(cuCtxSynchronize());
+    unsigned v = 0;
+    ASSERT_OK(cuMemcpyDtoH(&v, out, 4));
+    EXPECT_EQ(v, 42u);
+    ASSERT_OK(cuLaunchKernel(mod.f, 2, 1, 1, 32, 1, 1, 0, nullptr, params, nullptr));
+    EXPECT_CU(CUDA_ERROR_ILLEGAL_INSTRUCTION, cuCtxSynchronize());
+    EXPECT_DETAIL_HAS("without clusters");
 }
 
 TEST_F(ClustersOnCc80, ClustersOfSeveralBlocks_AreNotSupported_AndTheAttributeSaysSo)

@@ -785,8 +785,142 @@ static bool lower_fence_async(struct klower *lw, const struct kparsed *p, struct
     return true;
 }
 
+/* ---- st.async and red.async (sm_90): a store or a reduction into the shared memory of a block
+ * of the cluster (a .shared::cluster address, which may be the block's own), whose bytes then
+ * complete on an mbarrier of that block (.mbarrier::complete_tx::bytes, [mbar] another
+ * .shared::cluster address): the PTX ISA's "st.async" and "red.async". The software device does
+ * the store at once and then the complete_tx, which is one of the orders the asynchronous proxy
+ * allows. in->type the element, in->vec the elements, in->mods the reduction (0: a store),
+ * in->imm the two addresses' offsets. */
+enum { RA_NONE, RA_ADD, RA_MIN, RA_MAX, RA_INC, RA_DEC, RA_AND, RA_OR, RA_XOR };
+
+static uint64_t red_apply(uint32_t op, ktype t, uint64_t old, uint64_t v)
+{
+    bool sgn = t == KT_S32, wide = ktype_size(t) == 8;
+    uint64_t m = wide ? ~0ull : 0xffffffffull;
+    old &= m, v &= m;
+    switch (op) {
+    case RA_ADD: return (old + v) & m;
+    case RA_MIN: return sgn ? ((int32_t)old < (int32_t)v ? old : v) : (old < v ? old : v);
+    case RA_MAX: return sgn ? ((int32_t)old > (int32_t)v ? old : v) : (old > v ? old : v);
+    case RA_INC: return old >= v ? 0 : old + 1;            /* .u32: wraps to 0 past v */
+    case RA_DEC: return old == 0 || old > v ? v : old - 1; /* .u32: wraps to v below 1 */
+    case RA_AND: return old & v;
+    case RA_OR: return old | v;
+    case RA_XOR: return old ^ v;
+    default: return v;
+    }
+}
+
+static void st_async_exec(struct kwarp *w, const struct kinsn *in, uint32_t mask)
+{
+    const uint64_t *a = KSRC(w, in, 0), *mbr = KSRC(w, in, 1);
+    unsigned esz = ktype_size((ktype)in->type), n = in->vec, size = esz * n;
+    if (!w->b->l->explicit_cluster) {
+        /* the H100 (docs/probes/kernels/cluster, stasync.txt): an illegal instruction in a launch
+         * without clusters; in any launch with clusters, 1x1x1 included, it runs */
+        kfault(w, in, mask ? (uint32_t)kctz(mask) : 0, CUDA_ERROR_ILLEGAL_INSTRUCTION,
+               "%s.async in a launch without clusters (launch it with a cluster dimension or __cluster_dims__)",
+               in->mods ? "red" : "st");
+        return;
+    }
+    KFOR_LANES(mask, l)
+    {
+        unsigned char *p = kmem(w, in, l, KS_SHARED, a[l] + (uint64_t)(int64_t)off_lo(in), size, true);
+        if (!p)
+            return;
+        for (unsigned k = 0; k < n; ++k) {
+            uint64_t v = KSRC(w, in, 2 + k)[l], old = 0;
+            if (in->mods) {
+                memcpy(&old, p + k * esz, esz);
+                v = red_apply(in->mods, (ktype)in->type, old, v);
+            }
+            memcpy(p + k * esz, &v, esz);
+        }
+        uint64_t *mb = mbar_at(w, in, l, mbr[l] + (uint64_t)(int64_t)off_hi(in));
+        if (!mb)
+            return;
+        struct mbar m = mb_unpack(*mb);
+        m.tx -= (int64_t)size;
+        mb_settle(&m);
+        *mb = mb_pack(m);
+    }
+    mb_touch(w);
+    if (w->b->cluster)
+        w->b->cluster->epoch++;
+}
+
+static bool lower_async_store(struct klower *lw, const struct kparsed *p, struct kinsn *in, bool red)
+{
+    if (!kp_has(p, KM_async))
+        return kl_refuse(lw, "unknown or unsupported instruction '%s'", p->text);
+    if (!kp_has(p, KM_shared__cluster) || !kp_has(p, KM_mbarrier__complete_tx__bytes))
+        return kl_refuse(lw, "'%s': %s.async writes .shared::cluster and completes on .mbarrier::complete_tx::bytes",
+                         p->text, red ? "red" : "st");
+    uint32_t op = RA_NONE;
+    if (red) {
+        static const struct { kmod m; uint32_t op; } ops[] = {
+            {KM_add, RA_ADD}, {KM_min, RA_MIN}, {KM_max, RA_MAX}, {KM_inc, RA_INC},
+            {KM_dec, RA_DEC}, {KM_and, RA_AND}, {KM_or, RA_OR},   {KM_xor, RA_XOR},
+        };
+        for (size_t i = 0; i < sizeof(ops) / sizeof(ops[0]); ++i)
+            if (kp_has(p, ops[i].m))
+                op = ops[i].op;
+        if (op == RA_NONE)
+            return kl_refuse(lw, "'%s': red.async takes .add, .min, .max, .inc, .dec, .and, .or or .xor", p->text);
+    }
+    ktype t = kl_type(p, 0);
+    unsigned n = kp_has(p, KM_v4) ? 4 : kp_has(p, KM_v2) ? 2 : 1;
+    bool ok_type = red ? (t == KT_U32 || t == KT_S32 || t == KT_B32 || (t == KT_U64 && op == RA_ADD))
+                       : (t == KT_B32 || t == KT_B64 || t == KT_U32 || t == KT_S32 || t == KT_F32 || t == KT_F64);
+    if (p->ntypes != 1 || !ok_type || (red && n != 1) || (n == 4 && ktype_size(t) == 8))
+        return kl_refuse(lw, "'%s': this type or vector width is not one %s.async has", p->text, red ? "red" : "st");
+    if ((op == RA_INC || op == RA_DEC) && t != KT_U32)
+        return kl_refuse(lw, "'%s': .inc and .dec are .u32", p->text);
+    if ((op == RA_AND || op == RA_OR || op == RA_XOR) && t != KT_B32)
+        return kl_refuse(lw, "'%s': .and, .or and .xor are .b32", p->text);
+    if ((op == RA_MIN || op == RA_MAX) && t == KT_B32)
+        return kl_refuse(lw, "'%s': .min and .max are .u32 or .s32", p->text);
+    if (p->nops != 3)
+        return kl_refuse(lw, "'%s' takes [addr], value, [mbar]", p->text);
+    int32_t ao, mo;
+    if (!addr_operand(lw, p, 0, &in->src[0], &ao) || !addr_operand(lw, p, 2, &in->src[1], &mo))
+        return false;
+    const struct kparsed_op *s = &p->ops[1];
+    if (n == 1) {
+        if (!kl_src(lw, p, 1, t, &in->src[2]))
+            return false;
+    } else {
+        if (s->kind != KO_VEC || s->nvec != n)
+            return kl_refuse(lw, "'%s': the value must be a vector of %u registers", p->text, n);
+        for (unsigned i = 0; i < n; ++i) {
+            if (s->vec[i] == KOPND_NONE)
+                return kl_refuse(lw, "'%s': '_' in a stored vector", p->text);
+            in->src[2 + i] = s->vec[i];
+        }
+    }
+    in->imm = pack_offs(ao, mo);
+    in->type = (uint8_t)t;
+    in->vec = (uint8_t)n;
+    in->nsrc = (uint8_t)(2 + n);
+    in->mods = op;
+    in->space = KS_SHARED;
+    in->exec = st_async_exec;
+    return true;
+}
+
+static bool lower_st_async(struct klower *lw, const struct kparsed *p, struct kinsn *in)
+{
+    return lower_async_store(lw, p, in, false);
+}
+static bool lower_red_async(struct klower *lw, const struct kparsed *p, struct kinsn *in)
+{
+    return lower_async_store(lw, p, in, true);
+}
+
 const struct klower_entry kops_async[] = {
     {"cp", lower_cp}, /* cp.async..., cp.reduce.async.bulk */
     {"mbarrier", lower_mbarrier}, {"barrier", lower_barrier_cluster}, {"fence", lower_fence_async},
+    {"st", lower_st_async}, {"red", lower_red_async}, /* clusters */
     {NULL, NULL},
 };

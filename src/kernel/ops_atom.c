@@ -411,6 +411,10 @@ static bool lower_atom(struct klower *lw, const struct kparsed *p, struct kinsn 
 }
 static bool lower_red(struct klower *lw, const struct kparsed *p, struct kinsn *in)
 {
+    if (kp_has(p, KM_async)) { /* red.async: ops_async.c's (clusters) */
+        lw->why[0] = 0;
+        return false;
+    }
     return lower_atom_red(lw, p, in, true);
 }
 

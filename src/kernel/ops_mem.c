@@ -202,6 +202,10 @@ static bool lower_ld(struct klower *lw, const struct kparsed *p, struct kinsn *i
 
 static bool lower_st(struct klower *lw, const struct kparsed *p, struct kinsn *in)
 {
+    if (kp_has(p, KM_async)) { /* st.async: ops_async.c's (clusters) */
+        lw->why[0] = 0;
+        return false;
+    }
     bool ok;
     kspace space = space_of(p, &ok);
     if (!ok)

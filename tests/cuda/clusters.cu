@@ -2,7 +2,8 @@
 // them: __cluster_dims__ and the launch's cluster dimension, cooperative_groups' cluster group
 // (block_rank, sync, map_shared_rank), distributed shared memory read and written through
 // .shared::cluster addresses (mapa, ld.shared::cluster) and generic pointers, atomics on another
-// block's shared memory, an mbarrier that the other blocks arrive on remotely, the cluster
+// block's shared memory, an mbarrier that the other blocks arrive on remotely, st.async and
+// red.async completing on another block's mbarrier, the cluster
 // special registers, the launch checks and the occupancy calls. nvcc only (cooperative_groups.h),
 // built for compute_90 and run with the device claiming 9.0. Every line it prints is the H100's:
 // shared addresses are printed as their offsets and the ranks they name, since the software
@@ -145,6 +146,51 @@ __global__ void plain(info *out)
         fill(&out[b]);
 #ifdef SM90
     cg::this_cluster().sync();
+#endif
+}
+
+// st.async and red.async: each block stores into the next block's word[0] and adds into its
+// word[1], both completing on the next block's mbarrier, then waits on its own.
+__global__ void CLUSTER_DIMS(2, 1, 1) async_store(unsigned *out)
+{
+#ifdef SM90
+    __shared__ unsigned word[2];
+    __shared__ unsigned long long bar;
+    unsigned rank, n;
+    asm volatile("mov.u32 %0, %%cluster_ctarank;" : "=r"(rank));
+    asm volatile("mov.u32 %0, %%cluster_nctarank;" : "=r"(n));
+    unsigned wa = (unsigned)__cvta_generic_to_shared(&word[0]);
+    unsigned ba = (unsigned)__cvta_generic_to_shared(&bar);
+    if (threadIdx.x == 0) {
+        word[0] = 1;
+        word[1] = 7;
+        asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(ba));
+        asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], 8;" ::"r"(ba) : "memory");
+    }
+    asm volatile("barrier.cluster.arrive; barrier.cluster.wait;" ::: "memory");
+    if (threadIdx.x == 0) {
+        unsigned t = (rank + 1) % n, ra, rb;
+        asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(ra) : "r"(wa), "r"(t));
+        asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(rb) : "r"(ba), "r"(t));
+        asm volatile("st.async.shared::cluster.mbarrier::complete_tx::bytes.u32 [%0], %1, [%2];" ::"r"(ra),
+                     "r"(100 + rank), "r"(rb)
+                     : "memory");
+        asm volatile("red.async.relaxed.cluster.shared::cluster.mbarrier::complete_tx::bytes.add.u32 [%0], %1, [%2];" ::"r"(
+                         ra + 4),
+                     "r"(rank + 1), "r"(rb)
+                     : "memory");
+        unsigned ok = 0;
+        for (int i = 0; i < 1000000 && !ok; ++i)
+            asm volatile("{ .reg .pred q; mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64 q, [%1], 0; "
+                         "selp.u32 %0, 1, 0, q; }"
+                         : "=r"(ok)
+                         : "r"(ba)
+                         : "memory");
+        out[3 * blockIdx.x] = word[0];
+        out[3 * blockIdx.x + 1] = word[1];
+        out[3 * blockIdx.x + 2] = ok;
+    }
+    asm volatile("barrier.cluster.arrive; barrier.cluster.wait;" ::: "memory");
 #endif
 }
 
@@ -322,6 +368,17 @@ int main()
     std::printf("  sync: %s\n", cudaGetErrorName(cudaDeviceSynchronize()));
     CHECK(cudaMemcpy(h, d, sizeof(info) * 8, cudaMemcpyDeviceToHost));
     dump("cooperative cluster(2)", h, 8, false);
+
+    // st.async and red.async across a cluster of 2, four clusters
+    (void)cudaGetLastError(); // the launch errors above
+    CHECK(cudaMemset(o, 0, 4096));
+    async_store<<<8, 32>>>(o);
+    CHECK(cudaGetLastError());
+    CHECK(cudaDeviceSynchronize());
+    unsigned ha[24] = {0};
+    CHECK(cudaMemcpy(ha, o, sizeof(ha), cudaMemcpyDeviceToHost));
+    for (unsigned b = 0; b < 8; ++b)
+        std::printf("async_store b%u: word0 %u word1 %u mbarrier %u\n", b, ha[3 * b], ha[3 * b + 1], ha[3 * b + 2]);
 
     // last: a .shared::cluster address of a rank past the cluster ends the context
     bad_rank<<<2, 32>>>(o);
