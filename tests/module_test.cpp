@@ -59,11 +59,11 @@ DONE:
 }
 )";
 
+// tests/data/fatbin, from the source folder CMake names (not __FILE__: a compiler cache that
+// makes paths relative to the checkout, as scripts/test.sh's does, makes __FILE__ relative too).
 std::string data_dir()
 {
-    std::string f = __FILE__;
-    size_t slash = f.find_last_of("/\\");
-    return f.substr(0, slash + 1) + "data/fatbin/";
+    return std::string(EXTMEM_TEST_SOURCE_DIR) + "/data/fatbin/";
 }
 
 std::vector<unsigned char> read_file(const std::string &name)
@@ -234,7 +234,10 @@ TEST_F(Module, FuncSetAttribute_RaisesDynamicSharedMemoryWithinTheOptInLimit)
     EXPECT_EQ(100 * 1024, v);
     EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuFuncSetAttribute(f, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, 200 * 1024));
     EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuFuncSetAttribute(f, CU_FUNC_ATTRIBUTE_NUM_REGS, 3));
-    EXPECT_CU(CUDA_ERROR_NOT_SUPPORTED, cuFuncSetAttribute(f, CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_WIDTH, 2));
+    // a required cluster shape is kept (the H100 takes it too); a launch checks it (Clusters.*)
+    EXPECT_OK(cuFuncSetAttribute(f, CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_WIDTH, 2));
+    EXPECT_OK(cuFuncGetAttribute(&v, CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_WIDTH, f));
+    EXPECT_EQ(2, v);
     EXPECT_OK(cuFuncSetCacheConfig(f, CU_FUNC_CACHE_PREFER_SHARED));
     EXPECT_CU(CUDA_ERROR_INVALID_VALUE, cuFuncSetCacheConfig(f, (CUfunc_cache)7));
     EXPECT_OK(cuModuleUnload(m));
