@@ -307,6 +307,24 @@ static const uint16_t srgb_table[256] = {
     0x3f7au, 0x3f7cu, 0x3f7eu, 0x3f80u
 };
 
+/* tex3d: inside the linear filter an sRGB texel's exponent is one higher than its value's leading
+ * bit for these codes (just below a power of two: 32, 33, 48, 49, 64-70, 96-98, 136, 184-187,
+ * 248-254), so a texel filtered with one of them is cut a bit more coarsely. Fitted to every pair
+ * of 8-bit sRGB values at 16 weights, every value with 0, 1, itself, 128 and 255 at all 256
+ * weights, and 65536 four-texel footprints: all exact (docs/probes/kernels/tex3d). */
+static int srgb_exponent_bump(float v)
+{
+    static const uint8_t bumped[] = {32, 33, 48, 49, 64, 65, 66, 67, 68, 69, 70, 96, 97,
+                                     98, 136, 184, 185, 186, 187, 248, 249, 250, 251, 252, 253, 254};
+    uint32_t hi = (uint32_t)kbits32(v) >> 16;
+    if ((uint32_t)kbits32(v) & 0xffffu)
+        return 0; /* not a decoded sRGB value (a filtered one of two levels, say) */
+    for (size_t i = 0; i < sizeof(bumped); ++i)
+        if (srgb_table[bumped[i]] == hi)
+            return 1;
+    return 0;
+}
+
 /* What sampling works with: a texel's four channels as floats (a normalized or float read)
  * or as raw integers (an integer read). */
 struct ktexel {
@@ -713,8 +731,9 @@ static void combine(const struct ksampler *s, const struct ktexel *t, const uint
         case KFP_HALF: {
             /* Block floating point, as f32 but narrower: the texels that count cut to 15 bits
              * below the largest one's leading bit (halves, BC6H; every one of 40000 two-texel
-             * samples), 8 for sRGB (95% of them: the H100's sRGB texels are not fitted), the
-             * sum exact and rounded to half precision with ties away from zero. */
+             * samples), 8 for sRGB (the exponent of 26 sRGB values one higher than their
+             * leading bit's: srgb_exponent_bump), the sum exact and rounded to half precision
+             * with ties away from zero. */
             int bits = s->fmt.kind == KFK_HALF || (s->fmt.kind == KFK_BC && s->fmt.bits == 6) ? 15 : 8;
             int emax = INT32_MIN;
             bool special = false;
@@ -728,6 +747,8 @@ static void combine(const struct ksampler *s, const struct ktexel *t, const uint
                 }
                 int e;
                 frexpf(v, &e);
+                if (bits == 8)
+                    e += srgb_exponent_bump(v); /* tex3d */
                 emax = e > emax ? e : emax;
             }
             double acc = 0, q = special || emax == INT32_MIN ? 0 : ldexp(1.0, emax - bits);
@@ -832,6 +853,15 @@ static void filter_level(struct ksampler *s, const struct kimage_level *lv, int 
     uint32_t wa = ax[a0].w, wb = ax[a1].w;
     uint32_t w11 = (wa * wb + 128) >> 8;
     uint32_t w2[4] = {256 - wa - wb + w11, wa - w11, wb - w11, w11}; /* 00 10 01 11 */
+    if (dims == 3) {
+        /* tex3d: the x = 1 column is split by z with both halves rounded (ties up), the z = 1
+         * side of x = 0 is the rest of z's weight, and x = 0 z = 0 the rest of all; then each
+         * part is split by y, its y = 1 half rounded with ties up where x = 1 and ties down
+         * where x = 0. Every one of the 16777216 weight triples (docs/probes/kernels/tex3d). */
+        w2[1] = (wa * (256 - wb) + 128) >> 8;
+        w2[2] = wb - w11;
+        w2[0] = 256 - w2[1] - w2[2] - w11;
+    }
     if (s->seamless && dims == 2)
         seamless_corner(ax, n[0], w2); /* texlod */
     int count = *countp;
@@ -839,7 +869,7 @@ static void filter_level(struct ksampler *s, const struct kimage_level *lv, int 
         for (int k = 0; k < (dims == 3 ? 2 : 1); ++k) {
             uint32_t wq = w2[q];
             if (dims == 3) {
-                uint32_t hi = (wq * ax[a2].w + 128) >> 8;
+                uint32_t hi = (wq * ax[a2].w + (q & 1 ? 128 : 127)) >> 8; /* ties toward x = 1 */
                 wq = k ? hi : wq - hi;
             }
             int64_t idx[3];
@@ -1088,7 +1118,7 @@ static void sample(struct ksampler *s, const struct kimg_op *op, const struct kt
             uint32_t *q = fw + 4 * k, lvw = k ? lw : 256 - lw;
             uint32_t wx = q[1] + q[3], wy = q[2] + q[3];
             uint32_t a1 = (wx * lvw + 128) >> 8, a0 = lvw - a1;
-            uint32_t h0 = (a0 * wy + 128) >> 8, h1 = (a1 * wy + 128) >> 8;
+            uint32_t h0 = (a0 * wy + 127) >> 8, h1 = (a1 * wy + 128) >> 8; /* tex3d: ties toward x = 1 */
             q[0] = a0 - h0; /* i0 j0 */
             q[1] = a1 - h1; /* i1 j0 */
             q[2] = h0;      /* i0 j1 */
