@@ -691,6 +691,48 @@ static float f32_away(double d)
     return (double)f + ((double)g - (double)f) / 2 == d ? g : f;
 }
 
+/* The exact sum of texels t[0 .. n)'s channel c times their weights, each texel that counts cut
+ * toward zero to `bits` below the leading bit of the largest (the sRGB values' exponents as the
+ * filter has them: srgb_exponent_bump); nothing is cut where an infinity or a NaN counts. */
+static double block_sum(const struct ktexel *t, const uint32_t *w, int n, int c, int bits)
+{
+    int emax = INT32_MIN, emin = INT32_MAX;
+    bool special = false;
+    for (int k = 0; k < n; ++k) {
+        float v = t[k].f[c];
+        if (!w[k] || v == 0)
+            continue;
+        uint32_t be = ((uint32_t)kbits32(v) >> 23) & 0xff;
+        int e;
+        if (be == 0xff) {
+            special = true;
+            continue;
+        }
+        if (be)
+            e = (int)be - 126; /* frexp's exponent of a normal value */
+        else
+            frexpf(v, &e);
+        if (bits == 8)
+            e += srgb_exponent_bump(v); /* tex3d */
+        emax = e > emax ? e : emax;
+        emin = e < emin ? e : emin;
+    }
+    /* Nothing to cut when every texel's 24 bits reach no lower than `bits` below the
+     * largest's leading bit. */
+    bool cut = !special && emax != INT32_MIN && emax - emin > bits - 24;
+    double q = cut ? ldexp(1.0, emax - bits) : 1.0, rq = cut ? ldexp(1.0, bits - emax) : 1.0;
+    double acc = 0;
+    for (int k = 0; k < n; ++k) {
+        if (!w[k])
+            continue;
+        double v = t[k].f[c];
+        if (cut)
+            v = trunc(v * rq) * q;
+        acc += v * w[k];
+    }
+    return acc;
+}
+
 /* The weighted texels t[0 .. n) (weights in 1/256, summing to 256) as the format's filter
  * combines them. */
 static void combine(const struct ksampler *s, const struct ktexel *t, const uint32_t *w, int n, struct ktexel *out)
@@ -733,71 +775,25 @@ static void combine(const struct ksampler *s, const struct ktexel *t, const uint
              * below the largest one's leading bit (halves, BC6H; every one of 40000 two-texel
              * samples), 8 for sRGB (the exponent of 26 sRGB values one higher than their
              * leading bit's: srgb_exponent_bump), the sum exact and rounded to half precision
-             * with ties away from zero. */
+             * with ties away from zero. Eight texels (3D, two levels) are cut as two blocks of
+             * four (block_sum). */
             int bits = s->fmt.kind == KFK_HALF || (s->fmt.kind == KFK_BC && s->fmt.bits == 6) ? 15 : 8;
-            int emax = INT32_MIN;
-            bool special = false;
-            for (int k = 0; k < n; ++k) {
-                float v = t[k].f[c];
-                if (!w[k] || v == 0)
-                    continue;
-                if (!isfinite(v)) {
-                    special = true;
-                    continue;
-                }
-                int e;
-                frexpf(v, &e);
-                if (bits == 8)
-                    e += srgb_exponent_bump(v); /* tex3d */
-                emax = e > emax ? e : emax;
-            }
-            double acc = 0, q = special || emax == INT32_MIN ? 0 : ldexp(1.0, emax - bits);
-            for (int k = 0; k < n; ++k) {
-                if (!w[k])
-                    continue;
-                double v = t[k].f[c];
-                if (q != 0)
-                    v = trunc(v / q) * q;
-                acc += v * w[k];
-            }
+            double acc = 0;
+            for (int g = 0; g < n; g += n == 8 ? 4 : n)
+                acc += block_sum(t + g, w + g, n == 8 ? 4 : n, c, bits);
             out->u[c] = half_round(acc / 256.0);
             break;
         }
         default: {
             /* Block floating point: every texel that counts is cut to 28 bits below the
-             * largest one's leading bit (toward zero), then the sum is exact and rounded once. */
-            int emax = INT32_MIN, emin = INT32_MAX;
-            bool special = false;
-            for (int k = 0; k < n; ++k) {
-                float v = t[k].f[c];
-                if (!w[k] || v == 0)
-                    continue;
-                uint32_t be = ((uint32_t)kbits32(v) >> 23) & 0xff;
-                int e;
-                if (be == 0xff) {
-                    special = true;
-                    continue;
-                }
-                if (be)
-                    e = (int)be - 126; /* frexp's exponent of a normal value */
-                else
-                    frexpf(v, &e);
-                emax = e > emax ? e : emax;
-                emin = e < emin ? e : emin;
-            }
+             * largest one's leading bit (toward zero), then the sum is exact and rounded once.
+             * tex3d: a footprint of eight texels (a 3D texture's two z layers, two mip levels) is
+             * cut as two blocks of four, each to its own largest texel, and the two exact sums
+             * added: every 3D line of textures_filter.cu (one block of eight: 50 of 55 f32
+             * results differed). */
             double acc = 0;
-            /* Nothing to cut when every texel's 24 bits reach no lower than 28 below the
-             * largest's leading bit. */
-            bool cut = !special && emax != INT32_MIN && emax - emin > 4;
-            double q = cut ? ldexp(1.0, emax - 28) : 1.0, rq = cut ? ldexp(1.0, 28 - emax) : 1.0;
-            for (int k = 0; k < n; ++k) {
-                if (!w[k])
-                    continue;
-                double v = t[k].f[c];
-                if (cut)
-                    v = trunc(v * rq) * q;
-                acc += v * w[k];
-            }
+            for (int g = 0; g < n; g += n == 8 ? 4 : n)
+                acc += block_sum(t + g, w + g, n == 8 ? 4 : n, c, 28);
             out->f[c] = f32_away(acc / 256.0);
             break;
         }
@@ -842,6 +838,13 @@ static void filter_level(struct ksampler *s, const struct kimage_level *lv, int 
         else
             ax[d] = (struct kaxis){0, 0, 0, 0, 0};
     }
+    /* tex3d: in clamp mode a footprint past an edge (both texels the same) weighs that axis 0, as
+     * if the coordinate were clamped to the edge texel's centre: the 3D weights, whose totals per
+     * axis are not exact, show it (textures_filter.cu's and textures.cu's 3D lines). */
+    if (!s->seamless)
+        for (int d = 0; d < 3; ++d)
+            if (mode[d] == CU_TR_ADDRESS_MODE_CLAMP && ax[d].i0 == ax[d].i1)
+                ax[d].w = 0;
     if (!linear || s->int_read) {
         fetch(s, lv, ax[0].i0, ax[1].i0, ax[2].i0, &t[*countp]);
         w[(*countp)++] = 256;
