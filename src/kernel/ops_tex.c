@@ -307,6 +307,24 @@ static const uint16_t srgb_table[256] = {
     0x3f7au, 0x3f7cu, 0x3f7eu, 0x3f80u
 };
 
+/* tex3d: inside the linear filter an sRGB texel's exponent is one higher than its value's leading
+ * bit for these codes (just below a power of two: 32, 33, 48, 49, 64-70, 96-98, 136, 184-187,
+ * 248-254), so a texel filtered with one of them is cut a bit more coarsely. Fitted to every pair
+ * of 8-bit sRGB values at 16 weights, every value with 0, 1, itself, 128 and 255 at all 256
+ * weights, and 65536 four-texel footprints: all exact (docs/probes/kernels/tex3d). */
+static int srgb_exponent_bump(float v)
+{
+    static const uint8_t bumped[] = {32, 33, 48, 49, 64, 65, 66, 67, 68, 69, 70, 96, 97,
+                                     98, 136, 184, 185, 186, 187, 248, 249, 250, 251, 252, 253, 254};
+    uint32_t hi = (uint32_t)kbits32(v) >> 16;
+    if ((uint32_t)kbits32(v) & 0xffffu)
+        return 0; /* not a decoded sRGB value (a filtered one of two levels, say) */
+    for (size_t i = 0; i < sizeof(bumped); ++i)
+        if (srgb_table[bumped[i]] == hi)
+            return 1;
+    return 0;
+}
+
 /* What sampling works with: a texel's four channels as floats (a normalized or float read)
  * or as raw integers (an integer read). */
 struct ktexel {
@@ -673,6 +691,48 @@ static float f32_away(double d)
     return (double)f + ((double)g - (double)f) / 2 == d ? g : f;
 }
 
+/* The exact sum of texels t[0 .. n)'s channel c times their weights, each texel that counts cut
+ * toward zero to `bits` below the leading bit of the largest (the sRGB values' exponents as the
+ * filter has them: srgb_exponent_bump); nothing is cut where an infinity or a NaN counts. */
+static double block_sum(const struct ktexel *t, const uint32_t *w, int n, int c, int bits)
+{
+    int emax = INT32_MIN, emin = INT32_MAX;
+    bool special = false;
+    for (int k = 0; k < n; ++k) {
+        float v = t[k].f[c];
+        if (!w[k] || v == 0)
+            continue;
+        uint32_t be = ((uint32_t)kbits32(v) >> 23) & 0xff;
+        int e;
+        if (be == 0xff) {
+            special = true;
+            continue;
+        }
+        if (be)
+            e = (int)be - 126; /* frexp's exponent of a normal value */
+        else
+            frexpf(v, &e);
+        if (bits == 8)
+            e += srgb_exponent_bump(v); /* tex3d */
+        emax = e > emax ? e : emax;
+        emin = e < emin ? e : emin;
+    }
+    /* Nothing to cut when every texel's 24 bits reach no lower than `bits` below the
+     * largest's leading bit. */
+    bool cut = !special && emax != INT32_MIN && emax - emin > bits - 24;
+    double q = cut ? ldexp(1.0, emax - bits) : 1.0, rq = cut ? ldexp(1.0, bits - emax) : 1.0;
+    double acc = 0;
+    for (int k = 0; k < n; ++k) {
+        if (!w[k])
+            continue;
+        double v = t[k].f[c];
+        if (cut)
+            v = trunc(v * rq) * q;
+        acc += v * w[k];
+    }
+    return acc;
+}
+
 /* The weighted texels t[0 .. n) (weights in 1/256, summing to 256) as the format's filter
  * combines them. */
 static void combine(const struct ksampler *s, const struct ktexel *t, const uint32_t *w, int n, struct ktexel *out)
@@ -713,70 +773,27 @@ static void combine(const struct ksampler *s, const struct ktexel *t, const uint
         case KFP_HALF: {
             /* Block floating point, as f32 but narrower: the texels that count cut to 15 bits
              * below the largest one's leading bit (halves, BC6H; every one of 40000 two-texel
-             * samples), 8 for sRGB (95% of them: the H100's sRGB texels are not fitted), the
-             * sum exact and rounded to half precision with ties away from zero. */
+             * samples), 8 for sRGB (the exponent of 26 sRGB values one higher than their
+             * leading bit's: srgb_exponent_bump), the sum exact and rounded to half precision
+             * with ties away from zero. Eight texels (3D, two levels) are cut as two blocks of
+             * four (block_sum). */
             int bits = s->fmt.kind == KFK_HALF || (s->fmt.kind == KFK_BC && s->fmt.bits == 6) ? 15 : 8;
-            int emax = INT32_MIN;
-            bool special = false;
-            for (int k = 0; k < n; ++k) {
-                float v = t[k].f[c];
-                if (!w[k] || v == 0)
-                    continue;
-                if (!isfinite(v)) {
-                    special = true;
-                    continue;
-                }
-                int e;
-                frexpf(v, &e);
-                emax = e > emax ? e : emax;
-            }
-            double acc = 0, q = special || emax == INT32_MIN ? 0 : ldexp(1.0, emax - bits);
-            for (int k = 0; k < n; ++k) {
-                if (!w[k])
-                    continue;
-                double v = t[k].f[c];
-                if (q != 0)
-                    v = trunc(v / q) * q;
-                acc += v * w[k];
-            }
+            double acc = 0;
+            for (int g = 0; g < n; g += n == 8 ? 4 : n)
+                acc += block_sum(t + g, w + g, n == 8 ? 4 : n, c, bits);
             out->u[c] = half_round(acc / 256.0);
             break;
         }
         default: {
             /* Block floating point: every texel that counts is cut to 28 bits below the
-             * largest one's leading bit (toward zero), then the sum is exact and rounded once. */
-            int emax = INT32_MIN, emin = INT32_MAX;
-            bool special = false;
-            for (int k = 0; k < n; ++k) {
-                float v = t[k].f[c];
-                if (!w[k] || v == 0)
-                    continue;
-                uint32_t be = ((uint32_t)kbits32(v) >> 23) & 0xff;
-                int e;
-                if (be == 0xff) {
-                    special = true;
-                    continue;
-                }
-                if (be)
-                    e = (int)be - 126; /* frexp's exponent of a normal value */
-                else
-                    frexpf(v, &e);
-                emax = e > emax ? e : emax;
-                emin = e < emin ? e : emin;
-            }
+             * largest one's leading bit (toward zero), then the sum is exact and rounded once.
+             * tex3d: a footprint of eight texels (a 3D texture's two z layers, two mip levels) is
+             * cut as two blocks of four, each to its own largest texel, and the two exact sums
+             * added: every 3D line of textures_filter.cu (one block of eight: 50 of 55 f32
+             * results differed). */
             double acc = 0;
-            /* Nothing to cut when every texel's 24 bits reach no lower than 28 below the
-             * largest's leading bit. */
-            bool cut = !special && emax != INT32_MIN && emax - emin > 4;
-            double q = cut ? ldexp(1.0, emax - 28) : 1.0, rq = cut ? ldexp(1.0, 28 - emax) : 1.0;
-            for (int k = 0; k < n; ++k) {
-                if (!w[k])
-                    continue;
-                double v = t[k].f[c];
-                if (cut)
-                    v = trunc(v * rq) * q;
-                acc += v * w[k];
-            }
+            for (int g = 0; g < n; g += n == 8 ? 4 : n)
+                acc += block_sum(t + g, w + g, n == 8 ? 4 : n, c, 28);
             out->f[c] = f32_away(acc / 256.0);
             break;
         }
@@ -821,6 +838,13 @@ static void filter_level(struct ksampler *s, const struct kimage_level *lv, int 
         else
             ax[d] = (struct kaxis){0, 0, 0, 0, 0};
     }
+    /* tex3d: in clamp mode a footprint past an edge (both texels the same) weighs that axis 0, as
+     * if the coordinate were clamped to the edge texel's centre: the 3D weights, whose totals per
+     * axis are not exact, show it (textures_filter.cu's and textures.cu's 3D lines). */
+    if (!s->seamless)
+        for (int d = 0; d < 3; ++d)
+            if (mode[d] == CU_TR_ADDRESS_MODE_CLAMP && ax[d].i0 == ax[d].i1)
+                ax[d].w = 0;
     if (!linear || s->int_read) {
         fetch(s, lv, ax[0].i0, ax[1].i0, ax[2].i0, &t[*countp]);
         w[(*countp)++] = 256;
@@ -832,6 +856,15 @@ static void filter_level(struct ksampler *s, const struct kimage_level *lv, int 
     uint32_t wa = ax[a0].w, wb = ax[a1].w;
     uint32_t w11 = (wa * wb + 128) >> 8;
     uint32_t w2[4] = {256 - wa - wb + w11, wa - w11, wb - w11, w11}; /* 00 10 01 11 */
+    if (dims == 3) {
+        /* tex3d: the x = 1 column is split by z with both halves rounded (ties up), the z = 1
+         * side of x = 0 is the rest of z's weight, and x = 0 z = 0 the rest of all; then each
+         * part is split by y, its y = 1 half rounded with ties up where x = 1 and ties down
+         * where x = 0. Every one of the 16777216 weight triples (docs/probes/kernels/tex3d). */
+        w2[1] = (wa * (256 - wb) + 128) >> 8;
+        w2[2] = wb - w11;
+        w2[0] = 256 - w2[1] - w2[2] - w11;
+    }
     if (s->seamless && dims == 2)
         seamless_corner(ax, n[0], w2); /* texlod */
     int count = *countp;
@@ -839,7 +872,7 @@ static void filter_level(struct ksampler *s, const struct kimage_level *lv, int 
         for (int k = 0; k < (dims == 3 ? 2 : 1); ++k) {
             uint32_t wq = w2[q];
             if (dims == 3) {
-                uint32_t hi = (wq * ax[a2].w + 128) >> 8;
+                uint32_t hi = (wq * ax[a2].w + (q & 1 ? 128 : 127)) >> 8; /* ties toward x = 1 */
                 wq = k ? hi : wq - hi;
             }
             int64_t idx[3];
@@ -1088,7 +1121,7 @@ static void sample(struct ksampler *s, const struct kimg_op *op, const struct kt
             uint32_t *q = fw + 4 * k, lvw = k ? lw : 256 - lw;
             uint32_t wx = q[1] + q[3], wy = q[2] + q[3];
             uint32_t a1 = (wx * lvw + 128) >> 8, a0 = lvw - a1;
-            uint32_t h0 = (a0 * wy + 128) >> 8, h1 = (a1 * wy + 128) >> 8;
+            uint32_t h0 = (a0 * wy + 127) >> 8, h1 = (a1 * wy + 128) >> 8; /* tex3d: ties toward x = 1 */
             q[0] = a0 - h0; /* i0 j0 */
             q[1] = a1 - h1; /* i1 j0 */
             q[2] = h0;      /* i0 j1 */

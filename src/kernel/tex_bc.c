@@ -14,8 +14,8 @@
  * - BC3 alpha: (a0 * (2048 - W) + a1 * W + 1024) >> 11 with the H100's weights W (every one of
  *   the 65536 endpoint pairs at each index, filter_probe's bc3a table);
  * - BC4 and BC5 unsigned: 16 bits, a0 * 257 + (a1 - a0) * W with W in 1/257 (every pair and
- *   index: exact); signed: endpoints widened as m * 258 + (m >> 6) (every endpoint exact), the
- *   interpolants E0 + (E1 - E0) * W / 258 rounded (not every one: docs/images.md gives the rate);
+ *   index: exact); signed: endpoints widened as m * 258 + (m >> 6), each interpolant an endpoint
+ *   plus the 8-bit difference times a weight of 258 (every pair and index: exact, part tex3d);
  * - BC6H and BC7: the specification's decoding (BC6H's unquantization and its * 31 / 64 finish,
  *   BC7's 6-bit weights with (a * (64 - w) + b * w + 32) >> 6).
  */
@@ -98,9 +98,8 @@ static int bc3_alpha(const unsigned char *p, unsigned k)
  * complement in the low 32 bits). */
 static uint32_t bc4_channel(const unsigned char *p, unsigned k, bool sgn)
 {
-    /* The H100's interpolation weights: of 257 (unsigned) and of 258 (signed), per index. */
+    /* The H100's interpolation weights of 257 (unsigned). */
     static const int u8w[8] = {0, 0, 36, 72, 113, 144, 185, 221}, u6w[6] = {0, 0, 48, 96, 161, 209};
-    static const int s8w[8] = {0, 0, 36, 72, 114, 144, 186, 222}, s6w[6] = {0, 0, 48, 96, 162, 210};
     unsigned ai = bc_index3(p, k);
     if (!sgn) {
         int a0 = p[0], a1 = p[1];
@@ -116,22 +115,33 @@ static uint32_t bc4_channel(const unsigned char *p, unsigned k, bool sgn)
     int s0 = (int8_t)p[0], s1 = (int8_t)p[1];
     int e[2];
     for (int q = 0; q < 2; ++q) {
-        int s = q ? s1 : s0;
-        int m = s < 0 ? (s < -127 ? 127 : -s) : s;
+        int sv = q ? s1 : s0;
+        int m = sv < 0 ? (sv < -127 ? 127 : -sv) : sv;
         int v = m * 258 + (m >> 6); /* 127 -> 32767 */
-        e[q] = s < 0 ? -v : v;
+        e[q] = sv < 0 ? -v : v;
     }
     if (ai == 0)
         return (uint32_t)e[0];
     if (ai == 1)
         return (uint32_t)e[1];
-    if (s0 <= s1 && ai >= 6)
+    /* tex3d: -128 is -127 here too, in the mode test as well ((-127, -128) is the six-value
+     * mode). Each interpolant is one widened endpoint plus the 8-bit difference times a weight
+     * of 258 (the widening's correction term is not interpolated): eight values 36, 72 and
+     * 144 from e0 (indices 2, 3, 5) and from e1 (7, 6, 4); six values 48 and 96 from e0
+     * (2, 3) and from e1 (5, 4). Every index of every endpoint pair of signed BC4, both
+     * channels of signed BC5 (docs/probes/kernels/tex3d). */
+    int c0 = s0 < -127 ? -127 : s0, c1 = s1 < -127 ? -127 : s1, d = c1 - c0;
+    if (c0 <= c1 && ai >= 6)
         return (uint32_t)(ai == 6 ? -32767 : 32767);
-    int w = s0 > s1 ? s8w[ai] : s6w[ai];
-    /* e0 + (e1 - e0) * w / 258 rounded to nearest, ties up */
-    int64_t num = (int64_t)e[0] * 258 + (int64_t)(e[1] - e[0]) * w;
-    int64_t t = num + 129, q = t >= 0 ? t / 258 : -((-t + 257) / 258); /* floor */
-    return (uint32_t)(int32_t)q;
+    int v;
+    if (c0 > c1) {
+        static const int from0[8] = {0, 0, 36, 72, 0, 144, 0, 0}, from1[8] = {0, 0, 0, 0, 144, 0, 72, 36};
+        v = from0[ai] ? e[0] + d * from0[ai] : e[1] - d * from1[ai];
+    } else {
+        static const int from0[6] = {0, 0, 48, 96, 0, 0}, from1[6] = {0, 0, 0, 0, 96, 48};
+        v = from0[ai] ? e[0] + d * from0[ai] : e[1] - d * from1[ai];
+    }
+    return (uint32_t)(int32_t)v;
 }
 
 /* ---- BC6H and BC7 (BPTC) ---- */

@@ -398,18 +398,8 @@ struct expect {
     double floor;
 };
 static const struct expect floors[] = {
-    /* f32, halves: exact (part texfilter: ties away from zero, halves cut to 15 bits); 3D
-     * weights are not all the H100's */
-    {"comb3d", 0.95},
-    /* sRGB: the H100's sRGB texels in the filter are not fitted (a cut to 8 bits: 95% of the
-     * texfilter probe's pairs) */
-    {"lin srgb8", 0.99},
     /* the H100's level of detail from gradients (its log2 and its anisotropic footprint) */
     {"grad cfg", 0.88}, /* texlod: the H100's footprint and log2; anisotropic levels 88% */
-    /* texlod: two levels filtered as one footprint of eight texels (x with the level weight,
-     * then y); the rest is the f32 sum's last bit (was 9% before the rule was fitted) */
-    {"trilin", 0.97},
-    {"trirnd", 0.95},
     /* texlod: levels of detail from gradients (lod.out): the H100's octagon footprint and log2
      * table; the rest 1/256 off (the anisotropic ratio's arithmetic is not fitted exactly) */
     {"lodgrad a0", 0.97},
@@ -814,8 +804,8 @@ static void corpus_run(const char *name, uint64_t h, int kind, const struct cq *
         bool same = !memcmp(want, o + 4 * i, 16);
         exact += same;
         if (!same) {
-            /* A line the engine is known not to reproduce (tests/cuda/textures.known, docs/images.md):
-             * listed, it is counted apart. */
+            /* A line the engine is known not to reproduce (tests/cuda/textures.known where it
+             * exists; since part tex3d none is, and the file is gone): listed, it is counted apart. */
             char known[100];
             snprintf(known, sizeof(known), "\n%s %d:", name, i);
             if (corpus_known && strstr(corpus_known, known)) {
@@ -1129,12 +1119,11 @@ static void part4(const char *bc_out)
         {"bc1", CU_AD_FORMAT_BC1_UNORM, 8, 1.0},
         {"bc2", CU_AD_FORMAT_BC2_UNORM, 16, 1.0},
         {"bc3", CU_AD_FORMAT_BC3_UNORM, 16, 1.0},
-        /* part texfilter: BC4 and BC5 (tex_bc.c); the signed ones' interpolants are not all
-         * the H100's (docs/images.md, "Block-compressed textures") */
+        /* part texfilter: BC4 and BC5 (tex_bc.c); the signed ones' interpolants since part tex3d */
         {"bc4", CU_AD_FORMAT_BC4_UNORM, 8, 1.0},
-        {"bc4s", CU_AD_FORMAT_BC4_SNORM, 8, 0.85},
+        {"bc4s", CU_AD_FORMAT_BC4_SNORM, 8, 1.0},
         {"bc5", CU_AD_FORMAT_BC5_UNORM, 16, 1.0},
-        {"bc5s", CU_AD_FORMAT_BC5_SNORM, 16, 0.75},
+        {"bc5s", CU_AD_FORMAT_BC5_SNORM, 16, 1.0},
     };
     for (size_t k = 0; k < sizeof(f) / sizeof(f[0]); ++k) {
         /* the blocks of a 32 x 16 texture in the order the probe printed them, row by row */
