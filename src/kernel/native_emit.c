@@ -120,6 +120,13 @@ static void emit_prelude(struct kbuf *b)
      * them into D: one copy where they are consecutive, else per 8 lanes a copy, one read, or
      * a gather. */
     kbuf_puts(b, "#define VL for (unsigned l = 0; l < 32; ++l)\n"
+                 "#define VBGW (((ad & (SZ - 1)) != 0) | !((ad >= c->ok[2]) & (ad < c->ok[3]) & (ad + SZ <= c->ok[3])))\n"
+                 "#define VBSW (((ad & (SZ - 1)) != 0) | !((ad < c->shared_size) & (SZ <= c->shared_size - ad)))\n"
+                 "#define VST(SZ_, T, BAD, BASE, ADDR, VAL, DONE) if (exec == 0xffffffffu) { enum { SZ = SZ_ }; uint64_t ad_[32], bad_ = 0; "
+                 "VL { const uint64_t ad = (ADDR); ad_[l] = ad; bad_ |= (uint64_t)(BAD); } "
+                 "if (!bad_) { const uintptr_t base_ = (BASE); uint64_t dif_ = 0; VL dif_ |= ad_[l] ^ (ad_[0] + (uint64_t)l * SZ); "
+                 "if (!dif_) { T t_[32]; VL t_[l] = (T)(VAL); memcpy((void *)(base_ + (uintptr_t)ad_[0]), t_, sizeof(t_)); } "
+                 "else VL { T t_ = (T)(VAL); memcpy((void *)(base_ + (uintptr_t)ad_[l]), &t_, sizeof(t_)); } goto DONE; } }\n"
                  "#define VBG (((ad & (SZ - 1)) != 0) | !(((ad >= o0_) & (ad < o1_) & (ad + SZ <= o1_)) | ((ad >= o4_) & (ad < o5_) & (ad + SZ <= o5_))))\n"
                  "#define VBS (((ad & (SZ - 1)) != 0) | !((ad < sh_) & (SZ <= sh_ - ad)))\n"
                  "#define VBP (((ad & (SZ - 1)) != 0) | !((ad < pb_) & (SZ <= pb_ - ad)))\n"
@@ -282,6 +289,20 @@ static bool emit_mem(struct emitter *e, uint32_t pc, const struct kinsn *in, boo
     char a[64];
     opnd(e, in->src[0], a, sizeof(a));
     struct kbuf *b = e->b;
+    /* simd (issue 27): a whole warp's store of one value per lane checks its 32 addresses at
+     * once and then writes them in lane order (one copy where they are consecutive); should any
+     * lane fail the check, nothing is written yet and the per-lane loop below does it all as
+     * before (kmem learns the extent or reports the fault). */
+    bool vst = e->vec && store && n == 1 && esz <= 8 && in->src[1] != KOPND_NONE &&
+               (space <= KS_GLOBAL || space == KS_SHARED);
+    if (vst) {
+        static const char *const ut[] = {"", "uint8_t", "uint16_t", "", "uint32_t", "", "", "", "uint64_t"};
+        char v[64];
+        opnd(e, in->src[1], v, sizeof(v));
+        kbuf_printf(b, "    VST(%u, %s, %s, %s, %s + UINT64_C(0x%llx), %s, stdone%u)\n", size, ut[esz],
+                    space <= KS_GLOBAL ? "VBGW" : "VBSW", space <= KS_GLOBAL ? "(uintptr_t)0" : "(uintptr_t)c->shared", a,
+                    (unsigned long long)(uint64_t)in->imm, v, pc);
+    }
     kbuf_printf(b, "    LANES({ enum { SZ = %u }; uint64_t ad = %s + UINT64_C(0x%llx); unsigned char *p_;\n", size, a,
                 (unsigned long long)(uint64_t)in->imm);
     const char *check = fast_check(space, store);
@@ -295,6 +316,10 @@ static bool emit_mem(struct emitter *e, uint32_t pc, const struct kinsn *in, boo
                 return false;
             opnd(e, in->src[k + 1], a, sizeof(a));
             kbuf_printf(b, "        st_le(p_ + %u, %s, %u);\n", k * esz, a, esz);
+        }
+        if (vst) {
+            kbuf_printf(b, "    });\n    stdone%u: ;\n", pc);
+            return true;
         }
     } else {
         unsigned rbits = in->mods & 0xff, bits = esz * 8;
