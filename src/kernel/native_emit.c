@@ -159,6 +159,15 @@ static void emit_prelude(struct kbuf *b)
                  "static inline uint64_t kbits32(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }\n"
                  "static inline int kpopc(uint32_t v) { return __builtin_popcount(v); }\n"
                  "static inline int kctz(uint32_t v) { return __builtin_ctz(v); }\n"
+                 /* simd (issue 27): which of a register's 32 lanes are not zero, as a mask
+                  * (AVX-512: four tests into mask registers; else a loop) */
+                 "#if defined(__AVX512F__)\n#include <immintrin.h>\n"
+                 "static inline uint32_t KMASK(const uint64_t *p) { return (uint32_t)_mm512_test_epi64_mask(_mm512_loadu_si512(p), "
+                 "_mm512_loadu_si512(p)) | (uint32_t)_mm512_test_epi64_mask(_mm512_loadu_si512(p + 8), _mm512_loadu_si512(p + 8)) << 8 "
+                 "| (uint32_t)_mm512_test_epi64_mask(_mm512_loadu_si512(p + 16), _mm512_loadu_si512(p + 16)) << 16 "
+                 "| (uint32_t)_mm512_test_epi64_mask(_mm512_loadu_si512(p + 24), _mm512_loadu_si512(p + 24)) << 24; }\n"
+                 "#else\nstatic inline uint32_t KMASK(const uint64_t *p) { uint32_t m = 0; for (unsigned l = 0; l < 32; ++l) "
+                 "m |= (uint32_t)(p[l] != 0) << l; return m; }\n#endif\n"
                  "static inline uint64_t ld_le(const unsigned char *p, unsigned n) {\n"
                  "    switch (n) { case 1: return *p; case 2: { uint16_t v; memcpy(&v, p, 2); return v; }\n"
                  "    case 4: { uint32_t v; memcpy(&v, p, 4); return v; } default: { uint64_t v; memcpy(&v, p, 8); return v; } } }\n"
@@ -1087,6 +1096,11 @@ static void emit_guard(struct emitter *e, const struct kinsn *in)
 {
     if (in->guard == KOPND_NONE) {
         kbuf_puts(e->b, "    exec = mask;\n");
+        return;
+    }
+    if (is_reg(in->guard)) { /* simd (issue 27): the 32 lanes' predicate as one mask (KMASK) */
+        kbuf_printf(e->b, "    exec = mask & (KMASK(R + %uu) ^ %s);\n", KOPND_INDEX(in->guard) * KLANES,
+                    (in->flags & KF_GUARD_NEG) ? "0xffffffffu" : "0u");
         return;
     }
     char g[64];
