@@ -42,6 +42,49 @@ EXTMEM_CHILD_ROLE(fused_run_fault)
     return 0;
 }
 
+// simd (issue 27): a fault in a whole warp's store, which the native tier checks for all 32
+// lanes before writing any. Two blocks of 32 threads; thread i stores i + 1 to out[i] or, from
+// global thread 52 on (block 1, lane 20), to an address no allocation holds. Prints the
+// launch's result, extmem's detail and what out holds (lanes 0 to 19 of block 1 stored, as on
+// the portable executor, which stores lane by lane).
+EXTMEM_CHILD_ROLE(warp_store_fault)
+{
+    (void)args;
+    CUdevice dev;
+    CUcontext ctx;
+    if (cuInit(0) || cuDeviceGet(&dev, 0) || cuDevicePrimaryCtxRetain(&ctx, dev) || cuCtxSetCurrent(ctx))
+        return 100;
+    static const char ptx[] =
+        ".version 7.5\n.target sm_75\n.address_size 64\n"
+        ".visible .entry f(.param .u64 out, .param .u64 bad)\n{\n"
+        "    .reg .pred %p<2>;\n    .reg .b32 %r<8>;\n    .reg .b64 %rd<10>;\n"
+        "    ld.param.u64 %rd2, [out];\n    ld.param.u64 %rd9, [bad];\n"
+        "    mov.u32 %r1, %ctaid.x;\n    mov.u32 %r5, %tid.x;\n    mad.lo.s32 %r1, %r1, 32, %r5;\n"
+        "    mul.wide.u32 %rd3, %r1, 4;\n    add.s64 %rd4, %rd2, %rd3;\n    add.s32 %r4, %r1, 1;\n"
+        "    setp.ge.u32 %p1, %r1, 52;\n    selp.b64 %rd5, %rd9, %rd4, %p1;\n"
+        "    st.global.u32 [%rd5], %r4;\n    ret;\n}\n";
+    CUmodule m;
+    CUfunction f;
+    CUdeviceptr out;
+    if (cuModuleLoadData(&m, ptx) || cuModuleGetFunction(&f, m, "f") || cuMemAlloc(&out, 256) || cuMemsetD8(out, 0, 256))
+        return 101;
+    CUdeviceptr bad = 0x40; /* the first page: no allocation */
+    void *params[] = {&out, &bad};
+    CUresult r = cuLaunchKernel(f, 2, 1, 1, 32, 1, 1, 0, nullptr, params, nullptr);
+    if (!r)
+        r = cuCtxSynchronize();
+    uint32_t h[64] = {0};
+    /* the context is sticky-faulted: read the buffer through its host address (device
+     * pointers are host addresses on the software device) */
+    std::memcpy(h, (const void *)(uintptr_t)out, sizeof(h));
+    std::printf("%d %s |", (int)r, r ? extmem_error_detail() : "");
+    for (unsigned i = 0; i < 64; ++i)
+        std::printf(" %u", h[i]);
+    std::printf("\n");
+    std::fflush(stdout);
+    return 0;
+}
+
 #if !defined(_WIN32)
 TEST_F(KernelNative, FirstLaunchesFromFourThreads_AllSucceedAndLeaveOneEntry)
 {
@@ -82,6 +125,28 @@ TEST_F(KernelNative, AFaultInsideAFusedRun_IsReportedAsThePortableExecutorReport
     unset_env("EXTMEM_THREADS");
     EXPECT_EQ(std::to_string((int)CUDA_ERROR_ILLEGAL_ADDRESS), seen[0].substr(0, seen[0].find(' '))) << seen[0];
     EXPECT_NE(std::string::npos, seen[0].find("0x40")) << seen[0];
+    EXPECT_EQ(seen[0], seen[1]);
+}
+
+TEST_F(KernelNative, AFaultInAWholeWarpsStore_IsReportedAsThePortableExecutorReportsIt)
+{
+    // simd (issue 27): one pool thread; block 0's store is checked for its 32 lanes at once,
+    // block 1's fails the check at lane 20, so the per-lane loop stores lanes 0 to 19 and
+    // reports lane 20's fault: the same code, detail and memory as the portable executor's.
+    set_env("EXTMEM_THREADS", "1");
+    std::string seen[2];
+    const char *tiers[2] = {"portable", "native"};
+    for (int t = 0; t < 2; ++t) {
+        set_env("EXTMEM_JIT", tiers[t]);
+        Child c("warp_store_fault", {});
+        seen[t] = c.read_line();
+        EXPECT_EQ(0, c.wait()) << tiers[t] << ": " << seen[t];
+    }
+    unset_env("EXTMEM_THREADS");
+    EXPECT_EQ(std::to_string((int)CUDA_ERROR_ILLEGAL_ADDRESS), seen[0].substr(0, seen[0].find(' '))) << seen[0];
+    EXPECT_NE(std::string::npos, seen[0].find("0x40")) << seen[0];
+    EXPECT_NE(std::string::npos, seen[0].find("| 1 2 3")) << seen[0];
+    EXPECT_NE(std::string::npos, seen[0].find(" 52 0 0")) << "lanes 0 to 19 of block 1 store before lane 20's fault: " << seen[0];
     EXPECT_EQ(seen[0], seen[1]);
 }
 

@@ -111,6 +111,37 @@ static void emit_prelude(struct kbuf *b)
                    "#define KINSN(i) ((const char *)c->code + (size_t)(i) * %zuu)\n"
                    "#define CALL(i, e) (*(const kexec_fn *)(const void *)(KINSN(i) + %zuu))(c->w, KINSN(i), (e))\n",
                 sizeof(struct kinsn), offsetof(struct kinsn, exec));
+    /* simd (issue 27): a whole warp's run leaves its vectorised form for the per-lane loop
+     * after this many warp-loads whose lanes' addresses were not consecutive (gathers, which the
+     * per-lane loop does as fast; a hint only: both forms give the same bits) */
+    kbuf_puts(b, "#define KNAT_VMISS 1024u\n");
+    /* The vectorised form's loops and loads (emit_vec_insn), as macros to keep the text short:
+     * VAD computes and checks a load's 32 addresses (BAD on `ad`: VBG, VBS, VBP), VLD1 reads
+     * them into D: one copy where they are consecutive, else per 8 lanes a copy, one read, or
+     * a gather. */
+    kbuf_puts(b, "#define VL for (unsigned l = 0; l < 32; ++l)\n"
+                 "#define VBGW (((ad & (SZ - 1)) != 0) | !((ad >= c->ok[2]) & (ad < c->ok[3]) & (ad + SZ <= c->ok[3])))\n"
+                 "#define VBSW (((ad & (SZ - 1)) != 0) | !((ad < c->shared_size) & (SZ <= c->shared_size - ad)))\n"
+                 "#define VST(SZ_, T, BAD, BASE, ADDR, VAL, DONE) if (exec == 0xffffffffu) { enum { SZ = SZ_ }; uint64_t ad_[32], bad_ = 0; "
+                 "VL { const uint64_t ad = (ADDR); ad_[l] = ad; bad_ |= (uint64_t)(BAD); } "
+                 "if (!bad_) { const uintptr_t base_ = (BASE); uint64_t dif_ = 0; VL dif_ |= ad_[l] ^ (ad_[0] + (uint64_t)l * SZ); "
+                 "if (!dif_) { T t_[32]; VL t_[l] = (T)(VAL); memcpy((void *)(base_ + (uintptr_t)ad_[0]), t_, sizeof(t_)); } "
+                 "else VL { T t_ = (T)(VAL); memcpy((void *)(base_ + (uintptr_t)ad_[l]), &t_, sizeof(t_)); } goto DONE; } }\n"
+                 "#define VBG (((ad & (SZ - 1)) != 0) | !(((ad >= o0_) & (ad < o1_) & (ad + SZ <= o1_)) | ((ad >= o4_) & (ad < o5_) & (ad + SZ <= o5_))))\n"
+                 "#define VBS (((ad & (SZ - 1)) != 0) | !((ad < sh_) & (SZ <= sh_ - ad)))\n"
+                 "#define VBP (((ad & (SZ - 1)) != 0) | !((ad < pb_) & (SZ <= pb_ - ad)))\n"
+                 "#define VAD(SZ_, BAD, ADDR) enum { SZ = SZ_ }; uint64_t ad_[32], bad_ = 0; "
+                 "VL { const uint64_t ad = (ADDR); ad_[l] = ad; bad_ |= (uint64_t)(BAD); } if (bad_) return 1;\n"
+                 "#define VLD1(T, BASE, D, FIX) const uintptr_t base_ = (BASE); uint64_t dif_ = 0; "
+                 "VL dif_ |= ad_[l] ^ (ad_[0] + (uint64_t)l * SZ); "
+                 "if (!dif_) { T t_[32]; memcpy(t_, (const void *)(base_ + (uintptr_t)ad_[0]), sizeof(t_)); VL { uint64_t w_ = t_[l]; FIX; D[l] = w_; } } "
+                 "else { ++nc_; for (unsigned q_ = 0; q_ < 32; q_ += 8) { const uint64_t a0_ = ad_[q_]; uint64_t dc_ = 0, du_ = 0; "
+                 "for (unsigned j = 0; j < 8; ++j) { dc_ |= ad_[q_ + j] ^ (a0_ + (uint64_t)j * SZ); du_ |= ad_[q_ + j] ^ a0_; } "
+                 "const void *p0_ = (const void *)(base_ + (uintptr_t)a0_); "
+                 "if (!dc_) { T t_[8]; memcpy(t_, p0_, sizeof(t_)); for (unsigned j = 0; j < 8; ++j) { uint64_t w_ = t_[j]; FIX; D[q_ + j] = w_; } } "
+                 "else if (!du_) { T t_; memcpy(&t_, p0_, sizeof(t_)); uint64_t w_ = t_; FIX; for (unsigned j = 0; j < 8; ++j) D[q_ + j] = w_; } "
+                 "else for (unsigned j = 0; j < 8; ++j) { T t_; memcpy(&t_, (const void *)(base_ + (uintptr_t)ad_[q_ + j]), sizeof(t_)); "
+                 "uint64_t w_ = t_; FIX; D[q_ + j] = w_; } } }\n");
     kbuf_puts(b, "#define FAULTED() atomic_load_explicit(c->faulted, memory_order_relaxed)\n"
                  /* speed (issue 27): a cooperative launch's block gives its thread to the others
                   * after coop_slice backward branches, as the executor's does (exec.c) */
@@ -128,6 +159,15 @@ static void emit_prelude(struct kbuf *b)
                  "static inline uint64_t kbits32(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }\n"
                  "static inline int kpopc(uint32_t v) { return __builtin_popcount(v); }\n"
                  "static inline int kctz(uint32_t v) { return __builtin_ctz(v); }\n"
+                 /* simd (issue 27): which of a register's 32 lanes are not zero, as a mask
+                  * (AVX-512: four tests into mask registers; else a loop) */
+                 "#if defined(__AVX512F__)\n#include <immintrin.h>\n"
+                 "static inline uint32_t KMASK(const uint64_t *p) { return (uint32_t)_mm512_test_epi64_mask(_mm512_loadu_si512(p), "
+                 "_mm512_loadu_si512(p)) | (uint32_t)_mm512_test_epi64_mask(_mm512_loadu_si512(p + 8), _mm512_loadu_si512(p + 8)) << 8 "
+                 "| (uint32_t)_mm512_test_epi64_mask(_mm512_loadu_si512(p + 16), _mm512_loadu_si512(p + 16)) << 16 "
+                 "| (uint32_t)_mm512_test_epi64_mask(_mm512_loadu_si512(p + 24), _mm512_loadu_si512(p + 24)) << 24; }\n"
+                 "#else\nstatic inline uint32_t KMASK(const uint64_t *p) { uint32_t m = 0; for (unsigned l = 0; l < 32; ++l) "
+                 "m |= (uint32_t)(p[l] != 0) << l; return m; }\n#endif\n"
                  "static inline uint64_t ld_le(const unsigned char *p, unsigned n) {\n"
                  "    switch (n) { case 1: return *p; case 2: { uint16_t v; memcpy(&v, p, 2); return v; }\n"
                  "    case 4: { uint32_t v; memcpy(&v, p, 4); return v; } default: { uint64_t v; memcpy(&v, p, 8); return v; } } }\n"
@@ -171,6 +211,9 @@ struct emitter {
     const bool *sym_const; /* constant slots holding a variable's address (bound per load) */
     const uint64_t *live;  /* speed (issue 27): registers live after each pc (liveness), or NULL */
     size_t live_words;     /* per pc */
+    struct kbuf *helpers;  /* simd (issue 27): functions written before the function's own */
+    uint32_t index;        /* the function's (knat_<index>) */
+    bool vec;              /* simd (issue 27): whether fused runs get their vectorised form */
 };
 
 /* A source operand's lane value as C. */
@@ -255,6 +298,20 @@ static bool emit_mem(struct emitter *e, uint32_t pc, const struct kinsn *in, boo
     char a[64];
     opnd(e, in->src[0], a, sizeof(a));
     struct kbuf *b = e->b;
+    /* simd (issue 27): a whole warp's store of one value per lane checks its 32 addresses at
+     * once and then writes them in lane order (one copy where they are consecutive); should any
+     * lane fail the check, nothing is written yet and the per-lane loop below does it all as
+     * before (kmem learns the extent or reports the fault). */
+    bool vst = e->vec && store && n == 1 && esz <= 8 && in->src[1] != KOPND_NONE &&
+               (space <= KS_GLOBAL || space == KS_SHARED);
+    if (vst) {
+        static const char *const ut[] = {"", "uint8_t", "uint16_t", "", "uint32_t", "", "", "", "uint64_t"};
+        char v[64];
+        opnd(e, in->src[1], v, sizeof(v));
+        kbuf_printf(b, "    VST(%u, %s, %s, %s, %s + UINT64_C(0x%llx), %s, stdone%u)\n", size, ut[esz],
+                    space <= KS_GLOBAL ? "VBGW" : "VBSW", space <= KS_GLOBAL ? "(uintptr_t)0" : "(uintptr_t)c->shared", a,
+                    (unsigned long long)(uint64_t)in->imm, v, pc);
+    }
     kbuf_printf(b, "    LANES({ enum { SZ = %u }; uint64_t ad = %s + UINT64_C(0x%llx); unsigned char *p_;\n", size, a,
                 (unsigned long long)(uint64_t)in->imm);
     const char *check = fast_check(space, store);
@@ -268,6 +325,10 @@ static bool emit_mem(struct emitter *e, uint32_t pc, const struct kinsn *in, boo
                 return false;
             opnd(e, in->src[k + 1], a, sizeof(a));
             kbuf_printf(b, "        st_le(p_ + %u, %s, %u);\n", k * esz, a, esz);
+        }
+        if (vst) {
+            kbuf_printf(b, "    });\n    stdone%u: ;\n", pc);
+            return true;
         }
     } else {
         unsigned rbits = in->mods & 0xff, bits = esz * 8;
@@ -436,7 +497,8 @@ static bool fusable(const struct emitter *e, const struct kinsn *in)
         if ((in->flags & KF_FRAME_LOCAL) || (in->mods & (KLD_ACQUIRE | KMEM_ATOMIC)) != 0)
             return false;
         unsigned n = in->vec, size = ktype_size((ktype)in->type) * n;
-        return n && n <= 4 && !(size & (size - 1)) && fast_check((kspace)in->space, false) != NULL;
+        return n && n <= 4 && !(size & (size - 1)) && ktype_size((ktype)in->type) <= 8 /* simd: ld_le's sizes */ &&
+               fast_check((kspace)in->space, false) != NULL;
     }
     case KN_SETP: {
         ktype t = (ktype)in->type;
@@ -484,6 +546,16 @@ static uint64_t *liveness(const struct kfunc *fn, size_t *words_out)
             continue;
         if (in_->kind == KK_BRA)
             continue;
+        if (in_->kind == KK_BAR) { /* simd (issue 27): a barrier reads its operands only (bar.red's
+                                    * destination is counted as read: never killed) */
+            for (int k = 0; k < 6; ++k)
+                if (is_reg(in_->src[k]) && KOPND_INDEX(in_->src[k]) < fn->nregs)
+                    SETBIT(use, i, KOPND_INDEX(in_->src[k]));
+            for (int k = 0; k < 4; ++k)
+                if (is_reg(in_->dst[k]) && KOPND_INDEX(in_->dst[k]) < fn->nregs)
+                    SETBIT(use, i, KOPND_INDEX(in_->dst[k]));
+            continue;
+        }
         if (!d) {
             all[i] = true;
             continue;
@@ -691,6 +763,246 @@ static void emit_fused_insn(struct emitter *e, struct run_regs *rr, uint32_t fir
     }
 }
 
+/* ---- Fused runs over a whole warp, instruction by instruction (issue 27, simd) ----
+ * Where every lane of the warp runs (mask == 0xffffffff), a fused run is also written as one
+ * loop over the 32 lanes per instruction, on local arrays (`v<r>[32]`, one per register the run
+ * writes) that the C compiler vectorises (-O2 with -march=native: AVX2/AVX-512/NEON); a
+ * register the run reads before writing it is read from the frame. Each load checks its
+ * active lanes' addresses once per warp-instruction (an OR over the lanes of "misaligned or
+ * outside the fast extents", a vectorised reduction), then reads them without checks: lanes at
+ * consecutive addresses as one memcpy and a widening loop, others as a gather. Should any lane
+ * fail the check, nothing has been written to the frame yet (the locals go back only at the
+ * end), so the whole group runs the run through the handlers (knat_slow), which learn the
+ * extent or report the fault with the same code, instruction and lane as the executor. The
+ * order is the executor's own (each instruction over all lanes before the next), so the bits
+ * are its bits. The per-lane loop above stays for groups of fewer lanes. */
+struct vec_regs {
+    uint32_t nregs;
+    bool *written; /* written so far by the run's instructions (the local holds the value) */
+    unsigned nhoist;
+    uint32_t first;
+};
+
+/* A source operand in the vectorised form: the local once written, the frame before. */
+static void vopnd(struct emitter *e, struct vec_regs *vr, kopnd o, char *out, size_t size)
+{
+    if (is_reg(o) && KOPND_INDEX(o) < vr->nregs && vr->written[KOPND_INDEX(o)]) {
+        snprintf(out, size, "v%u[l]", KOPND_INDEX(o));
+        return;
+    }
+    opnd(e, o, out, size);
+}
+
+/* The check of a load's address `ad` of SZ bytes as branch-free C (1: the fast path may not
+ * read it), with the bounds in locals (o0_ .. o5_, sh_, pb_): kmem_fast's checks. */
+static const char *vec_bad(kspace space)
+{
+    if (space <= KS_GLOBAL)
+        return "((ad & (SZ - 1)) != 0) | !(((ad >= o0_) & (ad < o1_) & (ad + SZ <= o1_)) | ((ad >= o4_) & (ad < o5_) & (ad + SZ <= o5_)))";
+    if (space == KS_SHARED)
+        return "((ad & (SZ - 1)) != 0) | !((ad < sh_) & (SZ <= sh_ - ad))";
+    return "((ad & (SZ - 1)) != 0) | !((ad < pb_) & (SZ <= pb_ - ad))";
+}
+static const char *vec_base(kspace space)
+{
+    return space <= KS_GLOBAL ? "(uintptr_t)0" : space == KS_SHARED ? "(uintptr_t)c->shared" : "(uintptr_t)c->params";
+}
+
+static void emit_vec_insn(struct emitter *e, struct vec_regs *vr, const struct kinsn *in)
+{
+    struct kbuf *b = e->b;
+    if (in->kind == KK_NOP)
+        return;
+    const struct knat_desc *d = describe(in->exec);
+    char a[64], bb[64], cc[64], g[80], old[64], old2[64];
+    if (in->guard != KOPND_NONE) {
+        vopnd(e, vr, in->guard, a, sizeof(a));
+        snprintf(g, sizeof(g), "((%s != 0) != %d)", a, (in->flags & KF_GUARD_NEG) ? 1 : 0);
+    } else {
+        snprintf(g, sizeof(g), "1");
+    }
+    /* the destinations' old values (kept where the guard is false), read before they are marked */
+    vopnd(e, vr, in->dst[0], old, sizeof(old));
+    if (in->dst[1] != KOPND_NONE)
+        vopnd(e, vr, in->dst[1], old2, sizeof(old2));
+    switch ((enum knat_kind)d->kind) {
+    case KN_EXPR: {
+        kbuf_puts(b, "  VL { ");
+        for (unsigned k = 0; k < d->arity; ++k) {
+            vopnd(e, vr, in->src[k], a, sizeof(a));
+            kbuf_printf(b, "A%u(%s) ", k + 1, a);
+        }
+        if (in->guard == KOPND_NONE)
+            kbuf_printf(b, "MODS(%uu) v%u[l] = (uint64_t)(%s); }\n", in->mods, KOPND_INDEX(in->dst[0]), d->expr);
+        else
+            kbuf_printf(b, "MODS(%uu) const bool g_ = %s; const uint64_t o_ = %s; v%u[l] = g_ ? (uint64_t)(%s) : o_; }\n",
+                        in->mods, g, old, KOPND_INDEX(in->dst[0]), d->expr);
+        break;
+    }
+    case KN_MOV:
+        vopnd(e, vr, in->src[0], a, sizeof(a));
+        kbuf_printf(b, "  VL v%u[l] = %s ? %s & UINT64_C(0x%llx) : %s;\n",
+                    KOPND_INDEX(in->dst[0]), g, a, (unsigned long long)(uint64_t)in->imm, old);
+        break;
+    case KN_SELP:
+        vopnd(e, vr, in->src[0], a, sizeof(a));
+        vopnd(e, vr, in->src[1], bb, sizeof(bb));
+        vopnd(e, vr, in->src[2], cc, sizeof(cc));
+        kbuf_printf(b, "  VL v%u[l] = %s ? (((%s != 0) != %d) ? %s : %s) : %s;\n",
+                    KOPND_INDEX(in->dst[0]), g, cc, (int)(in->imm & 1), a, bb, old);
+        break;
+    case KN_CVTA: {
+        kspace space = (kspace)in->space;
+        const char *base = space == KS_SHARED ? "(uint64_t)(uintptr_t)c->shared"
+                           : space == KS_PARAM_KERNEL ? "(uint64_t)(uintptr_t)c->params"
+                                                      : "UINT64_C(0)";
+        vopnd(e, vr, in->src[0], a, sizeof(a));
+        kbuf_printf(b, "  VL v%u[l] = %s ? ((%s %s %s) & UINT64_C(0x%llx)) : %s;\n",
+                    KOPND_INDEX(in->dst[0]), g, a, (in->mods & 1) ? "-" : "+", base,
+                    (in->mods & 2) ? 0xffffffffull : ~0ull, old);
+        break;
+    }
+    case KN_SETP: {
+        ktype t = (ktype)in->type;
+        int cmp = (int)(in->mods & 15), bop = (int)(in->mods >> 4 & 3);
+        static const char *const ops[] = {"==", "!=", "<", "<=", ">", ">="};
+        unsigned bits = ktype_size(t) * 8;
+        bool sgn = ktype_signed(t);
+        uint64_t m = bits >= 64 ? ~0ull : (1ull << bits) - 1, flip = sgn ? 1ull << 63 : 0;
+        vopnd(e, vr, in->src[0], a, sizeof(a));
+        vopnd(e, vr, in->src[1], bb, sizeof(bb));
+        kbuf_printf(b, "      for (unsigned l = 0; l < 32; ++l) { const bool g_ = %s; uint64_t x, y;", g);
+        if (sgn && bits < 64)
+            kbuf_printf(b,
+                        " x = (uint64_t)((int64_t)(%s << %u) >> %u) ^ UINT64_C(0x%llx); y = (uint64_t)((int64_t)(%s << %u) "
+                        ">> %u) ^ UINT64_C(0x%llx);",
+                        a, 64 - bits, 64 - bits, (unsigned long long)flip, bb, 64 - bits, 64 - bits,
+                        (unsigned long long)flip);
+        else
+            kbuf_printf(b, " x = (%s & UINT64_C(0x%llx)) ^ UINT64_C(0x%llx); y = (%s & UINT64_C(0x%llx)) ^ UINT64_C(0x%llx);",
+                        a, (unsigned long long)m, (unsigned long long)flip, bb, (unsigned long long)m,
+                        (unsigned long long)flip);
+        kbuf_printf(b, " bool r = x %s y;", ops[cmp]);
+        if (in->src[2] != KOPND_NONE) {
+            vopnd(e, vr, in->src[2], cc, sizeof(cc));
+            kbuf_printf(b, " bool cv = (%s != 0) != %d;", cc, (int)(in->imm & 1));
+        } else {
+            kbuf_puts(b, " bool cv = false;");
+        }
+        static const char *const comb[] = {"%s", "(%s && cv)", "(%s || cv)", "(%s != cv)"};
+        char p[32], q[32];
+        snprintf(p, sizeof(p), comb[bop], "r");
+        snprintf(q, sizeof(q), comb[bop], "!r");
+        kbuf_printf(b, " (void)cv; const uint64_t o_ = %s;", old);
+        if (in->dst[1] != KOPND_NONE)
+            kbuf_printf(b, " const uint64_t o2_ = %s;", old2);
+        kbuf_printf(b, " v%u[l] = g_ ? (uint64_t)(%s ? 1 : 0) : o_;", KOPND_INDEX(in->dst[0]), p);
+        if (in->dst[1] != KOPND_NONE)
+            kbuf_printf(b, " v%u[l] = g_ ? (uint64_t)(%s ? 1 : 0) : o2_;", KOPND_INDEX(in->dst[1]), q);
+        kbuf_puts(b, " }\n");
+        break;
+    }
+    case KN_LD: {
+        unsigned esz = ktype_size((ktype)in->type), n = in->vec, size = esz * n;
+        kspace space = (kspace)in->space;
+        unsigned rbits = in->mods & 0xff, bits = esz * 8;
+        bool sign = (in->mods & KLD_SIGNED) != 0;
+        char fix[160] = "";
+        if (sign && bits < 64)
+            snprintf(fix, sizeof(fix), " w_ = (uint64_t)((int64_t)(w_ << %u) >> %u);", 64 - bits, 64 - bits);
+        if (rbits < 64)
+            snprintf(fix + strlen(fix), sizeof(fix) - strlen(fix), " w_ &= UINT64_C(0x%llx);",
+                     (unsigned long long)((1ull << rbits) - 1));
+        /* the old values of every destination, before any is marked written */
+        char olds[4][64];
+        for (unsigned k = 0; k < n; ++k)
+            if (in->dst[k] != KOPND_NONE)
+                vopnd(e, vr, in->dst[k], olds[k], sizeof(olds[k]));
+        vopnd(e, vr, in->src[0], a, sizeof(a));
+        if (in->guard == KOPND_NONE && !is_reg(in->src[0]) && KOPND_SPACE(in->src[0]) == 1) {
+            unsigned h = vr->nhoist++; /* the uniform load, as emit_fused_insn hoisted it */
+            for (unsigned k = 0; k < n; ++k)
+                if (in->dst[k] != KOPND_NONE) {
+                    kbuf_printf(b, "      for (unsigned l = 0; l < 32; ++l) v%u[l] = U_[%u][%u];\n", KOPND_INDEX(in->dst[k]),
+                                h, k);
+                    vr->written[KOPND_INDEX(in->dst[k])] = true;
+                }
+            return;
+        }
+        static const char *const ut[] = {"", "uint8_t", "uint16_t", "", "uint32_t", "", "", "", "uint64_t"};
+        if (in->guard == KOPND_NONE && n == 1 && in->dst[0] != KOPND_NONE) {
+            kbuf_printf(b, "  { VAD(%u, %s, %s + UINT64_C(0x%llx)) VLD1(%s, %s, v%u, %s) }\n", size,
+                        space <= KS_GLOBAL ? "VBG" : space == KS_SHARED ? "VBS" : "VBP", a,
+                        (unsigned long long)(uint64_t)in->imm, ut[esz], vec_base(space), KOPND_INDEX(in->dst[0]),
+                        fix[0] ? fix : "(void)0");
+            vr->written[KOPND_INDEX(in->dst[0])] = true;
+            return;
+        }
+        kbuf_printf(b,
+                    "      { enum { SZ = %u }; uint64_t ad_[32]; uint64_t bad_ = 0;\n"
+                    "        for (unsigned l = 0; l < 32; ++l) { const bool g_ = %s; const uint64_t ad = %s + UINT64_C(0x%llx); "
+                    "ad_[l] = ad; bad_ |= (uint64_t)(g_ & (%s)); }\n"
+                    "        if (bad_) return 1;\n",
+                    size, g, a, (unsigned long long)(uint64_t)in->imm, vec_bad(space));
+        kbuf_printf(b, "        const uintptr_t base_ = %s; (void)base_;\n", vec_base(space));
+        if (in->guard == KOPND_NONE) {
+            /* Per 8 lanes (a vector's worth): lanes at consecutive addresses are one copy, lanes
+             * at one address one read (a row of a tile that a half-warp shares), others a gather. */
+            kbuf_printf(b,
+                        "        uint64_t dif_ = 0; for (unsigned l = 0; l < 32; ++l) dif_ |= ad_[l] ^ (ad_[0] + (uint64_t)l * SZ);\n"
+                        "        if (!dif_) { %s t_[32 * %u]; memcpy(t_, (const void *)(base_ + (uintptr_t)ad_[0]), sizeof(t_));\n",
+                        ut[esz], n);
+            for (unsigned k = 0; k < n; ++k)
+                if (in->dst[k] != KOPND_NONE)
+                    kbuf_printf(b, "          for (unsigned l = 0; l < 32; ++l) { uint64_t w_ = t_[l * %uu + %uu];%s v%u[l] = w_; }\n",
+                                n, k, fix, KOPND_INDEX(in->dst[k]));
+            kbuf_printf(b,
+                        "        } else { ++nc_;\n"
+                        "        for (unsigned q_ = 0; q_ < 32; q_ += 8) {\n"
+                        "          const uint64_t a0_ = ad_[q_]; uint64_t dc_ = 0, du_ = 0;\n"
+                        "          for (unsigned j = 0; j < 8; ++j) { dc_ |= ad_[q_ + j] ^ (a0_ + (uint64_t)j * SZ); du_ |= ad_[q_ + j] ^ a0_; }\n"
+                        "          const unsigned char *p0_ = (const unsigned char *)(base_ + (uintptr_t)a0_);\n"
+                        "          if (!dc_) { %s t_[8 * %u]; memcpy(t_, p0_, sizeof(t_));\n",
+                        ut[esz], n);
+            for (unsigned k = 0; k < n; ++k)
+                if (in->dst[k] != KOPND_NONE)
+                    kbuf_printf(b, "            for (unsigned j = 0; j < 8; ++j) { uint64_t w_ = t_[j * %uu + %uu];%s v%u[q_ + j] = w_; }\n",
+                                n, k, fix, KOPND_INDEX(in->dst[k]));
+            kbuf_printf(b, "          } else if (!du_) { %s t_[%u]; memcpy(t_, p0_, sizeof(t_));\n", ut[esz], n);
+            for (unsigned k = 0; k < n; ++k)
+                if (in->dst[k] != KOPND_NONE)
+                    kbuf_printf(b, "            { uint64_t w_ = t_[%uu];%s for (unsigned j = 0; j < 8; ++j) v%u[q_ + j] = w_; }\n", k, fix,
+                                KOPND_INDEX(in->dst[k]));
+            kbuf_puts(b, "          } else {\n");
+            for (unsigned k = 0; k < n; ++k)
+                if (in->dst[k] != KOPND_NONE)
+                    kbuf_printf(b,
+                                "            for (unsigned j = 0; j < 8; ++j) { uint64_t w_ = ld_le((const unsigned char *)(base_ + "
+                                "(uintptr_t)ad_[q_ + j]) + %u, %u);%s v%u[q_ + j] = w_; }\n",
+                                k * esz, esz, fix, KOPND_INDEX(in->dst[k]));
+            kbuf_puts(b, "          }\n        } }\n");
+        } else {
+            for (unsigned k = 0; k < n; ++k)
+                if (in->dst[k] != KOPND_NONE)
+                    kbuf_printf(b,
+                                "        for (unsigned l = 0; l < 32; ++l) { const bool g_ = %s; const uint64_t o_ = %s; "
+                                "uint64_t w_ = g_ ? ld_le((const unsigned char *)(base_ + (uintptr_t)ad_[l]) + %u, %u) : 0;%s v%u[l] = g_ ? w_ : o_; }\n",
+                                g, olds[k], k * esz, esz, fix, KOPND_INDEX(in->dst[k]));
+        }
+        kbuf_puts(b, "        }\n");
+        for (unsigned k = 0; k < n; ++k)
+            if (in->dst[k] != KOPND_NONE)
+                vr->written[KOPND_INDEX(in->dst[k])] = true;
+        return;
+    }
+    case KN_ST:
+        return;
+    }
+    vr->written[KOPND_INDEX(in->dst[0])] = true;
+    if (in->dst[1] != KOPND_NONE)
+        vr->written[KOPND_INDEX(in->dst[1])] = true;
+}
+
 /* Instructions [first, end) as one fused run (fusable, no entry point after `first`). */
 static bool emit_fused(struct emitter *e, uint32_t first, uint32_t end)
 {
@@ -699,16 +1011,61 @@ static bool emit_fused(struct emitter *e, uint32_t first, uint32_t end)
     struct kbuf body = {0}, pre = {0};
     struct run_regs rr = {fn->nregs, calloc(fn->nregs + 1, sizeof(bool)), calloc(fn->nregs + 1, sizeof(bool)), &pre, 0};
     bool ok = rr.read && rr.written;
+    /* simd (issue 27): the same run over a whole warp, instruction by instruction */
+    struct kbuf vbody = {0};
+    struct vec_regs vr = {fn->nregs, calloc(fn->nregs + 1, sizeof(bool)), 0, first};
+    ok = ok && vr.written;
     if (ok) {
         struct emitter be = *e;
         be.b = &body;
         for (uint32_t i = first; i < end; ++i)
             emit_fused_insn(&be, &rr, first, &fn->code[i]);
-        ok = !body.failed && !pre.failed;
+        be.b = &vbody;
+        for (uint32_t i = first; i < end; ++i)
+            emit_vec_insn(&be, &vr, &fn->code[i]);
+        ok = !body.failed && !pre.failed && !vbody.failed;
     }
     if (ok) {
         kbuf_printf(b, "    /* fused run: pcs %u to %u */\n    { uint32_t rest_ = 0;\n", first, end - 1);
         kbuf_puts(b, pre.p ? pre.p : "");
+        /* simd (issue 27): a whole warp runs the vectorised form, a function of its own (a
+         * small function, which the compiler vectorises where it gives up on a large one) */
+        struct kbuf *h = e->helpers;
+        unsigned nvec = 0;
+        for (uint32_t r = 0; r < rr.nregs; ++r)
+            nvec += vr.written[r];
+        if (!e->vec || nvec > 256) /* its locals past 64 KiB of stack: the per-lane loop only */
+            goto lanes;
+        kbuf_printf(h,
+                    "static atomic_uint knat_%u_vm%u;\n"
+                    "static __attribute__((noinline)) int knat_%u_v%u(struct knat_ctx *c, uint64_t *R, const uint64_t *C, "
+                    "const uint64_t *const *S, const uint64_t *const *U_)\n{\n"
+                    "    (void)C; (void)S; (void)U_; unsigned nc_ = 0;\n"
+                    "    const uint64_t o0_ = c->ok[0], o1_ = c->ok[1], o4_ = c->ok[4], o5_ = c->ok[5], sh_ = c->shared_size, "
+                    "pb_ = c->param_bytes; (void)o0_; (void)o1_; (void)o4_; (void)o5_; (void)sh_; (void)pb_;\n",
+                    e->index, first, e->index, first);
+        for (uint32_t r = 0; r < rr.nregs; ++r)
+            if (vr.written[r])
+                kbuf_printf(h, "    uint64_t v%u[32];\n", r);
+        kbuf_puts(h, vbody.p ? vbody.p : "");
+        for (uint32_t r = 0; r < rr.nregs; ++r)
+            if (vr.written[r] && live_after(e, end - 1, r))
+                kbuf_printf(h, "    memcpy(&R[%uu], v%u, sizeof(v%u));\n", r * KLANES, r, r);
+        kbuf_printf(h, "    if (nc_) atomic_fetch_add_explicit(&knat_%u_vm%u, nc_, memory_order_relaxed);\n    return 0;\n}\n",
+                    e->index, first);
+        kbuf_printf(b, "      if (mask == 0xffffffffu && atomic_load_explicit(&knat_%u_vm%u, memory_order_relaxed) < KNAT_VMISS) {\n",
+                    e->index, first);
+        if (rr.nhoist) {
+            kbuf_puts(b, "        const uint64_t *const U_[] = {");
+            for (unsigned k = 0; k < rr.nhoist; ++k)
+                kbuf_printf(b, "%su%u_", k ? ", " : "", k);
+            kbuf_puts(b, "};\n");
+        } else {
+            kbuf_puts(b, "        const uint64_t *const *U_ = NULL;\n");
+        }
+        kbuf_printf(b, "        if (!knat_%u_v%u(c, R, C, S, U_)) goto done%u;\n        rest_ = mask;\n        goto slow%u;\n      }\n",
+                    e->index, first, first, first);
+    lanes:
         kbuf_puts(b, "      for (unsigned l = 0; l < 32; ++l) {\n        if (!(mask >> l & 1)) continue;\n");
         unsigned k = 0;
         for (uint32_t r = 0; r < rr.nregs; ++r)
@@ -721,9 +1078,12 @@ static bool emit_fused(struct emitter *e, uint32_t first, uint32_t end)
             if (rr.written[r] && live_after(e, end - 1, r))
                 kbuf_printf(b, "%sR[%uu + l] = r%u;", k++ % 4 ? " " : "\n        ", r * KLANES, r);
         kbuf_printf(b, "\n        continue;\n      bail%u:\n        rest_ = mask & (0xffffffffu << l);\n        break;\n      }\n"
-                       "      slow%u: if (rest_) { uint32_t at_ = knat_slow(c, %uu, %uu, rest_); if (at_ != 0xffffffffu) return at_; }\n    }\n",
-                    first, first, first, end);
+                       "      slow%u: if (rest_) { uint32_t at_ = knat_slow(c, %uu, %uu, rest_); if (at_ != 0xffffffffu) return at_; }\n"
+                       "      done%u: ;\n    }\n",
+                    first, first, first, end, first);
     }
+    free(vr.written);
+    free(vbody.p);
     free(rr.read);
     free(rr.written);
     free(body.p);
@@ -736,6 +1096,11 @@ static void emit_guard(struct emitter *e, const struct kinsn *in)
 {
     if (in->guard == KOPND_NONE) {
         kbuf_puts(e->b, "    exec = mask;\n");
+        return;
+    }
+    if (is_reg(in->guard)) { /* simd (issue 27): the 32 lanes' predicate as one mask (KMASK) */
+        kbuf_printf(e->b, "    exec = mask & (KMASK(R + %uu) ^ %s);\n", KOPND_INDEX(in->guard) * KLANES,
+                    (in->flags & KF_GUARD_NEG) ? "0xffffffffu" : "0u");
         return;
     }
     char g[64];
@@ -846,7 +1211,7 @@ static bool emit_function(struct emitter *e, uint32_t index)
     return true;
 }
 
-bool knative_emit(const struct kmodule *m, struct kbuf *out)
+static bool emit_module(const struct kmodule *m, struct kbuf *out, bool vec)
 {
     emit_prelude(out);
     for (uint32_t i = 0; i < m->nfuncs; ++i) {
@@ -866,14 +1231,40 @@ bool knative_emit(const struct kmodule *m, struct kbuf *out)
             for (uint32_t f = 0; f < m->nfuncs && !sym[k]; ++f)
                 if (fn->consts[(size_t)k * KLANES] == (uint64_t)(uintptr_t)m->funcs[f])
                     sym[k] = true;
-        struct emitter e = {out, fn, sym, NULL, 0};
+        struct kbuf body = {0}, helpers = {0};
+        struct emitter e = {&body, fn, sym, NULL, 0, &helpers, i, vec};
         uint64_t *live = liveness(fn, &e.live_words);
         e.live = live;
-        bool ok = emit_function(&e, i);
+        bool ok = emit_function(&e, i) && !body.failed && !helpers.failed;
+        if (ok) {
+            kbuf_puts(out, helpers.p ? helpers.p : "");
+            kbuf_puts(out, body.p ? body.p : "");
+        }
+        free(body.p);
+        free(helpers.p);
         free(live);
         free(sym);
         if (!ok)
             return false;
     }
     return !out->failed;
+}
+
+/* simd (issue 27): the vectorised forms make a module's C up to twice as long, and the
+ * compiler's time grows faster than the text: a module whose C with them passes KNAT_VEC_MAX
+ * is written without them (its C is then what it was before them, so every module the native
+ * tier compiled before still fits EXTMEM_CC_MAX_SOURCE's default). */
+#define KNAT_VEC_MAX ((size_t)224 << 10)
+
+bool knative_emit(const struct kmodule *m, struct kbuf *out)
+{
+    size_t start = out->len;
+    if (!emit_module(m, out, true))
+        return false;
+    if (out->len - start <= KNAT_VEC_MAX)
+        return true;
+    out->len = start;
+    if (out->p)
+        out->p[start] = 0;
+    return emit_module(m, out, false);
 }
