@@ -76,7 +76,7 @@ if [ $quick -eq 0 ]; then
   cmake -S . -B build/tsan -G Ninja -DEXTMEM_WERROR=ON -DEXTMEM_TESTS=ON "${launcher[@]}" -DCMAKE_BUILD_TYPE=Debug \
     -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ -DEXTMEM_SANITIZE=thread >/dev/null
   cmake --build build/tsan -j "$jobs" --target concurrency_test release_test stress_test stream_test event_test \
-    ipc_test external_semaphore_test kernel_cancel_test mempool_test stream_memop_test logs_test graph_concurrency_test texture_concurrency_test cooperative_launch_test device_heap_concurrency_test extmem-unload-check \
+    ipc_test external_semaphore_test kernel_cancel_test mempool_test stream_memop_test logs_test graph_concurrency_test texture_concurrency_test cooperative_launch_test device_heap_concurrency_test cluster_launch_test extmem-unload-check \
     vk_semaphore_test vk_graph_frame_test VkLayer_extmem_semaphore
   (cd build/tsan && TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
     ctest -j "$jobs" -L concurrency --output-on-failure --timeout 300)
