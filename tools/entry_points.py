@@ -93,8 +93,6 @@ def classify_driver(sym, base, v1_32bit):
         return "GRAPHS"
     if b.startswith("cuTensorMap"):
         return "TENSOR_MAPS"
-    if b in ("cuOccupancyMaxActiveClusters", "cuOccupancyMaxPotentialClusterSize"):
-        return "CLUSTERS"
     if b.startswith("cuMulticast"):
         return "MULTICAST"
     if "GreenCtx" in b or "DevResource" in b or "DevSmResource" in b:
@@ -133,8 +131,6 @@ def classify_runtime(sym):
         return "GRAPHS"
     if b.startswith("cudaLaunchCooperativeKernel"):
         return "COOPERATIVE"
-    if b in ("cudaOccupancyMaxActiveClusters", "cudaOccupancyMaxPotentialClusterSize"):
-        return "CLUSTERS"
     if "NvSci" in b:
         return "NVSCI"
     if "AsyncNotification" in b:

@@ -500,6 +500,9 @@ kopnd kl_const(struct klower *lw, uint64_t bits);
  * the constant pool (a float literal converted to type's format). False with lw->why set when
  * the operand cannot be a value. */
 bool kl_src(struct klower *lw, const struct kparsed *p, uint32_t i, ktype type, kopnd *out);
+/* The value a store writes: operand i as a source of `type` (n == 1), or a vector of n registers
+ * with no '_' (n > 1), into out[0..n-1]. */
+bool kl_store_value(struct klower *lw, const struct kparsed *p, uint32_t i, ktype type, unsigned n, kopnd *out);
 /* A destination register (or _ : a scratch slot). */
 bool kl_dst(struct klower *lw, const struct kparsed *p, uint32_t i, kopnd *out);
 /* An immediate operand's bits in type's format (float literals converted, integers

@@ -161,6 +161,21 @@ bool kl_imm_bits(struct klower *lw, const struct kparsed_op *op, ktype type, uin
     return true;
 }
 
+bool kl_store_value(struct klower *lw, const struct kparsed *p, uint32_t i, ktype type, unsigned n, kopnd *out)
+{
+    if (n == 1)
+        return kl_src(lw, p, i, type, &out[0]);
+    const struct kparsed_op *s = i < p->nops ? &p->ops[i] : NULL;
+    if (!s || s->kind != KO_VEC || s->nvec != n)
+        return kl_refuse(lw, "'%s': the source must be a vector of %u registers", p->text, n);
+    for (unsigned k = 0; k < n; ++k) {
+        if (s->vec[k] == KOPND_NONE)
+            return kl_refuse(lw, "'%s': '_' in a stored vector", p->text);
+        out[k] = s->vec[k];
+    }
+    return true;
+}
+
 bool kl_src(struct klower *lw, const struct kparsed *p, uint32_t i, ktype type, kopnd *out)
 {
     if (i >= p->nops)

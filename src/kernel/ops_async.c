@@ -568,7 +568,8 @@ static bool lower_bulk(struct klower *lw, const struct kparsed *p, struct kinsn 
         return true;
     }
     if (kp_has(p, KM_multicast__cluster))
-        return kl_refuse(lw, "'%s': .multicast::cluster needs a cluster of several blocks (not implemented)", p->text);
+        return kl_refuse(lw, "'%s': .multicast::cluster (one bulk copy into several blocks of the cluster) is not "
+                         "implemented", p->text);
     if (kp_has(p, KM_cp_mask))
         return kl_refuse(lw, "'%s': .cp_mask (sm_100) is not implemented", p->text);
     /* The spaces in order: destination, then source. */
@@ -886,19 +887,8 @@ static bool lower_async_store(struct klower *lw, const struct kparsed *p, struct
     int32_t ao, mo;
     if (!addr_operand(lw, p, 0, &in->src[0], &ao) || !addr_operand(lw, p, 2, &in->src[1], &mo))
         return false;
-    const struct kparsed_op *s = &p->ops[1];
-    if (n == 1) {
-        if (!kl_src(lw, p, 1, t, &in->src[2]))
-            return false;
-    } else {
-        if (s->kind != KO_VEC || s->nvec != n)
-            return kl_refuse(lw, "'%s': the value must be a vector of %u registers", p->text, n);
-        for (unsigned i = 0; i < n; ++i) {
-            if (s->vec[i] == KOPND_NONE)
-                return kl_refuse(lw, "'%s': '_' in a stored vector", p->text);
-            in->src[2 + i] = s->vec[i];
-        }
-    }
+    if (!kl_store_value(lw, p, 1, t, n, &in->src[2]))
+        return false;
     in->imm = pack_offs(ao, mo);
     in->type = (uint8_t)t;
     in->vec = (uint8_t)n;

@@ -223,19 +223,8 @@ static bool lower_st(struct klower *lw, const struct kparsed *p, struct kinsn *i
         return kl_refuse(lw, "'%s': kernel parameters are read-only", p->text);
     if (space == KS_CONST)
         return kl_refuse(lw, "'%s': the constant space is read-only", p->text);
-    const struct kparsed_op *s = &p->ops[1];
-    if (n == 1) {
-        if (!kl_src(lw, p, 1, t, &in->src[1]))
-            return false;
-    } else {
-        if (s->kind != KO_VEC || s->nvec != n)
-            return kl_refuse(lw, "'%s': the source must be a vector of %u registers", p->text, n);
-        for (unsigned i = 0; i < n; ++i) {
-            if (s->vec[i] == KOPND_NONE)
-                return kl_refuse(lw, "'%s': '_' in a stored vector", p->text);
-            in->src[i + 1] = s->vec[i];
-        }
-    }
+    if (!kl_store_value(lw, p, 1, t, n, &in->src[1]))
+        return false;
     in->exec = op_st;
     in->type = (uint8_t)t;
     in->space = (uint8_t)space;
