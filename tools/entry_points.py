@@ -80,17 +80,8 @@ def classify_driver(sym, base, v1_32bit):
         return "OPENGL"
     if "VDPAU" in b:
         return "VDPAU"
-    if b in ("cuGraphicsResourceGetMappedMipmappedArray", "cuGraphicsSubResourceGetMappedArray"):
-        return "IMAGES"
     if b.startswith("cuGraphics"):
         return "GRAPHICS"
-    if (b.startswith(("cuArray", "cuMipmappedArray", "cuTex", "cuSurf")) or re.match(r"^cuMemcpy(A|[A-Z]toA)", b)
-            or b in ("cuExternalMemoryGetMappedMipmappedArray", "cuModuleGetTexRef", "cuModuleGetSurfRef",
-                     "cuParamSetTexRef", "cuMemMapArrayAsync")):
-        return "IMAGES"
-    if (b.startswith(("cuGraph", "cuUserObject")) or "Capture" in b
-            or b in ("cuDeviceGraphMemTrim", "cuDeviceGetGraphMemAttribute", "cuDeviceSetGraphMemAttribute")):
-        return "GRAPHS"
     if b.startswith("cuTensorMap"):
         return "TENSOR_MAPS"
     if b.startswith("cuMulticast"):
@@ -120,17 +111,8 @@ def classify_runtime(sym):
         return "OPENGL"
     if "VDPAU" in b:
         return "VDPAU"
-    if b in ("cudaGraphicsResourceGetMappedMipmappedArray", "cudaGraphicsSubResourceGetMappedArray"):
-        return "IMAGES"
     if b.startswith("cudaGraphics"):
         return "GRAPHICS"
-    if (re.search(r"Array|Texture|Surface|ChannelDesc", b)
-            and not b.startswith("cudaGraph")):
-        return "IMAGES"
-    if b.startswith(("cudaGraph", "cudaUserObject")) or "Capture" in b or "GraphMem" in b:
-        return "GRAPHS"
-    if b.startswith("cudaLaunchCooperativeKernel"):
-        return "COOPERATIVE"
     if "NvSci" in b:
         return "NVSCI"
     if "AsyncNotification" in b:

@@ -10,7 +10,6 @@
  */
 REFUSAL(TEXREF, CUDA_ERROR_NOT_SUPPORTED, "texture and surface references (CUtexref, CUsurfref, .texref/.surfref in PTX) are the API CUDA 12 removed from the toolkit; the software device has texture and surface objects (cuTexObjectCreate, cuSurfObjectCreate): docs/images.md")
 REFUSAL(SPARSE, CUDA_ERROR_NOT_SUPPORTED, "sparse and deferred-mapping arrays are not implemented on the software device: its arrays always have their own memory (docs/images.md)")
-REFUSAL(GRAPHS, CUDA_ERROR_NOT_SUPPORTED, "CUDA graphs and stream capture are not implemented yet on the software device")
 REFUSAL(TENSOR_MAPS, CUDA_ERROR_NOT_SUPPORTED, "tensor maps (the Hopper bulk tensor copy) are not implemented on the software device")
 REFUSAL(OPENGL, CUDA_ERROR_NOT_SUPPORTED, "OpenGL interop needs an OpenGL context on the CUDA device, which the software device has not; share memory with Vulkan or Direct3D through external memory")
 REFUSAL(EGL, CUDA_ERROR_NOT_SUPPORTED, "EGL interop (EGLImage, EGLStream, EGLSync) is not available on the software device; share memory with Vulkan through external memory")

@@ -773,8 +773,10 @@ void kcdp_call(struct kwarp *w, struct kframe *f, const struct kinsn *in, const 
         if (kfaulted(w))
             return;
         if (err) {
-            if (sets_error)
+            if (sets_error) {
                 w->dev_error[lane] = (int32_t)err;
+                w->dirty |= KWARP_DIRTY_DEV_ERROR;
+            }
             if (ret_size == 8)
                 ret = 0;
             else

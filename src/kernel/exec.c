@@ -30,6 +30,9 @@
 #include "kernel.h"
 
 #include <stdarg.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -299,11 +302,62 @@ void *kmem_span(struct kwarp *w, const struct kinsn *in, uint32_t lane, kspace s
 }
 
 /* ---- Scheduling ---- */
+/* speed (issue 27): the scheduler's per-lane tables compared and filled 32 entries at a time:
+ * SSE2 (every x86-64) as vector compares and masks, elsewhere a loop. */
+#if defined(__SSE2__)
+/* The lanes whose entry equals v. */
+static inline uint32_t lanes_eq_u32(const uint32_t *p, uint32_t v)
+{
+    const __m128i x = _mm_set1_epi32((int)v);
+    uint32_t m = 0;
+    for (int i = 0; i < 8; ++i)
+        m |= (uint32_t)_mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(_mm_loadu_si128((const __m128i *)(p + 4 * i)), x)))
+             << (4 * i);
+    return m;
+}
+static inline uint32_t lanes_eq_u8(const uint8_t *p, uint8_t v)
+{
+    const __m128i x = _mm_set1_epi8((char)v);
+    uint32_t lo = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)p), x));
+    uint32_t hi = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(p + 16)), x));
+    return lo | hi << 16;
+}
+static inline void fill_u32(uint32_t *p, uint32_t v)
+{
+    const __m128i x = _mm_set1_epi32((int)v);
+    for (int i = 0; i < 8; ++i)
+        _mm_storeu_si128((__m128i *)(p + 4 * i), x);
+}
+#else
+static inline uint32_t lanes_eq_u32(const uint32_t *p, uint32_t v)
+{
+    uint32_t m = 0;
+    for (uint32_t l = 0; l < KLANES; ++l)
+        m |= (uint32_t)(p[l] == v) << l;
+    return m;
+}
+static inline uint32_t lanes_eq_u8(const uint8_t *p, uint8_t v)
+{
+    uint32_t m = 0;
+    for (uint32_t l = 0; l < KLANES; ++l)
+        m |= (uint32_t)(p[l] == v) << l;
+    return m;
+}
+static inline void fill_u32(uint32_t *p, uint32_t v)
+{
+    for (uint32_t l = 0; l < KLANES; ++l)
+        p[l] = v;
+}
+#endif
+
 /* Puts the running group's pc back into its lanes' entries, so the next step regroups. */
 static void flush_group(struct kframe *f)
 {
-    for (uint32_t m = f->cur_mask; m; m &= m - 1)
-        f->pc[kctz(m)] = f->cur_pc;
+    if (f->cur_mask == KFULL)
+        fill_u32(f->pc, f->cur_pc);
+    else
+        for (uint32_t m = f->cur_mask; m; m &= m - 1)
+            f->pc[kctz(m)] = f->cur_pc;
     f->cur_mask = 0;
 }
 
@@ -313,6 +367,15 @@ static bool regroup(struct kwarp *w, struct kframe *f)
     uint32_t runnable = f->lanes & ~w->blocked & ~w->parked;
     if (!runnable)
         return false;
+    /* speed (issue 27): mostly every runnable lane is at one pc (after a barrier, a uniform
+     * wait): one comparison of the 32 entries */
+    uint32_t pc0 = f->pc[kctz(runnable)];
+    if (!(runnable & ~lanes_eq_u32(f->pc, pc0))) {
+        f->cur_pc = pc0;
+        f->cur_mask = runnable;
+        f->wait_min = UINT32_MAX;
+        return true;
+    }
     uint32_t min = UINT32_MAX, mask = 0, next = UINT32_MAX;
     for (uint32_t m = runnable; m; m &= m - 1) {
         uint32_t l = (uint32_t)kctz(m), pc = f->pc[l];
@@ -381,12 +444,9 @@ static void release_barrier(struct kblock *b, uint32_t id)
         result = b->bar[id].red_acc != 0;
     for (uint32_t i = 0; i < b->nwarps; ++i) {
         struct kwarp *w = &b->warps[i];
-        uint32_t lanes = 0;
-        for (uint32_t m = w->blocked; m; m &= m - 1) {
-            uint32_t l = (uint32_t)kctz(m);
-            if (w->bar_id[l] == id)
-                lanes |= 1u << l;
-        }
+        if (!w->blocked)
+            continue;
+        uint32_t lanes = lanes_eq_u8(w->bar_id, (uint8_t)id) & w->blocked;
         if (!lanes)
             continue;
         w->blocked &= ~lanes;
@@ -401,6 +461,7 @@ static void release_barrier(struct kblock *b, uint32_t id)
         }
         flush_group(w->top);
     }
+    b->bar_pending &= (uint16_t)~(1u << id);
     b->bar[id].arrived = 0;
     b->bar[id].expected = 0;
     b->bar[id].red_acc = 0;
@@ -412,9 +473,8 @@ static void release_barrier(struct kblock *b, uint32_t id)
 static bool check_barriers(struct kblock *b)
 {
     bool any = false;
-    for (uint32_t id = 0; id < 16; ++id) {
-        if (!b->bar[id].arrived)
-            continue;
+    for (uint32_t m = b->bar_pending; m; m &= m - 1) {
+        uint32_t id = (uint32_t)kctz(m);
         uint32_t expected = b->bar[id].expected ? b->bar[id].expected : b->threads_live;
         if (b->bar[id].arrived >= expected) {
             release_barrier(b, id);
@@ -461,7 +521,15 @@ static bool do_barrier(struct kwarp *w, struct kframe *f, const struct kinsn *in
             b->bar[id].red_acc += (pred[kctz(m)] != 0) != neg;
     }
     b->bar[id].arrived += (uint32_t)kpopc(exec);
-    if (!(in->flags & KF_BAR_ARRIVE)) {
+    b->bar_pending |= (uint16_t)(1u << id);
+    if (!(in->flags & KF_BAR_ARRIVE) && exec == KFULL) {
+        /* speed (issue 27): a whole warp arrives (most barriers): plain stores to every entry */
+        w->blocked = KFULL;
+        memset(w->bar_id, (int)id, sizeof(w->bar_id));
+        memset(w->bar_depth, (int)(w->depth - 1), sizeof(w->bar_depth));
+        fill_u32(f->pc, f->cur_pc + 1);
+        f->cur_mask = 0;
+    } else if (!(in->flags & KF_BAR_ARRIVE)) {
         w->blocked |= exec;
         for (uint32_t m = exec; m; m &= m - 1) {
             uint32_t l = (uint32_t)kctz(m);
@@ -971,6 +1039,18 @@ static void update_block_specials(struct kblock *b)
 {
     const struct klaunch *l = b->l;
     uint64_t(*sp)[KLANES] = b->uniform;
+    if (l->cluster[0] * l->cluster[1] * l->cluster[2] == 1) {
+        /* clusters of one: %clusterid is %ctaid, the block's place in its cluster is 0 (kept) */
+        const uint64_t rows[][2] = {
+            {KSP_ctaid_x, b->ctaid[0]},     {KSP_ctaid_y, b->ctaid[1]},     {KSP_ctaid_z, b->ctaid[2]},
+            {KSP_clusterid_x, b->ctaid[0]}, {KSP_clusterid_y, b->ctaid[1]}, {KSP_clusterid_z, b->ctaid[2]},
+            {KSP_smid, l->workers->count ? b->index % l->workers->count : 0},
+        };
+        for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); ++i)
+            for (uint32_t lane = 0; lane < KLANES; ++lane)
+                sp[rows[i][0]][lane] = rows[i][1];
+        return;
+    }
     const uint64_t rows[][2] = {
         {KSP_ctaid_x, b->ctaid[0]},     {KSP_ctaid_y, b->ctaid[1]},     {KSP_ctaid_z, b->ctaid[2]},
         /* clusters: the block's cluster and its place in it (init_block_specials) */
@@ -1361,6 +1441,12 @@ static struct kblock *block_begin(struct klaunch *l, uint64_t index)
     else
         init_block_specials(b);
     knat_fn nat = knative_lookup(l->native, fn);
+    /* What this thread learnt in the launch's earlier blocks: memory cannot go away while a
+     * launch runs (frees wait for queued work), so the extents stay true for all of it. (Read
+     * once per block: a thread-local variable of a shared library costs a call.) */
+    uintptr_t seed[6] = {0};
+    if (ok_seed.serial == l->serial)
+        memcpy(seed, ok_seed.ok, sizeof(seed));
     for (uint32_t i = 0; i < nwarps; ++i) {
         struct kwarp *w = &b->warps[i];
         w->b = b;
@@ -1392,16 +1478,14 @@ static struct kblock *block_begin(struct klaunch *l, uint64_t index)
         w->yield_pending = false;
         w->parked = 0;
         w->wait_at = NULL;
-        memset(w->cl_phase, 0, sizeof(w->cl_phase));
-        /* What this thread learnt in the launch's earlier blocks: memory cannot go away while a
-         * launch runs (frees wait for queued work), so the extents stay true for all of it. */
-        if (ok_seed.serial == l->serial) {
-            w->ok_lo = ok_seed.ok[0], w->ok_hi = ok_seed.ok[1], w->okw_lo = ok_seed.ok[2];
-            w->okw_hi = ok_seed.ok[3], w->ok2_lo = ok_seed.ok[4], w->ok2_hi = ok_seed.ok[5];
-        } else {
-            w->ok_lo = w->ok_hi = w->okw_lo = w->okw_hi = w->ok2_lo = w->ok2_hi = 0;
-        }
-        memset(w->dev_error, 0, sizeof(w->dev_error));
+        /* speed (issue 27): warm memory's rows are zero unless the last block wrote them */
+        if (!warm || (w->dirty & KWARP_DIRTY_CL_PHASE))
+            memset(w->cl_phase, 0, sizeof(w->cl_phase));
+        if (!warm || (w->dirty & KWARP_DIRTY_DEV_ERROR))
+            memset(w->dev_error, 0, sizeof(w->dev_error));
+        w->dirty = 0;
+        w->ok_lo = seed[0], w->ok_hi = seed[1], w->okw_lo = seed[2];
+        w->okw_hi = seed[3], w->ok2_lo = seed[4], w->ok2_hi = seed[5];
         if (!warm)
             init_warp_specials(w, b);
     }

@@ -61,6 +61,10 @@ unsigned ktype_size(ktype t); /* bytes; PRED counts 1 */
 const char *ktype_name(ktype t);
 static inline bool ktype_signed(ktype t) { return t >= KT_S8 && t <= KT_S64; }
 static inline bool ktype_float(ktype t) { return t >= KT_F16 && t <= KT_F64; }
+/* The ISA's wrap rules of atom/red .inc and .dec (.u32): inc(r, s) = r >= s ? 0 : r + 1,
+ * dec(r, s) = r == 0 || r > s ? s : r - 1 (ops_atom.c, and red.async in ops_async.c). */
+static inline uint32_t katom_inc_u32(uint32_t r, uint32_t s) { return r >= s ? 0 : r + 1; }
+static inline uint32_t katom_dec_u32(uint32_t r, uint32_t s) { return r == 0 || r > s ? s : r - 1; }
 
 /* ---- Modifiers: every dotted suffix PTX uses that is not a type. The parser keeps them in
  * order; a family reads the ones it knows and refuses the rest. "::" suffixes (cache hints,
@@ -794,7 +798,12 @@ struct kwarp {
     uint32_t parked;              /* lanes that failed a wait this turn: the others run first */
     uint32_t cl_phase[KLANES];    /* barrier.cluster: the phase each lane last arrived in */
     int32_t dev_error[KLANES]; /* grid (issue 25): each thread's device runtime error (cudaGetLastError) */
+    /* speed (issue 27): which of the two rows above hold anything but zeros (KWARP_DIRTY_*), so
+     * that memory reused for the next block clears only those (block_begin) */
+    uint8_t dirty;
 };
+#define KWARP_DIRTY_CL_PHASE 1u
+#define KWARP_DIRTY_DEV_ERROR 2u
 
 /* The block being run: its warps, shared window and barriers. */
 struct kblock {
@@ -812,6 +821,7 @@ struct kblock {
         uint32_t red_op;    /* 0 none, else KF_BAR_RED_* */
         const struct kinsn *red_in; /* the bar.red whose destination takes the result */
     } bar[16];
+    uint16_t bar_pending;   /* speed (issue 27): the barriers above with threads arrived */
     uint32_t index;         /* linear block index */
     uint64_t uniform[KSP_COUNT][KLANES]; /* the special registers every warp of the block shares */
     /* async copies and barriers (ops_async.c) */

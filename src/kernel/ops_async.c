@@ -706,6 +706,7 @@ static void cluster_arrive_exec(struct kwarp *w, const struct kinsn *in, uint32_
     (void)in;
     struct kblock *b = w->b;
     uint32_t phase = cluster_phase(b);
+    w->dirty |= KWARP_DIRTY_CL_PHASE;
     KFOR_LANES(mask, l)
     w->cl_phase[l] = phase;
     if (b->cluster) {
@@ -804,8 +805,8 @@ static uint64_t red_apply(uint32_t op, ktype t, uint64_t old, uint64_t v)
     case RA_ADD: return (old + v) & m;
     case RA_MIN: return sgn ? ((int32_t)old < (int32_t)v ? old : v) : (old < v ? old : v);
     case RA_MAX: return sgn ? ((int32_t)old > (int32_t)v ? old : v) : (old > v ? old : v);
-    case RA_INC: return old >= v ? 0 : old + 1;            /* .u32: wraps to 0 past v */
-    case RA_DEC: return old == 0 || old > v ? v : old - 1; /* .u32: wraps to v below 1 */
+    case RA_INC: return katom_inc_u32((uint32_t)old, (uint32_t)v); /* .u32 only */
+    case RA_DEC: return katom_dec_u32((uint32_t)old, (uint32_t)v);
     case RA_AND: return old & v;
     case RA_OR: return old | v;
     case RA_XOR: return old ^ v;

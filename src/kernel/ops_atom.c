@@ -130,9 +130,6 @@ static inline uint64_t min_s64(uint64_t a, uint64_t b) { return (int64_t)a < (in
 static inline uint64_t max_s64(uint64_t a, uint64_t b) { return (int64_t)a > (int64_t)b ? a : b; }
 #define KMIN(a, b) ((a) < (b) ? (a) : (b))
 #define KMAX(a, b) ((a) > (b) ? (a) : (b))
-/* The ISA's wrap rules: inc(r, s) = r >= s ? 0 : r + 1; dec(r, s) = r == 0 || r > s ? s : r - 1. */
-static inline uint32_t inc_u32(uint32_t r, uint32_t s) { return r >= s ? 0 : r + 1; }
-static inline uint32_t dec_u32(uint32_t r, uint32_t s) { return r == 0 || r > s ? s : r - 1; }
 
 /* ---- Handlers ----
  * Each (operation, type) has a handler for the shared window (plain) and one for global and
@@ -210,8 +207,8 @@ KATOM_CAS(min_u64, uint64_t, KMIN(old, b))
 KATOM_CAS(max_u64, uint64_t, KMAX(old, b))
 KATOM_CAS(min_s64, uint64_t, min_s64(old, b))
 KATOM_CAS(max_s64, uint64_t, max_s64(old, b))
-KATOM_CAS(inc_u32, uint32_t, inc_u32(old, b))
-KATOM_CAS(dec_u32, uint32_t, dec_u32(old, b))
+KATOM_CAS(inc_u32, uint32_t, katom_inc_u32(old, b))
+KATOM_CAS(dec_u32, uint32_t, katom_dec_u32(old, b))
 KATOM_CAS(add_f32, uint32_t, f32_add(old, b))
 KATOM_CAS_AT(add_f32_ftz, uint32_t, f32_add_ftz(old, b)) /* shared memory never flushes */
 KATOM_CAS(add_f64, uint64_t, f64_add(old, b))
