@@ -284,6 +284,12 @@ static void cvt_ff(struct kwarp *w, const struct kinsn *in, uint32_t mask)
 /* cvt.f32.f32 without modifiers: a move. */
 KOP1(cvt_move32, (uint32_t)a)
 
+/* speed (issue 27): the integer conversions of address arithmetic, without .sat, as cvt_ii
+ * computes them (the native tier writes them as C): 32 to 64 bits, zero- or sign-extended by
+ * the source's type, and 64 to 32 bits into an unsigned or 32-bit destination. */
+KOP1(cvt_zext32, (uint64_t)(uint32_t)a)
+KOP1(cvt_sext32, (uint64_t)(int64_t)(int32_t)(uint32_t)a)
+
 /* cvt.rn/rz.{f16x2,bf16x2}.f32 d, a, b: a in the upper half. */
 static void cvt_pack(struct kwarp *w, const struct kinsn *in, uint32_t mask)
 {
@@ -380,6 +386,11 @@ static bool lower_cvt(struct klower *lw, const struct kparsed *p, struct kinsn *
         if (mode >= 0 || (mods & ~CM_SAT))
             return kl_refuse(lw, "'%s': an integer-to-integer cvt takes only .sat", p->text);
         f = cvt_ii;
+        unsigned sbits = ktype_size(st) * 8, dbits = ktype_size(dt) * 8;
+        if (!(mods & CM_SAT) && sbits == 32 && dbits == 64)
+            f = ktype_signed(st) ? cvt_sext32 : cvt_zext32;
+        else if (!(mods & CM_SAT) && sbits == 64 && dbits == 32 && !ktype_signed(dt))
+            f = cvt_zext32; /* the low half (to_reg: an unsigned destination is its bits) */
     } else if (dint) { /* float to integer */
         if (mode >= 0 && !irnd)
             return kl_refuse(lw, "'%s': a float-to-integer cvt rounds with .rni .rzi .rmi or .rpi", p->text);
@@ -446,5 +457,7 @@ const struct klower_entry kops_cvt[] = {{"cvt", lower_cvt}, {NULL, NULL}};
 /* ---- What the native tier writes as C (native_emit.c) ---- */
 const struct knat_desc knat_cvt[] = {
     {cvt_move32, KN_EXPR, 1, KSTR((uint32_t)a)},
+    {cvt_zext32, KN_EXPR, 1, KSTR((uint64_t)(uint32_t)a)},
+    {cvt_sext32, KN_EXPR, 1, KSTR((uint64_t)(int64_t)(int32_t)(uint32_t)a)},
     {NULL, 0, 0, NULL},
 };
