@@ -1179,95 +1179,147 @@ static double trunc9(double v)
     return floor(v / q) * q;
 }
 
-/* texlod: the H100's length of a gradient (x, y) in texels: the longer component plus 11/32 of
- * the shorter, both and the product cut to 9 bits (probed: one gradient of 5.3 texels turned
- * through 360 degrees, docs/probes/kernels/texlod lod.out; the level of detail peaks 20/256 above
- * log2 at 20 degrees and dips 19/256 below at 45, as this octagon does). */
-static double grad_len(double x, double y)
+/* gradlod: v rounded to nearest (ties up) on the grid of `bits` bits below ref's leading bit. */
+static double round_below(double v, double ref, int bits)
 {
-    x = trunc9(x);
-    y = trunc9(y);
-    return x > y ? x + trunc9(y * (11.0 / 32.0)) : y + trunc9(x * (11.0 / 32.0));
+    if (v == 0 || ref == 0 || !isfinite(v) || !isfinite(ref))
+        return v;
+    double q = ldexp(1.0, ilogb(ref) - bits);
+    return floor(v / q + 0.5) * q;
 }
 
-/* texlod: .grad's level of detail of a 1D or 2D texture, as the H100 computes it (fitted to
- * docs/probes/kernels/texlod lod.out): the footprint's major axis P is the longest of the two
- * gradients and 11/16 of their sum and of their difference (the parallelogram's diagonals), each
- * measured by grad_len over components cut to 9 bits; isotropic samplers take log2(P) with the
- * H100's log2 (h100_log2_fixed). With maxAnisotropy > 1 the minor axis is the parallelogram's
- * area over P, the ratio P / minor is clamped to [1, maxAnisotropy], and the level is
- * log2(P / ratio). 98% of the isotropic samples and 80 to 89% of the anisotropic ones are
- * exact, the rest 1/256 (rarely 2/256) off (docs/images.md). sx, sy: the texels per unit of the
- * first level's axes. */
-static float grad_lod_2d(const struct kimage *im, const float dx[3], const float dy[3], double sx, double sy)
+/* gradlod: the H100's length of a vector of up to three components in texels (texlod2:
+ * docs/probes/kernels/texlod2 g2.out.gz, g3.out.gz): the components cut to 9 bits (trunc9),
+ * sorted, the longest plus 11/32 of the second and 1/4 of the third, each part rounded to 11
+ * bits below its own component's leading bit, ties up (every one of the 9221 one-gradient 2D
+ * samples and of the 4096 3D ones; the 11/32 cut to 9 bits that this replaces missed 1.3%). */
+static double grad_len3(double x, double y, double z)
 {
-    double ax = dx[0] * sx, ay = dx[1] * sy, bx = dy[0] * sx, by = dy[1] * sy;
-    ax = copysign(trunc9(ax), ax);
-    ay = copysign(trunc9(ay), ay);
-    bx = copysign(trunc9(bx), bx);
-    by = copysign(trunc9(by), by);
-    if (ax != ax || ay != ay || bx != bx || by != by)
-        return INFINITY;
-    double p = grad_len(ax, ay), q = grad_len(bx, by);
-    double u = 11.0 / 16.0 * grad_len(ax + bx, ay + by), v = 11.0 / 16.0 * grad_len(ax - bx, ay - by);
-    double major = p > q ? p : q;
+    double v[3] = {trunc9(x), trunc9(y), trunc9(z)};
+    for (int i = 0; i < 2; ++i)
+        for (int j = i + 1; j < 3; ++j)
+            if (v[j] > v[i]) {
+                double t = v[i];
+                v[i] = v[j];
+                v[j] = t;
+            }
+    return v[0] + round_below(v[1] * (11.0 / 32.0), v[1], 11) + round_below(v[2] * 0.25, v[2], 11);
+}
+static double grad_len(double x, double y) { return grad_len3(x, y, 0); }
+
+/* gradlod: a diagonal of the gradients' parallelogram (their sum or difference, of components
+ * already cut to 9 bits): 11/16 of its length. Along one axis (the other components 0) the
+ * length is cut to 9 bits and 11/16 of it rounded to 10 bits below its leading bit, ties up
+ * (every 2D sample of two parallel gradients, every 1D sample: texlod2 g2 "par", g1); otherwise
+ * 11/16 of grad_len3 (the H100's arithmetic there is not fitted: docs/images.md). */
+static double grad_diag(const double d[3])
+{
+    int nonzero = 0;
+    double one = 0;
+    for (int k = 0; k < 3; ++k)
+        if (trunc9(d[k]) != 0) {
+            ++nonzero;
+            one = trunc9(d[k]);
+        }
+    if (nonzero == 1)
+        return round_below(one * (11.0 / 16.0), one, 10);
+    return 11.0 / 16.0 * grad_len3(d[0], d[1], d[2]);
+}
+
+/* gradlod: .grad's level of detail from two gradients a and b in texels of the first level
+ * (docs/images.md, "Mip levels"): the footprint's major axis is the longest of |a|, |b| and the
+ * diagonals (grad_diag), its log2 the H100's (h100_log2_fixed). With anisotropy (aniso > 1:
+ * 1D, 2D and cube maps; the H100 ignores maxAnisotropy on 3D textures) the level is worked out
+ * in the log2 domain: log2(minor) = log2(area) - log2(major), the area |a x b| of the
+ * components cut to 9 bits, and the level is the larger of log2(major) - log2(maxAnisotropy)
+ * and log2(minor), at most log2(major). */
+static float grad_lod_texels(double aniso, double a[3], double b[3])
+{
+    for (int k = 0; k < 3; ++k) {
+        if (a[k] != a[k] || b[k] != b[k])
+            return INFINITY;
+        a[k] = copysign(trunc9(a[k]), a[k]);
+        b[k] = copysign(trunc9(b[k]), b[k]);
+    }
+    double s[3] = {a[0] + b[0], a[1] + b[1], a[2] + b[2]}, d[3] = {a[0] - b[0], a[1] - b[1], a[2] - b[2]};
+    double major = grad_len3(a[0], a[1], a[2]), q = grad_len3(b[0], b[1], b[2]), u = grad_diag(s), v = grad_diag(d);
+    major = q > major ? q : major;
     major = u > major ? u : major;
     major = v > major ? v : major;
-    if (major != major || isinf(major))
+    if (major != major || major > 1e30)
         return INFINITY;
     if (major <= 0)
         return -INFINITY;
-    double at = major;
-    if (im->max_anisotropy > 1) {
-        double most = im->max_anisotropy < KANISO_MAX ? im->max_anisotropy : KANISO_MAX;
-        double minor = fabs(ax * by - ay * bx) / major;
-        double ratio = minor > 0 ? major / minor : most;
-        if (ratio > most)
-            ratio = most;
-        if (ratio < 1)
-            ratio = 1;
-        at = major / ratio;
+    int64_t lm = h100_log2_fixed((float)major), lod = lm;
+    if (aniso > 1) {
+        double most = aniso < KANISO_MAX ? aniso : KANISO_MAX;
+        double cx = a[1] * b[2] - a[2] * b[1], cy = a[2] * b[0] - a[0] * b[2], cz = a[0] * b[1] - a[1] * b[0];
+        double area = sqrt(cx * cx + cy * cy + cz * cz);
+        lod = lm - h100_log2_fixed((float)most);
+        if (area > 0 && area < 1e30) {
+            int64_t minor = h100_log2_fixed((float)area) - lm;
+            lod = minor > lod ? minor : lod;
+        }
+        lod = lod < lm ? lod : lm;
     }
-    if (at > 1e30)
-        return INFINITY;
-    return (float)((double)h100_log2_fixed((float)at) / 256.0);
+    return (float)((double)lod / 256.0);
 }
 
-/* .grad's level of detail: log2 of the longer gradient in texels of the first level. */
-static float grad_lod(const struct kimage *im, const struct kimg_op *op, const float dx[3], const float dy[3])
+/* gradlod: a cube map's gradients in texels of a face of n texels (texlod2: gc.out.gz): the
+ * face coordinates of the direction plus the gradient, projected on the direction's own face
+ * and cut to the fixed point as a sample's are, less the direction's own (finite differences,
+ * not the derivative: a gradient along the major axis of 16 texels at (1, 0.1, 0.2) measures 1.5
+ * texels, as (1.25, 0.1, 0.2) lies there). */
+static void cube_grad(const float c[3], const float g[3], double n, double out[3])
+{
+    float ax = fabsf(c[0]), ay = fabsf(c[1]), az = fabsf(c[2]);
+    int major = az >= ay && az >= ax ? 2 : ay >= ax ? 1 : 0;
+    double st[2][2];
+    for (int k = 0; k < 2; ++k) {
+        float p[3] = {c[0], c[1], c[2]};
+        if (k)
+            for (int i = 0; i < 3; ++i)
+                p[i] = c[i] + g[i];
+        double ma = fabs((double)p[major]), sc, tc;
+        bool pos = c[major] >= 0;
+        switch (major) {
+        case 2: sc = pos ? p[0] : -p[0]; tc = -p[1]; break;
+        case 1: sc = p[0]; tc = pos ? p[2] : -p[2]; break;
+        default: sc = pos ? -p[2] : p[2]; tc = -p[1]; break;
+        }
+        if (!(ma > 0) || !isfinite(ma)) {
+            st[k][0] = st[k][1] = 0.5;
+            continue;
+        }
+        st[k][0] = (KCOORD_ONE / 2 + floor(sc / ma * (KCOORD_ONE / 2))) / KCOORD_ONE;
+        st[k][1] = (KCOORD_ONE / 2 + floor(tc / ma * (KCOORD_ONE / 2))) / KCOORD_ONE;
+    }
+    out[0] = (st[1][0] - st[0][0]) * n;
+    out[1] = (st[1][1] - st[0][1]) * n;
+    out[2] = 0;
+}
+
+/* .grad's level of detail (gradlod: 1D, 2D, 3D and cube maps). */
+static float grad_lod(const struct kimage *im, const struct kimg_op *op, const struct ktex_lane *ln, const float dx[3],
+                      const float dy[3])
 {
     const struct kimage_level *lv = &im->level[0];
     double n[3] = {lv->width, lv->height, lv->depth};
-    int dims = op->geom == KG_1D || op->geom == KG_A1D ? 1 : op->geom == KG_3D || op->geom == KG_CUBE || op->geom == KG_ACUBE ? 3 : 2;
-    if (op->geom == KG_CUBE || op->geom == KG_ACUBE)
-        n[2] = n[0]; /* a face's size along the third axis of the direction */
-    bool normalized = (im->flags & CU_TRSF_NORMALIZED_COORDINATES) || op->geom >= KG_CUBE;
-    double lx = 0, ly = 0, cxy = 0;
-    for (int d = 0; d < dims; ++d) {
-        double sx = normalized ? dx[d] * n[d] : dx[d], sy = normalized ? dy[d] * n[d] : dy[d];
-        lx += sx * sx;
-        ly += sy * sy;
-        cxy += sx * sy;
+    bool cube = op->geom == KG_CUBE || op->geom == KG_ACUBE;
+    int dims = op->geom == KG_1D || op->geom == KG_A1D ? 1 : op->geom == KG_3D ? 3 : 2;
+    bool normalized = (im->flags & CU_TRSF_NORMALIZED_COORDINATES) != 0;
+    double a[3] = {0, 0, 0}, b[3] = {0, 0, 0};
+    if (cube) {
+        cube_grad(ln->c, dx, n[0], a);
+        cube_grad(ln->c, dy, n[0], b);
+    } else {
+        for (int d = 0; d < dims; ++d) {
+            a[d] = normalized ? (double)dx[d] * n[d] : dx[d];
+            b[d] = normalized ? (double)dy[d] * n[d] : dy[d];
+        }
     }
-    if (dims < 3)
-        return grad_lod_2d(im, dx, dy, normalized ? n[0] : 1.0, dims == 2 ? (normalized ? n[1] : 1.0) : 0.0);
-    /* 3D and cube maps (not probed): the major axis of the footprint's ellipse. */
-    double disc = sqrt((lx - ly) * (lx - ly) + 4 * cxy * cxy);
-    double m = 0.5 * (lx + ly + disc);
-    if (m != m)
-        return INFINITY;
-    if (m <= 0)
-        return -INFINITY;
-    if (im->max_anisotropy > 1) {
-        /* An anisotropic sampler takes up to max_anisotropy taps along the major axis: the
-         * level is the major axis over that ratio, the minor axis where it allows (probed). */
-        double minor = 0.5 * (lx + ly - disc);
-        double ratio = minor > 0 ? sqrt(m / minor) : (double)im->max_anisotropy;
-        if (ratio > im->max_anisotropy)
-            ratio = im->max_anisotropy;
-        return (float)(0.5 * log2(m) - log2(ratio));
-    }
-    return (float)(0.5 * log2(m));
+    /* texlod2: 3D textures ignore maxAnisotropy (every 3D sample equal with 0 and 16) */
+    return grad_lod_texels(op->geom == KG_3D ? 0.0 : (double)im->max_anisotropy, a, b);
 }
 
 /* texlod: anisotropic taps of .grad on a 1D or 2D texture with maxAnisotropy > 1 (probed with
@@ -1478,7 +1530,7 @@ static void op_tex(struct kwarp *w, const struct kinsn *in, uint32_t mask)
                 if (op->grad[1][d] != KOPND_NONE)
                     dy[d] = kf32(kw_slot(w, op->grad[1][d])[l]);
             }
-            ln.lod = grad_lod(&cache.im, op, dx, dy);
+            ln.lod = grad_lod(&cache.im, op, &ln, dx, dy);
             memcpy(ln.gdx, dx, sizeof(dx));
             memcpy(ln.gdy, dy, sizeof(dy));
         }
