@@ -360,6 +360,12 @@ struct ksampler {
     uint32_t face;    /* the face being read (seamless) */
     uint32_t layer;   /* the layer (cube: face) being read */
     struct ktexel border;
+    /* gradlod: an anisotropic tap asks for its bilinear footprint (one level) instead of the
+     * filtered value: cap_n texels and weights (1/256), or -1 where the sample is not that */
+    bool capture;
+    int cap_n;
+    struct ktexel cap_t[4];
+    uint32_t cap_w[4];
 };
 
 static float unorm(uint32_t v, unsigned bits)
@@ -1101,6 +1107,15 @@ static void sample(struct ksampler *s, const struct kimg_op *op, const struct kt
         if (k == 1)
             level_split = fcount; /* texlod: where the second level's texels start */
         filter_level(s, lv, dims, uvw, mode, linear, ft, fw, &fcount);
+        if (s->capture) { /* gradlod: an anisotropic tap's footprint */
+            s->cap_n = -1;
+            if (!lw && fcount - first == 4 && dims <= 2) {
+                s->cap_n = 4;
+                memcpy(s->cap_t, ft + first, sizeof(s->cap_t));
+                memcpy(s->cap_w, fw + first, sizeof(s->cap_w));
+                return;
+            }
+        }
         if (s->int_read || (fcount - first == 1 && fw[first] == 256))
             lv_out[k] = ft[first]; /* one texel: as read (integers are never filtered) */
         else
@@ -1322,40 +1337,47 @@ static float grad_lod(const struct kimage *im, const struct kimg_op *op, const s
     return grad_lod_texels(op->geom == KG_3D ? 0.0 : (double)im->max_anisotropy, a, b);
 }
 
-/* texlod: anisotropic taps of .grad on a 1D or 2D texture with maxAnisotropy > 1 (probed with
- * impulse responses, docs/probes/kernels/texlod aniso.out): ceil(n) samples along the
- * footprint's major axis, n the smaller of the anisotropy ratio and the major axis in texels of
- * the level sampled, evenly spaced over the major axis and weighted equally. Exact for whole
- * ratios along an axis; the H100 spaces the taps of other ratios and of oblique axes in a way not
- * fitted (docs/images.md). The number of taps (1: an ordinary sample) and, in g, the major axis
- * in the instruction's coordinate units. */
-static unsigned aniso_taps(const struct kimage *im, const struct kimg_op *op, const struct ktex_lane *ln, float g[2])
+/* gradlod: anisotropic taps of .grad on a 1D or 2D texture with maxAnisotropy > 1, as the
+ * H100 places and weighs them (impulse responses, docs/probes/kernels/texlod2 taps.out.gz: every
+ * sample of the 19 configurations along an axis, ratios 1.25 to 16). The footprint's major axis
+ * is the longest of the gradients and the diagonals (as for the level of detail), N its length
+ * in texels of the level of detail (the major length over 2^lod, lod clamped to the levels and
+ * at least 0; so N is the anisotropy ratio, or the major axis in texels where the minor axis is
+ * under a texel). The taps lie on the major axis's direction, one texel of that level apart,
+ * weighed by w = 1/N with 8 significant bits (toward zero) and at most 10 fractional bits:
+ * 2 floor(N/2) of them at +-0.5, +-1.5, ... with weight w, two more at the ends with the rest;
+ * under N = 2, two taps of 1/2 at +-(1 - w). Off the axes the H100's step is not the unit
+ * vector this uses (docs/images.md): those samples are bounded, not exact. */
+#define KANISO_TAPS 20
+struct kaniso {
+    unsigned n;
+    double off[KANISO_TAPS][2]; /* in the instruction's coordinate units */
+    uint32_t w[KANISO_TAPS];    /* in units of `unit` */
+    double unit;
+};
+static bool aniso_taps(const struct kimage *im, const struct kimg_op *op, const struct ktex_lane *ln, struct kaniso *t)
 {
     if (im->max_anisotropy <= 1 || (op->geom != KG_1D && op->geom != KG_2D && op->geom != KG_A1D &&
                                      op->geom != KG_A2D))
-        return 1;
+        return false;
     bool two = op->geom == KG_2D || op->geom == KG_A2D;
     bool normalized = (im->flags & CU_TRSF_NORMALIZED_COORDINATES) != 0;
     double sx = normalized ? im->level[0].width : 1.0, sy = two ? (normalized ? im->level[0].height : 1.0) : 0.0;
-    const float *dx = ln->gdx, *dy = ln->gdy;
-    double v[4][2] = {{dx[0], dx[1]}, {dy[0], dy[1]}, {dx[0] + dy[0], dx[1] + dy[1]}, {dx[0] - dy[0], dx[1] - dy[1]}};
+    double a[3] = {copysign(trunc9(ln->gdx[0] * sx), ln->gdx[0]), copysign(trunc9(ln->gdx[1] * sy), ln->gdx[1]), 0};
+    double b[3] = {copysign(trunc9(ln->gdy[0] * sx), ln->gdy[0]), copysign(trunc9(ln->gdy[1] * sy), ln->gdy[1]), 0};
+    double v[4][3] = {{a[0], a[1], 0}, {b[0], b[1], 0}, {a[0] + b[0], a[1] + b[1], 0}, {a[0] - b[0], a[1] - b[1], 0}};
     double best = 0;
-    int which = 0;
+    int which = -1;
     for (int k = 0; k < 4; ++k) {
-        double len = grad_len(v[k][0] * sx, two ? v[k][1] * sy : 0.0) * (k >= 2 ? 11.0 / 16.0 : 1.0);
+        double len = k < 2 ? grad_len(v[k][0], v[k][1]) : grad_diag(v[k]);
         if (len > best) {
             best = len;
             which = k;
         }
     }
-    double area = fabs(dx[0] * sx * dy[1] * sy - dx[1] * sy * dy[0] * sx);
-    if (!(best > 0) || !isfinite(best))
-        return 1;
-    double most = im->max_anisotropy < KANISO_MAX ? im->max_anisotropy : KANISO_MAX;
-    double minor = area / best, ratio = minor > 0 ? best / minor : most;
-    if (ratio > most)
-        ratio = most;
-    /* the level sampled: the level of detail with the bias and clamps, as pick_levels takes it */
+    if (which < 0 || !isfinite(best))
+        return false;
+    /* the level of detail as pick_levels clamps it */
     double lod = (double)ln->lod + im->mip_bias;
     if (lod < im->min_lod_clamp)
         lod = im->min_lod_clamp;
@@ -1365,35 +1387,86 @@ static unsigned aniso_taps(const struct kimage *im, const struct kimg_op *op, co
         lod = im->nlevels - 1;
     if (!(lod > 0))
         lod = 0;
-    double at_level = best / exp2(lod), n = ratio < at_level ? ratio : at_level;
-    unsigned taps = n > 1 ? (unsigned)ceil(n - 1e-6) : 1;
-    if (taps > most)
-        taps = (unsigned)most;
-    double f = which >= 2 ? 11.0 / 16.0 : 1.0;
-    g[0] = (float)(v[which][0] * f);
-    g[1] = (float)(two ? v[which][1] * f : 0.0);
-    return taps;
+    double step = exp2(lod), n = best / step;
+    if (!(n > 1))
+        return false;
+    double w = 1.0 / n;
+    w = floor(ldexp(w, 7 - ilogb(w))) * ldexp(1.0, ilogb(w) - 7); /* 8 significant bits */
+    w = floor(w * 1024.0) / 1024.0;
+    double len = hypot(v[which][0], v[which][1]);
+    if (!(len > 0) || !(w > 0))
+        return false;
+    double ux = v[which][0] / len * step / sx, uy = two ? v[which][1] / len * step / sy : 0.0;
+    t->n = 0;
+    /* the weights' unit: 2^-(8 + e), e = floor(log2 N) but at least 1, and at most 2^-10 (every
+     * impulse sample along an axis; a coarser or finer unit misses some) */
+    int e = ilogb(n) > 1 ? ilogb(n) : 1;
+    t->unit = ldexp(1.0, -(8 + (e < 2 ? e : 2)));
+    uint32_t total = (uint32_t)(1.0 / t->unit + 0.5);
+    if (n < 2) {
+        for (int k = -1; k <= 1; k += 2) {
+            t->off[t->n][0] = k * (1 - w) * ux;
+            t->off[t->n][1] = k * (1 - w) * uy;
+            t->w[t->n++] = total / 2;
+        }
+        return true;
+    }
+    uint32_t W = (uint32_t)(w / t->unit + 0.5);
+    unsigned inner = 2 * (unsigned)floor(n / 2);
+    if (inner > KANISO_TAPS - 2)
+        inner = KANISO_TAPS - 2;
+    uint32_t rest = total > inner * W ? total - inner * W : 0;
+    for (unsigned k = 0; k < inner + 2; ++k) {
+        double at = (double)k - (double)(inner + 1) / 2.0; /* -(inner/2 + 0.5) .. +(inner/2 + 0.5) */
+        uint32_t wt = k == 0 ? rest / 2 : k == inner + 1 ? rest - rest / 2 : W;
+        if (!wt)
+            continue;
+        t->off[t->n][0] = at * ux;
+        t->off[t->n][1] = at * uy;
+        t->w[t->n++] = wt;
+    }
+    return true;
 }
 
-/* texlod: `taps` samples at c + g * ((k + 0.5) / taps - 0.5), averaged. */
-static void sample_aniso(struct ksampler *s, const struct kimg_op *op, const struct ktex_lane *ln, unsigned taps,
-                         const float g[2], struct ktexel *out)
+/* gradlod: the taps' samples, weighted and summed. A tap of one bilinear footprint splits its
+ * weight over the four texels as the 3D and trilinear weights are split (x first, rounded, then
+ * y; ties up where x = 1 and down where x = 0): every impulse response along an axis. Other taps
+ * (two levels, point filtering) are weighed whole (not probed), and the sum is rounded once. */
+static void sample_aniso(struct ksampler *s, const struct kimg_op *op, const struct ktex_lane *ln,
+                         const struct kaniso *t, struct ktexel *out)
 {
     double acc[4] = {0, 0, 0, 0};
-    for (unsigned k = 0; k < taps && !s->failed; ++k) {
-        struct ktex_lane t = *ln;
-        double at = ((double)k + 0.5) / taps - 0.5;
-        t.c[0] = (float)((double)ln->c[0] + g[0] * at);
+    for (unsigned k = 0; k < t->n && !s->failed; ++k) {
+        struct ktex_lane q = *ln;
+        q.c[0] = (float)((double)ln->c[0] + t->off[k][0]);
         if (op->geom == KG_2D || op->geom == KG_A2D)
-            t.c[1] = (float)((double)ln->c[1] + g[1] * at);
+            q.c[1] = (float)((double)ln->c[1] + t->off[k][1]);
         struct ktexel r;
-        sample(s, op, &t, -1, &r);
+        s->capture = true;
+        s->cap_n = -1;
+        sample(s, op, &q, -1, &r);
+        s->capture = false;
+        if (s->failed)
+            break;
+        if (s->cap_n == 4) {
+            uint32_t W = t->w[k], *fw = s->cap_w;
+            uint32_t wx = fw[1] + fw[3], wy = fw[2] + fw[3];
+            uint32_t a1 = (W * wx + 128) >> 8, a0 = W - a1;
+            uint32_t h0 = (a0 * wy + 127) >> 8, h1 = (a1 * wy + 128) >> 8;
+            uint32_t part[4] = {a0 - h0, a1 - h1, h0, h1}; /* 00 10 01 11 */
+            for (int i = 0; i < 4; ++i)
+                for (int c = 0; c < 4; ++c)
+                    if (part[i])
+                        acc[c] += (double)part[i] * t->unit * s->cap_t[i].f[c];
+            continue;
+        }
+        sample(s, op, &q, -1, &r);
         for (int c = 0; c < 4; ++c)
-            acc[c] += r.f[c];
+            acc[c] += (double)t->w[k] * t->unit * r.f[c];
     }
     memset(out, 0, sizeof(*out));
     for (int c = 0; c < 4; ++c)
-        out->f[c] = (float)(acc[c] / taps);
+        out->f[c] = (float)acc[c];
 }
 
 static bool lane_inputs(struct kwarp *w, const struct kimg_op *op, uint32_t l, struct ktex_lane *ln)
@@ -1535,12 +1608,9 @@ static void op_tex(struct kwarp *w, const struct kinsn *in, uint32_t mask)
             memcpy(ln.gdy, dy, sizeof(dy));
         }
         struct ktexel r;
-        float g[2];
-        unsigned taps = op->mip == 2 && op->comp == 0xff && !s.int_read && !op->int_coords
-                            ? aniso_taps(&cache.im, op, &ln, g)
-                            : 1;
-        if (taps > 1)
-            sample_aniso(&s, op, &ln, taps, g, &r); /* texlod */
+        struct kaniso taps;
+        if (op->mip == 2 && op->comp == 0xff && !s.int_read && !op->int_coords && aniso_taps(&cache.im, op, &ln, &taps))
+            sample_aniso(&s, op, &ln, &taps, &r); /* gradlod */
         else
             sample(&s, op, &ln, op->comp == 0xff ? -1 : op->comp, &r);
         if (s.failed)
