@@ -1207,7 +1207,7 @@ static double round_below(double v, double ref, int bits)
  * docs/probes/kernels/texlod2 g2.out.gz, g3.out.gz): the components cut to 9 bits (trunc9),
  * sorted, the longest plus 11/32 of the second and 1/4 of the third, each part rounded to 11
  * bits below its own component's leading bit, ties up (every one of the 9221 one-gradient 2D
- * samples and of the 4096 3D ones; the 11/32 cut to 9 bits that this replaces missed 1.3%). */
+ * samples and of the 4096 3D ones; the 11/32 cut to 9 bits that this replaces missed 2%). */
 static double grad_len3(double x, double y, double z)
 {
     double v[3] = {trunc9(x), trunc9(y), trunc9(z)};
