@@ -27,8 +27,9 @@
  *   channel for integer reads;
  * - layer indices are unsigned and clamp to the last layer; mip levels: lod + bias clamped to
  *   [min, max] and to the levels, point mip filtering takes floor(lod + 0.5), linear the two
- *   levels around lod with the fraction rounded to 1/256; .grad's lod is log2 of the longer
- *   gradient in texels.
+ *   levels around lod with the fraction rounded to 1/256; .grad's lod is the H100's log2 of its
+ *   footprint's major axis (gradlod: grad_lod_texels; cube maps by finite differences), and
+ *   anisotropic samplers take the H100's taps along that axis (aniso_taps).
  */
 #include "ops_image.h"
 #include "softfloat.h"
