@@ -27,8 +27,9 @@
  *   channel for integer reads;
  * - layer indices are unsigned and clamp to the last layer; mip levels: lod + bias clamped to
  *   [min, max] and to the levels, point mip filtering takes floor(lod + 0.5), linear the two
- *   levels around lod with the fraction rounded to 1/256; .grad's lod is log2 of the longer
- *   gradient in texels.
+ *   levels around lod with the fraction rounded to 1/256; .grad's lod is the H100's log2 of its
+ *   footprint's major axis (gradlod: grad_lod_texels; cube maps by finite differences), and
+ *   anisotropic samplers take the H100's taps along that axis (aniso_taps).
  */
 #include "ops_image.h"
 #include "softfloat.h"
@@ -360,6 +361,12 @@ struct ksampler {
     uint32_t face;    /* the face being read (seamless) */
     uint32_t layer;   /* the layer (cube: face) being read */
     struct ktexel border;
+    /* gradlod: an anisotropic tap asks for its bilinear footprint (one level) instead of the
+     * filtered value: cap_n texels and weights (1/256), or -1 where the sample is not that */
+    bool capture;
+    int cap_n;
+    struct ktexel cap_t[4];
+    uint32_t cap_w[4];
 };
 
 static float unorm(uint32_t v, unsigned bits)
@@ -1101,6 +1108,15 @@ static void sample(struct ksampler *s, const struct kimg_op *op, const struct kt
         if (k == 1)
             level_split = fcount; /* texlod: where the second level's texels start */
         filter_level(s, lv, dims, uvw, mode, linear, ft, fw, &fcount);
+        if (s->capture) { /* gradlod: an anisotropic tap's footprint */
+            s->cap_n = -1;
+            if (!lw && fcount - first == 4 && dims <= 2) {
+                s->cap_n = 4;
+                memcpy(s->cap_t, ft + first, sizeof(s->cap_t));
+                memcpy(s->cap_w, fw + first, sizeof(s->cap_w));
+                return;
+            }
+        }
         if (s->int_read || (fcount - first == 1 && fw[first] == 256))
             lv_out[k] = ft[first]; /* one texel: as read (integers are never filtered) */
         else
@@ -1179,131 +1195,190 @@ static double trunc9(double v)
     return floor(v / q) * q;
 }
 
-/* texlod: the H100's length of a gradient (x, y) in texels: the longer component plus 11/32 of
- * the shorter, both and the product cut to 9 bits (probed: one gradient of 5.3 texels turned
- * through 360 degrees, docs/probes/kernels/texlod lod.out; the level of detail peaks 20/256 above
- * log2 at 20 degrees and dips 19/256 below at 45, as this octagon does). */
-static double grad_len(double x, double y)
+/* gradlod: v rounded to nearest (ties up) on the grid of `bits` bits below ref's leading bit. */
+static double round_below(double v, double ref, int bits)
 {
-    x = trunc9(x);
-    y = trunc9(y);
-    return x > y ? x + trunc9(y * (11.0 / 32.0)) : y + trunc9(x * (11.0 / 32.0));
+    if (v == 0 || ref == 0 || !isfinite(v) || !isfinite(ref))
+        return v;
+    double q = ldexp(1.0, ilogb(ref) - bits);
+    return floor(v / q + 0.5) * q;
 }
 
-/* texlod: .grad's level of detail of a 1D or 2D texture, as the H100 computes it (fitted to
- * docs/probes/kernels/texlod lod.out): the footprint's major axis P is the longest of the two
- * gradients and 11/16 of their sum and of their difference (the parallelogram's diagonals), each
- * measured by grad_len over components cut to 9 bits; isotropic samplers take log2(P) with the
- * H100's log2 (h100_log2_fixed). With maxAnisotropy > 1 the minor axis is the parallelogram's
- * area over P, the ratio P / minor is clamped to [1, maxAnisotropy], and the level is
- * log2(P / ratio). 98% of the isotropic samples and 80 to 89% of the anisotropic ones are
- * exact, the rest 1/256 (rarely 2/256) off (docs/images.md). sx, sy: the texels per unit of the
- * first level's axes. */
-static float grad_lod_2d(const struct kimage *im, const float dx[3], const float dy[3], double sx, double sy)
+/* gradlod: the H100's length of a vector of up to three components in texels (texlod2:
+ * docs/probes/kernels/texlod2 g2.out.gz, g3.out.gz): the components cut to 9 bits (trunc9),
+ * sorted, the longest plus 11/32 of the second and 1/4 of the third, each part rounded to 11
+ * bits below its own component's leading bit, ties up (every one of the 9221 one-gradient 2D
+ * samples and of the 4096 3D ones; the 11/32 cut to 9 bits that this replaces missed 2%). */
+static double grad_len3(double x, double y, double z)
 {
-    double ax = dx[0] * sx, ay = dx[1] * sy, bx = dy[0] * sx, by = dy[1] * sy;
-    ax = copysign(trunc9(ax), ax);
-    ay = copysign(trunc9(ay), ay);
-    bx = copysign(trunc9(bx), bx);
-    by = copysign(trunc9(by), by);
-    if (ax != ax || ay != ay || bx != bx || by != by)
-        return INFINITY;
-    double p = grad_len(ax, ay), q = grad_len(bx, by);
-    double u = 11.0 / 16.0 * grad_len(ax + bx, ay + by), v = 11.0 / 16.0 * grad_len(ax - bx, ay - by);
-    double major = p > q ? p : q;
+    double v[3] = {trunc9(x), trunc9(y), trunc9(z)};
+    for (int i = 0; i < 2; ++i)
+        for (int j = i + 1; j < 3; ++j)
+            if (v[j] > v[i]) {
+                double t = v[i];
+                v[i] = v[j];
+                v[j] = t;
+            }
+    return v[0] + round_below(v[1] * (11.0 / 32.0), v[1], 11) + round_below(v[2] * 0.25, v[2], 11);
+}
+static double grad_len(double x, double y) { return grad_len3(x, y, 0); }
+
+/* gradlod: a diagonal of the gradients' parallelogram (their sum or difference, of components
+ * already cut to 9 bits): 11/16 of its length. Along one axis (the other components 0) the
+ * length is cut to 9 bits and 11/16 of it rounded to 10 bits below its leading bit, ties up
+ * (every 2D sample of two parallel gradients, every 1D sample: texlod2 g2 "par", g1); otherwise
+ * 11/16 of grad_len3 (the H100's arithmetic there is not fitted: docs/images.md). */
+static double grad_diag(const double d[3])
+{
+    int nonzero = 0;
+    double one = 0;
+    for (int k = 0; k < 3; ++k)
+        if (trunc9(d[k]) != 0) {
+            ++nonzero;
+            one = trunc9(d[k]);
+        }
+    if (nonzero == 1)
+        return round_below(one * (11.0 / 16.0), one, 10);
+    return 11.0 / 16.0 * grad_len3(d[0], d[1], d[2]);
+}
+
+/* gradlod: .grad's level of detail from two gradients a and b in texels of the first level
+ * (docs/images.md, "Mip levels"): the footprint's major axis is the longest of |a|, |b| and the
+ * diagonals (grad_diag), its log2 the H100's (h100_log2_fixed). With anisotropy (aniso > 1:
+ * 1D, 2D and cube maps; the H100 ignores maxAnisotropy on 3D textures) the level is worked out
+ * in the log2 domain: log2(minor) = log2(area) - log2(major), the area |a x b| of the
+ * components cut to 9 bits, and the level is the larger of log2(major) - log2(maxAnisotropy)
+ * and log2(minor), at most log2(major). */
+static float grad_lod_texels(double aniso, double a[3], double b[3])
+{
+    for (int k = 0; k < 3; ++k) {
+        if (a[k] != a[k] || b[k] != b[k])
+            return INFINITY;
+        a[k] = copysign(trunc9(a[k]), a[k]);
+        b[k] = copysign(trunc9(b[k]), b[k]);
+    }
+    double s[3] = {a[0] + b[0], a[1] + b[1], a[2] + b[2]}, d[3] = {a[0] - b[0], a[1] - b[1], a[2] - b[2]};
+    double major = grad_len3(a[0], a[1], a[2]), q = grad_len3(b[0], b[1], b[2]), u = grad_diag(s), v = grad_diag(d);
+    major = q > major ? q : major;
     major = u > major ? u : major;
     major = v > major ? v : major;
-    if (major != major || isinf(major))
+    if (major != major || major > 1e30)
         return INFINITY;
     if (major <= 0)
         return -INFINITY;
-    double at = major;
-    if (im->max_anisotropy > 1) {
-        double most = im->max_anisotropy < KANISO_MAX ? im->max_anisotropy : KANISO_MAX;
-        double minor = fabs(ax * by - ay * bx) / major;
-        double ratio = minor > 0 ? major / minor : most;
-        if (ratio > most)
-            ratio = most;
-        if (ratio < 1)
-            ratio = 1;
-        at = major / ratio;
+    int64_t lm = h100_log2_fixed((float)major), lod = lm;
+    if (aniso > 1) {
+        double most = aniso < KANISO_MAX ? aniso : KANISO_MAX;
+        double cx = a[1] * b[2] - a[2] * b[1], cy = a[2] * b[0] - a[0] * b[2], cz = a[0] * b[1] - a[1] * b[0];
+        double area = sqrt(cx * cx + cy * cy + cz * cz);
+        lod = lm - h100_log2_fixed((float)most);
+        if (area > 0 && area < 1e30) {
+            int64_t minor = h100_log2_fixed((float)area) - lm;
+            lod = minor > lod ? minor : lod;
+        }
+        lod = lod < lm ? lod : lm;
     }
-    if (at > 1e30)
-        return INFINITY;
-    return (float)((double)h100_log2_fixed((float)at) / 256.0);
+    return (float)((double)lod / 256.0);
 }
 
-/* .grad's level of detail: log2 of the longer gradient in texels of the first level. */
-static float grad_lod(const struct kimage *im, const struct kimg_op *op, const float dx[3], const float dy[3])
+/* gradlod: a cube map's gradients in texels of a face of n texels (texlod2: gc.out.gz): the
+ * face coordinates of the direction plus the gradient, projected on the direction's own face
+ * and cut to the fixed point as a sample's are, less the direction's own (finite differences,
+ * not the derivative: a gradient along the major axis of 16 texels at (1, 0.1, 0.2) measures 1.5
+ * texels, as (1.25, 0.1, 0.2) lies there). */
+static void cube_grad(const float c[3], const float g[3], double n, double out[3])
+{
+    float ax = fabsf(c[0]), ay = fabsf(c[1]), az = fabsf(c[2]);
+    int major = az >= ay && az >= ax ? 2 : ay >= ax ? 1 : 0;
+    double st[2][2];
+    for (int k = 0; k < 2; ++k) {
+        float p[3] = {c[0], c[1], c[2]};
+        if (k)
+            for (int i = 0; i < 3; ++i)
+                p[i] = c[i] + g[i];
+        double ma = fabs((double)p[major]), sc, tc;
+        bool pos = c[major] >= 0;
+        switch (major) {
+        case 2: sc = pos ? p[0] : -p[0]; tc = -p[1]; break;
+        case 1: sc = p[0]; tc = pos ? p[2] : -p[2]; break;
+        default: sc = pos ? -p[2] : p[2]; tc = -p[1]; break;
+        }
+        if (!(ma > 0) || !isfinite(ma)) {
+            st[k][0] = st[k][1] = 0.5;
+            continue;
+        }
+        st[k][0] = (KCOORD_ONE / 2 + floor(sc / ma * (KCOORD_ONE / 2))) / KCOORD_ONE;
+        st[k][1] = (KCOORD_ONE / 2 + floor(tc / ma * (KCOORD_ONE / 2))) / KCOORD_ONE;
+    }
+    out[0] = (st[1][0] - st[0][0]) * n;
+    out[1] = (st[1][1] - st[0][1]) * n;
+    out[2] = 0;
+}
+
+/* .grad's level of detail (gradlod: 1D, 2D, 3D and cube maps). */
+static float grad_lod(const struct kimage *im, const struct kimg_op *op, const struct ktex_lane *ln, const float dx[3],
+                      const float dy[3])
 {
     const struct kimage_level *lv = &im->level[0];
     double n[3] = {lv->width, lv->height, lv->depth};
-    int dims = op->geom == KG_1D || op->geom == KG_A1D ? 1 : op->geom == KG_3D || op->geom == KG_CUBE || op->geom == KG_ACUBE ? 3 : 2;
-    if (op->geom == KG_CUBE || op->geom == KG_ACUBE)
-        n[2] = n[0]; /* a face's size along the third axis of the direction */
-    bool normalized = (im->flags & CU_TRSF_NORMALIZED_COORDINATES) || op->geom >= KG_CUBE;
-    double lx = 0, ly = 0, cxy = 0;
-    for (int d = 0; d < dims; ++d) {
-        double sx = normalized ? dx[d] * n[d] : dx[d], sy = normalized ? dy[d] * n[d] : dy[d];
-        lx += sx * sx;
-        ly += sy * sy;
-        cxy += sx * sy;
+    bool cube = op->geom == KG_CUBE || op->geom == KG_ACUBE;
+    int dims = op->geom == KG_1D || op->geom == KG_A1D ? 1 : op->geom == KG_3D ? 3 : 2;
+    bool normalized = (im->flags & CU_TRSF_NORMALIZED_COORDINATES) != 0;
+    double a[3] = {0, 0, 0}, b[3] = {0, 0, 0};
+    if (cube) {
+        cube_grad(ln->c, dx, n[0], a);
+        cube_grad(ln->c, dy, n[0], b);
+    } else {
+        for (int d = 0; d < dims; ++d) {
+            a[d] = normalized ? (double)dx[d] * n[d] : dx[d];
+            b[d] = normalized ? (double)dy[d] * n[d] : dy[d];
+        }
     }
-    if (dims < 3)
-        return grad_lod_2d(im, dx, dy, normalized ? n[0] : 1.0, dims == 2 ? (normalized ? n[1] : 1.0) : 0.0);
-    /* 3D and cube maps (not probed): the major axis of the footprint's ellipse. */
-    double disc = sqrt((lx - ly) * (lx - ly) + 4 * cxy * cxy);
-    double m = 0.5 * (lx + ly + disc);
-    if (m != m)
-        return INFINITY;
-    if (m <= 0)
-        return -INFINITY;
-    if (im->max_anisotropy > 1) {
-        /* An anisotropic sampler takes up to max_anisotropy taps along the major axis: the
-         * level is the major axis over that ratio, the minor axis where it allows (probed). */
-        double minor = 0.5 * (lx + ly - disc);
-        double ratio = minor > 0 ? sqrt(m / minor) : (double)im->max_anisotropy;
-        if (ratio > im->max_anisotropy)
-            ratio = im->max_anisotropy;
-        return (float)(0.5 * log2(m) - log2(ratio));
-    }
-    return (float)(0.5 * log2(m));
+    /* texlod2: 3D textures ignore maxAnisotropy (every 3D sample equal with 0 and 16) */
+    return grad_lod_texels(op->geom == KG_3D ? 0.0 : (double)im->max_anisotropy, a, b);
 }
 
-/* texlod: anisotropic taps of .grad on a 1D or 2D texture with maxAnisotropy > 1 (probed with
- * impulse responses, docs/probes/kernels/texlod aniso.out): ceil(n) samples along the
- * footprint's major axis, n the smaller of the anisotropy ratio and the major axis in texels of
- * the level sampled, evenly spaced over the major axis and weighted equally. Exact for whole
- * ratios along an axis; the H100 spaces the taps of other ratios and of oblique axes in a way not
- * fitted (docs/images.md). The number of taps (1: an ordinary sample) and, in g, the major axis
- * in the instruction's coordinate units. */
-static unsigned aniso_taps(const struct kimage *im, const struct kimg_op *op, const struct ktex_lane *ln, float g[2])
+/* gradlod: anisotropic taps of .grad on a 1D or 2D texture with maxAnisotropy > 1, as the
+ * H100 places and weighs them (impulse responses, docs/probes/kernels/texlod2 taps.out.gz: every
+ * sample of the 19 configurations along an axis, ratios 1.25 to 16). The footprint's major axis
+ * is the longest of the gradients and the diagonals (as for the level of detail), N its length
+ * in texels of the level of detail (the major length over 2^lod, lod clamped to the levels and
+ * at least 0; so N is the anisotropy ratio, or the major axis in texels where the minor axis is
+ * under a texel). The taps lie on the major axis's direction, one texel of that level apart,
+ * weighed by w = 1/N with 8 significant bits (toward zero) and at most 10 fractional bits:
+ * 2 floor(N/2) of them at +-0.5, +-1.5, ... with weight w, two more at the ends with the rest;
+ * under N = 2, two taps of 1/2 at +-(1 - w). Off the axes the H100's step is not the unit
+ * vector this uses (docs/images.md): those samples are bounded, not exact. */
+#define KANISO_TAPS 20
+struct kaniso {
+    unsigned n;
+    double off[KANISO_TAPS][2]; /* in the instruction's coordinate units */
+    uint32_t w[KANISO_TAPS];    /* in units of `unit` */
+    double unit;
+};
+static bool aniso_taps(const struct kimage *im, const struct kimg_op *op, const struct ktex_lane *ln, struct kaniso *t)
 {
     if (im->max_anisotropy <= 1 || (op->geom != KG_1D && op->geom != KG_2D && op->geom != KG_A1D &&
                                      op->geom != KG_A2D))
-        return 1;
+        return false;
     bool two = op->geom == KG_2D || op->geom == KG_A2D;
     bool normalized = (im->flags & CU_TRSF_NORMALIZED_COORDINATES) != 0;
     double sx = normalized ? im->level[0].width : 1.0, sy = two ? (normalized ? im->level[0].height : 1.0) : 0.0;
-    const float *dx = ln->gdx, *dy = ln->gdy;
-    double v[4][2] = {{dx[0], dx[1]}, {dy[0], dy[1]}, {dx[0] + dy[0], dx[1] + dy[1]}, {dx[0] - dy[0], dx[1] - dy[1]}};
+    double a[3] = {copysign(trunc9(ln->gdx[0] * sx), ln->gdx[0]), copysign(trunc9(ln->gdx[1] * sy), ln->gdx[1]), 0};
+    double b[3] = {copysign(trunc9(ln->gdy[0] * sx), ln->gdy[0]), copysign(trunc9(ln->gdy[1] * sy), ln->gdy[1]), 0};
+    double v[4][3] = {{a[0], a[1], 0}, {b[0], b[1], 0}, {a[0] + b[0], a[1] + b[1], 0}, {a[0] - b[0], a[1] - b[1], 0}};
     double best = 0;
-    int which = 0;
+    int which = -1;
     for (int k = 0; k < 4; ++k) {
-        double len = grad_len(v[k][0] * sx, two ? v[k][1] * sy : 0.0) * (k >= 2 ? 11.0 / 16.0 : 1.0);
+        double len = k < 2 ? grad_len(v[k][0], v[k][1]) : grad_diag(v[k]);
         if (len > best) {
             best = len;
             which = k;
         }
     }
-    double area = fabs(dx[0] * sx * dy[1] * sy - dx[1] * sy * dy[0] * sx);
-    if (!(best > 0) || !isfinite(best))
-        return 1;
-    double most = im->max_anisotropy < KANISO_MAX ? im->max_anisotropy : KANISO_MAX;
-    double minor = area / best, ratio = minor > 0 ? best / minor : most;
-    if (ratio > most)
-        ratio = most;
-    /* the level sampled: the level of detail with the bias and clamps, as pick_levels takes it */
+    if (which < 0 || !isfinite(best))
+        return false;
+    /* the level of detail as pick_levels clamps it */
     double lod = (double)ln->lod + im->mip_bias;
     if (lod < im->min_lod_clamp)
         lod = im->min_lod_clamp;
@@ -1313,35 +1388,86 @@ static unsigned aniso_taps(const struct kimage *im, const struct kimg_op *op, co
         lod = im->nlevels - 1;
     if (!(lod > 0))
         lod = 0;
-    double at_level = best / exp2(lod), n = ratio < at_level ? ratio : at_level;
-    unsigned taps = n > 1 ? (unsigned)ceil(n - 1e-6) : 1;
-    if (taps > most)
-        taps = (unsigned)most;
-    double f = which >= 2 ? 11.0 / 16.0 : 1.0;
-    g[0] = (float)(v[which][0] * f);
-    g[1] = (float)(two ? v[which][1] * f : 0.0);
-    return taps;
+    double step = exp2(lod), n = best / step;
+    if (!(n > 1))
+        return false;
+    double w = 1.0 / n;
+    w = floor(ldexp(w, 7 - ilogb(w))) * ldexp(1.0, ilogb(w) - 7); /* 8 significant bits */
+    w = floor(w * 1024.0) / 1024.0;
+    double len = hypot(v[which][0], v[which][1]);
+    if (!(len > 0) || !(w > 0))
+        return false;
+    double ux = v[which][0] / len * step / sx, uy = two ? v[which][1] / len * step / sy : 0.0;
+    t->n = 0;
+    /* the weights' unit: 2^-(8 + e), e = floor(log2 N) but at least 1, and at most 2^-10 (every
+     * impulse sample along an axis; a coarser or finer unit misses some) */
+    int e = ilogb(n) > 1 ? ilogb(n) : 1;
+    t->unit = ldexp(1.0, -(8 + (e < 2 ? e : 2)));
+    uint32_t total = (uint32_t)(1.0 / t->unit + 0.5);
+    if (n < 2) {
+        for (int k = -1; k <= 1; k += 2) {
+            t->off[t->n][0] = k * (1 - w) * ux;
+            t->off[t->n][1] = k * (1 - w) * uy;
+            t->w[t->n++] = total / 2;
+        }
+        return true;
+    }
+    uint32_t W = (uint32_t)(w / t->unit + 0.5);
+    unsigned inner = 2 * (unsigned)floor(n / 2);
+    if (inner > KANISO_TAPS - 2)
+        inner = KANISO_TAPS - 2;
+    uint32_t rest = total > inner * W ? total - inner * W : 0;
+    for (unsigned k = 0; k < inner + 2; ++k) {
+        double at = (double)k - (double)(inner + 1) / 2.0; /* -(inner/2 + 0.5) .. +(inner/2 + 0.5) */
+        uint32_t wt = k == 0 ? rest / 2 : k == inner + 1 ? rest - rest / 2 : W;
+        if (!wt)
+            continue;
+        t->off[t->n][0] = at * ux;
+        t->off[t->n][1] = at * uy;
+        t->w[t->n++] = wt;
+    }
+    return true;
 }
 
-/* texlod: `taps` samples at c + g * ((k + 0.5) / taps - 0.5), averaged. */
-static void sample_aniso(struct ksampler *s, const struct kimg_op *op, const struct ktex_lane *ln, unsigned taps,
-                         const float g[2], struct ktexel *out)
+/* gradlod: the taps' samples, weighted and summed. A tap of one bilinear footprint splits its
+ * weight over the four texels as the 3D and trilinear weights are split (x first, rounded, then
+ * y; ties up where x = 1 and down where x = 0): every impulse response along an axis. Other taps
+ * (two levels, point filtering) are weighed whole (not probed), and the sum is rounded once. */
+static void sample_aniso(struct ksampler *s, const struct kimg_op *op, const struct ktex_lane *ln,
+                         const struct kaniso *t, struct ktexel *out)
 {
     double acc[4] = {0, 0, 0, 0};
-    for (unsigned k = 0; k < taps && !s->failed; ++k) {
-        struct ktex_lane t = *ln;
-        double at = ((double)k + 0.5) / taps - 0.5;
-        t.c[0] = (float)((double)ln->c[0] + g[0] * at);
+    for (unsigned k = 0; k < t->n && !s->failed; ++k) {
+        struct ktex_lane q = *ln;
+        q.c[0] = (float)((double)ln->c[0] + t->off[k][0]);
         if (op->geom == KG_2D || op->geom == KG_A2D)
-            t.c[1] = (float)((double)ln->c[1] + g[1] * at);
+            q.c[1] = (float)((double)ln->c[1] + t->off[k][1]);
         struct ktexel r;
-        sample(s, op, &t, -1, &r);
+        s->capture = true;
+        s->cap_n = -1;
+        sample(s, op, &q, -1, &r);
+        s->capture = false;
+        if (s->failed)
+            break;
+        if (s->cap_n == 4) {
+            uint32_t W = t->w[k], *fw = s->cap_w;
+            uint32_t wx = fw[1] + fw[3], wy = fw[2] + fw[3];
+            uint32_t a1 = (W * wx + 128) >> 8, a0 = W - a1;
+            uint32_t h0 = (a0 * wy + 127) >> 8, h1 = (a1 * wy + 128) >> 8;
+            uint32_t part[4] = {a0 - h0, a1 - h1, h0, h1}; /* 00 10 01 11 */
+            for (int i = 0; i < 4; ++i)
+                for (int c = 0; c < 4; ++c)
+                    if (part[i])
+                        acc[c] += (double)part[i] * t->unit * s->cap_t[i].f[c];
+            continue;
+        }
+        sample(s, op, &q, -1, &r);
         for (int c = 0; c < 4; ++c)
-            acc[c] += r.f[c];
+            acc[c] += (double)t->w[k] * t->unit * r.f[c];
     }
     memset(out, 0, sizeof(*out));
     for (int c = 0; c < 4; ++c)
-        out->f[c] = (float)(acc[c] / taps);
+        out->f[c] = (float)acc[c];
 }
 
 static bool lane_inputs(struct kwarp *w, const struct kimg_op *op, uint32_t l, struct ktex_lane *ln)
@@ -1478,17 +1604,14 @@ static void op_tex(struct kwarp *w, const struct kinsn *in, uint32_t mask)
                 if (op->grad[1][d] != KOPND_NONE)
                     dy[d] = kf32(kw_slot(w, op->grad[1][d])[l]);
             }
-            ln.lod = grad_lod(&cache.im, op, dx, dy);
+            ln.lod = grad_lod(&cache.im, op, &ln, dx, dy);
             memcpy(ln.gdx, dx, sizeof(dx));
             memcpy(ln.gdy, dy, sizeof(dy));
         }
         struct ktexel r;
-        float g[2];
-        unsigned taps = op->mip == 2 && op->comp == 0xff && !s.int_read && !op->int_coords
-                            ? aniso_taps(&cache.im, op, &ln, g)
-                            : 1;
-        if (taps > 1)
-            sample_aniso(&s, op, &ln, taps, g, &r); /* texlod */
+        struct kaniso taps;
+        if (op->mip == 2 && op->comp == 0xff && !s.int_read && !op->int_coords && aniso_taps(&cache.im, op, &ln, &taps))
+            sample_aniso(&s, op, &ln, &taps, &r); /* gradlod */
         else
             sample(&s, op, &ln, op->comp == 0xff ? -1 : op->comp, &r);
         if (s.failed)

@@ -19,9 +19,10 @@ struct Q {
     float x, y, z, w;   // coordinates (cube: direction), level or depth-compare value
     float gx, gy, hx, hy; // gradients
     int ox, oy, layer, pad;
+    float gz, hz;         // gradlod: the gradients' third components (3D, cube maps)
 };
 
-enum { KGRAD, KLOD, KCUBE, KACUBE, KOFF, KOFF_LEVEL, KDEPTH, KDEPTH_OFF, KGATHER_OFF, KINT_OFF };
+enum { KGRAD, KLOD, KCUBE, KACUBE, KOFF, KOFF_LEVEL, KDEPTH, KDEPTH_OFF, KGATHER_OFF, KINT_OFF, KGRAD3, KGRADCUBE };
 
 __global__ void sample(cudaTextureObject_t t, int kind, const Q *q, uint4 *out, int n)
 {
@@ -64,6 +65,14 @@ __global__ void sample(cudaTextureObject_t t, int kind, const Q *q, uint4 *out, 
         asm volatile("tex.2d.v4.f32.s32 {%0,%1,%2,%3}, [%4, {%5,%6}], {%7,%8};"
                      : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w)
                      : "l"(t), "r"((int)c.x), "r"((int)c.y), "r"(c.ox), "r"(c.oy));
+        break;
+    case KGRAD3: // gradlod
+        v = tex3DGrad<float4>(t, c.x, c.y, c.z, make_float4(c.gx, c.gy, c.gz, 0), make_float4(c.hx, c.hy, c.hz, 0));
+        break;
+    case KGRADCUBE: // gradlod: what nvcc writes for texCubemapGrad (extmem's header has none)
+        asm volatile("tex.grad.cube.v4.f32.f32 {%0,%1,%2,%3}, [%4, {%5,%6,%7,%7}], {%8,%9,%10,%10}, {%11,%12,%13,%13};"
+                     : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w)
+                     : "l"(t), "f"(c.x), "f"(c.y), "f"(c.z), "f"(c.gx), "f"(c.gy), "f"(c.gz), "f"(c.hx), "f"(c.hy), "f"(c.hz));
         break;
     }
     out[i] = uint4{__float_as_uint(v.x), __float_as_uint(v.y), __float_as_uint(v.z), __float_as_uint(v.w)};
@@ -356,6 +365,64 @@ static void batch_with_arrays()
     CHECK(cudaFreeArray(a));
 }
 
+// gradlod: .grad on 3D textures and cube maps (levels holding their index: a sample reads the
+// level of detail), isotropic and anisotropic.
+static float level_index3(int l, int, int, int) { return (float)l; }
+static void grads_3d_cube()
+{
+    cudaChannelFormatDesc cd = float_channel();
+    for (int cube = 0; cube < 2; ++cube) {
+        const int W = 32, L = 6;
+        cudaMipmappedArray_t ma;
+        CHECK(cudaMallocMipmappedArray(&ma, &cd, make_cudaExtent(W, W, cube ? 6 : W), L, cube ? cudaArrayCubemap : 0));
+        static float buf[32 * 32 * 32];
+        for (int l = 0; l < L; ++l) {
+            cudaArray_t lv;
+            CHECK(cudaGetMipmappedArrayLevel(&lv, ma, l));
+            int w = W >> l, d = cube ? 6 : w;
+            for (int i = 0; i < w * w * d; ++i)
+                buf[i] = level_index3(l, 0, 0, 0);
+            cudaMemcpy3DParms p;
+            std::memset(&p, 0, sizeof p);
+            p.srcPtr = make_cudaPitchedPtr(buf, w * 4, w, w);
+            p.dstArray = lv;
+            p.extent = make_cudaExtent(w, w, d);
+            p.kind = cudaMemcpyHostToDevice;
+            CHECK(cudaMemcpy3D(&p));
+        }
+        cudaResourceDesc rd;
+        std::memset(&rd, 0, sizeof rd);
+        rd.resType = cudaResourceTypeMipmappedArray;
+        rd.res.mipmap.mipmap = ma;
+        int n = 0;
+        lcg = cube ? 23 : 21;
+        for (int k = 0; k < 64; ++k) {
+            float s = std::exp2(rnd01() * 5) / W;
+            Q q;
+            std::memset(&q, 0, sizeof q);
+            q.x = cube ? rnd01() * 2 - 1 : rnd01();
+            q.y = cube ? rnd01() * 2 - 1 : rnd01();
+            q.z = cube ? rnd01() * 2 - 1 : rnd01();
+            q.gx = (rnd01() - 0.5f) * s;
+            q.gy = (rnd01() - 0.5f) * s;
+            q.gz = (rnd01() - 0.5f) * s;
+            q.hx = (rnd01() - 0.5f) * s;
+            q.hy = (rnd01() - 0.5f) * s;
+            q.hz = (rnd01() - 0.5f) * s;
+            hq[n++] = q;
+        }
+        const unsigned anisos[] = {0, 16};
+        for (unsigned a : anisos) {
+            cudaTextureObject_t t = texture(rd, cudaFilterModeLinear, a, true, false, cudaAddressModeWrap, 1);
+            char name[48];
+            std::snprintf(name, sizeof name, "grad %s aniso %u", cube ? "cube" : "3d", a);
+            run(name, t, cube ? KGRADCUBE : KGRAD3, n);
+            CHECK(cudaDestroyTextureObject(t));
+        }
+        CHECK(cudaFreeMipmappedArray(ma));
+    }
+}
+
 int main()
 {
     CHECK(cudaMalloc(&dq, sizeof(hq)));
@@ -364,6 +431,7 @@ int main()
     cubes();
     offsets_and_depth();
     batch_with_arrays();
+    grads_3d_cube();
     CHECK(cudaFree(dq));
     CHECK(cudaFree(dout));
     std::printf("textures_lod: done\n");

@@ -401,12 +401,14 @@ static const struct expect floors[] = {
     /* the H100's level of detail from gradients (its log2 and its anisotropic footprint) */
     {"grad cfg", 0.88}, /* texlod: the H100's footprint and log2; anisotropic levels 88% */
     /* texlod: levels of detail from gradients (lod.out): the H100's octagon footprint and log2
-     * table; the rest 1/256 off (the anisotropic ratio's arithmetic is not fitted exactly) */
+     * table; the rest 1/256 off (gradlod: the diagonal of two gradients that are neither parallel
+     * nor single, and the anisotropic minor axis, are not fitted exactly: 98.0, 96.9, 94.7, 93.3
+     * and 95.9% since the texlod2 fits; a0 to a16 were 97.9, 94.3, 91.1 and 89.1% before) */
     {"lodgrad a0", 0.97},
-    {"lodgrad a2", 0.94},
-    {"lodgrad a4", 0.91},
-    {"lodgrad a16", 0.89},
-    {"lodgrad a8 tri", 0.93},
+    {"lodgrad a2", 0.96},
+    {"lodgrad a4", 0.94},
+    {"lodgrad a16", 0.93},
+    {"lodgrad a8 tri", 0.95},
     /* texlod: anisotropic taps (aniso.out): whole ratios along an axis are exact (cfg 0, 1, 5,
      * 9, 14); the H100's spacing for other ratios and oblique axes is not fitted */
     {"aniso ", 0.0},
