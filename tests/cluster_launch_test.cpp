@@ -140,7 +140,10 @@ WAIT:
     mbarrier.try_wait.parity.shared::cta.b64 %p2, [%r2], 0;
     @!%p2 bra WAIT;
     ld.shared.u32 %r4, [word];
-    st.global.u32 [%rd1], %r4;
+    mov.u32 %r5, %ctaid.x; // each block its own word: the blocks run on different threads
+    mul.wide.u32 %rd2, %r5, 4;
+    add.u64 %rd3, %rd1, %rd2;
+    st.global.u32 [%rd3], %r4;
 DONE:
     ret;
 }
@@ -316,14 +319,15 @@ TEST_F(Clusters, StAsync_RunsInALaunchWithClusters_AndIsAnIllegalInstructionWith
     Module mod(kStAsync, "stasync");
     ASSERT_NE(mod.f, nullptr);
     CUdeviceptr out;
-    ASSERT_OK(cuMemAlloc(&out, 4));
-    ASSERT_OK(cuMemsetD32(out, 0, 1));
+    ASSERT_OK(cuMemAlloc(&out, 8));
+    ASSERT_OK(cuMemsetD32(out, 0, 2));
     void *params[] = {&out};
     ASSERT_OK(launch(mod.f, 2, 1, 32, 1, 1, params)); // a cluster dimension of 1x1x1
     ASSERT_OK(cuCtxSynchronize());
-    unsigned v = 0;
-    ASSERT_OK(cuMemcpyDtoH(&v, out, 4));
-    EXPECT_EQ(v, 42u);
+    unsigned v[2] = {0, 0};
+    ASSERT_OK(cuMemcpyDtoH(v, out, 8));
+    EXPECT_EQ(v[0], 42u);
+    EXPECT_EQ(v[1], 42u);
     ASSERT_OK(cuLaunchKernel(mod.f, 2, 1, 1, 32, 1, 1, 0, nullptr, params, nullptr));
     EXPECT_CU(CUDA_ERROR_ILLEGAL_INSTRUCTION, cuCtxSynchronize());
     EXPECT_DETAIL_HAS("without clusters");
