@@ -118,22 +118,31 @@ static void emit_prelude(struct kbuf *b)
     /* The vectorised form's loops and loads (emit_vec_insn), as macros to keep the text short:
      * VAD computes and checks a load's 32 addresses (BAD on `ad`: VBG, VBS, VBP), VLD1 reads
      * them into D: one copy where they are consecutive, else per 8 lanes a copy, one read, or
-     * a gather. */
+     * a gather. lanes32: 32 consecutive addresses (ad_[l] == ad_[0] + l * SZ) are checked as
+     * one range [ad, e_) (RANGE: VRG, VRS, VRP, VRGW, VRSW: aligned, not wrapping, inside one
+     * fast extent, which implies every lane's own check); where that fails, or the addresses
+     * are not consecutive, each lane is checked (BAD) as before. */
     kbuf_puts(b, "#define VL for (unsigned l = 0; l < 32; ++l)\n"
                  "#define VBGW (((ad & (SZ - 1)) != 0) | !((ad >= c->ok[2]) & (ad < c->ok[3]) & (ad + SZ <= c->ok[3])))\n"
                  "#define VBSW (((ad & (SZ - 1)) != 0) | !((ad < c->shared_size) & (SZ <= c->shared_size - ad)))\n"
-                 "#define VST(SZ_, T, BAD, BASE, ADDR, VAL, DONE) if (exec == 0xffffffffu) { enum { SZ = SZ_ }; uint64_t ad_[32], bad_ = 0; "
-                 "VL { const uint64_t ad = (ADDR); ad_[l] = ad; bad_ |= (uint64_t)(BAD); } "
-                 "if (!bad_) { const uintptr_t base_ = (BASE); uint64_t dif_ = 0; VL dif_ |= ad_[l] ^ (ad_[0] + (uint64_t)l * SZ); "
+                 "#define VRGW (((ad & (SZ - 1)) != 0) | (e_ <= ad) | (ad < c->ok[2]) | (e_ > c->ok[3]))\n"
+                 "#define VRSW (((ad & (SZ - 1)) != 0) | (e_ <= ad) | (e_ > c->shared_size))\n"
+                 "#define VCHK(BAD, RANGE, ADDR) uint64_t ad_[32], a0_, dif_ = 0, bad_ = 0; { const unsigned l = 0; a0_ = (ADDR); } "
+                 "VL { const uint64_t ad = (ADDR); ad_[l] = ad; dif_ |= ad ^ (a0_ + (uint64_t)l * SZ); } "
+                 "{ const uint64_t ad = a0_, e_ = ad + 32u * SZ; if (dif_ || (RANGE)) VL { const uint64_t ad = ad_[l]; bad_ |= (uint64_t)(BAD); } }\n"
+                 "#define VST(SZ_, T, BAD, RANGE, BASE, ADDR, VAL, DONE) if (exec == 0xffffffffu) { enum { SZ = SZ_ }; "
+                 "VCHK(BAD, RANGE, ADDR) "
+                 "if (!bad_) { const uintptr_t base_ = (BASE); "
                  "if (!dif_) { T t_[32]; VL t_[l] = (T)(VAL); memcpy((void *)(base_ + (uintptr_t)ad_[0]), t_, sizeof(t_)); } "
                  "else VL { T t_ = (T)(VAL); memcpy((void *)(base_ + (uintptr_t)ad_[l]), &t_, sizeof(t_)); } goto DONE; } }\n"
                  "#define VBG (((ad & (SZ - 1)) != 0) | !(((ad >= o0_) & (ad < o1_) & (ad + SZ <= o1_)) | ((ad >= o4_) & (ad < o5_) & (ad + SZ <= o5_))))\n"
                  "#define VBS (((ad & (SZ - 1)) != 0) | !((ad < sh_) & (SZ <= sh_ - ad)))\n"
                  "#define VBP (((ad & (SZ - 1)) != 0) | !((ad < pb_) & (SZ <= pb_ - ad)))\n"
-                 "#define VAD(SZ_, BAD, ADDR) enum { SZ = SZ_ }; uint64_t ad_[32], bad_ = 0; "
-                 "VL { const uint64_t ad = (ADDR); ad_[l] = ad; bad_ |= (uint64_t)(BAD); } if (bad_) return 1;\n"
-                 "#define VLD1(T, BASE, D, FIX) const uintptr_t base_ = (BASE); uint64_t dif_ = 0; "
-                 "VL dif_ |= ad_[l] ^ (ad_[0] + (uint64_t)l * SZ); "
+                 "#define VRG (((ad & (SZ - 1)) != 0) | (e_ <= ad) | !(((ad >= o0_) & (e_ <= o1_)) | ((ad >= o4_) & (e_ <= o5_))))\n"
+                 "#define VRS (((ad & (SZ - 1)) != 0) | (e_ <= ad) | (e_ > sh_))\n"
+                 "#define VRP (((ad & (SZ - 1)) != 0) | (e_ <= ad) | (e_ > pb_))\n"
+                 "#define VAD(SZ_, BAD, RANGE, ADDR) enum { SZ = SZ_ }; VCHK(BAD, RANGE, ADDR) if (bad_) return 1;\n"
+                 "#define VLD1(T, BASE, D, FIX) const uintptr_t base_ = (BASE); "
                  "if (!dif_) { T t_[32]; memcpy(t_, (const void *)(base_ + (uintptr_t)ad_[0]), sizeof(t_)); VL { uint64_t w_ = t_[l]; FIX; D[l] = w_; } } "
                  "else { ++nc_; for (unsigned q_ = 0; q_ < 32; q_ += 8) { const uint64_t a0_ = ad_[q_]; uint64_t dc_ = 0, du_ = 0; "
                  "for (unsigned j = 0; j < 8; ++j) { dc_ |= ad_[q_ + j] ^ (a0_ + (uint64_t)j * SZ); du_ |= ad_[q_ + j] ^ a0_; } "
@@ -308,8 +317,8 @@ static bool emit_mem(struct emitter *e, uint32_t pc, const struct kinsn *in, boo
         static const char *const ut[] = {"", "uint8_t", "uint16_t", "", "uint32_t", "", "", "", "uint64_t"};
         char v[64];
         opnd(e, in->src[1], v, sizeof(v));
-        kbuf_printf(b, "    VST(%u, %s, %s, %s, %s + UINT64_C(0x%llx), %s, stdone%u)\n", size, ut[esz],
-                    space <= KS_GLOBAL ? "VBGW" : "VBSW", space <= KS_GLOBAL ? "(uintptr_t)0" : "(uintptr_t)c->shared", a,
+        kbuf_printf(b, "    VST(%u, %s, %s, %s, %s, %s + UINT64_C(0x%llx), %s, stdone%u)\n", size, ut[esz],
+                    space <= KS_GLOBAL ? "VBGW" : "VBSW", space <= KS_GLOBAL ? "VRGW" : "VRSW", space <= KS_GLOBAL ? "(uintptr_t)0" : "(uintptr_t)c->shared", a,
                     (unsigned long long)(uint64_t)in->imm, v, pc);
     }
     kbuf_printf(b, "    LANES({ enum { SZ = %u }; uint64_t ad = %s + UINT64_C(0x%llx); unsigned char *p_;\n", size, a,
@@ -1089,8 +1098,9 @@ static void emit_vec_insn(struct emitter *e, struct vec_regs *vr, const struct k
         }
         if (!guarded && n == 1 && in->dst[0] != KOPND_NONE) {
             vdst(vr, b, KOPND_INDEX(in->dst[0]), false, narrow, names[0], sizeof(names[0]), lanes[0], sizeof(lanes[0]));
-            kbuf_printf(b, "  { VAD(%u, %s, %s + UINT64_C(0x%llx)) VLD1(%s, %s, %s, %s) }\n", size,
-                        space <= KS_GLOBAL ? "VBG" : space == KS_SHARED ? "VBS" : "VBP", s[0].t,
+            kbuf_printf(b, "  { VAD(%u, %s, %s, %s + UINT64_C(0x%llx)) VLD1(%s, %s, %s, %s) }\n", size,
+                        space <= KS_GLOBAL ? "VBG" : space == KS_SHARED ? "VBS" : "VBP",
+                        space <= KS_GLOBAL ? "VRG" : space == KS_SHARED ? "VRS" : "VRP", s[0].t,
                         (unsigned long long)(uint64_t)in->imm, ut[esz], vec_base(space), names[0], fix[0] ? fix : "(void)0");
             return;
         }
