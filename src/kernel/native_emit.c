@@ -884,11 +884,16 @@ static size_t closing(const char *s)
 }
 
 /* lanes32: whether a family's expression (knat_desc's text) always gives a value below 2^32:
- * the whole text a cast to uint32_t of one operand or parenthesised expression, f32res(...)
- * (an f32's bits or the canonical NaN) or an f32_*_lane(...) helper (fin32's bits). Anything
- * else counts as 64 bits wide. */
+ * the predicates' logic, the whole text a cast to uint32_t of one operand or parenthesised
+ * expression, f32res(...) (an f32's bits or the canonical NaN) or an f32_*_lane(...) helper
+ * (fin32's bits). Anything else counts as 64 bits wide. */
 static bool expr_narrow(const char *x)
 {
+    /* the predicate logic (ops_int.c's and_pred, or_pred, xor_pred, not_pred): 0 or 1 */
+    static const char *const pred[] = {"(a != 0) & (b != 0)", "(a != 0) | (b != 0)", "(a != 0) ^ (b != 0)", "a == 0"};
+    for (size_t k = 0; k < sizeof(pred) / sizeof(pred[0]); ++k)
+        if (!strcmp(x, pred[k]))
+            return true;
     size_t n = strlen(x);
     if (!strncmp(x, "(uint32_t)", 10)) {
         const char *r = x + 10;
