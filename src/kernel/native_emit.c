@@ -1171,8 +1171,43 @@ static void emit_vec_insn(struct emitter *e, struct vec_regs *vr, const struct k
     }
 }
 
-/* Instructions [first, end) as one fused run (fusable, no entry point after `first`). */
-static bool emit_fused(struct emitter *e, uint32_t first, uint32_t end)
+/* lanes32 (issue 27): whether the store `in` right after a fused run can end the run's
+ * vectorised form (emit_vec_store): unguarded, one value of up to 8 bytes per lane, to the
+ * global or shared space, as emit_mem's whole-warp store takes. */
+static bool vec_store_fusable(const struct kinsn *in)
+{
+    const struct knat_desc *d = in->kind == KK_OP ? describe(in->exec) : NULL;
+    kspace space = (kspace)in->space;
+    return d && d->kind == KN_ST && in->guard == KOPND_NONE && !(in->flags & KF_FRAME_LOCAL) && in->mods == 0 &&
+           in->vec == 1 && ktype_size((ktype)in->type) <= 8 && in->src[0] != KOPND_NONE && in->src[1] != KOPND_NONE &&
+           (space <= KS_GLOBAL || space == KS_SHARED);
+}
+
+/* lanes32: the store after the run, in its vectorised form: its 32 addresses checked (should any
+ * lane fail, nothing is written yet and the whole group goes to the handlers for the run, then
+ * the store's own code, which gives it to kmem), then written in lane order, one copy where
+ * consecutive, as emit_mem's VST does. Loads of the run come before it, as in the executor's
+ * order. */
+static void emit_vec_store(struct emitter *e, struct vec_regs *vr, const struct kinsn *in)
+{
+    static const char *const ut[] = {"", "uint8_t", "uint16_t", "", "uint32_t", "", "", "", "uint64_t"};
+    unsigned esz = ktype_size((ktype)in->type);
+    bool global = (kspace)in->space <= KS_GLOBAL;
+    struct vsrc a, v;
+    vsrc(e, vr, in->src[0], &a);
+    vsrc(e, vr, in->src[1], &v);
+    kbuf_printf(e->b,
+                "  { enum { SZ = %u }; VCHK(%s, %s, %s + UINT64_C(0x%llx)) if (bad_) return 1;\n"
+                "    const uintptr_t base_ = %s;\n"
+                "    if (!dif_) { %s t_[32]; VL t_[l] = (%s)(%s); memcpy((void *)(base_ + (uintptr_t)ad_[0]), t_, sizeof(t_)); }\n"
+                "    else VL { %s t_ = (%s)(%s); memcpy((void *)(base_ + (uintptr_t)ad_[l]), &t_, sizeof(t_)); } }\n",
+                esz, global ? "VBGW" : "VBSW", global ? "VRGW" : "VRSW", a.t, (unsigned long long)(uint64_t)in->imm,
+                global ? "(uintptr_t)0" : "(uintptr_t)c->shared", ut[esz], ut[esz], v.t, ut[esz], ut[esz], v.t);
+}
+
+/* Instructions [first, end) as one fused run (fusable, no entry point after `first`); `st`: the
+ * store at `end` (no entry point) ends its vectorised form too (vec_store_fusable). */
+static bool emit_fused(struct emitter *e, uint32_t first, uint32_t end, bool st)
 {
     const struct kfunc *fn = e->fn;
     struct kbuf *b = e->b;
@@ -1192,6 +1227,8 @@ static bool emit_fused(struct emitter *e, uint32_t first, uint32_t end)
         be.b = &vbody;
         for (uint32_t i = first; i < end; ++i)
             emit_vec_insn(&be, &vr, &fn->code[i]);
+        if (st)
+            emit_vec_store(&be, &vr, &fn->code[end]);
         ok = !body.failed && !pre.failed && !vbody.failed;
     }
     if (ok) {
@@ -1214,7 +1251,7 @@ static bool emit_fused(struct emitter *e, uint32_t first, uint32_t end)
         /* lanes32: the registers live after the run go back to the frame: an array as it is
          * (zero-extended where 32 bits wide), a uniform value as one broadcast */
         for (uint32_t r = 0; r < rr.nregs; ++r) {
-            if (!vr.written[r] || !live_after(e, end - 1, r))
+            if (!vr.written[r] || !live_after(e, st ? end : end - 1, r))
                 continue;
             if (vr.form[r] == VF_UNI)
                 kbuf_printf(h, "  VL R[%uu + l] = s%u_%u;\n", r * KLANES, r, vr.ver[r]);
@@ -1235,8 +1272,9 @@ static bool emit_fused(struct emitter *e, uint32_t first, uint32_t end)
         } else {
             kbuf_puts(b, "        const uint64_t *const *U_ = NULL;\n");
         }
-        kbuf_printf(b, "        if (!knat_%u_v%u(c, R, C, S, U_)) goto done%u;\n        rest_ = mask;\n        goto slow%u;\n      }\n",
-                    e->index, first, first, first);
+        /* lanes32: where the vectorised form did the store after the run too, past it */
+        kbuf_printf(b, "        if (!knat_%u_v%u(c, R, C, S, U_)) goto %s%u;\n        rest_ = mask;\n        goto slow%u;\n      }\n",
+                    e->index, first, st ? "L" : "done", st ? end + 1 : first, first);
     lanes:
         kbuf_puts(b, "      for (unsigned l = 0; l < 32; ++l) {\n        if (!(mask >> l & 1)) continue;\n");
         unsigned k = 0;
@@ -1347,7 +1385,8 @@ static bool emit_function(struct emitter *e, uint32_t index)
         while (end < fn->ninsns && (end == i || !entry[end]) && fusable(e, &fn->code[end]))
             ops += fn->code[end++].kind == KK_OP;
         if (ops >= 2) {
-            if (!emit_fused(e, i, end)) {
+            bool st = e->vec && end < fn->ninsns && !entry[end] && vec_store_fusable(&fn->code[end]);
+            if (!emit_fused(e, i, end, st)) {
                 free(entry);
                 return false;
             }
