@@ -17,7 +17,9 @@
  *
  * Speed (issue 27): a straight run of lane-local instructions is one loop over the lanes with the
  * PTX registers in C locals (emit_fused), writing back only the registers live after it
- * (liveness), with warp-uniform loads hoisted out of the loop.
+ * (liveness), with warp-uniform loads hoisted out of the loop. A whole warp runs it as a
+ * function of its own (emit_vec_insn), one loop per instruction over 32-lane arrays, 32 bits
+ * wide where the value is, with warp-uniform values as scalars (lanes32).
  */
 #include "native.h"
 
