@@ -9,7 +9,7 @@
 
 /* Bumped whenever the generated code's meaning changes without its text changing (it is part
  * of every cache key, and the library it makes says it). */
-#define KNATIVE_ENGINE "extmem-native-4" /* 2: backward branches are cancellation points; 3: fused runs, -march=native; 4: cooperative yields */
+#define KNATIVE_ENGINE "extmem-native-5" /* 2: backward branches are cancellation points; 3: fused runs, -march=native; 4: cooperative yields; 5: lanes32, 32-bit and uniform locals in whole-warp runs */
 
 /* A growing text. */
 struct kbuf {

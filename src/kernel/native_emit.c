@@ -17,7 +17,9 @@
  *
  * Speed (issue 27): a straight run of lane-local instructions is one loop over the lanes with the
  * PTX registers in C locals (emit_fused), writing back only the registers live after it
- * (liveness), with warp-uniform loads hoisted out of the loop.
+ * (liveness), with warp-uniform loads hoisted out of the loop. A whole warp runs it as a
+ * function of its own (emit_vec_insn), one loop per instruction over 32-lane arrays, 32 bits
+ * wide where the value is, with warp-uniform values as scalars (lanes32).
  */
 #include "native.h"
 
@@ -118,22 +120,31 @@ static void emit_prelude(struct kbuf *b)
     /* The vectorised form's loops and loads (emit_vec_insn), as macros to keep the text short:
      * VAD computes and checks a load's 32 addresses (BAD on `ad`: VBG, VBS, VBP), VLD1 reads
      * them into D: one copy where they are consecutive, else per 8 lanes a copy, one read, or
-     * a gather. */
+     * a gather. lanes32: 32 consecutive addresses (ad_[l] == ad_[0] + l * SZ) are checked as
+     * one range [ad, e_) (RANGE: VRG, VRS, VRP, VRGW, VRSW: aligned, not wrapping, inside one
+     * fast extent, which implies every lane's own check); where that fails, or the addresses
+     * are not consecutive, each lane is checked (BAD) as before. */
     kbuf_puts(b, "#define VL for (unsigned l = 0; l < 32; ++l)\n"
                  "#define VBGW (((ad & (SZ - 1)) != 0) | !((ad >= c->ok[2]) & (ad < c->ok[3]) & (ad + SZ <= c->ok[3])))\n"
                  "#define VBSW (((ad & (SZ - 1)) != 0) | !((ad < c->shared_size) & (SZ <= c->shared_size - ad)))\n"
-                 "#define VST(SZ_, T, BAD, BASE, ADDR, VAL, DONE) if (exec == 0xffffffffu) { enum { SZ = SZ_ }; uint64_t ad_[32], bad_ = 0; "
-                 "VL { const uint64_t ad = (ADDR); ad_[l] = ad; bad_ |= (uint64_t)(BAD); } "
-                 "if (!bad_) { const uintptr_t base_ = (BASE); uint64_t dif_ = 0; VL dif_ |= ad_[l] ^ (ad_[0] + (uint64_t)l * SZ); "
+                 "#define VRGW (((ad & (SZ - 1)) != 0) | (e_ <= ad) | (ad < c->ok[2]) | (e_ > c->ok[3]))\n"
+                 "#define VRSW (((ad & (SZ - 1)) != 0) | (e_ <= ad) | (e_ > c->shared_size))\n"
+                 "#define VCHK(BAD, RANGE, ADDR) uint64_t ad_[32], a0_, dif_ = 0, bad_ = 0; { const unsigned l = 0; a0_ = (ADDR); } "
+                 "VL { const uint64_t ad = (ADDR); ad_[l] = ad; dif_ |= ad ^ (a0_ + (uint64_t)l * SZ); } "
+                 "{ const uint64_t ad = a0_, e_ = ad + 32u * SZ; if (dif_ || (RANGE)) VL { const uint64_t ad = ad_[l]; bad_ |= (uint64_t)(BAD); } }\n"
+                 "#define VST(SZ_, T, BAD, RANGE, BASE, ADDR, VAL, DONE) if (exec == 0xffffffffu) { enum { SZ = SZ_ }; "
+                 "VCHK(BAD, RANGE, ADDR) "
+                 "if (!bad_) { const uintptr_t base_ = (BASE); "
                  "if (!dif_) { T t_[32]; VL t_[l] = (T)(VAL); memcpy((void *)(base_ + (uintptr_t)ad_[0]), t_, sizeof(t_)); } "
                  "else VL { T t_ = (T)(VAL); memcpy((void *)(base_ + (uintptr_t)ad_[l]), &t_, sizeof(t_)); } goto DONE; } }\n"
                  "#define VBG (((ad & (SZ - 1)) != 0) | !(((ad >= o0_) & (ad < o1_) & (ad + SZ <= o1_)) | ((ad >= o4_) & (ad < o5_) & (ad + SZ <= o5_))))\n"
                  "#define VBS (((ad & (SZ - 1)) != 0) | !((ad < sh_) & (SZ <= sh_ - ad)))\n"
                  "#define VBP (((ad & (SZ - 1)) != 0) | !((ad < pb_) & (SZ <= pb_ - ad)))\n"
-                 "#define VAD(SZ_, BAD, ADDR) enum { SZ = SZ_ }; uint64_t ad_[32], bad_ = 0; "
-                 "VL { const uint64_t ad = (ADDR); ad_[l] = ad; bad_ |= (uint64_t)(BAD); } if (bad_) return 1;\n"
-                 "#define VLD1(T, BASE, D, FIX) const uintptr_t base_ = (BASE); uint64_t dif_ = 0; "
-                 "VL dif_ |= ad_[l] ^ (ad_[0] + (uint64_t)l * SZ); "
+                 "#define VRG (((ad & (SZ - 1)) != 0) | (e_ <= ad) | !(((ad >= o0_) & (e_ <= o1_)) | ((ad >= o4_) & (e_ <= o5_))))\n"
+                 "#define VRS (((ad & (SZ - 1)) != 0) | (e_ <= ad) | (e_ > sh_))\n"
+                 "#define VRP (((ad & (SZ - 1)) != 0) | (e_ <= ad) | (e_ > pb_))\n"
+                 "#define VAD(SZ_, BAD, RANGE, ADDR) enum { SZ = SZ_ }; VCHK(BAD, RANGE, ADDR) if (bad_) return 1;\n"
+                 "#define VLD1(T, BASE, D, FIX) const uintptr_t base_ = (BASE); "
                  "if (!dif_) { T t_[32]; memcpy(t_, (const void *)(base_ + (uintptr_t)ad_[0]), sizeof(t_)); VL { uint64_t w_ = t_[l]; FIX; D[l] = w_; } } "
                  "else { ++nc_; for (unsigned q_ = 0; q_ < 32; q_ += 8) { const uint64_t a0_ = ad_[q_]; uint64_t dc_ = 0, du_ = 0; "
                  "for (unsigned j = 0; j < 8; ++j) { dc_ |= ad_[q_ + j] ^ (a0_ + (uint64_t)j * SZ); du_ |= ad_[q_ + j] ^ a0_; } "
@@ -308,8 +319,8 @@ static bool emit_mem(struct emitter *e, uint32_t pc, const struct kinsn *in, boo
         static const char *const ut[] = {"", "uint8_t", "uint16_t", "", "uint32_t", "", "", "", "uint64_t"};
         char v[64];
         opnd(e, in->src[1], v, sizeof(v));
-        kbuf_printf(b, "    VST(%u, %s, %s, %s, %s + UINT64_C(0x%llx), %s, stdone%u)\n", size, ut[esz],
-                    space <= KS_GLOBAL ? "VBGW" : "VBSW", space <= KS_GLOBAL ? "(uintptr_t)0" : "(uintptr_t)c->shared", a,
+        kbuf_printf(b, "    VST(%u, %s, %s, %s, %s, %s + UINT64_C(0x%llx), %s, stdone%u)\n", size, ut[esz],
+                    space <= KS_GLOBAL ? "VBGW" : "VBSW", space <= KS_GLOBAL ? "VRGW" : "VRSW", space <= KS_GLOBAL ? "(uintptr_t)0" : "(uintptr_t)c->shared", a,
                     (unsigned long long)(uint64_t)in->imm, v, pc);
     }
     kbuf_printf(b, "    LANES({ enum { SZ = %u }; uint64_t ad = %s + UINT64_C(0x%llx); unsigned char *p_;\n", size, a,
@@ -778,19 +789,128 @@ static void emit_fused_insn(struct emitter *e, struct run_regs *rr, uint32_t fir
  * are its bits. The per-lane loop above stays for groups of fewer lanes. */
 struct vec_regs {
     uint32_t nregs;
-    bool *written; /* written so far by the run's instructions (the local holds the value) */
+    bool *written;  /* written so far by the run's instructions (a local holds the value) */
+    uint8_t *form;  /* lanes32: where the register's current value is (vform) */
+    bool *narrow;   /* lanes32: its current local is 32 bits wide (the value is below 2^32) */
+    uint32_t *ver;  /* lanes32: its current local's version: s<r>_<ver> or v<r>_<ver> */
     unsigned nhoist;
     uint32_t first;
+    unsigned nvec;  /* lanes32: the arrays declared (each 128 or 256 bytes of stack) */
 };
 
-/* A source operand in the vectorised form: the local once written, the frame before. */
-static void vopnd(struct emitter *e, struct vec_regs *vr, kopnd o, char *out, size_t size)
+/* lanes32 (issue 27): a register the run has written is a local of its own per write (a new
+ * version, so each write picks its own form): a scalar where every lane holds the same value
+ * (uniform sources: constants, kernel parameters, the uniform special registers, other
+ * scalars), else an array of the 32 lanes; 32 bits wide (uint32_t, 16 lanes to an AVX-512
+ * vector) where the value is known to be below 2^32, which the frame holds zero-extended
+ * (kernel.h, "Values"), so narrowing and widening again lose nothing. A register the run
+ * reads before writing it is read from the frame as it is (64 bits). */
+enum vform { VF_FRAME, VF_UNI, VF_VEC };
+
+/* A source operand in the vectorised form: C for lane l, or for every lane where `uni`. */
+struct vsrc {
+    char t[80];
+    bool uni;    /* the same value in every lane: the text does not name l */
+    bool narrow; /* below 2^32 */
+};
+
+/* lanes32: the special registers whose row holds one value in all 32 lanes of a warp (exec.c:
+ * init_block_specials and update_block_specials fill each of these rows with one value,
+ * init_warp_specials %warpid's with the warp's index). %tid, %laneid and %lanemask_* differ per
+ * lane; a row not listed here is read per lane. */
+static bool special_uniform(uint32_t i)
 {
-    if (is_reg(o) && KOPND_INDEX(o) < vr->nregs && vr->written[KOPND_INDEX(o)]) {
-        snprintf(out, size, "v%u[l]", KOPND_INDEX(o));
+    switch ((kspecial)i) {
+    case KSP_ntid_x: case KSP_ntid_y: case KSP_ntid_z:
+    case KSP_ctaid_x: case KSP_ctaid_y: case KSP_ctaid_z:
+    case KSP_nctaid_x: case KSP_nctaid_y: case KSP_nctaid_z:
+    case KSP_warpid: case KSP_nwarpid: case KSP_smid: case KSP_nsmid: case KSP_gridid:
+    case KSP_dynamic_smem_size: case KSP_total_smem_size: case KSP_aggr_smem_size:
+    case KSP_cluster_nctarank: case KSP_cluster_ctarank: case KSP_is_explicit_cluster:
+    case KSP_clusterid_x: case KSP_clusterid_y: case KSP_clusterid_z:
+    case KSP_nclusterid_x: case KSP_nclusterid_y: case KSP_nclusterid_z:
+    case KSP_cluster_ctaid_x: case KSP_cluster_ctaid_y: case KSP_cluster_ctaid_z:
+    case KSP_cluster_nctaid_x: case KSP_cluster_nctaid_y: case KSP_cluster_nctaid_z:
+        return true;
+    default:
+        return false;
+    }
+}
+
+static void vsrc(struct emitter *e, struct vec_regs *vr, kopnd o, struct vsrc *s)
+{
+    uint32_t i = KOPND_INDEX(o);
+    s->uni = s->narrow = false;
+    if (is_reg(o) && i < vr->nregs && vr->written[i]) {
+        s->uni = vr->form[i] == VF_UNI;
+        s->narrow = vr->narrow[i];
+        snprintf(s->t, sizeof(s->t), s->uni ? "s%u_%u" : "v%u_%u[l]", i, vr->ver[i]);
         return;
     }
-    opnd(e, o, out, size);
+    if (o != KOPND_NONE && KOPND_SPACE(o) == 1) { /* the constant pool: one value for all lanes */
+        s->uni = true;
+        s->narrow = !e->sym_const[i] && e->fn->consts[(size_t)i * KLANES] <= 0xffffffffu;
+    } else if (o != KOPND_NONE && KOPND_SPACE(o) == 2 && special_uniform(i)) {
+        s->uni = true;
+        snprintf(s->t, sizeof(s->t), "S[%u][0]", i);
+        return;
+    }
+    opnd(e, o, s->t, sizeof(s->t));
+}
+
+/* A new local for register r (its next version), declared in b: its name in `name`, and in
+ * `lane` the text that assigns lane l (the scalar itself where uniform). */
+static void vdst(struct vec_regs *vr, struct kbuf *b, uint32_t r, bool uni, bool narrow, char *name, size_t nsize,
+                 char *lane, size_t lsize)
+{
+    vr->written[r] = true;
+    vr->form[r] = uni ? VF_UNI : VF_VEC;
+    vr->narrow[r] = narrow;
+    ++vr->ver[r];
+    vr->nvec += !uni;
+    snprintf(name, nsize, "%c%u_%u", uni ? 's' : 'v', r, vr->ver[r]);
+    snprintf(lane, lsize, uni ? "s%u_%u" : "v%u_%u[l]", r, vr->ver[r]);
+    kbuf_printf(b, "    %s %s%s;\n", narrow ? "uint32_t" : "uint64_t", name, uni ? "" : "[32]");
+}
+
+/* lanes32: the index of the parenthesis closing s[0]'s, or 0. */
+static size_t closing(const char *s)
+{
+    int depth = 0;
+    for (size_t k = 0; s[k]; ++k) {
+        depth += s[k] == '(' ? 1 : s[k] == ')' ? -1 : 0;
+        if (!depth)
+            return k;
+    }
+    return 0;
+}
+
+/* lanes32: whether a family's expression (knat_desc's text) always gives a value below 2^32:
+ * the predicates' logic, the whole text a cast to uint32_t of one operand or parenthesised
+ * expression, f32res(...) (an f32's bits or the canonical NaN) or an f32_*_lane(...) helper
+ * (fin32's bits). Anything else counts as 64 bits wide. */
+static bool expr_narrow(const char *x)
+{
+    /* the predicate logic (ops_int.c's and_pred, or_pred, xor_pred, not_pred): 0 or 1 */
+    static const char *const pred[] = {"(a != 0) & (b != 0)", "(a != 0) | (b != 0)", "(a != 0) ^ (b != 0)", "a == 0"};
+    for (size_t k = 0; k < sizeof(pred) / sizeof(pred[0]); ++k)
+        if (!strcmp(x, pred[k]))
+            return true;
+    size_t n = strlen(x);
+    if (!strncmp(x, "(uint32_t)", 10)) {
+        const char *r = x + 10;
+        if (r[0] == '(')
+            return closing(r) == strlen(r) - 1;
+        return r[0] && strspn(r, "~!_0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ") == strlen(r);
+    }
+    if (!strncmp(x, "f32res(", 7))
+        return closing(x + 6) == n - 7;
+    if (!strncmp(x, "f32_", 4)) {
+        const char *p = strchr(x, '(');
+        return p && p - x > 9 && !strncmp(p - 5, "_lane", 5) &&
+               strspn(x, "_0123456789abcdefghijklmnopqrstuvwxyz") == (size_t)(p - x) && closing(p) == strlen(p) - 1;
+    }
+    return false;
 }
 
 /* The check of a load's address `ad` of SZ bytes as branch-free C (1: the fast path may not
@@ -814,93 +934,125 @@ static void emit_vec_insn(struct emitter *e, struct vec_regs *vr, const struct k
     if (in->kind == KK_NOP)
         return;
     const struct knat_desc *d = describe(in->exec);
-    char a[64], bb[64], cc[64], g[80], old[64], old2[64];
-    if (in->guard != KOPND_NONE) {
-        vopnd(e, vr, in->guard, a, sizeof(a));
-        snprintf(g, sizeof(g), "((%s != 0) != %d)", a, (in->flags & KF_GUARD_NEG) ? 1 : 0);
+    struct vsrc s[3], gs, o0, o1;
+    char g[120], n0[32], l0[40], n1[32], l1[40];
+    bool guarded = in->guard != KOPND_NONE;
+    if (guarded) {
+        vsrc(e, vr, in->guard, &gs);
+        snprintf(g, sizeof(g), "((%s != 0) != %d)", gs.t, (in->flags & KF_GUARD_NEG) ? 1 : 0);
     } else {
+        gs.uni = true;
         snprintf(g, sizeof(g), "1");
     }
-    /* the destinations' old values (kept where the guard is false), read before they are marked */
-    vopnd(e, vr, in->dst[0], old, sizeof(old));
+    /* the destinations' old values (kept where the guard is false), read before new locals
+     * replace them */
+    vsrc(e, vr, in->dst[0], &o0);
     if (in->dst[1] != KOPND_NONE)
-        vopnd(e, vr, in->dst[1], old2, sizeof(old2));
+        vsrc(e, vr, in->dst[1], &o1);
+    else
+        o1 = o0;
+    /* uniform: every source and, under a guard, the guard and the old value are */
+    bool keep_uni = !guarded || (gs.uni && o0.uni && o1.uni), keep_narrow = !guarded || (o0.narrow && o1.narrow);
+    if (!guarded) /* no lane keeps its old value (and a uniform form has no lane l to read it of) */
+        snprintf(o0.t, sizeof(o0.t), "0"), snprintf(o1.t, sizeof(o1.t), "0");
     switch ((enum knat_kind)d->kind) {
     case KN_EXPR: {
-        kbuf_puts(b, "  VL { ");
+        bool uni = keep_uni;
         for (unsigned k = 0; k < d->arity; ++k) {
-            vopnd(e, vr, in->src[k], a, sizeof(a));
-            kbuf_printf(b, "A%u(%s) ", k + 1, a);
+            vsrc(e, vr, in->src[k], &s[k]);
+            uni = uni && s[k].uni;
         }
-        if (in->guard == KOPND_NONE)
-            kbuf_printf(b, "MODS(%uu) v%u[l] = (uint64_t)(%s); }\n", in->mods, KOPND_INDEX(in->dst[0]), d->expr);
+        bool narrow = keep_narrow && expr_narrow(d->expr);
+        const char *t = narrow ? "uint32_t" : "uint64_t";
+        vdst(vr, b, KOPND_INDEX(in->dst[0]), uni, narrow, n0, sizeof(n0), l0, sizeof(l0));
+        kbuf_puts(b, uni ? "  { " : "  VL { ");
+        for (unsigned k = 0; k < d->arity; ++k)
+            kbuf_printf(b, "A%u(%s) ", k + 1, s[k].t);
+        if (!guarded)
+            kbuf_printf(b, "MODS(%uu) %s = (%s)(%s); }\n", in->mods, l0, t, d->expr);
         else
-            kbuf_printf(b, "MODS(%uu) const bool g_ = %s; const uint64_t o_ = %s; v%u[l] = g_ ? (uint64_t)(%s) : o_; }\n",
-                        in->mods, g, old, KOPND_INDEX(in->dst[0]), d->expr);
-        break;
+            kbuf_printf(b, "MODS(%uu) const bool g_ = %s; %s = g_ ? (%s)(%s) : (%s)(%s); }\n", in->mods, g, l0, t, d->expr,
+                        t, o0.t);
+        return;
     }
-    case KN_MOV:
-        vopnd(e, vr, in->src[0], a, sizeof(a));
-        kbuf_printf(b, "  VL v%u[l] = %s ? %s & UINT64_C(0x%llx) : %s;\n",
-                    KOPND_INDEX(in->dst[0]), g, a, (unsigned long long)(uint64_t)in->imm, old);
-        break;
-    case KN_SELP:
-        vopnd(e, vr, in->src[0], a, sizeof(a));
-        vopnd(e, vr, in->src[1], bb, sizeof(bb));
-        vopnd(e, vr, in->src[2], cc, sizeof(cc));
-        kbuf_printf(b, "  VL v%u[l] = %s ? (((%s != 0) != %d) ? %s : %s) : %s;\n",
-                    KOPND_INDEX(in->dst[0]), g, cc, (int)(in->imm & 1), a, bb, old);
-        break;
+    case KN_MOV: {
+        vsrc(e, vr, in->src[0], &s[0]);
+        bool narrow = keep_narrow && (s[0].narrow || (uint64_t)in->imm <= 0xffffffffu), uni = keep_uni && s[0].uni;
+        const char *t = narrow ? "uint32_t" : "uint64_t";
+        vdst(vr, b, KOPND_INDEX(in->dst[0]), uni, narrow, n0, sizeof(n0), l0, sizeof(l0));
+        kbuf_printf(b, "  %s%s = %s ? (%s)(%s & UINT64_C(0x%llx)) : (%s)(%s);\n", uni ? "" : "VL ", l0, g, t, s[0].t,
+                    (unsigned long long)(uint64_t)in->imm, t, o0.t);
+        return;
+    }
+    case KN_SELP: {
+        for (unsigned k = 0; k < 3; ++k)
+            vsrc(e, vr, in->src[k], &s[k]);
+        bool narrow = keep_narrow && s[0].narrow && s[1].narrow, uni = keep_uni && s[0].uni && s[1].uni && s[2].uni;
+        const char *t = narrow ? "uint32_t" : "uint64_t";
+        vdst(vr, b, KOPND_INDEX(in->dst[0]), uni, narrow, n0, sizeof(n0), l0, sizeof(l0));
+        kbuf_printf(b, "  %s%s = %s ? (%s)(((%s != 0) != %d) ? %s : %s) : (%s)(%s);\n", uni ? "" : "VL ", l0, g, t, s[2].t,
+                    (int)(in->imm & 1), s[0].t, s[1].t, t, o0.t);
+        return;
+    }
     case KN_CVTA: {
         kspace space = (kspace)in->space;
         const char *base = space == KS_SHARED ? "(uint64_t)(uintptr_t)c->shared"
                            : space == KS_PARAM_KERNEL ? "(uint64_t)(uintptr_t)c->params"
                                                       : "UINT64_C(0)";
-        vopnd(e, vr, in->src[0], a, sizeof(a));
-        kbuf_printf(b, "  VL v%u[l] = %s ? ((%s %s %s) & UINT64_C(0x%llx)) : %s;\n",
-                    KOPND_INDEX(in->dst[0]), g, a, (in->mods & 1) ? "-" : "+", base,
-                    (in->mods & 2) ? 0xffffffffull : ~0ull, old);
-        break;
+        vsrc(e, vr, in->src[0], &s[0]);
+        bool narrow = keep_narrow && (in->mods & 2), uni = keep_uni && s[0].uni;
+        const char *t = narrow ? "uint32_t" : "uint64_t";
+        vdst(vr, b, KOPND_INDEX(in->dst[0]), uni, narrow, n0, sizeof(n0), l0, sizeof(l0));
+        kbuf_printf(b, "  %s%s = %s ? (%s)((%s %s %s) & UINT64_C(0x%llx)) : (%s)(%s);\n", uni ? "" : "VL ", l0, g, t, s[0].t,
+                    (in->mods & 1) ? "-" : "+", base, (in->mods & 2) ? 0xffffffffull : ~0ull, t, o0.t);
+        return;
     }
     case KN_SETP: {
-        ktype t = (ktype)in->type;
+        ktype ty = (ktype)in->type;
         int cmp = (int)(in->mods & 15), bop = (int)(in->mods >> 4 & 3);
         static const char *const ops[] = {"==", "!=", "<", "<=", ">", ">="};
-        unsigned bits = ktype_size(t) * 8;
-        bool sgn = ktype_signed(t);
+        unsigned bits = ktype_size(ty) * 8;
+        bool sgn = ktype_signed(ty), two = in->dst[1] != KOPND_NONE;
         uint64_t m = bits >= 64 ? ~0ull : (1ull << bits) - 1, flip = sgn ? 1ull << 63 : 0;
-        vopnd(e, vr, in->src[0], a, sizeof(a));
-        vopnd(e, vr, in->src[1], bb, sizeof(bb));
-        kbuf_printf(b, "      for (unsigned l = 0; l < 32; ++l) { const bool g_ = %s; uint64_t x, y;", g);
-        if (sgn && bits < 64)
+        vsrc(e, vr, in->src[0], &s[0]);
+        vsrc(e, vr, in->src[1], &s[1]);
+        bool uni = keep_uni && s[0].uni && s[1].uni;
+        if (in->src[2] != KOPND_NONE) {
+            vsrc(e, vr, in->src[2], &s[2]);
+            uni = uni && s[2].uni;
+        }
+        const char *t = keep_narrow ? "uint32_t" : "uint64_t";
+        vdst(vr, b, KOPND_INDEX(in->dst[0]), uni, keep_narrow, n0, sizeof(n0), l0, sizeof(l0));
+        if (two)
+            vdst(vr, b, KOPND_INDEX(in->dst[1]), uni, keep_narrow, n1, sizeof(n1), l1, sizeof(l1));
+        kbuf_printf(b, "  %s{ const bool g_ = %s; bool r;", uni ? "" : "VL ", g);
+        if (bits == 8 || bits == 16 || bits == 32) /* lanes32: compared at the type's width (the
+                                                    * same order as the 64-bit form below) */
+            kbuf_printf(b, " r = (%sint%u_t)(uint%u_t)(%s) %s (%sint%u_t)(uint%u_t)(%s);", sgn ? "" : "u", bits, bits, s[0].t,
+                        ops[cmp], sgn ? "" : "u", bits, bits, s[1].t);
+        else if (sgn && bits < 64)
             kbuf_printf(b,
-                        " x = (uint64_t)((int64_t)(%s << %u) >> %u) ^ UINT64_C(0x%llx); y = (uint64_t)((int64_t)(%s << %u) "
-                        ">> %u) ^ UINT64_C(0x%llx);",
-                        a, 64 - bits, 64 - bits, (unsigned long long)flip, bb, 64 - bits, 64 - bits,
+                        " r = ((uint64_t)((int64_t)(%s << %u) >> %u) ^ UINT64_C(0x%llx)) %s ((uint64_t)((int64_t)(%s << %u) "
+                        ">> %u) ^ UINT64_C(0x%llx));",
+                        s[0].t, 64 - bits, 64 - bits, (unsigned long long)flip, ops[cmp], s[1].t, 64 - bits, 64 - bits,
                         (unsigned long long)flip);
         else
-            kbuf_printf(b, " x = (%s & UINT64_C(0x%llx)) ^ UINT64_C(0x%llx); y = (%s & UINT64_C(0x%llx)) ^ UINT64_C(0x%llx);",
-                        a, (unsigned long long)m, (unsigned long long)flip, bb, (unsigned long long)m,
+            kbuf_printf(b, " r = ((%s & UINT64_C(0x%llx)) ^ UINT64_C(0x%llx)) %s ((%s & UINT64_C(0x%llx)) ^ UINT64_C(0x%llx));",
+                        s[0].t, (unsigned long long)m, (unsigned long long)flip, ops[cmp], s[1].t, (unsigned long long)m,
                         (unsigned long long)flip);
-        kbuf_printf(b, " bool r = x %s y;", ops[cmp]);
-        if (in->src[2] != KOPND_NONE) {
-            vopnd(e, vr, in->src[2], cc, sizeof(cc));
-            kbuf_printf(b, " bool cv = (%s != 0) != %d;", cc, (int)(in->imm & 1));
-        } else {
+        if (in->src[2] != KOPND_NONE)
+            kbuf_printf(b, " bool cv = (%s != 0) != %d;", s[2].t, (int)(in->imm & 1));
+        else
             kbuf_puts(b, " bool cv = false;");
-        }
         static const char *const comb[] = {"%s", "(%s && cv)", "(%s || cv)", "(%s != cv)"};
         char p[32], q[32];
         snprintf(p, sizeof(p), comb[bop], "r");
         snprintf(q, sizeof(q), comb[bop], "!r");
-        kbuf_printf(b, " (void)cv; const uint64_t o_ = %s;", old);
-        if (in->dst[1] != KOPND_NONE)
-            kbuf_printf(b, " const uint64_t o2_ = %s;", old2);
-        kbuf_printf(b, " v%u[l] = g_ ? (uint64_t)(%s ? 1 : 0) : o_;", KOPND_INDEX(in->dst[0]), p);
-        if (in->dst[1] != KOPND_NONE)
-            kbuf_printf(b, " v%u[l] = g_ ? (uint64_t)(%s ? 1 : 0) : o2_;", KOPND_INDEX(in->dst[1]), q);
+        kbuf_printf(b, " (void)cv; %s = g_ ? (%s)(%s ? 1 : 0) : (%s)(%s);", l0, t, p, t, o0.t);
+        if (two)
+            kbuf_printf(b, " %s = g_ ? (%s)(%s ? 1 : 0) : (%s)(%s);", l1, t, q, t, o1.t);
         kbuf_puts(b, " }\n");
-        break;
+        return;
     }
     case KN_LD: {
         unsigned esz = ktype_size((ktype)in->type), n = in->vec, size = esz * n;
@@ -913,39 +1065,63 @@ static void emit_vec_insn(struct emitter *e, struct vec_regs *vr, const struct k
         if (rbits < 64)
             snprintf(fix + strlen(fix), sizeof(fix) - strlen(fix), " w_ &= UINT64_C(0x%llx);",
                      (unsigned long long)((1ull << rbits) - 1));
-        /* the old values of every destination, before any is marked written */
-        char olds[4][64];
+        /* the old values of every destination, before any gets a new local */
+        struct vsrc olds[4];
+        bool all_narrow = true;
         for (unsigned k = 0; k < n; ++k)
-            if (in->dst[k] != KOPND_NONE)
-                vopnd(e, vr, in->dst[k], olds[k], sizeof(olds[k]));
-        vopnd(e, vr, in->src[0], a, sizeof(a));
-        if (in->guard == KOPND_NONE && !is_reg(in->src[0]) && KOPND_SPACE(in->src[0]) == 1) {
+            if (in->dst[k] != KOPND_NONE) {
+                vsrc(e, vr, in->dst[k], &olds[k]);
+                all_narrow = all_narrow && olds[k].narrow;
+            }
+        bool narrow = rbits <= 32 && (!guarded || all_narrow);
+        const char *t = narrow ? "uint32_t" : "uint64_t";
+        char names[4][32], lanes[4][40];
+        vsrc(e, vr, in->src[0], &s[0]);
+        static const char *const ut[] = {"", "uint8_t", "uint16_t", "", "uint32_t", "", "", "", "uint64_t"};
+        if (!guarded && !is_reg(in->src[0]) && KOPND_SPACE(in->src[0]) == 1) {
             unsigned h = vr->nhoist++; /* the uniform load, as emit_fused_insn hoisted it */
             for (unsigned k = 0; k < n; ++k)
                 if (in->dst[k] != KOPND_NONE) {
-                    kbuf_printf(b, "      for (unsigned l = 0; l < 32; ++l) v%u[l] = U_[%u][%u];\n", KOPND_INDEX(in->dst[k]),
-                                h, k);
-                    vr->written[KOPND_INDEX(in->dst[k])] = true;
+                    vdst(vr, b, KOPND_INDEX(in->dst[k]), true, narrow, names[k], sizeof(names[k]), lanes[k], sizeof(lanes[k]));
+                    kbuf_printf(b, "  %s = (%s)U_[%u][%u];\n", names[k], t, h, k);
                 }
             return;
         }
-        static const char *const ut[] = {"", "uint8_t", "uint16_t", "", "uint32_t", "", "", "", "uint64_t"};
-        if (in->guard == KOPND_NONE && n == 1 && in->dst[0] != KOPND_NONE) {
-            kbuf_printf(b, "  { VAD(%u, %s, %s + UINT64_C(0x%llx)) VLD1(%s, %s, v%u, %s) }\n", size,
-                        space <= KS_GLOBAL ? "VBG" : space == KS_SHARED ? "VBS" : "VBP", a,
-                        (unsigned long long)(uint64_t)in->imm, ut[esz], vec_base(space), KOPND_INDEX(in->dst[0]),
-                        fix[0] ? fix : "(void)0");
-            vr->written[KOPND_INDEX(in->dst[0])] = true;
+        if (!guarded && s[0].uni) {
+            /* lanes32: a warp-uniform address (a register every lane holds the same value
+             * of): checked and read once, a scalar for all lanes */
+            for (unsigned k = 0; k < n; ++k)
+                if (in->dst[k] != KOPND_NONE)
+                    vdst(vr, b, KOPND_INDEX(in->dst[k]), true, narrow, names[k], sizeof(names[k]), lanes[k], sizeof(lanes[k]));
+            kbuf_printf(b,
+                        "  { enum { SZ = %u }; const uint64_t ad = %s + UINT64_C(0x%llx); if (%s) return 1;\n"
+                        "    const unsigned char *p_ = (const unsigned char *)(%s + (uintptr_t)ad);",
+                        size, s[0].t, (unsigned long long)(uint64_t)in->imm, vec_bad(space), vec_base(space));
+            for (unsigned k = 0; k < n; ++k)
+                if (in->dst[k] != KOPND_NONE)
+                    kbuf_printf(b, " { uint64_t w_ = ld_le(p_ + %u, %u);%s %s = (%s)w_; }", k * esz, esz, fix, names[k], t);
+            kbuf_puts(b, " }\n");
             return;
         }
+        if (!guarded && n == 1 && in->dst[0] != KOPND_NONE) {
+            vdst(vr, b, KOPND_INDEX(in->dst[0]), false, narrow, names[0], sizeof(names[0]), lanes[0], sizeof(lanes[0]));
+            kbuf_printf(b, "  { VAD(%u, %s, %s, %s + UINT64_C(0x%llx)) VLD1(%s, %s, %s, %s) }\n", size,
+                        space <= KS_GLOBAL ? "VBG" : space == KS_SHARED ? "VBS" : "VBP",
+                        space <= KS_GLOBAL ? "VRG" : space == KS_SHARED ? "VRS" : "VRP", s[0].t,
+                        (unsigned long long)(uint64_t)in->imm, ut[esz], vec_base(space), names[0], fix[0] ? fix : "(void)0");
+            return;
+        }
+        for (unsigned k = 0; k < n; ++k)
+            if (in->dst[k] != KOPND_NONE)
+                vdst(vr, b, KOPND_INDEX(in->dst[k]), false, narrow, names[k], sizeof(names[k]), lanes[k], sizeof(lanes[k]));
         kbuf_printf(b,
                     "      { enum { SZ = %u }; uint64_t ad_[32]; uint64_t bad_ = 0;\n"
                     "        for (unsigned l = 0; l < 32; ++l) { const bool g_ = %s; const uint64_t ad = %s + UINT64_C(0x%llx); "
                     "ad_[l] = ad; bad_ |= (uint64_t)(g_ & (%s)); }\n"
                     "        if (bad_) return 1;\n",
-                    size, g, a, (unsigned long long)(uint64_t)in->imm, vec_bad(space));
+                    size, g, s[0].t, (unsigned long long)(uint64_t)in->imm, vec_bad(space));
         kbuf_printf(b, "        const uintptr_t base_ = %s; (void)base_;\n", vec_base(space));
-        if (in->guard == KOPND_NONE) {
+        if (!guarded) {
             /* Per 8 lanes (a vector's worth): lanes at consecutive addresses are one copy, lanes
              * at one address one read (a row of a tile that a half-warp shares), others a gather. */
             kbuf_printf(b,
@@ -954,8 +1130,8 @@ static void emit_vec_insn(struct emitter *e, struct vec_regs *vr, const struct k
                         ut[esz], n);
             for (unsigned k = 0; k < n; ++k)
                 if (in->dst[k] != KOPND_NONE)
-                    kbuf_printf(b, "          for (unsigned l = 0; l < 32; ++l) { uint64_t w_ = t_[l * %uu + %uu];%s v%u[l] = w_; }\n",
-                                n, k, fix, KOPND_INDEX(in->dst[k]));
+                    kbuf_printf(b, "          for (unsigned l = 0; l < 32; ++l) { uint64_t w_ = t_[l * %uu + %uu];%s %s[l] = (%s)w_; }\n",
+                                n, k, fix, names[k], t);
             kbuf_printf(b,
                         "        } else { ++nc_;\n"
                         "        for (unsigned q_ = 0; q_ < 32; q_ += 8) {\n"
@@ -966,45 +1142,74 @@ static void emit_vec_insn(struct emitter *e, struct vec_regs *vr, const struct k
                         ut[esz], n);
             for (unsigned k = 0; k < n; ++k)
                 if (in->dst[k] != KOPND_NONE)
-                    kbuf_printf(b, "            for (unsigned j = 0; j < 8; ++j) { uint64_t w_ = t_[j * %uu + %uu];%s v%u[q_ + j] = w_; }\n",
-                                n, k, fix, KOPND_INDEX(in->dst[k]));
+                    kbuf_printf(b, "            for (unsigned j = 0; j < 8; ++j) { uint64_t w_ = t_[j * %uu + %uu];%s %s[q_ + j] = (%s)w_; }\n",
+                                n, k, fix, names[k], t);
             kbuf_printf(b, "          } else if (!du_) { %s t_[%u]; memcpy(t_, p0_, sizeof(t_));\n", ut[esz], n);
             for (unsigned k = 0; k < n; ++k)
                 if (in->dst[k] != KOPND_NONE)
-                    kbuf_printf(b, "            { uint64_t w_ = t_[%uu];%s for (unsigned j = 0; j < 8; ++j) v%u[q_ + j] = w_; }\n", k, fix,
-                                KOPND_INDEX(in->dst[k]));
+                    kbuf_printf(b, "            { uint64_t w_ = t_[%uu];%s for (unsigned j = 0; j < 8; ++j) %s[q_ + j] = (%s)w_; }\n", k,
+                                fix, names[k], t);
             kbuf_puts(b, "          } else {\n");
             for (unsigned k = 0; k < n; ++k)
                 if (in->dst[k] != KOPND_NONE)
                     kbuf_printf(b,
                                 "            for (unsigned j = 0; j < 8; ++j) { uint64_t w_ = ld_le((const unsigned char *)(base_ + "
-                                "(uintptr_t)ad_[q_ + j]) + %u, %u);%s v%u[q_ + j] = w_; }\n",
-                                k * esz, esz, fix, KOPND_INDEX(in->dst[k]));
+                                "(uintptr_t)ad_[q_ + j]) + %u, %u);%s %s[q_ + j] = (%s)w_; }\n",
+                                k * esz, esz, fix, names[k], t);
             kbuf_puts(b, "          }\n        } }\n");
         } else {
             for (unsigned k = 0; k < n; ++k)
                 if (in->dst[k] != KOPND_NONE)
                     kbuf_printf(b,
                                 "        for (unsigned l = 0; l < 32; ++l) { const bool g_ = %s; const uint64_t o_ = %s; "
-                                "uint64_t w_ = g_ ? ld_le((const unsigned char *)(base_ + (uintptr_t)ad_[l]) + %u, %u) : 0;%s v%u[l] = g_ ? w_ : o_; }\n",
-                                g, olds[k], k * esz, esz, fix, KOPND_INDEX(in->dst[k]));
+                                "uint64_t w_ = g_ ? ld_le((const unsigned char *)(base_ + (uintptr_t)ad_[l]) + %u, %u) : 0;%s %s[l] = (%s)(g_ ? w_ : o_); }\n",
+                                g, olds[k].t, k * esz, esz, fix, names[k], t);
         }
         kbuf_puts(b, "        }\n");
-        for (unsigned k = 0; k < n; ++k)
-            if (in->dst[k] != KOPND_NONE)
-                vr->written[KOPND_INDEX(in->dst[k])] = true;
         return;
     }
     case KN_ST:
         return;
     }
-    vr->written[KOPND_INDEX(in->dst[0])] = true;
-    if (in->dst[1] != KOPND_NONE)
-        vr->written[KOPND_INDEX(in->dst[1])] = true;
 }
 
-/* Instructions [first, end) as one fused run (fusable, no entry point after `first`). */
-static bool emit_fused(struct emitter *e, uint32_t first, uint32_t end)
+/* lanes32 (issue 27): whether the store `in` right after a fused run can end the run's
+ * vectorised form (emit_vec_store): unguarded, one value of up to 8 bytes per lane, to the
+ * global or shared space, as emit_mem's whole-warp store takes. */
+static bool vec_store_fusable(const struct kinsn *in)
+{
+    const struct knat_desc *d = in->kind == KK_OP ? describe(in->exec) : NULL;
+    kspace space = (kspace)in->space;
+    return d && d->kind == KN_ST && in->guard == KOPND_NONE && !(in->flags & KF_FRAME_LOCAL) && in->mods == 0 &&
+           in->vec == 1 && ktype_size((ktype)in->type) <= 8 && in->src[0] != KOPND_NONE && in->src[1] != KOPND_NONE &&
+           (space <= KS_GLOBAL || space == KS_SHARED);
+}
+
+/* lanes32: the store after the run, in its vectorised form: its 32 addresses checked (should any
+ * lane fail, nothing is written yet and the whole group goes to the handlers for the run, then
+ * the store's own code, which gives it to kmem), then written in lane order, one copy where
+ * consecutive, as emit_mem's VST does. Loads of the run come before it, as in the executor's
+ * order. */
+static void emit_vec_store(struct emitter *e, struct vec_regs *vr, const struct kinsn *in)
+{
+    static const char *const ut[] = {"", "uint8_t", "uint16_t", "", "uint32_t", "", "", "", "uint64_t"};
+    unsigned esz = ktype_size((ktype)in->type);
+    bool global = (kspace)in->space <= KS_GLOBAL;
+    struct vsrc a, v;
+    vsrc(e, vr, in->src[0], &a);
+    vsrc(e, vr, in->src[1], &v);
+    kbuf_printf(e->b,
+                "  { enum { SZ = %u }; VCHK(%s, %s, %s + UINT64_C(0x%llx)) if (bad_) return 1;\n"
+                "    const uintptr_t base_ = %s;\n"
+                "    if (!dif_) { %s t_[32]; VL t_[l] = (%s)(%s); memcpy((void *)(base_ + (uintptr_t)ad_[0]), t_, sizeof(t_)); }\n"
+                "    else VL { %s t_ = (%s)(%s); memcpy((void *)(base_ + (uintptr_t)ad_[l]), &t_, sizeof(t_)); } }\n",
+                esz, global ? "VBGW" : "VBSW", global ? "VRGW" : "VRSW", a.t, (unsigned long long)(uint64_t)in->imm,
+                global ? "(uintptr_t)0" : "(uintptr_t)c->shared", ut[esz], ut[esz], v.t, ut[esz], ut[esz], v.t);
+}
+
+/* Instructions [first, end) as one fused run (fusable, no entry point after `first`); `st`: the
+ * store at `end` (no entry point) ends its vectorised form too (vec_store_fusable). */
+static bool emit_fused(struct emitter *e, uint32_t first, uint32_t end, bool st)
 {
     const struct kfunc *fn = e->fn;
     struct kbuf *b = e->b;
@@ -1013,8 +1218,9 @@ static bool emit_fused(struct emitter *e, uint32_t first, uint32_t end)
     bool ok = rr.read && rr.written;
     /* simd (issue 27): the same run over a whole warp, instruction by instruction */
     struct kbuf vbody = {0};
-    struct vec_regs vr = {fn->nregs, calloc(fn->nregs + 1, sizeof(bool)), 0, first};
-    ok = ok && vr.written;
+    struct vec_regs vr = {fn->nregs,        calloc(fn->nregs + 1, sizeof(bool)), calloc(fn->nregs + 1, 1),
+                          calloc(fn->nregs + 1, sizeof(bool)), calloc(fn->nregs + 1, sizeof(uint32_t)), 0, first, 0};
+    ok = ok && vr.written && vr.form && vr.narrow && vr.ver;
     if (ok) {
         struct emitter be = *e;
         be.b = &body;
@@ -1023,6 +1229,8 @@ static bool emit_fused(struct emitter *e, uint32_t first, uint32_t end)
         be.b = &vbody;
         for (uint32_t i = first; i < end; ++i)
             emit_vec_insn(&be, &vr, &fn->code[i]);
+        if (st)
+            emit_vec_store(&be, &vr, &fn->code[end]);
         ok = !body.failed && !pre.failed && !vbody.failed;
     }
     if (ok) {
@@ -1031,10 +1239,7 @@ static bool emit_fused(struct emitter *e, uint32_t first, uint32_t end)
         /* simd (issue 27): a whole warp runs the vectorised form, a function of its own (a
          * small function, which the compiler vectorises where it gives up on a large one) */
         struct kbuf *h = e->helpers;
-        unsigned nvec = 0;
-        for (uint32_t r = 0; r < rr.nregs; ++r)
-            nvec += vr.written[r];
-        if (!e->vec || nvec > 256) /* its locals past 64 KiB of stack: the per-lane loop only */
+        if (!e->vec || vr.nvec > 256) /* its arrays past 64 KiB of stack: the per-lane loop only */
             goto lanes;
         kbuf_printf(h,
                     "static atomic_uint knat_%u_vm%u;\n"
@@ -1044,13 +1249,19 @@ static bool emit_fused(struct emitter *e, uint32_t first, uint32_t end)
                     "    const uint64_t o0_ = c->ok[0], o1_ = c->ok[1], o4_ = c->ok[4], o5_ = c->ok[5], sh_ = c->shared_size, "
                     "pb_ = c->param_bytes; (void)o0_; (void)o1_; (void)o4_; (void)o5_; (void)sh_; (void)pb_;\n",
                     e->index, first, e->index, first);
-        for (uint32_t r = 0; r < rr.nregs; ++r)
-            if (vr.written[r])
-                kbuf_printf(h, "    uint64_t v%u[32];\n", r);
         kbuf_puts(h, vbody.p ? vbody.p : "");
-        for (uint32_t r = 0; r < rr.nregs; ++r)
-            if (vr.written[r] && live_after(e, end - 1, r))
-                kbuf_printf(h, "    memcpy(&R[%uu], v%u, sizeof(v%u));\n", r * KLANES, r, r);
+        /* lanes32: the registers live after the run go back to the frame: an array as it is
+         * (zero-extended where 32 bits wide), a uniform value as one broadcast */
+        for (uint32_t r = 0; r < rr.nregs; ++r) {
+            if (!vr.written[r] || !live_after(e, st ? end : end - 1, r))
+                continue;
+            if (vr.form[r] == VF_UNI)
+                kbuf_printf(h, "  VL R[%uu + l] = s%u_%u;\n", r * KLANES, r, vr.ver[r]);
+            else if (vr.narrow[r])
+                kbuf_printf(h, "  VL R[%uu + l] = v%u_%u[l];\n", r * KLANES, r, vr.ver[r]);
+            else
+                kbuf_printf(h, "    memcpy(&R[%uu], v%u_%u, sizeof(v%u_%u));\n", r * KLANES, r, vr.ver[r], r, vr.ver[r]);
+        }
         kbuf_printf(h, "    if (nc_) atomic_fetch_add_explicit(&knat_%u_vm%u, nc_, memory_order_relaxed);\n    return 0;\n}\n",
                     e->index, first);
         kbuf_printf(b, "      if (mask == 0xffffffffu && atomic_load_explicit(&knat_%u_vm%u, memory_order_relaxed) < KNAT_VMISS) {\n",
@@ -1063,8 +1274,9 @@ static bool emit_fused(struct emitter *e, uint32_t first, uint32_t end)
         } else {
             kbuf_puts(b, "        const uint64_t *const *U_ = NULL;\n");
         }
-        kbuf_printf(b, "        if (!knat_%u_v%u(c, R, C, S, U_)) goto done%u;\n        rest_ = mask;\n        goto slow%u;\n      }\n",
-                    e->index, first, first, first);
+        /* lanes32: where the vectorised form did the store after the run too, past it */
+        kbuf_printf(b, "        if (!knat_%u_v%u(c, R, C, S, U_)) goto %s%u;\n        rest_ = mask;\n        goto slow%u;\n      }\n",
+                    e->index, first, st ? "L" : "done", st ? end + 1 : first, first);
     lanes:
         kbuf_puts(b, "      for (unsigned l = 0; l < 32; ++l) {\n        if (!(mask >> l & 1)) continue;\n");
         unsigned k = 0;
@@ -1083,6 +1295,9 @@ static bool emit_fused(struct emitter *e, uint32_t first, uint32_t end)
                     first, first, first, end, first);
     }
     free(vr.written);
+    free(vr.form);
+    free(vr.narrow);
+    free(vr.ver);
     free(vbody.p);
     free(rr.read);
     free(rr.written);
@@ -1172,7 +1387,8 @@ static bool emit_function(struct emitter *e, uint32_t index)
         while (end < fn->ninsns && (end == i || !entry[end]) && fusable(e, &fn->code[end]))
             ops += fn->code[end++].kind == KK_OP;
         if (ops >= 2) {
-            if (!emit_fused(e, i, end)) {
+            bool st = e->vec && end < fn->ninsns && !entry[end] && vec_store_fusable(&fn->code[end]);
+            if (!emit_fused(e, i, end, st)) {
                 free(entry);
                 return false;
             }
