@@ -965,6 +965,16 @@ void klaunch_init(struct klaunch *l)
     knative_prepare(l);
 }
 
+/* %smid: the block's linear index modulo the pool's workers (a mask where they are a power of
+ * two, as they mostly are: the division was a visible part of a block's set-up). */
+static uint64_t smid_of(const struct klaunch *l, uint32_t index)
+{
+    uint32_t n = l->workers->count;
+    if (!n)
+        return 0;
+    return (n & (n - 1)) == 0 ? index & (n - 1) : index % n;
+}
+
 /* The block's shared special registers (every row but %tid and %warpid): once per block. */
 static void init_block_specials(struct kblock *b)
 {
@@ -1012,7 +1022,7 @@ static void init_block_specials(struct kblock *b)
         {KSP_cluster_nctaid_x, l->cluster[0]}, {KSP_cluster_nctaid_y, l->cluster[1]},
         {KSP_cluster_nctaid_z, l->cluster[2]},
         {KSP_gridid, l->serial},        {KSP_nwarpid, KSREG_NWARPID},
-        {KSP_smid, l->workers->count ? b->index % l->workers->count : 0},
+        {KSP_smid, smid_of(l, b->index)},
         {KSP_total_smem_size, ksreg_total_smem(l->fn->static_shared, l->dyn_shared)},
         {KSP_aggr_smem_size, (uint64_t)l->fn->static_shared + l->dyn_shared + KSREG_RESERVED_SMEM},
         {KSP_is_explicit_cluster, l->explicit_cluster},
@@ -1044,7 +1054,7 @@ static void update_block_specials(struct kblock *b)
         const uint64_t rows[][2] = {
             {KSP_ctaid_x, b->ctaid[0]},     {KSP_ctaid_y, b->ctaid[1]},     {KSP_ctaid_z, b->ctaid[2]},
             {KSP_clusterid_x, b->ctaid[0]}, {KSP_clusterid_y, b->ctaid[1]}, {KSP_clusterid_z, b->ctaid[2]},
-            {KSP_smid, l->workers->count ? b->index % l->workers->count : 0},
+            {KSP_smid, smid_of(l, b->index)},
         };
         for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); ++i)
             for (uint32_t lane = 0; lane < KLANES; ++lane)
@@ -1058,7 +1068,7 @@ static void update_block_specials(struct kblock *b)
         {KSP_clusterid_z, b->ctaid[2] / l->cluster[2]},
         {KSP_cluster_ctaid_x, b->ctaid[0] % l->cluster[0]}, {KSP_cluster_ctaid_y, b->ctaid[1] % l->cluster[1]},
         {KSP_cluster_ctaid_z, b->ctaid[2] % l->cluster[2]}, {KSP_cluster_ctarank, b->rank},
-        {KSP_smid, l->workers->count ? b->index % l->workers->count : 0},
+        {KSP_smid, smid_of(l, b->index)},
     };
     for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); ++i)
         for (uint32_t lane = 0; lane < KLANES; ++lane)
@@ -1426,11 +1436,19 @@ static struct kblock *block_begin(struct klaunch *l, uint64_t index)
     b->scratch = s;
     b->l = l;
     b->index = (uint32_t)index;
-    b->ctaid[0] = (uint32_t)(index % l->grid[0]);
-    b->ctaid[1] = (uint32_t)(index / l->grid[0] % l->grid[1]);
-    b->ctaid[2] = (uint32_t)(index / ((uint64_t)l->grid[0] * l->grid[1]));
-    b->rank = b->ctaid[0] % l->cluster[0] +
-              l->cluster[0] * (b->ctaid[1] % l->cluster[1] + l->cluster[1] * (b->ctaid[2] % l->cluster[2]));
+    if (l->grid[1] == 1 && l->grid[2] == 1) { /* speed (issue 27): no divisions for 1D grids */
+        b->ctaid[0] = (uint32_t)index;
+        b->ctaid[1] = b->ctaid[2] = 0;
+    } else {
+        b->ctaid[0] = (uint32_t)(index % l->grid[0]);
+        b->ctaid[1] = (uint32_t)(index / l->grid[0] % l->grid[1]);
+        b->ctaid[2] = (uint32_t)(index / ((uint64_t)l->grid[0] * l->grid[1]));
+    }
+    if (l->resumable) /* clusters (or a cooperative grid, whose clusters are of one) */
+        b->rank = b->ctaid[0] % l->cluster[0] +
+                  l->cluster[0] * (b->ctaid[1] % l->cluster[1] + l->cluster[1] * (b->ctaid[2] % l->cluster[2]));
+    else
+        b->rank = 0;
     b->nwarps = nwarps;
     b->threads_live = nthreads;
     b->shared_size = (uint32_t)shared_bytes;
