@@ -1281,38 +1281,64 @@ static float grad_lod_texels(double aniso, double a[3], double b[3])
     return (float)((double)lod / 256.0);
 }
 
-/* gradlod: a cube map's gradients in texels of a face of n texels (texlod2: gc.out.gz): the
- * face coordinates of the direction plus the gradient, projected on the direction's own face
- * and cut to the fixed point as a sample's are, less the direction's own (finite differences,
- * not the derivative: a gradient along the major axis of 16 texels at (1, 0.1, 0.2) measures 1.5
- * texels, as (1.25, 0.1, 0.2) lies there). */
-static void cube_grad(const float c[3], const float g[3], double n, double out[3])
+/* gradlod: a cube map's gradients in texels of a face of n texels (texlod2: gc.out.gz; part
+ * gradlod2 refitted it): finite differences, not the derivative (a gradient along the major axis
+ * of 16 texels at (1, 0.1, 0.2) measures 1.5 texels, as (1.25, 0.1, 0.2) lies there), in f32: the
+ * face coordinates of the direction c and of c + g (each component times the f32 reciprocal of
+ * the major component, not the sample's fixed point), their difference rounded to f32, times
+ * n / 2. Where c + g lies on another face (its largest component on another axis, the ties as
+ * cube_face's) that face is unfolded into the plane of c's face across their shared edge: the
+ * coordinate across the edge is 2 - |c's axis component| / |the new major component|, the one
+ * along the edge the component over the new major one. Returns whether c + g crossed. Every
+ * structured sample staying on the face, 90% of those crossing (the rest within 2/256 of a
+ * level: the f32 order of the unfolding is not fitted). */
+static float f32_of(double v) { return (float)v; }
+static int cube_major(const float p[3])
 {
-    float ax = fabsf(c[0]), ay = fabsf(c[1]), az = fabsf(c[2]);
-    int major = az >= ay && az >= ax ? 2 : ay >= ax ? 1 : 0;
-    double st[2][2];
-    for (int k = 0; k < 2; ++k) {
-        float p[3] = {c[0], c[1], c[2]};
-        if (k)
-            for (int i = 0; i < 3; ++i)
-                p[i] = c[i] + g[i];
-        double ma = fabs((double)p[major]), sc, tc;
-        bool pos = c[major] >= 0;
-        switch (major) {
-        case 2: sc = pos ? p[0] : -p[0]; tc = -p[1]; break;
-        case 1: sc = p[0]; tc = pos ? p[2] : -p[2]; break;
-        default: sc = pos ? -p[2] : p[2]; tc = -p[1]; break;
-        }
-        if (!(ma > 0) || !isfinite(ma)) {
-            st[k][0] = st[k][1] = 0.5;
-            continue;
-        }
-        st[k][0] = (KCOORD_ONE / 2 + floor(sc / ma * (KCOORD_ONE / 2))) / KCOORD_ONE;
-        st[k][1] = (KCOORD_ONE / 2 + floor(tc / ma * (KCOORD_ONE / 2))) / KCOORD_ONE;
+    float ax = fabsf(p[0]), ay = fabsf(p[1]), az = fabsf(p[2]);
+    return az >= ay && az >= ax ? 2 : ay >= ax ? 1 : 0;
+}
+static void cube_st(const float q[3], int major, bool pos, float *sc, float *tc)
+{
+    switch (major) {
+    case 2: *sc = pos ? q[0] : -q[0]; *tc = -q[1]; break;
+    case 1: *sc = q[0]; *tc = pos ? q[2] : -q[2]; break;
+    default: *sc = pos ? -q[2] : q[2]; *tc = -q[1]; break;
     }
-    out[0] = (st[1][0] - st[0][0]) * n;
-    out[1] = (st[1][1] - st[0][1]) * n;
-    out[2] = 0;
+}
+static bool cube_grad(const float c[3], const float g[3], double n, double out[3])
+{
+    int m = cube_major(c);
+    bool pos = c[m] >= 0;
+    float sg = pos ? 1.0f : -1.0f;
+    out[0] = out[1] = out[2] = 0;
+    if (!(fabsf(c[m]) > 0) || !isfinite(fabsf(c[m])))
+        return false;
+    float p[3], c1[3], q[3], r0 = f32_of(1.0 / fabsf(c[m]));
+    for (int i = 0; i < 3; ++i) {
+        p[i] = c[i] + g[i];
+        c1[i] = c[i] * r0;
+    }
+    int m2 = cube_major(p);
+    float ma = fabsf(p[m2]);
+    if (!(ma > 0) || !isfinite(ma)) {
+        q[0] = q[1] = q[2] = 0;
+        q[m] = sg;
+    } else {
+        float r = f32_of(1.0 / (m2 == m ? fabsf(p[m]) : ma));
+        for (int i = 0; i < 3; ++i)
+            q[i] = p[i] * r;
+        if (m2 != m) {
+            q[m] = sg;
+            q[m2] = copysignf(2.0f - sg * p[m] * r, p[m2]);
+        }
+    }
+    float s0, t0, s1, t1;
+    cube_st(c1, m, pos, &s0, &t0);
+    cube_st(q, m, pos, &s1, &t1);
+    out[0] = (double)(s1 - s0) * (n / 2);
+    out[1] = (double)(t1 - t0) * (n / 2);
+    return m2 != m;
 }
 
 /* .grad's level of detail (gradlod: 1D, 2D, 3D and cube maps). */
@@ -1326,8 +1352,22 @@ static float grad_lod(const struct kimage *im, const struct kimg_op *op, const s
     bool normalized = (im->flags & CU_TRSF_NORMALIZED_COORDINATES) != 0;
     double a[3] = {0, 0, 0}, b[3] = {0, 0, 0};
     if (cube) {
-        cube_grad(ln->c, dx, n[0], a);
-        cube_grad(ln->c, dy, n[0], b);
+        bool crossed = cube_grad(ln->c, dx, n[0], a);
+        crossed = cube_grad(ln->c, dy, n[0], b) || crossed;
+        if (crossed) {
+            /* gradlod2 (texlod2 gc.out.gz): where a gradient reaches another face the H100 takes
+             * the longer gradient alone (no diagonals, no anisotropy): every crossing sample
+             * within 2/256 of a level, 90% exact (the diagonals and anisotropy the engine used
+             * before were off by up to several levels) */
+            if (a[0] != a[0] || a[1] != a[1] || b[0] != b[0] || b[1] != b[1])
+                return INFINITY;
+            double la = grad_len3(a[0], a[1], a[2]), lb = grad_len3(b[0], b[1], b[2]), l = la > lb ? la : lb;
+            if (!(l > 0))
+                return -INFINITY;
+            if (l > 1e30)
+                return INFINITY;
+            return (float)((double)h100_log2_fixed((float)l) / 256.0);
+        }
     } else {
         for (int d = 0; d < dims; ++d) {
             a[d] = normalized ? (double)dx[d] * n[d] : dx[d];
