@@ -950,6 +950,9 @@ static void run_warp(struct kwarp *w)
 }
 
 /* ---- Blocks ---- */
+/* Blocks per cluster (1: a launch without clusters); klaunch_init makes every dimension at least 1. */
+static uint32_t cluster_size(const struct klaunch *l) { return l->cluster[0] * l->cluster[1] * l->cluster[2]; }
+
 void klaunch_init(struct klaunch *l)
 {
     static _Atomic uint64_t serials;
@@ -974,7 +977,7 @@ void klaunch_init(struct klaunch *l)
             l->cluster[i] = 1;
     /* clusters: the blocks of a cluster take turns on one thread as a cooperative grid's do, in
      * both tiers (the native code's backward branches count the turn: YIELD) */
-    l->resumable = l->cooperative || (uint64_t)l->cluster[0] * l->cluster[1] * l->cluster[2] > 1;
+    l->resumable = l->cooperative || cluster_size(l) > 1;
     knative_prepare(l);
 }
 
@@ -986,6 +989,14 @@ static uint64_t smid_of(const struct klaunch *l, uint32_t index)
     if (!n)
         return 0;
     return (n & (n - 1)) == 0 ? index & (n - 1) : index % n;
+}
+
+/* Sets each row rows[i][0] of the block's special registers to rows[i][1] in every lane. */
+static void fill_rows(uint64_t (*sp)[KLANES], const uint64_t (*rows)[2], size_t n)
+{
+    for (size_t i = 0; i < n; ++i)
+        for (uint32_t lane = 0; lane < KLANES; ++lane)
+            sp[rows[i][0]][lane] = rows[i][1];
 }
 
 /* The block's shared special registers (every row but %tid and %warpid): once per block. */
@@ -1000,7 +1011,7 @@ static void init_block_specials(struct kblock *b)
         {KSP_nwarpid, b->nwarps},      {KSP_smid, 0},                 {KSP_nsmid, l->workers->count},
         {KSP_gridid, 1},               {KSP_dynamic_smem_size, l->dyn_shared},
         {KSP_total_smem_size, b->shared_size},
-        {KSP_cluster_nctarank, (uint64_t)l->cluster[0] * l->cluster[1] * l->cluster[2]},
+        {KSP_cluster_nctarank, cluster_size(l)},
         {KSP_cluster_ctarank, b->rank},
         {KSP_is_explicit_cluster, 0},
         /* grid (issue 25): the workspace's address (%envreg1 its upper half); %envreg6 and
@@ -1009,9 +1020,7 @@ static void init_block_specials(struct kblock *b)
         {KSP_envreg1, (uint64_t)(uintptr_t)l->workspace >> 32}, {KSP_envreg2, (uint32_t)(uintptr_t)l->workspace},
         {KSP_envreg6, 1}, {KSP_envreg10, 0x120},
     };
-    for (size_t i = 0; i < sizeof(uniform) / sizeof(uniform[0]); ++i)
-        for (uint32_t lane = 0; lane < KLANES; ++lane)
-            sp[uniform[i][0]][lane] = uniform[i][1];
+    fill_rows(sp, uniform, sizeof(uniform) / sizeof(uniform[0]));
     /* isa (issue 25): the rest of the PTX ISA's special registers, as the H100 reads them in a
      * launch without clusters (docs/probes/kernels/sreg): every block is a cluster of one, so
      * %clusterid is %ctaid and %nclusterid %nctaid; %gridid is the launch's serial (distinct per
@@ -1043,9 +1052,7 @@ static void init_block_specials(struct kblock *b)
         {KSP_reserved_smem_offset_cap, KSREG_RESERVED_CAP},     {KSP_reserved_smem_offset_0, KSREG_RESERVED_0},
         {KSP_reserved_smem_offset_1, KSREG_RESERVED_1},
     };
-    for (size_t i = 0; i < sizeof(more) / sizeof(more[0]); ++i)
-        for (uint32_t lane = 0; lane < KLANES; ++lane)
-            sp[more[i][0]][lane] = more[i][1];
+    fill_rows(sp, more, sizeof(more) / sizeof(more[0]));
     for (uint32_t lane = 0; lane < KLANES; ++lane) {
         sp[KSP_laneid][lane] = lane;
         sp[KSP_lanemask_eq][lane] = 1u << lane;
@@ -1062,16 +1069,14 @@ static void update_block_specials(struct kblock *b)
 {
     const struct klaunch *l = b->l;
     uint64_t(*sp)[KLANES] = b->uniform;
-    if (l->cluster[0] * l->cluster[1] * l->cluster[2] == 1) {
+    if (cluster_size(l) == 1) {
         /* clusters of one: %clusterid is %ctaid, the block's place in its cluster is 0 (kept) */
         const uint64_t rows[][2] = {
             {KSP_ctaid_x, b->ctaid[0]},     {KSP_ctaid_y, b->ctaid[1]},     {KSP_ctaid_z, b->ctaid[2]},
             {KSP_clusterid_x, b->ctaid[0]}, {KSP_clusterid_y, b->ctaid[1]}, {KSP_clusterid_z, b->ctaid[2]},
             {KSP_smid, smid_of(l, b->index)},
         };
-        for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); ++i)
-            for (uint32_t lane = 0; lane < KLANES; ++lane)
-                sp[rows[i][0]][lane] = rows[i][1];
+        fill_rows(sp, rows, sizeof(rows) / sizeof(rows[0]));
         return;
     }
     const uint64_t rows[][2] = {
@@ -1083,9 +1088,7 @@ static void update_block_specials(struct kblock *b)
         {KSP_cluster_ctaid_z, b->ctaid[2] % l->cluster[2]}, {KSP_cluster_ctarank, b->rank},
         {KSP_smid, smid_of(l, b->index)},
     };
-    for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); ++i)
-        for (uint32_t lane = 0; lane < KLANES; ++lane)
-            sp[rows[i][0]][lane] = rows[i][1];
+    fill_rows(sp, rows, sizeof(rows) / sizeof(rows[0]));
 }
 
 /* The warp's own special registers (%tid, %warpid) and the rows it reads the others from. */
@@ -1137,7 +1140,6 @@ static void block_end(struct kblock *b);
  * block that ends early leaves its window readable to the others, never freed under them). A
  * pass over the cluster in which every block only failed waits and nothing changed,
  * KWAIT_IDLE_ROUNDS times in a row, is a deadlock: the launch fails, as a block's does. */
-static uint32_t cluster_size(const struct klaunch *l) { return l->cluster[0] * l->cluster[1] * l->cluster[2]; }
 
 /* The linear index of the block of rank r in cluster ci (both x fastest). */
 static uint64_t cluster_block(const struct klaunch *l, uint64_t ci, uint32_t r)
