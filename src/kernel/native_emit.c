@@ -132,11 +132,11 @@ static void emit_prelude(struct kbuf *b)
                  "#define VCHK(BAD, RANGE, ADDR) uint64_t ad_[32], a0_, dif_ = 0, bad_ = 0; { const unsigned l = 0; a0_ = (ADDR); } "
                  "VL { const uint64_t ad = (ADDR); ad_[l] = ad; dif_ |= ad ^ (a0_ + (uint64_t)l * SZ); } "
                  "{ const uint64_t ad = a0_, e_ = ad + 32u * SZ; if (dif_ || (RANGE)) VL { const uint64_t ad = ad_[l]; bad_ |= (uint64_t)(BAD); } }\n"
-                 "#define VST(SZ_, T, BAD, RANGE, BASE, ADDR, VAL, DONE) if (exec == 0xffffffffu) { enum { SZ = SZ_ }; "
-                 "VCHK(BAD, RANGE, ADDR) "
-                 "if (!bad_) { const uintptr_t base_ = (BASE); "
+                 "#define VWR(T, BASE, VAL) { const uintptr_t base_ = (BASE); "
                  "if (!dif_) { T t_[32]; VL t_[l] = (T)(VAL); memcpy((void *)(base_ + (uintptr_t)ad_[0]), t_, sizeof(t_)); } "
-                 "else VL { T t_ = (T)(VAL); memcpy((void *)(base_ + (uintptr_t)ad_[l]), &t_, sizeof(t_)); } goto DONE; } }\n"
+                 "else VL { T t_ = (T)(VAL); memcpy((void *)(base_ + (uintptr_t)ad_[l]), &t_, sizeof(t_)); } }\n"
+                 "#define VST(SZ_, T, BAD, RANGE, BASE, ADDR, VAL, DONE) if (exec == 0xffffffffu) { enum { SZ = SZ_ }; "
+                 "VCHK(BAD, RANGE, ADDR) if (!bad_) { VWR(T, BASE, VAL) goto DONE; } }\n"
                  "#define VBG (((ad & (SZ - 1)) != 0) | !(((ad >= o0_) & (ad < o1_) & (ad + SZ <= o1_)) | ((ad >= o4_) & (ad < o5_) & (ad + SZ <= o5_))))\n"
                  "#define VBS (((ad & (SZ - 1)) != 0) | !((ad < sh_) & (SZ <= sh_ - ad)))\n"
                  "#define VBP (((ad & (SZ - 1)) != 0) | !((ad < pb_) & (SZ <= pb_ - ad)))\n"
@@ -296,6 +296,9 @@ static const char *fast_pointer(kspace space)
                                                                                       : "(unsigned char *)c->params + ad";
 }
 
+/* The unsigned C type of an access of 1, 2, 4 or 8 bytes, by its size. */
+static const char *const kn_utype[] = {"", "uint8_t", "uint16_t", "", "uint32_t", "", "", "", "uint64_t"};
+
 static bool emit_mem(struct emitter *e, uint32_t pc, const struct kinsn *in, bool store)
 {
     if (in->flags & KF_FRAME_LOCAL)
@@ -316,10 +319,9 @@ static bool emit_mem(struct emitter *e, uint32_t pc, const struct kinsn *in, boo
     bool vst = e->vec && store && n == 1 && esz <= 8 && in->src[1] != KOPND_NONE &&
                (space <= KS_GLOBAL || space == KS_SHARED);
     if (vst) {
-        static const char *const ut[] = {"", "uint8_t", "uint16_t", "", "uint32_t", "", "", "", "uint64_t"};
         char v[64];
         opnd(e, in->src[1], v, sizeof(v));
-        kbuf_printf(b, "    VST(%u, %s, %s, %s, %s, %s + UINT64_C(0x%llx), %s, stdone%u)\n", size, ut[esz],
+        kbuf_printf(b, "    VST(%u, %s, %s, %s, %s, %s + UINT64_C(0x%llx), %s, stdone%u)\n", size, kn_utype[esz],
                     space <= KS_GLOBAL ? "VBGW" : "VBSW", space <= KS_GLOBAL ? "VRGW" : "VRSW", space <= KS_GLOBAL ? "(uintptr_t)0" : "(uintptr_t)c->shared", a,
                     (unsigned long long)(uint64_t)in->imm, v, pc);
     }
@@ -1077,7 +1079,6 @@ static void emit_vec_insn(struct emitter *e, struct vec_regs *vr, const struct k
         const char *t = narrow ? "uint32_t" : "uint64_t";
         char names[4][32], lanes[4][40];
         vsrc(e, vr, in->src[0], &s[0]);
-        static const char *const ut[] = {"", "uint8_t", "uint16_t", "", "uint32_t", "", "", "", "uint64_t"};
         if (!guarded && !is_reg(in->src[0]) && KOPND_SPACE(in->src[0]) == 1) {
             unsigned h = vr->nhoist++; /* the uniform load, as emit_fused_insn hoisted it */
             for (unsigned k = 0; k < n; ++k)
@@ -1108,7 +1109,7 @@ static void emit_vec_insn(struct emitter *e, struct vec_regs *vr, const struct k
             kbuf_printf(b, "  { VAD(%u, %s, %s, %s + UINT64_C(0x%llx)) VLD1(%s, %s, %s, %s) }\n", size,
                         space <= KS_GLOBAL ? "VBG" : space == KS_SHARED ? "VBS" : "VBP",
                         space <= KS_GLOBAL ? "VRG" : space == KS_SHARED ? "VRS" : "VRP", s[0].t,
-                        (unsigned long long)(uint64_t)in->imm, ut[esz], vec_base(space), names[0], fix[0] ? fix : "(void)0");
+                        (unsigned long long)(uint64_t)in->imm, kn_utype[esz], vec_base(space), names[0], fix[0] ? fix : "(void)0");
             return;
         }
         for (unsigned k = 0; k < n; ++k)
@@ -1127,7 +1128,7 @@ static void emit_vec_insn(struct emitter *e, struct vec_regs *vr, const struct k
             kbuf_printf(b,
                         "        uint64_t dif_ = 0; for (unsigned l = 0; l < 32; ++l) dif_ |= ad_[l] ^ (ad_[0] + (uint64_t)l * SZ);\n"
                         "        if (!dif_) { %s t_[32 * %u]; memcpy(t_, (const void *)(base_ + (uintptr_t)ad_[0]), sizeof(t_));\n",
-                        ut[esz], n);
+                        kn_utype[esz], n);
             for (unsigned k = 0; k < n; ++k)
                 if (in->dst[k] != KOPND_NONE)
                     kbuf_printf(b, "          for (unsigned l = 0; l < 32; ++l) { uint64_t w_ = t_[l * %uu + %uu];%s %s[l] = (%s)w_; }\n",
@@ -1139,12 +1140,12 @@ static void emit_vec_insn(struct emitter *e, struct vec_regs *vr, const struct k
                         "          for (unsigned j = 0; j < 8; ++j) { dc_ |= ad_[q_ + j] ^ (a0_ + (uint64_t)j * SZ); du_ |= ad_[q_ + j] ^ a0_; }\n"
                         "          const unsigned char *p0_ = (const unsigned char *)(base_ + (uintptr_t)a0_);\n"
                         "          if (!dc_) { %s t_[8 * %u]; memcpy(t_, p0_, sizeof(t_));\n",
-                        ut[esz], n);
+                        kn_utype[esz], n);
             for (unsigned k = 0; k < n; ++k)
                 if (in->dst[k] != KOPND_NONE)
                     kbuf_printf(b, "            for (unsigned j = 0; j < 8; ++j) { uint64_t w_ = t_[j * %uu + %uu];%s %s[q_ + j] = (%s)w_; }\n",
                                 n, k, fix, names[k], t);
-            kbuf_printf(b, "          } else if (!du_) { %s t_[%u]; memcpy(t_, p0_, sizeof(t_));\n", ut[esz], n);
+            kbuf_printf(b, "          } else if (!du_) { %s t_[%u]; memcpy(t_, p0_, sizeof(t_));\n", kn_utype[esz], n);
             for (unsigned k = 0; k < n; ++k)
                 if (in->dst[k] != KOPND_NONE)
                     kbuf_printf(b, "            { uint64_t w_ = t_[%uu];%s for (unsigned j = 0; j < 8; ++j) %s[q_ + j] = (%s)w_; }\n", k,
@@ -1192,19 +1193,14 @@ static bool vec_store_fusable(const struct kinsn *in)
  * order. */
 static void emit_vec_store(struct emitter *e, struct vec_regs *vr, const struct kinsn *in)
 {
-    static const char *const ut[] = {"", "uint8_t", "uint16_t", "", "uint32_t", "", "", "", "uint64_t"};
     unsigned esz = ktype_size((ktype)in->type);
     bool global = (kspace)in->space <= KS_GLOBAL;
     struct vsrc a, v;
     vsrc(e, vr, in->src[0], &a);
     vsrc(e, vr, in->src[1], &v);
-    kbuf_printf(e->b,
-                "  { enum { SZ = %u }; VCHK(%s, %s, %s + UINT64_C(0x%llx)) if (bad_) return 1;\n"
-                "    const uintptr_t base_ = %s;\n"
-                "    if (!dif_) { %s t_[32]; VL t_[l] = (%s)(%s); memcpy((void *)(base_ + (uintptr_t)ad_[0]), t_, sizeof(t_)); }\n"
-                "    else VL { %s t_ = (%s)(%s); memcpy((void *)(base_ + (uintptr_t)ad_[l]), &t_, sizeof(t_)); } }\n",
+    kbuf_printf(e->b, "  { enum { SZ = %u }; VCHK(%s, %s, %s + UINT64_C(0x%llx)) if (bad_) return 1; VWR(%s, %s, %s) }\n",
                 esz, global ? "VBGW" : "VBSW", global ? "VRGW" : "VRSW", a.t, (unsigned long long)(uint64_t)in->imm,
-                global ? "(uintptr_t)0" : "(uintptr_t)c->shared", ut[esz], ut[esz], v.t, ut[esz], ut[esz], v.t);
+                kn_utype[esz], global ? "(uintptr_t)0" : "(uintptr_t)c->shared", v.t);
 }
 
 /* Instructions [first, end) as one fused run (fusable, no entry point after `first`); `st`: the
