@@ -1004,6 +1004,22 @@ static void pick_levels(const struct kimage *im, float lod, uint32_t *l0, uint32
     }
 }
 
+/* A weight `total` (in the units of the caller) split over a bilinear footprint of weights fw
+ * (1/256: 00 10 01 11) as the H100 splits it: the x part paired with the total first, rounded,
+ * then each part split by y, its y = 1 half rounded with ties up where x = 1 and down where
+ * x = 0 (tex3d). part may be fw. The trilinear level weights (texlod) and the anisotropic taps
+ * (gradlod) both use it. */
+static void split_footprint(uint32_t total, const uint32_t fw[4], uint32_t part[4])
+{
+    uint32_t wx = fw[1] + fw[3], wy = fw[2] + fw[3];
+    uint32_t a1 = (wx * total + 128) >> 8, a0 = total - a1;
+    uint32_t h0 = (a0 * wy + 127) >> 8, h1 = (a1 * wy + 128) >> 8;
+    part[0] = a0 - h0; /* i0 j0 */
+    part[1] = a1 - h1; /* i1 j0 */
+    part[2] = h0;      /* i0 j1 */
+    part[3] = h1;      /* i1 j1 */
+}
+
 /* One sample (or gather when comp >= 0) of lane l. */
 static void sample(struct ksampler *s, const struct kimg_op *op, const struct ktex_lane *ln, int comp,
                    struct ktexel *out)
@@ -1133,16 +1149,8 @@ static void sample(struct ksampler *s, const struct kimg_op *op, const struct kt
          * x weight is paired with the level's weight first (rounded to 1/256), then each part
          * is split by the y weight, as the 2D weights are (probed with impulses in either level:
          * all 79 weights of docs/probes/kernels/texlod tri.out). */
-        for (int k = 0; k < 2; ++k) {
-            uint32_t *q = fw + 4 * k, lvw = k ? lw : 256 - lw;
-            uint32_t wx = q[1] + q[3], wy = q[2] + q[3];
-            uint32_t a1 = (wx * lvw + 128) >> 8, a0 = lvw - a1;
-            uint32_t h0 = (a0 * wy + 127) >> 8, h1 = (a1 * wy + 128) >> 8; /* tex3d: ties toward x = 1 */
-            q[0] = a0 - h0; /* i0 j0 */
-            q[1] = a1 - h1; /* i1 j0 */
-            q[2] = h0;      /* i0 j1 */
-            q[3] = h1;      /* i1 j1 */
-        }
+        for (int k = 0; k < 2; ++k)
+            split_footprint(k ? lw : 256 - lw, fw + 4 * k, fw + 4 * k);
         combine(s, ft, fw, fcount, out);
         return;
     }
@@ -1221,7 +1229,6 @@ static double grad_len3(double x, double y, double z)
             }
     return v[0] + round_below(v[1] * (11.0 / 32.0), v[1], 11) + round_below(v[2] * 0.25, v[2], 11);
 }
-static double grad_len(double x, double y) { return grad_len3(x, y, 0); }
 
 /* gradlod: a diagonal of the gradients' parallelogram (their sum or difference, of components
  * already cut to 9 bits): 11/16 of its length. Along one axis (the other components 0) the
@@ -1242,6 +1249,24 @@ static double grad_diag(const double d[3])
     return 11.0 / 16.0 * grad_len3(d[0], d[1], d[2]);
 }
 
+/* gradlod: the footprint's major axis: the longest of the gradients a and b (grad_len3) and the
+ * diagonals a + b and a - b (grad_diag), 0 where all are 0; *which says which (0 a, 1 b, 2 the
+ * sum, 3 the difference; -1 none), the first of equal ones. The level of detail and the
+ * anisotropic taps both take it. */
+static double grad_major(const double a[3], const double b[3], int *which)
+{
+    double s[3] = {a[0] + b[0], a[1] + b[1], a[2] + b[2]}, d[3] = {a[0] - b[0], a[1] - b[1], a[2] - b[2]};
+    double len[4] = {grad_len3(a[0], a[1], a[2]), grad_len3(b[0], b[1], b[2]), grad_diag(s), grad_diag(d)};
+    double best = 0;
+    *which = -1;
+    for (int k = 0; k < 4; ++k)
+        if (len[k] > best) {
+            best = len[k];
+            *which = k;
+        }
+    return best;
+}
+
 /* gradlod: .grad's level of detail from two gradients a and b in texels of the first level
  * (docs/images.md, "Mip levels"): the footprint's major axis is the longest of |a|, |b| and the
  * diagonals (grad_diag), its log2 the H100's (h100_log2_fixed). With anisotropy (aniso > 1:
@@ -1257,11 +1282,8 @@ static float grad_lod_texels(double aniso, double a[3], double b[3])
         a[k] = copysign(trunc9(a[k]), a[k]);
         b[k] = copysign(trunc9(b[k]), b[k]);
     }
-    double s[3] = {a[0] + b[0], a[1] + b[1], a[2] + b[2]}, d[3] = {a[0] - b[0], a[1] - b[1], a[2] - b[2]};
-    double major = grad_len3(a[0], a[1], a[2]), q = grad_len3(b[0], b[1], b[2]), u = grad_diag(s), v = grad_diag(d);
-    major = q > major ? q : major;
-    major = u > major ? u : major;
-    major = v > major ? v : major;
+    int which;
+    double major = grad_major(a, b, &which);
     if (major != major || major > 1e30)
         return INFINITY;
     if (major <= 0)
@@ -1407,15 +1429,8 @@ static bool aniso_taps(const struct kimage *im, const struct kimg_op *op, const 
     double a[3] = {copysign(trunc9(ln->gdx[0] * sx), ln->gdx[0]), copysign(trunc9(ln->gdx[1] * sy), ln->gdx[1]), 0};
     double b[3] = {copysign(trunc9(ln->gdy[0] * sx), ln->gdy[0]), copysign(trunc9(ln->gdy[1] * sy), ln->gdy[1]), 0};
     double v[4][3] = {{a[0], a[1], 0}, {b[0], b[1], 0}, {a[0] + b[0], a[1] + b[1], 0}, {a[0] - b[0], a[1] - b[1], 0}};
-    double best = 0;
-    int which = -1;
-    for (int k = 0; k < 4; ++k) {
-        double len = k < 2 ? grad_len(v[k][0], v[k][1]) : grad_diag(v[k]);
-        if (len > best) {
-            best = len;
-            which = k;
-        }
-    }
+    int which;
+    double best = grad_major(a, b, &which);
     if (which < 0 || !isfinite(best))
         return false;
     /* the level of detail as pick_levels clamps it */
@@ -1490,11 +1505,8 @@ static void sample_aniso(struct ksampler *s, const struct kimg_op *op, const str
         if (s->failed)
             break;
         if (s->cap_n == 4) {
-            uint32_t W = t->w[k], *fw = s->cap_w;
-            uint32_t wx = fw[1] + fw[3], wy = fw[2] + fw[3];
-            uint32_t a1 = (W * wx + 128) >> 8, a0 = W - a1;
-            uint32_t h0 = (a0 * wy + 127) >> 8, h1 = (a1 * wy + 128) >> 8;
-            uint32_t part[4] = {a0 - h0, a1 - h1, h0, h1}; /* 00 10 01 11 */
+            uint32_t part[4];
+            split_footprint(t->w[k], s->cap_w, part);
             for (int i = 0; i < 4; ++i)
                 for (int c = 0; c < 4; ++c)
                     if (part[i])
