@@ -521,6 +521,20 @@ static CUresult query_cluster(const char *fn, const struct function *f, const CU
     return CUDA_SUCCESS;
 }
 
+/* The config's block for a cluster occupancy query: INVALID_VALUE for a block of no threads or
+ * more than the kernel takes; else *per_sm, the blocks a multiprocessor holds (0 where the
+ * dynamic shared memory is past the kernel's limit, so no block fits). */
+static CUresult query_block(const char *fn, const struct function *f, const CUlaunchConfig *config, int *per_sm)
+{
+    uint64_t threads = (uint64_t)config->blockDimX * config->blockDimY * config->blockDimZ;
+    if (!threads || threads > function_max_threads(f->kf))
+        return fail(CUDA_ERROR_INVALID_VALUE, "%s: a block of %ux%ux%u threads: kernel %s takes 1 to %u", fn,
+                    config->blockDimX, config->blockDimY, config->blockDimZ, f->kf->name, function_max_threads(f->kf));
+    *per_sm = config->sharedMemBytes > (unsigned)function_max_dynamic_shared(f)
+                  ? 0 : occupancy(f, (int)threads, config->sharedMemBytes);
+    return CUDA_SUCCESS;
+}
+
 /* Resident clusters: the blocks the device holds at once (occupancy x multiprocessors) in whole
  * clusters, and at least one where a block fits: the software device's blocks of a cluster take
  * turns on one thread, so any cluster the launch checks allow runs. */
@@ -535,18 +549,11 @@ CUresult CUDAAPI cuOccupancyMaxActiveClusters(int *numClusters, CUfunction func,
     if (r)
         return r;
     unsigned d[3];
-    uint64_t threads = (uint64_t)config->blockDimX * config->blockDimY * config->blockDimZ;
-    if (!(r = query_cluster(fn, f, config, d, true))) {
-        if (!threads || threads > function_max_threads(f->kf)) {
-            r = fail(CUDA_ERROR_INVALID_VALUE, "%s: a block of %ux%ux%u threads: kernel %s takes 1 to %u", fn,
-                     config->blockDimX, config->blockDimY, config->blockDimZ, f->kf->name, function_max_threads(f->kf));
-        } else {
-            int per_sm = config->sharedMemBytes > (unsigned)function_max_dynamic_shared(f)
-                             ? 0 : occupancy(f, (int)threads, config->sharedMemBytes);
-            uint64_t blocks = (uint64_t)per_sm * pool_worker_count(), size = (uint64_t)d[0] * d[1] * d[2];
-            uint64_t n = per_sm ? (blocks / size ? blocks / size : 1) : 0;
-            *numClusters = n > INT32_MAX ? INT32_MAX : (int)n;
-        }
+    int per_sm;
+    if (!(r = query_cluster(fn, f, config, d, true)) && !(r = query_block(fn, f, config, &per_sm))) {
+        uint64_t blocks = (uint64_t)per_sm * pool_worker_count(), size = (uint64_t)d[0] * d[1] * d[2];
+        uint64_t n = per_sm ? (blocks / size ? blocks / size : 1) : 0;
+        *numClusters = n > INT32_MAX ? INT32_MAX : (int)n;
     }
     function_release(f);
     return r;
@@ -566,17 +573,9 @@ CUresult CUDAAPI cuOccupancyMaxPotentialClusterSize(int *clusterSize, CUfunction
     if (r)
         return r;
     unsigned d[3];
-    uint64_t threads = (uint64_t)config->blockDimX * config->blockDimY * config->blockDimZ;
-    if (!(r = query_cluster(fn, f, config, d, false))) {
-        if (!threads || threads > function_max_threads(f->kf))
-            r = fail(CUDA_ERROR_INVALID_VALUE, "%s: a block of %ux%ux%u threads: kernel %s takes 1 to %u", fn,
-                     config->blockDimX, config->blockDimY, config->blockDimZ, f->kf->name, function_max_threads(f->kf));
-        else if (config->sharedMemBytes > (unsigned)function_max_dynamic_shared(f) ||
-                 !occupancy(f, (int)threads, config->sharedMemBytes))
-            *clusterSize = 0;
-        else
-            *clusterSize = d[0] ? (int)(d[0] * d[1] * d[2]) : (int)function_max_cluster(f);
-    }
+    int per_sm;
+    if (!(r = query_cluster(fn, f, config, d, false)) && !(r = query_block(fn, f, config, &per_sm)))
+        *clusterSize = !per_sm ? 0 : d[0] ? (int)(d[0] * d[1] * d[2]) : (int)function_max_cluster(f);
     function_release(f);
     return r;
 }
