@@ -252,14 +252,6 @@ static const struct kfunc *func_at(const struct kwarp *w, uint64_t addr)
     return NULL;
 }
 
-static uint32_t dims_product(const uint32_t d[3])
-{
-    uint64_t n = 1;
-    for (int i = 0; i < 3; ++i)
-        n *= d[i] ? d[i] : 1;
-    return n > 1024 ? 1024 : (uint32_t)n;
-}
-
 /* The first seven fields of struct cudaFuncAttributes (40 bytes), as cuFuncGetAttribute answers
  * them on the host (src/module/function.c). */
 static void func_attributes(const struct klaunch *l, const struct kfunc *fn, unsigned char out[40])
@@ -272,7 +264,7 @@ static void func_attributes(const struct klaunch *l, const struct kfunc *fn, uns
     if (cbytes > INT32_MAX)
         cbytes = INT32_MAX;
     int32_t ints[4];
-    ints[0] = (int32_t)(fn->reqntid[0] ? dims_product(fn->reqntid) : fn->maxntid[0] ? dims_product(fn->maxntid) : 1024);
+    ints[0] = (int32_t)kfunc_max_threads(fn);
     ints[1] = (int32_t)(fn->nregs > 255 ? 255 : fn->nregs);
     ints[2] = (int32_t)m->target_sm;
     int major = 0, minor = 0;

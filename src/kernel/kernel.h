@@ -322,6 +322,20 @@ struct kfunc {
     bool link_external; /* declared or defined with .visible, .extern, .weak or .common */
 };
 
+/* The most threads a block of kf may have: .reqntid fixes the block, .maxntid bounds it (PTX
+ * ISA, "Performance-Tuning Directives"; each product capped at 1024), else 1024. The driver's
+ * checks (module/function.c) and the device runtime's cudaFuncGetAttributes (devrt.c) take it. */
+static inline uint32_t kfunc_max_threads(const struct kfunc *kf)
+{
+    const uint32_t *d = kf->reqntid[0] ? kf->reqntid : kf->maxntid[0] ? kf->maxntid : NULL;
+    if (!d)
+        return 1024;
+    uint64_t n = 1;
+    for (int i = 0; i < 3; ++i)
+        n *= d[i] ? d[i] : 1;
+    return n > 1024 ? 1024 : (uint32_t)n;
+}
+
 /* A .global or .const variable. */
 struct kvar {
     char *name;

@@ -24,23 +24,7 @@ CUresult function_lookup(const char *fn, CUfunction handle, struct function **ou
     return CUDA_SUCCESS;
 }
 
-static uint32_t dims_product(const uint32_t d[3])
-{
-    uint64_t n = 1;
-    for (int i = 0; i < 3; ++i)
-        n *= d[i] ? d[i] : 1;
-    return n > 1024 ? 1024 : (uint32_t)n;
-}
-
-unsigned function_max_threads(const struct kfunc *kf)
-{
-    /* .reqntid fixes the block; .maxntid bounds it (PTX ISA, "Performance-Tuning Directives"). */
-    if (kf->reqntid[0])
-        return dims_product(kf->reqntid);
-    if (kf->maxntid[0])
-        return dims_product(kf->maxntid);
-    return 1024;
-}
+unsigned function_max_threads(const struct kfunc *kf) { return kfunc_max_threads(kf); }
 
 int function_max_dynamic_shared(const struct function *f)
 {
